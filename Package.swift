@@ -1,0 +1,36 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "Lanes",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "lanes", targets: ["lanes"]),
+        .library(name: "DragKit", targets: ["DragKit"]),
+        .library(name: "LanesCore", targets: ["LanesCore"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        .target(name: "DragKit"),
+        .target(name: "LanesCore", dependencies: ["DragKit"]),
+        .systemLibrary(
+            name: "CNcursesw",
+            path: "Sources/CNcursesw",
+            providers: [.apt(["libncurses-dev"])]
+        ),
+        .target(name: "LanesTerminal", dependencies: ["LanesCore", "DragKit", "CNcursesw"]),
+        .executableTarget(
+            name: "lanes",
+            dependencies: [
+                "LanesTerminal", "LanesCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "DragKitTests", dependencies: ["DragKit"]),
+        .testTarget(name: "LanesCoreTests", dependencies: ["LanesCore", "DragKit"]),
+        .testTarget(name: "LanesTerminalTests", dependencies: ["LanesTerminal", "LanesCore", "DragKit"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

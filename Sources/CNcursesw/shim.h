@@ -1,0 +1,36 @@
+#ifndef LANES_CNCURSESW_SHIM_H
+#define LANES_CNCURSESW_SHIM_H
+
+#ifndef NCURSES_WIDECHAR
+#define NCURSES_WIDECHAR 1
+#endif
+#ifndef _XOPEN_SOURCE_EXTENDED
+#define _XOPEN_SOURCE_EXTENDED 1
+#endif
+#include <locale.h>
+#include <wchar.h>
+#include <ncursesw/curses.h>
+
+/* Swift 6 rejects the mutable C globals and cannot import the macros: accessors. */
+static inline WINDOW *lanes_stdscr(void) { return stdscr; }
+static inline int lanes_lines(void) { return LINES; }
+static inline int lanes_cols(void) { return COLS; }
+static inline int lanes_colors(void) { return COLORS; }
+static inline int lanes_color_pairs(void) { return COLOR_PAIRS; }
+static inline attr_t lanes_a_normal(void) { return A_NORMAL; }
+static inline attr_t lanes_a_bold(void) { return A_BOLD; }
+static inline attr_t lanes_a_dim(void) { return A_DIM; }
+static inline attr_t lanes_a_reverse(void) { return A_REVERSE; }
+static inline attr_t lanes_a_underline(void) { return A_UNDERLINE; }
+static inline attr_t lanes_a_italic(void) { return A_ITALIC; }
+static inline attr_t lanes_color_pair(int n) { return COLOR_PAIR(n); }
+static inline mmask_t lanes_all_mouse_events(void) { return ALL_MOUSE_EVENTS | REPORT_MOUSE_POSITION; }
+
+/* Puts one grapheme (up to 5 code points) with attributes at (y, x). */
+static inline int lanes_put_cell(int y, int x, const wchar_t *wcs, attr_t attrs, short pair) {
+    cchar_t cc;
+    if (setcchar(&cc, wcs, attrs, pair, NULL) != OK) return ERR;
+    return mvadd_wch(y, x, &cc);
+}
+
+#endif

@@ -1,0 +1,191 @@
+/// How a cell looks: colours and attributes, independent of curses.
+public struct Style: Hashable, Sendable {
+    /// The eight basic terminal colours, plus the terminal's default.
+    public enum Color: UInt8, Hashable, Sendable {
+        case `default`, black, red, green, yellow, blue, magenta, cyan, white
+    }
+
+    public var fg: Color
+    public var bg: Color
+    public var bold: Bool
+    public var dim: Bool
+    public var reverse: Bool
+    public var underline: Bool
+
+    public init(fg: Color = .default, bg: Color = .default, bold: Bool = false, dim: Bool = false,
+                reverse: Bool = false, underline: Bool = false) {
+        self.fg = fg
+        self.bg = bg
+        self.bold = bold
+        self.dim = dim
+        self.reverse = reverse
+        self.underline = underline
+    }
+
+    public static let plain = Style()
+}
+
+/// One terminal cell: a grapheme of width 1 or 2, or the right half of a wide one.
+public struct Cell: Hashable, Sendable {
+    /// The text shown; empty for the continuation half of a wide character.
+    public var text: String
+    public var style: Style
+
+    public init(_ text: String = " ", style: Style = .plain) {
+        self.text = text
+        self.style = style
+    }
+
+    public static let blank = Cell()
+    public var isContinuation: Bool { text.isEmpty }
+}
+
+/// A grid of cells that views draw into; the only thing the curses backend reads.
+///
+/// Text written here is made safe: control characters become visible
+/// placeholders (`^[`, `␛`-free), so nothing a card contains reaches the
+/// terminal as a control sequence.
+public struct CellBuffer: Hashable, Sendable {
+    public private(set) var width: Int
+    public private(set) var height: Int
+    public private(set) var cells: [Cell]
+
+    public init(width: Int, height: Int) {
+        self.width = max(0, width)
+        self.height = max(0, height)
+        self.cells = Array(repeating: .blank, count: self.width * self.height)
+    }
+
+    public subscript(x: Int, y: Int) -> Cell {
+        get { cells[y * width + x] }
+        set { cells[y * width + x] = newValue }
+    }
+
+    public func contains(x: Int, y: Int) -> Bool { x >= 0 && y >= 0 && x < width && y < height }
+
+    public mutating func clear() {
+        for i in cells.indices { cells[i] = .blank }
+    }
+
+    /// Fills a rectangle (clipped to the buffer) with one character and style.
+    public mutating func fill(x: Int, y: Int, width w: Int, height h: Int, with ch: Character = " ", style: Style = .plain) {
+        let x0 = max(0, x), y0 = max(0, y), x1 = min(width, x + w), y1 = min(height, y + h)
+        guard x0 < x1, y0 < y1 else { return }
+        let cell = Cell(String(ch), style: style)
+        for yy in y0..<y1 {
+            for xx in x0..<x1 { put(cell, x: xx, y: yy) }
+        }
+    }
+
+    /// Changes the style of existing cells in a rectangle, keeping their text.
+    public mutating func restyle(x: Int, y: Int, width w: Int, height h: Int, _ change: (inout Style) -> Void) {
+        let x0 = max(0, x), y0 = max(0, y), x1 = min(width, x + w), y1 = min(height, y + h)
+        guard x0 < x1, y0 < y1 else { return }
+        for yy in y0..<y1 {
+            for xx in x0..<x1 { change(&cells[yy * width + xx].style) }
+        }
+    }
+
+    /// Writes text from (x, y) with no wrapping, clipped at `maxX` (exclusive, default the buffer's width).
+    /// Returns the column after the last cell written.
+    @discardableResult
+    public mutating func write(_ text: some StringProtocol, x: Int, y: Int, style: Style = .plain, maxX: Int? = nil) -> Int {
+        let limit = min(maxX ?? width, width)
+        var cx = x
+        guard y >= 0, y < height else { return x }
+        for ch in text {
+            for piece in CellBuffer.safePieces(ch) {
+                let w = TextWidth.width(of: piece)
+                if w == 0 { continue }
+                if cx + w > limit { return cx }
+                if cx >= 0 {
+                    put(Cell(String(piece), style: style), x: cx, y: y)
+                    if w == 2, cx + 1 < width { put(Cell("", style: style), x: cx + 1, y: y) }
+                }
+                cx += w
+            }
+        }
+        return cx
+    }
+
+    /// Places a cell, repairing wide characters it cuts in half.
+    private mutating func put(_ cell: Cell, x: Int, y: Int) {
+        let i = y * width + x
+        if cells[i].isContinuation, x > 0 { cells[i - 1] = Cell(" ", style: cells[i - 1].style) }
+        if x + 1 < width, cells[i + 1].isContinuation, !cell.isContinuation {
+            cells[i + 1] = Cell(" ", style: cells[i + 1].style)
+        }
+        cells[i] = cell
+    }
+
+    /// A character as safe displayable pieces: control characters become `^X`
+    /// or `<U+XXXX>`-style placeholders; everything else passes unchanged.
+    public static func safePieces(_ ch: Character) -> [Character] {
+        guard let first = ch.unicodeScalars.first else { return [] }
+        let v = first.value
+        let isControl = v < 0x20 || v == 0x7F || (v >= 0x80 && v < 0xA0)
+            || (ch.unicodeScalars.contains { s in s.value < 0x20 || s.value == 0x7F || (s.value >= 0x80 && s.value < 0xA0) })
+        guard isControl else {
+            // Lone format/bidi controls are invisible but harmless to the terminal; keep them out anyway.
+            if ch.unicodeScalars.count == 1, [0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x2067, 0x2068, 0x2069].contains(v) {
+                return ["�"]
+            }
+            return [ch]
+        }
+        var out: [Character] = []
+        for s in ch.unicodeScalars {
+            let sv = s.value
+            if sv < 0x20 { out += ["^", Character(Unicode.Scalar(sv + 0x40)!)] }
+            else if sv == 0x7F { out += ["^", "?"] }
+            else if sv >= 0x80 && sv < 0xA0 { out.append("�") }
+            else { out.append(Character(s)) }
+        }
+        return out
+    }
+
+    /// The buffer as plain text, one line per row, trailing spaces trimmed: what tests compare.
+    public var text: String {
+        var lines: [String] = []
+        lines.reserveCapacity(height)
+        for y in 0..<height {
+            var line = ""
+            for x in 0..<width {
+                line += self[x, y].text
+            }
+            while line.hasSuffix(" ") { line.removeLast() }
+            lines.append(line)
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// The changes that turn `old` into this buffer, as runs of cells per row (minimal diff).
+    public func diff(from old: CellBuffer) -> [CellRun] {
+        guard old.width == width, old.height == height else {
+            return (0..<height).map { y in CellRun(x: 0, y: y, cells: Array(cells[(y * width)..<((y + 1) * width)])) }
+        }
+        var runs: [CellRun] = []
+        for y in 0..<height {
+            var x = 0
+            let base = y * width
+            while x < width {
+                if cells[base + x] == old.cells[base + x] { x += 1; continue }
+                var start = x
+                // A changed continuation cell is repainted through its wide character.
+                if cells[base + start].isContinuation, start > 0 { start -= 1 }
+                var end = x + 1
+                while end < width, cells[base + end] != old.cells[base + end] { end += 1 }
+                if end < width, cells[base + end].isContinuation { end += 1 }
+                runs.append(CellRun(x: start, y: y, cells: Array(cells[(base + start)..<(base + end)])))
+                x = end
+            }
+        }
+        return runs
+    }
+}
+
+/// A horizontal run of changed cells.
+public struct CellRun: Hashable, Sendable {
+    public var x: Int
+    public var y: Int
+    public var cells: [Cell]
+}

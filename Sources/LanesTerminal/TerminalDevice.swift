@@ -1,0 +1,32 @@
+import DragKit
+
+/// What waiting on the terminal can yield.
+public enum TerminalInput: Hashable, Sendable {
+    /// Raw bytes read from the terminal, to be decoded.
+    case bytes([UInt8])
+    /// The window changed size (rows and columns in cells).
+    case resized(Size)
+    /// SIGHUP, SIGTERM or SIGINT: save and leave.
+    case terminate(signal: Int32)
+    /// Back in the foreground after Ctrl-Z; the screen must be repainted whole.
+    case resumed
+}
+
+/// The terminal as the app sees it: a screen to present cell buffers on and a source of input.
+///
+/// The curses implementation is the only code that talks to curses; tests use a headless one.
+public protocol TerminalDevice: AnyObject {
+    /// Enters the alternate screen with mouse tracking on.
+    func start() throws
+    /// Restores the terminal exactly as it was; safe to call twice.
+    func stop()
+    var size: Size { get }
+    /// Shows a buffer, writing only what changed since the last one presented.
+    func present(_ buffer: CellBuffer)
+    /// Forgets what is on screen: the next `present` repaints everything.
+    func invalidate()
+    /// Waits up to `timeout` seconds (nil: forever) for input or signals.
+    func wait(timeout: Double?) -> [TerminalInput]
+    /// Hands the terminal to another program (an editor) and takes it back afterwards.
+    func suspend(while body: () -> Void)
+}

@@ -1,0 +1,1 @@
+print("lanes: the terminal board comes next")
