@@ -37,6 +37,8 @@ public protocol Draggable: Sendable {
     var section: Int { get }
     /// Where drags can start and end, in arena coordinates.
     var frame: Rect { get }
+    /// The part of `frame` where items show (below a header, say); items are hit only inside it.
+    var viewport: Rect { get }
     var itemCount: Int { get }
     func itemID(at index: Int) -> ItemID
     func frameOfItem(at index: Int) -> Rect
@@ -52,6 +54,7 @@ public protocol Draggable: Sendable {
 }
 
 extension Draggable {
+    public var viewport: Rect { frame }
     public func canDragItem(at index: Int) -> Bool { true }
     public var canRearrange: Bool { true }
     public func canAcceptDrop(of item: ItemID, from source: Int, at index: Int) -> Bool { true }
@@ -68,9 +71,9 @@ extension Draggable {
         return lo
     }
 
-    /// The item under `point`, if the point is inside this draggable and on an item.
+    /// The item under `point`, if the point is inside the viewport and on an item.
     public func itemIndex(at point: Point) -> Int? {
-        guard frame.contains(point) else { return nil }
+        guard viewport.contains(point) else { return nil }
         let i = firstItem(endingBelow: point.y)
         guard i < itemCount, frameOfItem(at: i).contains(point) else { return nil }
         return i
@@ -81,13 +84,14 @@ extension Draggable {
     /// On an item, the upper half means before it and the lower half after it
     /// (the middle row of an odd-height item counts as lower); between items
     /// it is the gap itself; below the last item, or in an empty draggable, it
-    /// is the end.
+    /// is the end. A point above or below the viewport counts as its first or last row.
     public func gapIndex(at point: Point) -> Int {
-        let i = firstItem(endingBelow: point.y)
+        let y = viewport.isEmpty ? point.y : min(max(point.y, viewport.minY), viewport.maxY - 1)
+        let i = firstItem(endingBelow: y)
         guard i < itemCount else { return itemCount }
         let f = frameOfItem(at: i)
-        if point.y < f.minY { return i }
-        return 2 * (point.y - f.minY) + 1 < f.height ? i : i + 1
+        if y < f.minY { return i }
+        return 2 * (y - f.minY) + 1 < f.height ? i : i + 1
     }
 }
 
