@@ -1,0 +1,101 @@
+import DragKit
+import Foundation
+
+/// A board file on disk: loads it, saves changes atomically, and never overwrites what someone else wrote.
+public final class BoardStore: @unchecked Sendable {
+    public let path: String
+    public private(set) var info: BoardFileInfo
+    /// The board as the file holds it now (after the last load or save).
+    public private(set) var saved: Board
+    private var fingerprint: FileFingerprint?
+    private var lock: BoardLock?
+
+    /// What `save` did when the file had changed on disk.
+    public enum SaveOutcome: Equatable, Sendable {
+        case unchanged
+        case saved
+        /// The file changed on disk and we had nothing unsaved: take the disk's board.
+        case reloaded(Board)
+        /// Both changed: ours went to `keptAt`, the file is untouched, and the disk's board is loaded.
+        case conflict(keptAt: String, disk: Board)
+    }
+
+    private init(path: String, info: BoardFileInfo, saved: Board, fingerprint: FileFingerprint?, lock: BoardLock?) {
+        self.path = path
+        self.info = info
+        self.saved = saved
+        self.fingerprint = fingerprint
+        self.lock = lock
+    }
+
+    deinit { lock?.release() }
+
+    /// Opens a board file, creating it from `starter` (Markdown) when missing. Takes the board's lock.
+    public static func open(_ path: String, starter: String?, lock takeLock: Bool = true) throws -> (store: BoardStore, board: Board, created: Bool) {
+        let lock = takeLock ? try BoardLock.acquire(path) : nil
+        do {
+            if try SafeFile.fingerprint(path) == nil {
+                guard let starter else { throw StorageError.notFound(path: path) }
+                let (board, info) = try BoardFormat.parse(starter, file: "starter board")
+                let bytes = Array(BoardFormat.serialize(board, info: info).utf8)
+                let fp = try SafeFile.writeAtomically(bytes, to: path, expecting: nil)
+                return (BoardStore(path: path, info: info, saved: board, fingerprint: fp, lock: lock), board, true)
+            }
+            let (bytes, fp) = try SafeFile.read(path)
+            let (board, info) = try BoardFormat.parse(bytes, file: path)
+            return (BoardStore(path: path, info: info, saved: board, fingerprint: fp, lock: lock), board, false)
+        } catch {
+            lock?.release()
+            throw error
+        }
+    }
+
+    /// Reads a board without keeping a store (scripting commands).
+    public static func load(_ path: String) throws -> (board: Board, info: BoardFileInfo) {
+        let (bytes, _) = try SafeFile.read(path)
+        return try BoardFormat.parse(bytes, file: path)
+    }
+
+    /// Whether the file on disk differs from what we last read or wrote.
+    public func changedOnDisk() -> Bool {
+        guard let now = try? SafeFile.fingerprint(path) else { return false }
+        return now != fingerprint
+    }
+
+    /// Re-reads the file after it changed on disk.
+    public func reload() throws -> Board {
+        let (bytes, fp) = try SafeFile.read(path)
+        let (board, info) = try BoardFormat.parse(bytes, file: path)
+        self.info = info
+        saved = board
+        fingerprint = fp
+        return board
+    }
+
+    /// Writes `board` if it differs from the file; detects changes made by others first.
+    public func save(_ board: Board) throws -> SaveOutcome {
+        if changedOnDisk() {
+            let disk = try reload()
+            if board == saved { return .reloaded(disk) }
+            let kept = conflictPath()
+            _ = try SafeFile.writeAtomically(Array(BoardFormat.serialize(board, info: info).utf8), to: kept, expecting: nil)
+            return .conflict(keptAt: kept, disk: disk)
+        }
+        guard board != saved else { return .unchanged }
+        let bytes = Array(BoardFormat.serialize(board, info: info).utf8)
+        do {
+            fingerprint = try SafeFile.writeAtomically(bytes, to: path, expecting: fingerprint)
+        } catch StorageError.modifiedOnDisk {
+            return try save(board)
+        }
+        saved = board
+        return .saved
+    }
+
+    private func conflictPath() -> String {
+        let url = URL(fileURLWithPath: path)
+        let stamp = Int(Date().timeIntervalSince1970)
+        let ext = url.pathExtension.isEmpty ? "" : "." + url.pathExtension
+        return url.deletingPathExtension().path + ".lanes-conflict-\(stamp)" + ext
+    }
+}

@@ -1,0 +1,683 @@
+import DragKit
+import LanesCore
+
+/// What the app asks of the world outside it after handling input.
+public enum AppEffect: Hashable, Sendable {
+    case quit
+    /// Ctrl-Z: hand the terminal back to the shell until `fg`.
+    case suspend
+    /// Edit a card in `$EDITOR`: the runner writes it out, runs the editor and calls `finishExternalEdit`.
+    case editExternally(ItemID)
+}
+
+/// The board app: state and behaviour, no I/O. Input events in, effects out; `render` draws a frame.
+public struct BoardApp: Sendable {
+    enum Mode: Sendable {
+        case normal
+        case help(scroll: Int)
+        case prompt(Prompt, LineEditor)
+        case confirm(Confirm)
+    }
+
+    enum Prompt: Sendable {
+        case addCard(section: Int, index: Int)
+        case editTitle(ItemID)
+        case addColumn(after: Int)
+        case renameColumn(Int)
+        case setLimit(Int)
+        case filter
+
+        var label: String {
+            switch self {
+            case .addCard: "New card: "
+            case .editTitle: "Title: "
+            case .addColumn: "New column: "
+            case .renameColumn: "Column title: "
+            case .setLimit: "WIP limit (empty for none): "
+            case .filter: "Filter: "
+            }
+        }
+    }
+
+    enum Confirm: Sendable {
+        case deleteColumn(Int)
+    }
+
+    public private(set) var document: BoardDocument
+    public var board: Board { document.board }
+    public private(set) var size: Size
+    public private(set) var page = 0
+    public private(set) var scroll: [Int] = []
+    public private(set) var selection: IndexPath?
+    public private(set) var status: String
+    public var title: String
+    public var keymap: Keymap
+    /// Bumped on every change to the board; the runner saves when it moves.
+    public private(set) var revision = 0
+    public private(set) var coordinator: DragCoordinator
+    public private(set) var renderer = DragRenderer()
+    public private(set) var filter: String = ""
+    var mode: Mode = .normal
+    let cache: LayoutCache
+    /// Column that keyboard moves up/down aim at, so left/right keeps the row.
+    private var lastLayout: BoardLayout?
+
+    public init(board: Board, title: String, size: Size = Size(width: 80, height: 24), status: String = "", keymap: Keymap = Keymap(),
+                metrics: LayoutMetrics = LayoutMetrics()) {
+        document = BoardDocument(board: board)
+        self.title = title
+        self.size = size
+        self.keymap = keymap
+        cache = LayoutCache(metrics: metrics)
+        coordinator = DragCoordinator(arena: DragArena(container: .zero, draggables: []))
+        self.status = status.isEmpty ? "Drag cards with the mouse, or space to lift · ? help · q quit" : status
+        scroll = Array(repeating: 0, count: board.columns.count)
+        if board.columns.first.map({ !$0.cards.isEmpty }) == true { selection = IndexPath(section: 0, item: 0) }
+        else if !board.columns.isEmpty { selection = IndexPath(section: 0, item: -1) }
+        refreshLayout()
+    }
+
+    // MARK: Layout
+
+    /// The layout for the current state.
+    public var layout: BoardLayout {
+        if let l = lastLayout { return l }
+        return makeLayout()
+    }
+
+    private func makeLayout() -> BoardLayout {
+        let limits = board.columns.map(\.wipLimit)
+        return BoardLayout(board: board, size: size, page: page, scroll: scroll, cache: cache) { _, from, to in
+            // Column limits are checked by the draggable; this hook is for per-board accept rules.
+            _ = limits
+            _ = from
+            _ = to
+            return true
+        }
+    }
+
+    /// Recomputes the layout and hands the new arena to the coordinator.
+    private mutating func refreshLayout() {
+        if scroll.count != board.columns.count {
+            scroll = Array(scroll.prefix(board.columns.count)) + Array(repeating: 0, count: max(0, board.columns.count - scroll.count))
+        }
+        var l = makeLayout()
+        page = l.page
+        // Store the clamped scroll offsets so wheel and keys start from what is shown.
+        for c in l.columns { scroll[c.section] = c.scroll }
+        lastLayout = l
+        if coordinator.isDragging {
+            let events = coordinator.updateArena(l.arena, dataSource: document)
+            apply(events, now: 0)
+            l = lastLayout ?? l
+        } else {
+            coordinator.arena = l.arena
+        }
+    }
+
+    // MARK: Input
+
+    /// Handles one decoded input event at time `now` (seconds).
+    public mutating func handle(_ event: InputEvent, now: Double) -> [AppEffect] {
+        switch event {
+        case .mouse(let m): return handleMouse(m, now: now)
+        case .key(let k, let mods): return handleKey(k, mods, now: now)
+        case .paste(let text):
+            if case .prompt(let p, var editor) = mode {
+                editor.insert(text)
+                mode = .prompt(p, editor)
+            }
+            return []
+        case .focusIn, .focusOut:
+            return []
+        }
+    }
+
+    public mutating func resize(_ newSize: Size) {
+        size = newSize
+        if let s = coordinator.session, s.isKeyboard {
+            apply(coordinator.cancel(reason: .requested), now: 0)
+        }
+        refreshLayout()
+        ensureSelectionVisible()
+    }
+
+    /// Advances animations.
+    public mutating func tick(now: Double) {
+        renderer.tick(now: now)
+    }
+
+    /// When the app wants to draw again without input (animations).
+    public func deadline(now: Double) -> Double? { renderer.deadline(now: now) }
+
+    private mutating func handleMouse(_ m: MouseEvent, now: Double) -> [AppEffect] {
+        if case .help = mode { mode = .normal; return [] }
+        if case .prompt = mode { return [] }
+        if case .confirm = mode { return [] }
+        if let s = coordinator.session, s.isKeyboard {
+            apply(coordinator.cancel(reason: .requested), now: now)
+        }
+        switch m.kind {
+        case .wheelUp, .wheelDown:
+            let delta = m.kind == .wheelUp ? -3 : 3
+            if let c = layout.columns.first(where: { $0.frame.contains(m.location) }) {
+                scroll[c.section] += delta
+                refreshLayout()
+            }
+            return []
+        case .press where m.button == .left:
+            if !coordinator.isDragging, let arrows = BoardView.pageArrows(layout: layout) {
+                if arrows.previous.contains(m.location) { flipPage(-1); return [] }
+                if arrows.next.contains(m.location) { flipPage(1); return [] }
+            }
+            feed(PointerInput(.press, m.location, at: now), now: now)
+        case .drag where m.button == .left || m.button == .none:
+            feed(PointerInput(.move, m.location, at: now), now: now)
+        case .release:
+            feed(PointerInput(.release, m.location, at: now), now: now)
+        default:
+            break
+        }
+        return []
+    }
+
+    private mutating func feed(_ input: PointerInput, now: Double) {
+        let events = coordinator.handle(input, dataSource: &document)
+        apply(events, now: now)
+    }
+
+    /// Routes coordinator events to the renderer and to the app's own state.
+    private mutating func apply(_ events: [DragEvent], now: Double) {
+        for e in events {
+            if let words = renderer.handle(e, board: board, now: now) { status = words }
+            switch e {
+            case .tapped(let p, let item):
+                if let item { selection = item }
+                else if let c = layout.columns.first(where: { $0.frame.contains(p) }) {
+                    selection = IndexPath(section: c.section, item: c.itemCount > 0 ? min(max(0, selection?.item ?? 0), c.itemCount - 1) : -1)
+                }
+            case .began(let s):
+                selection = s.source
+            case .dropped(let d):
+                selection = d.to
+                if !d.isNoOp { changed() }
+            case .endedOutside(_, let source, _), .cancelled(_, let source, _):
+                if board.item(at: source) != nil { selection = source }
+            default:
+                break
+            }
+        }
+    }
+
+    private mutating func changed() {
+        revision += 1
+        refreshLayout()
+        ensureSelectionVisible()
+    }
+
+    // MARK: Keys
+
+    private mutating func handleKey(_ key: Key, _ mods: Modifiers, now: Double) -> [AppEffect] {
+        switch mode {
+        case .help:
+            mode = .normal
+            return []
+        case .prompt(let p, var editor):
+            switch editor.handle(key, mods) {
+            case .editing: mode = .prompt(p, editor)
+            case .cancel: mode = .normal; status = "Cancelled"
+            case .submit:
+                mode = .normal
+                submit(p, editor.text)
+            }
+            return []
+        case .confirm(let c):
+            mode = .normal
+            if case .char("y") = key, case .deleteColumn(let section) = c { deleteColumn(section, confirmed: true) }
+            else { status = "Kept the column" }
+            return []
+        case .normal:
+            break
+        }
+        guard let action = keymap.action(for: key, mods) else {
+            if coordinator.session?.isKeyboard == true, key == .char(" ") { return perform(.drop, now: now) }
+            return []
+        }
+        return perform(action, now: now)
+    }
+
+    /// Does what an action asks.
+    public mutating func perform(_ action: Action, now: Double) -> [AppEffect] {
+        let lifted = coordinator.session?.isKeyboard == true
+        if lifted {
+            switch action {
+            case .up, .moveUp: liftedMove(dy: -1)
+            case .down, .moveDown: liftedMove(dy: 1)
+            case .left, .moveLeft: liftedMove(dx: -1)
+            case .right, .moveRight: liftedMove(dx: 1)
+            case .first: liftedMove(toIndex: 0)
+            case .last: liftedMove(toIndex: Int.max)
+            case .lift, .drop:
+                apply(coordinator.dropLifted(dataSource: &document), now: now)
+            case .cancel:
+                apply(coordinator.cancel(reason: .requested), now: now)
+            case .quit:
+                apply(coordinator.cancel(reason: .requested), now: now)
+                return [.quit]
+            default:
+                status = "Drop the card first (space or enter), or esc to cancel"
+            }
+            return []
+        }
+        if coordinator.isDragging, action == .cancel {
+            apply(coordinator.cancel(reason: .requested), now: now)
+            return []
+        }
+        switch action {
+        case .left: selectColumn(delta: -1)
+        case .right: selectColumn(delta: 1)
+        case .up: selectCard(delta: -1)
+        case .down: selectCard(delta: 1)
+        case .first: selectCard(absolute: 0)
+        case .last: selectCard(absolute: Int.max)
+        case .lift:
+            guard let sel = validSelection else { status = "No card to lift"; break }
+            showSection(sel.section)
+            apply(coordinator.lift(at: sel), now: now)
+        case .drop: break
+        case .cancel:
+            if !filter.isEmpty { filter = ""; status = "Filter cleared" }
+        case .moveLeft: quickMove(dx: -1)
+        case .moveRight: quickMove(dx: 1)
+        case .moveUp: quickMove(dy: -1)
+        case .moveDown: quickMove(dy: 1)
+        case .previousPage: flipPage(-1)
+        case .nextPage: flipPage(1)
+        case .undo:
+            if let label = document.undo() { status = "Undid \(label)"; clampSelection(); changed() }
+            else { status = "Nothing to undo" }
+        case .redo:
+            if let label = document.redo() { status = "Redid \(label)"; clampSelection(); changed() }
+            else { status = "Nothing to redo" }
+        case .help: mode = .help(scroll: 0)
+        case .quit: return [.quit]
+        case .suspend: return [.suspend]
+        case .addBelow:
+            guard let sel = selection else { status = "Add a column first (A)"; break }
+            mode = .prompt(.addCard(section: sel.section, index: sel.item + 1), LineEditor())
+        case .addTop:
+            guard let sel = selection else { status = "Add a column first (A)"; break }
+            mode = .prompt(.addCard(section: sel.section, index: 0), LineEditor())
+        case .editTitle:
+            guard let sel = validSelection else { status = "No card selected"; break }
+            mode = .prompt(.editTitle(board[sel].id), LineEditor(board[sel].title))
+        case .deleteCard:
+            guard let sel = validSelection else { status = "No card selected"; break }
+            let t = board[sel].title
+            document.perform("delete card") { $0.deleteItem(at: sel) }
+            clampSelection()
+            status = "Deleted “\(DisplayText.truncate(DisplayText.safe(t), to: 40))” (u undoes)"
+            changed()
+        case .toggleDone:
+            guard let sel = validSelection else { status = "No card selected"; break }
+            document.perform("toggle done") { $0[sel].done.toggle() }
+            changed()
+        case .editExternal:
+            guard let sel = validSelection else { status = "No card selected"; break }
+            return [.editExternally(board[sel].id)]
+        case .addColumn:
+            mode = .prompt(.addColumn(after: selection?.section ?? -1), LineEditor())
+        case .renameColumn:
+            guard let sel = selection else { break }
+            mode = .prompt(.renameColumn(sel.section), LineEditor(board.columns[sel.section].title))
+        case .deleteColumn:
+            guard let sel = selection else { break }
+            deleteColumn(sel.section, confirmed: false)
+        case .moveColumnLeft, .moveColumnRight:
+            guard let sel = selection else { break }
+            let to = sel.section + (action == .moveColumnLeft ? -1 : 1)
+            guard board.columns.indices.contains(to) else { break }
+            document.perform("move column") { $0.columns.swapAt(sel.section, to) }
+            scroll.swapAt(sel.section, to)
+            selection = IndexPath(section: to, item: sel.item)
+            changed()
+            showSection(to)
+        case .setLimit:
+            guard let sel = selection else { break }
+            mode = .prompt(.setLimit(sel.section), LineEditor(board.columns[sel.section].wipLimit.map(String.init) ?? ""))
+        case .filter:
+            mode = .prompt(.filter, LineEditor(filter))
+        }
+        return []
+    }
+
+    private var validSelection: IndexPath? {
+        guard let s = selection, board.item(at: s) != nil else { return nil }
+        return s
+    }
+
+    private mutating func submit(_ prompt: Prompt, _ text: String) {
+        let trimmed = text.trimmingCharacters(in: " \t")
+        switch prompt {
+        case .addCard(let section, let index):
+            guard !trimmed.isEmpty else { status = "Empty title: nothing added"; return }
+            guard board.columns.indices.contains(section) else { return }
+            let at = min(max(0, index), board.columns[section].cards.count)
+            document.perform("add card") { b in
+                let card = Card(id: b.makeID(), title: trimmed)
+                b.insertItem(card, at: IndexPath(section: section, item: at))
+            }
+            selection = IndexPath(section: section, item: at)
+            status = "Added a card to \(DisplayText.safe(board.columns[section].title))"
+            changed()
+        case .editTitle(let id):
+            guard let path = board.indexPath(for: id) else { return }
+            guard !trimmed.isEmpty else { status = "Empty title: kept the old one"; return }
+            document.perform("edit title") { $0[path].title = trimmed }
+            changed()
+        case .addColumn(let after):
+            guard !trimmed.isEmpty else { status = "Empty title: nothing added"; return }
+            let at = min(after + 1, board.columns.count)
+            document.perform("add column") { $0.columns.insert(Column(title: trimmed), at: at) }
+            scroll.insert(0, at: min(at, scroll.count))
+            selection = IndexPath(section: at, item: -1)
+            changed()
+            showSection(at)
+        case .renameColumn(let section):
+            guard !trimmed.isEmpty, board.columns.indices.contains(section) else { return }
+            document.perform("rename column") { $0.columns[section].title = trimmed }
+            changed()
+        case .setLimit(let section):
+            guard board.columns.indices.contains(section) else { return }
+            if trimmed.isEmpty {
+                document.perform("clear WIP limit") { $0.columns[section].wipLimit = nil }
+            } else if let n = Int(trimmed), n > 0 {
+                document.perform("set WIP limit") { $0.columns[section].wipLimit = n }
+            } else {
+                status = "A WIP limit is a whole number above 0"
+                return
+            }
+            changed()
+        case .filter:
+            filter = trimmed
+            status = trimmed.isEmpty ? "Filter cleared" : "Filter: \(DisplayText.safe(trimmed)) (esc clears)"
+        }
+    }
+
+    private mutating func deleteColumn(_ section: Int, confirmed: Bool) {
+        guard board.columns.indices.contains(section) else { return }
+        if !confirmed && !board.columns[section].cards.isEmpty {
+            mode = .confirm(.deleteColumn(section))
+            return
+        }
+        let t = board.columns[section].title
+        document.perform("delete column") { $0.columns.remove(at: section) }
+        if scroll.indices.contains(section) { scroll.remove(at: section) }
+        status = "Deleted column “\(DisplayText.safe(t))” (u undoes)"
+        if board.columns.isEmpty { selection = nil }
+        else {
+            let s = min(section, board.columns.count - 1)
+            selection = IndexPath(section: s, item: board.columns[s].cards.isEmpty ? -1 : 0)
+        }
+        changed()
+    }
+
+    /// External edit finished: replace the card's details (one undo step).
+    public mutating func finishExternalEdit(_ id: ItemID, edited: Card?) {
+        guard let edited, let path = board.indexPath(for: id) else { status = "Edit abandoned"; return }
+        document.perform("edit card") { $0[path] = edited }
+        status = "Card updated"
+        changed()
+    }
+
+    /// Replaces the whole board (reloaded from disk); history is kept so undo can go back.
+    public mutating func replaceBoard(_ new: Board, status words: String) {
+        if coordinator.isDragging { apply(coordinator.cancel(reason: .requested), now: 0) }
+        document.perform("reload") { $0 = new }
+        status = words
+        clampSelection()
+        changed()
+    }
+
+    public mutating func setStatus(_ words: String) { status = words }
+
+    /// Whether the user is in the middle of something (a drag or a prompt) that a reload would disturb.
+    public var isBusy: Bool {
+        if coordinator.isDragging { return true }
+        if case .normal = mode { return false }
+        return true
+    }
+
+    // MARK: Selection and moves
+
+    private mutating func clampSelection() {
+        guard !board.columns.isEmpty else { selection = nil; return }
+        let s = min(max(0, selection?.section ?? 0), board.columns.count - 1)
+        let count = board.columns[s].cards.count
+        selection = IndexPath(section: s, item: count == 0 ? -1 : min(max(0, selection?.item ?? 0), count - 1))
+    }
+
+    private mutating func selectColumn(delta: Int) {
+        guard !board.columns.isEmpty else { return }
+        let cur = selection ?? IndexPath(section: 0, item: 0)
+        let s = min(max(0, cur.section + delta), board.columns.count - 1)
+        let row = rowOf(cur)
+        selection = IndexPath(section: s, item: nearestIndex(in: s, toRow: row, excluding: nil))
+        showSection(s)
+        ensureSelectionVisible()
+    }
+
+    private mutating func selectCard(delta: Int = 0, absolute: Int? = nil) {
+        guard let cur = selection, board.columns.indices.contains(cur.section) else { clampSelection(); return }
+        let count = board.columns[cur.section].cards.count
+        guard count > 0 else { return }
+        let i = absolute ?? (cur.item + delta)
+        selection = IndexPath(section: cur.section, item: min(max(0, i), count - 1))
+        ensureSelectionVisible()
+    }
+
+    /// The screen row of a card (its top), for keeping the row when changing columns.
+    private func rowOf(_ path: IndexPath) -> Int {
+        guard let c = layout.column(section: path.section), path.item >= 0, path.item < c.itemCount else { return 0 }
+        return c.frameOfItem(at: path.item).minY
+    }
+
+    /// The index in a column whose card is nearest a screen row (or -1 when the column is empty).
+    private func nearestIndex(in section: Int, toRow row: Int, excluding: ItemID?) -> Int {
+        let count = board.columns[section].cards.count
+        guard count > 0 else { return -1 }
+        guard let c = layout.column(section: section) else { return min(selection?.item ?? 0, count - 1) }
+        let i = c.firstItem(endingBelow: row)
+        return min(i, count - 1)
+    }
+
+    private mutating func quickMove(dx: Int = 0, dy: Int = 0) {
+        guard let sel = validSelection else { status = "No card selected"; return }
+        let card = board[sel]
+        var to: IndexPath
+        if dx != 0 {
+            var s = sel.section + dx
+            while board.columns.indices.contains(s), board.columns[s].isFull { s += dx }
+            guard board.columns.indices.contains(s) else { status = "No column there takes the card"; return }
+            let index = min(nearestIndex(in: s, toRow: rowOf(sel), excluding: nil) + (board.columns[s].cards.isEmpty ? 1 : 0),
+                            board.columns[s].cards.count)
+            to = IndexPath(section: s, item: max(0, index))
+        } else {
+            let count = board.columns[sel.section].cards.count
+            to = IndexPath(section: sel.section, item: min(max(0, sel.item + dy), count - 1))
+            guard to != sel else { return }
+        }
+        let transaction = DropTransaction(item: card.id, target: DropTarget(section: to.section, index: to.item, gap: to.item, anchor: nil))
+        let before = board
+        var b = board
+        guard let result = exactMove(transaction, in: &b) else { return }
+        document.perform("move card") { $0 = b }
+        _ = before
+        selection = result
+        status = "Moved “\(DisplayText.truncate(DisplayText.safe(card.title), to: 30))” to \(DisplayText.safe(board.columns[result.section].title)), position \(result.item + 1)"
+        changed()
+        showSection(result.section)
+        ensureSelectionVisible()
+    }
+
+    /// Moves a card to an exact final index (quick moves know the index, not an anchor).
+    private func exactMove(_ t: DropTransaction, in b: inout Board) -> IndexPath? {
+        guard let from = b.indexPath(for: t.item) else { return nil }
+        let to = t.target.indexPath
+        if from.section == to.section { b.moveItem(from: from, to: to) }
+        else {
+            let card = b[from]
+            b.deleteItem(at: from)
+            b.insertItem(card, at: to)
+        }
+        return to
+    }
+
+    private mutating func liftedMove(dx: Int = 0, dy: Int = 0, toIndex: Int? = nil) {
+        guard let s = coordinator.session, let t = s.hover.target ?? Optional(DropTarget(section: s.current.section, index: s.current.item, gap: s.current.item, anchor: nil)) else { return }
+        var section = t.section
+        var index = t.index
+        if let toIndex { index = toIndex }
+        index += dy
+        if dy < 0 && t.index == 0 && toIndex == nil { return }
+        if dx != 0 {
+            // The neighbouring column that accepts, at the index nearest the card's row.
+            var next = section + dx
+            while board.columns.indices.contains(next) {
+                showSection(next)
+                let row = rowOf(IndexPath(section: t.section, item: min(t.gap, max(0, board.columns[t.section].cards.count - 1))))
+                let candidate = min(nearestIndex(in: next, toRow: row, excluding: s.start.item) + 0,
+                                    board.columns[next].cards.count)
+                let idx = max(0, candidate)
+                if coordinator.canDrop(s.start.item, from: s.current, toSection: next, index: idx) {
+                    section = next
+                    index = idx
+                    break
+                }
+                next += dx
+            }
+            guard board.columns.indices.contains(next) else {
+                showSection(t.section)
+                status = "No column that way takes the card"
+                return
+            }
+        }
+        showSection(section)
+        apply(coordinator.moveLifted(toSection: section, index: index), now: 0)
+        selection = IndexPath(section: section, item: min(index, board.columns[section].cards.count))
+        ensureRowVisible(section: section, gap: coordinator.session?.hover.target?.gap ?? index)
+    }
+
+    private mutating func flipPage(_ delta: Int) {
+        let l = layout
+        let target = min(max(0, l.page + delta), l.pageCount - 1)
+        guard target != l.page else { return }
+        page = target
+        refreshLayout()
+        if !coordinator.isDragging, let first = layout.columns.first {
+            selection = IndexPath(section: first.section, item: first.itemCount > 0 ? 0 : -1)
+        }
+        status = "Page \(page + 1) of \(layout.pageCount)"
+    }
+
+    /// Flips to the page showing a section.
+    private mutating func showSection(_ section: Int) {
+        let l = layout
+        guard !l.visibleSections.contains(section), section >= 0, section < board.columns.count else { return }
+        page = l.page(of: section)
+        refreshLayout()
+    }
+
+    private mutating func ensureSelectionVisible() {
+        guard let sel = selection, sel.item >= 0 else { return }
+        ensureRowVisible(section: sel.section, gap: sel.item)
+    }
+
+    /// Scrolls a column so the card at `gap` (or the end) is inside its viewport.
+    private mutating func ensureRowVisible(section: Int, gap: Int) {
+        guard let c = layout.column(section: section), c.itemCount > 0 else { return }
+        let i = min(max(0, gap), c.itemCount - 1)
+        let top = c.metrics.tops[i]
+        let bottom = c.metrics.tops[i + 1]
+        var s = c.scroll
+        if top < s { s = top }
+        if bottom > s + c.viewport.height { s = bottom - c.viewport.height }
+        if s != c.scroll {
+            scroll[section] = s
+            refreshLayout()
+        }
+    }
+
+    // MARK: Drawing
+
+    /// Draws the whole frame.
+    public func render(into buf: inout CellBuffer, now: Double) {
+        if buf.width != size.width || buf.height != size.height { buf = CellBuffer(width: size.width, height: size.height) }
+        var statusText = status
+        if case .prompt(let p, let editor) = mode {
+            statusText = p.label + editor.text
+        } else if case .confirm(.deleteColumn(let s)) = mode, board.columns.indices.contains(s) {
+            statusText = "Delete column “\(board.columns[s].title)” and its \(board.columns[s].cards.count) cards? y/n"
+        }
+        let scene = BoardScene(board: board, layout: layout,
+                               selection: coordinator.isDragging ? nil : selection,
+                               decorations: renderer.decorations(now: now), ghost: renderer.ghost(now: now),
+                               title: title, status: statusText)
+        BoardView.draw(scene, into: &buf)
+        if case .prompt(let p, let editor) = mode, size.height > 0 {
+            let y = size.height - 1
+            let labelWidth = TextWidth.width(of: p.label) + 1
+            let shown = editor.visible(width: max(1, size.width - labelWidth - 1))
+            buf.fill(x: 0, y: y, width: size.width, height: 1, style: Style(reverse: true))
+            buf.write(" " + p.label, x: 0, y: y, style: Style(reverse: true, bold: false))
+            buf.write(shown.text, x: labelWidth, y: y, style: Style(reverse: true))
+            let cx = labelWidth + shown.cursor
+            if cx < size.width { buf[cx, y] = Cell(buf[cx, y].text.isEmpty ? " " : buf[cx, y].text, style: Style()) }
+        }
+        if case .help(let scroll) = mode { HelpView.draw(keymap: keymap, scroll: scroll, into: &buf) }
+    }
+}
+
+extension Style {
+    init(reverse: Bool, bold: Bool) {
+        self.init(bold: bold, reverse: reverse)
+    }
+}
+
+/// The `?` screen: every binding from the keymap table.
+public enum HelpView {
+    public static func lines(keymap: Keymap) -> [String] {
+        var out = ["Mouse: press on a card, drag it, release where it belongs.",
+                   "      click selects · wheel scrolls a column · release outside or esc cancels", ""]
+        for action in Action.allCases {
+            let keys = keymap.keys(for: action).map(\.description)
+            guard !keys.isEmpty else { continue }
+            let k = keys.joined(separator: " ")
+            out.append(k.padding(toLength: max(k.count, 16)) + " " + action.summary)
+        }
+        return out
+    }
+
+    public static func draw(keymap: Keymap, scroll: Int, into buf: inout CellBuffer) {
+        let all = lines(keymap: keymap)
+        let w = min(buf.width - 2, 78), h = min(buf.height - 2, all.count + 2)
+        guard w > 10, h > 3 else { return }
+        let x0 = (buf.width - w) / 2, y0 = (buf.height - h) / 2
+        buf.fill(x: x0, y: y0, width: w, height: h)
+        buf.write("╭" + String(repeating: "─", count: w - 2) + "╮", x: x0, y: y0, style: Style(bold: true))
+        buf.write(" Keys (any key closes) ", x: x0 + 2, y: y0, style: Style(bold: true))
+        for r in 1..<(h - 1) {
+            buf.write("│", x: x0, y: y0 + r, style: Style(bold: true))
+            buf.write("│", x: x0 + w - 1, y: y0 + r, style: Style(bold: true))
+            let i = scroll + r - 1
+            if i < all.count { buf.write(DisplayText.truncate(all[i], to: w - 4), x: x0 + 2, y: y0 + r) }
+        }
+        buf.write("╰" + String(repeating: "─", count: w - 2) + "╯", x: x0, y: y0 + h - 1, style: Style(bold: true))
+    }
+}
+
+extension String {
+    func padding(toLength n: Int) -> String {
+        count >= n ? self : self + String(repeating: " ", count: n - count)
+    }
+}

@@ -1,0 +1,239 @@
+import DragKit
+import LanesCore
+
+/// The look of the board: which style each part is drawn in.
+public struct Theme: Sendable {
+    public var border = Style()
+    public var selected = Style(fg: .yellow, bold: true)
+    public var title = Style()
+    public var hint = Style(dim: true)
+    public var columnTitle = Style(bold: true)
+    public var rule = Style(dim: true)
+    public var target = Style(fg: .green, bold: true)
+    public var refused = Style(fg: .red, bold: true)
+    public var marker = Style(fg: .green, bold: true)
+    public var ghost = Style(fg: .cyan, bold: true)
+    public var slot = Style(dim: true)
+    public var flash = Style(fg: .green, bold: true, reverse: true)
+    public var header = Style(bold: true)
+    public var status = Style(reverse: true)
+
+    public init() {}
+}
+
+/// Everything the board view draws from; a plain value so frames can be compared in tests.
+public struct BoardScene {
+    public var board: Board
+    public var layout: BoardLayout
+    public var selection: IndexPath?
+    public var decorations: DragDecorations
+    public var ghost: (card: Card, frame: Rect)?
+    public var title: String
+    public var status: String
+    public var theme: Theme
+
+    public init(board: Board, layout: BoardLayout, selection: IndexPath?, decorations: DragDecorations = DragDecorations(),
+                ghost: (card: Card, frame: Rect)? = nil, title: String, status: String, theme: Theme = Theme()) {
+        self.board = board
+        self.layout = layout
+        self.selection = selection
+        self.decorations = decorations
+        self.ghost = ghost
+        self.title = title
+        self.status = status
+        self.theme = theme
+    }
+}
+
+/// Draws the board into a cell buffer: header, columns, cards, drag overlay, status line.
+public enum BoardView {
+    public static func draw(_ scene: BoardScene, into buf: inout CellBuffer) {
+        buf.clear()
+        let size = scene.layout.size
+        if scene.layout.tooSmall {
+            drawTooSmall(size: size, minimum: LayoutMetrics().minimumSize, into: &buf)
+            return
+        }
+        drawHeader(scene, into: &buf)
+        for column in scene.layout.columns {
+            drawColumn(column, scene: scene, into: &buf)
+        }
+        if scene.board.columns.isEmpty {
+            buf.write("No columns yet. Press A to add one, ? for help.", x: 1, y: 2, style: scene.theme.hint)
+        }
+        if let g = scene.ghost {
+            let clip = Rect(x: 0, y: 1, width: size.width, height: max(0, size.height - 2))
+            drawCard(g.card, frame: g.frame, clip: clip, border: scene.theme.ghost, scene: scene, into: &buf)
+        }
+        drawStatus(scene, into: &buf)
+    }
+
+    static func drawTooSmall(size: Size, minimum: Size, into buf: inout CellBuffer) {
+        let lines = ["Terminal too small", "\(size.width)×\(size.height), need \(minimum.width)×\(minimum.height)", "q quits"]
+        for (i, line) in lines.enumerated() {
+            let y = max(0, size.height / 2 - 1) + i
+            let x = max(0, (size.width - TextWidth.width(of: line)) / 2)
+            buf.write(DisplayText.truncate(line, to: size.width), x: x, y: y, style: i == 0 ? Style(bold: true) : Style())
+        }
+    }
+
+    static func drawHeader(_ scene: BoardScene, into buf: inout CellBuffer) {
+        let width = scene.layout.size.width
+        let l = scene.layout
+        var right = "? help"
+        if l.pageCount > 1 {
+            right = "◀ page \(l.page + 1)/\(l.pageCount) ▶  " + right
+        }
+        let rightWidth = TextWidth.width(of: right)
+        let left = DisplayText.truncate(" " + DisplayText.safe(scene.title), to: max(0, width - rightWidth - 2))
+        buf.write(left, x: 0, y: 0, style: scene.theme.header)
+        buf.write(right, x: max(0, width - rightWidth - 1), y: 0, style: scene.theme.hint)
+    }
+
+    /// Where the page indicator's arrows are, for clicks: (previous, next) cells.
+    public static func pageArrows(layout: BoardLayout) -> (previous: Rect, next: Rect)? {
+        guard layout.pageCount > 1 else { return nil }
+        let right = "◀ page \(layout.page + 1)/\(layout.pageCount) ▶  ? help"
+        let x = max(0, layout.size.width - TextWidth.width(of: right) - 1)
+        let nextX = x + TextWidth.width(of: "◀ page \(layout.page + 1)/\(layout.pageCount) ")
+        return (Rect(x: x, y: 0, width: 2, height: 1), Rect(x: nextX, y: 0, width: 2, height: 1))
+    }
+
+    static func drawColumn(_ c: ColumnDraggable, scene: BoardScene, into buf: inout CellBuffer) {
+        let theme = scene.theme
+        let deco = scene.decorations
+        let column = scene.board.columns[c.section]
+        var count = "\(column.cards.count)"
+        if let limit = column.wipLimit { count += "/\(limit)" }
+        var headerStyle = theme.columnTitle
+        var suffix = " " + count
+        if deco.targetSection == c.section { headerStyle = theme.target; suffix += " ◆" }
+        if deco.refusedSection == c.section {
+            headerStyle = theme.refused
+            suffix += column.isFull ? " ✕ full" : " ✕"
+        }
+        let suffixWidth = TextWidth.width(of: suffix)
+        let name = DisplayText.truncate(DisplayText.safe(column.title), to: max(1, c.frame.width - suffixWidth - 1))
+        let end = buf.write(name, x: c.frame.minX, y: c.frame.minY, style: headerStyle, maxX: c.frame.maxX)
+        buf.write(suffix, x: end, y: c.frame.minY, style: headerStyle.withBold(false), maxX: c.frame.maxX)
+        // The rule under the title says when cards are scrolled out of sight.
+        var rule = String(repeating: "─", count: c.frame.width)
+        if c.scroll > 0 { rule = "─▲ more" + String(repeating: "─", count: max(0, c.frame.width - 7)) }
+        let ruleStyle = deco.targetSection == c.section ? theme.target.withBold(false)
+            : deco.refusedSection == c.section ? theme.refused.withBold(false) : theme.rule
+        buf.write(rule, x: c.frame.minX, y: c.frame.minY + 1, style: ruleStyle, maxX: c.frame.maxX)
+        guard c.itemCount > 0 else {
+            if c.viewport.height > 0 {
+                buf.write(DisplayText.truncate("(empty)", to: c.frame.width), x: c.frame.minX + 1, y: c.viewport.minY,
+                          style: theme.hint, maxX: c.frame.maxX)
+            }
+            drawMarker(c, scene: scene, into: &buf)
+            return
+        }
+        let first = c.firstItem(endingBelow: c.viewport.minY)
+        var i = first
+        while i < c.itemCount {
+            let frame = c.frameOfItem(at: i)
+            if frame.minY >= c.viewport.maxY { break }
+            let card = c.cards[i]
+            if deco.hidden == card.id {
+                drawSlot(frame: frame, clip: c.viewport, style: theme.slot, into: &buf)
+            } else {
+                var border = theme.border
+                if let sel = scene.selection, sel.section == c.section, sel.item == i { border = theme.selected }
+                if deco.flash == card.id { border = theme.flash }
+                drawCard(card, frame: frame, clip: c.viewport, border: border, scene: scene, into: &buf)
+            }
+            i += 1
+        }
+        if c.viewport.height > 0, c.metrics.contentHeight - c.scroll > c.viewport.height {
+            let below = c.itemCount - i + (i > first && c.frameOfItem(at: i - 1).maxY > c.viewport.maxY ? 1 : 0)
+            let text = " ▼ \(below) more "
+            buf.write(text, x: c.frame.maxX - TextWidth.width(of: text) - 1, y: c.viewport.maxY - 1,
+                      style: theme.hint.withReverse(), maxX: c.frame.maxX)
+        }
+        drawMarker(c, scene: scene, into: &buf)
+    }
+
+    /// The insertion marker: a bright line on the boundary where the card will land.
+    static func drawMarker(_ c: ColumnDraggable, scene: BoardScene, into buf: inout CellBuffer) {
+        guard let m = scene.decorations.marker, m.section == c.section, c.viewport.height > 0 else { return }
+        var y: Int
+        if m.gap < c.itemCount {
+            y = c.frameOfItem(at: m.gap).minY
+        } else if c.itemCount > 0 {
+            y = c.frameOfItem(at: c.itemCount - 1).maxY
+        } else {
+            y = c.viewport.minY
+        }
+        y = min(max(y, c.viewport.minY), c.viewport.maxY - 1)
+        let line = "▶" + String(repeating: "━", count: max(0, c.frame.width - 2)) + "◀"
+        buf.write(line, x: c.frame.minX, y: y, style: scene.theme.marker, maxX: c.frame.maxX)
+    }
+
+    static func drawSlot(frame: Rect, clip: Rect, style: Style, into buf: inout CellBuffer) {
+        let w = frame.width
+        guard w >= 2 else { return }
+        for y in frame.minY..<frame.maxY where y >= clip.minY && y < clip.maxY {
+            let row: String
+            if y == frame.minY { row = "┌" + String(repeating: "╌", count: w - 2) + "┐" }
+            else if y == frame.maxY - 1 { row = "└" + String(repeating: "╌", count: w - 2) + "┘" }
+            else { row = "╎" + String(repeating: " ", count: w - 2) + "╎" }
+            buf.write(row, x: frame.minX, y: y, style: style, maxX: clip.maxX)
+        }
+    }
+
+    /// A card as a rounded box, clipped to `clip` (cards half scrolled out show their visible rows).
+    static func drawCard(_ card: Card, frame: Rect, clip: Rect, border: Style, scene: BoardScene,
+                         into buf: inout CellBuffer) {
+        let w = frame.width
+        guard w >= 4 else { return }
+        let face = CardFace(card: card, width: w, maxTitleLines: LayoutMetrics().maxTitleLines)
+        let inner = w - 4
+        for y in frame.minY..<frame.maxY where y >= clip.minY && y < clip.maxY {
+            let r = y - frame.minY
+            if r == 0 || y == frame.maxY - 1 {
+                let (l, rt) = r == 0 ? ("╭", "╮") : ("╰", "╯")
+                buf.write(l + String(repeating: "─", count: w - 2) + rt, x: frame.minX, y: y, style: border,
+                          maxX: min(clip.maxX, buf.width))
+                continue
+            }
+            // Clear the inside so a ghost hides what is under it.
+            buf.write("│" + String(repeating: " ", count: w - 2) + "│", x: frame.minX, y: y, style: border,
+                      maxX: min(clip.maxX, buf.width))
+            let line: String
+            let style: Style
+            if r - 1 < face.titleLines.count {
+                line = face.titleLines[r - 1]
+                style = border == scene.theme.border ? scene.theme.title : border.withReverse(false)
+            } else {
+                line = face.hint ?? ""
+                style = scene.theme.hint
+            }
+            buf.write(line, x: frame.minX + 2, y: y, style: style, maxX: min(frame.minX + 2 + inner, clip.maxX))
+        }
+    }
+
+    static func drawStatus(_ scene: BoardScene, into buf: inout CellBuffer) {
+        let size = scene.layout.size
+        let y = size.height - 1
+        guard y > 0 else { return }
+        buf.fill(x: 0, y: y, width: size.width, height: 1, style: scene.theme.status)
+        buf.write(DisplayText.truncate(" " + DisplayText.safe(scene.status), to: size.width), x: 0, y: y,
+                  style: scene.theme.status)
+    }
+}
+
+extension Style {
+    func withBold(_ on: Bool) -> Style {
+        var s = self
+        s.bold = on
+        return s
+    }
+
+    func withReverse(_ on: Bool = true) -> Style {
+        var s = self
+        s.reverse = on
+        return s
+    }
+}

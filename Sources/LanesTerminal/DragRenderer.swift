@@ -1,0 +1,184 @@
+import DragKit
+import LanesCore
+
+/// What the board view must show differently because of a drag.
+public struct DragDecorations: Hashable, Sendable {
+    /// The dragged card's original, drawn as an empty slot.
+    public var hidden: ItemID?
+    /// Where the card would land: a section and a gap in its current layout.
+    public var marker: (section: Int, gap: Int)? {
+        get { markerSection.map { ($0, markerGap) } }
+        set { markerSection = newValue?.section; markerGap = newValue?.gap ?? 0 }
+    }
+    private var markerSection: Int?
+    private var markerGap = 0
+    public var targetSection: Int?
+    public var refusedSection: Int?
+    /// A card just dropped, drawn highlighted for a moment.
+    public var flash: ItemID?
+
+    public init() {}
+}
+
+/// Draws a drag from the coordinator's events alone: ghost, hidden original,
+/// drop marker, target highlight, snap-back and drop flash, and the words on the status line.
+///
+/// It keeps its own copy of what it needs (the dragged card, its start
+/// frame) and never asks the arena or the draggables anything.
+public struct DragRenderer: Sendable {
+    struct Animation: Sendable {
+        var card: Card
+        var from: Rect
+        var to: Rect
+        var start: Double
+        var duration: Double
+    }
+
+    public private(set) var start: DragStart?
+    public private(set) var card: Card?
+    public private(set) var location: Point = .zero
+    public private(set) var hover: Hover = .none
+    private var snapBack: Animation?
+    private var flashItem: ItemID?
+    private var flashUntil = 0.0
+    /// Seconds a snap-back takes.
+    public var snapDuration = 0.15
+    /// Seconds a dropped card stays highlighted.
+    public var flashDuration = 0.4
+    /// How often animations redraw.
+    public var frameInterval = 1.0 / 30
+
+    public init() {}
+
+    public var isDragging: Bool { start != nil }
+
+    /// Takes one event; returns the words for the status line, if the event deserves any.
+    public mutating func handle(_ event: DragEvent, board: Board, now: Double) -> String? {
+        switch event {
+        case .tapped, .beganOutside, .notDraggable:
+            return nil
+        case .began(let s):
+            start = s
+            card = board.item(at: s.source)
+            location = s.origin
+            hover = .none
+            snapBack = nil
+            return "Picked up “\(title(card))” from \(columnName(s.source.section, board)), position \(s.source.item + 1)"
+        case .moved(let p, let h):
+            let old = hover
+            location = p
+            hover = h
+            guard h != old else { return nil }
+            return describe(hover: h, board: board)
+        case .targetChanged:
+            return nil
+        case .dropped(let d):
+            let t = title(card)
+            end(now: now, snap: false)
+            flashItem = d.item
+            flashUntil = now + flashDuration
+            if d.isNoOp { return "Dropped “\(t)” back in place" }
+            return "Dropped “\(t)” in \(columnName(d.to.section, board)) at position \(d.to.item + 1)"
+        case .endedOutside(_, let source, _):
+            let t = title(card)
+            end(now: now, snap: true)
+            return "Released outside: “\(t)” back in \(columnName(source.section, board))"
+        case .cancelled(_, let source, let reason):
+            let t = title(card)
+            end(now: now, snap: reason != .itemVanished)
+            switch reason {
+            case .itemVanished: return "Cancelled: the card was removed"
+            default: return "Cancelled: “\(t)” back in \(columnName(source.section, board)), position \(source.item + 1)"
+            }
+        }
+    }
+
+    /// What the board view should show differently right now.
+    public func decorations(now: Double) -> DragDecorations {
+        var d = DragDecorations()
+        if let s = start {
+            if s.hidesOriginal { d.hidden = s.item }
+            switch hover {
+            case .target(let t):
+                d.targetSection = t.section
+                d.marker = (t.section, t.gap)
+            case .refused(let section):
+                d.refusedSection = section
+            case .none:
+                break
+            }
+        } else if let a = snapBack, now < a.start + a.duration {
+            d.hidden = a.card.id
+        }
+        if let f = flashItem, now < flashUntil { d.flash = f }
+        return d
+    }
+
+    /// When the next animation frame is due (nil: nothing is animating).
+    public func deadline(now: Double) -> Double? {
+        var next: Double?
+        if let a = snapBack, now < a.start + a.duration { next = now + frameInterval }
+        if flashItem != nil {
+            let end = flashUntil
+            next = min(next ?? end, end)
+        }
+        return next
+    }
+
+    /// Forgets finished animations.
+    public mutating func tick(now: Double) {
+        if let a = snapBack, now >= a.start + a.duration { snapBack = nil }
+        if flashItem != nil, now >= flashUntil { flashItem = nil }
+    }
+
+    /// The floating card and where it is, if anything floats.
+    public func ghost(now: Double) -> (card: Card, frame: Rect)? {
+        if let s = start, let c = card { return (c, s.ghostFrame(at: location)) }
+        if let a = snapBack, now < a.start + a.duration {
+            let t = max(0, min(1, (now - a.start) / a.duration))
+            let eased = 1 - (1 - t) * (1 - t)
+            let x = Double(a.from.minX) + Double(a.to.minX - a.from.minX) * eased
+            let y = Double(a.from.minY) + Double(a.to.minY - a.from.minY) * eased
+            return (a.card, Rect(x: Int(x.rounded()), y: Int(y.rounded()), width: a.from.width, height: a.from.height))
+        }
+        return nil
+    }
+
+    private mutating func end(now: Double, snap: Bool) {
+        if snap, let s = start, let c = card {
+            let from = s.ghostFrame(at: location)
+            if from != s.itemFrame {
+                snapBack = Animation(card: c, from: from, to: s.itemFrame, start: now, duration: snapDuration)
+            }
+        }
+        start = nil
+        card = nil
+        hover = .none
+    }
+
+    private func describe(hover: Hover, board: Board) -> String {
+        switch hover {
+        case .none:
+            return "Dragging “\(title(card))”: release here to put it back"
+        case .target(let t):
+            let count = board.numberOfItems(inSection: t.section) - (t.section == start?.source.section ? 1 : 0)
+            return "Over \(columnName(t.section, board)), position \(t.index + 1) of \(count + 1)"
+        case .refused(let section):
+            var why = ""
+            if board.columns.indices.contains(section), let limit = board.columns[section].wipLimit,
+               board.columns[section].cards.count >= limit {
+                why = ": WIP limit \(limit) reached"
+            }
+            return "\(columnName(section, board)) refuses this card\(why)"
+        }
+    }
+
+    private func title(_ card: Card?) -> String {
+        DisplayText.truncate(DisplayText.safe(card?.title ?? "card"), to: 40)
+    }
+
+    private func columnName(_ section: Int, _ board: Board) -> String {
+        guard board.columns.indices.contains(section) else { return "column \(section + 1)" }
+        return DisplayText.truncate(DisplayText.safe(board.columns[section].title), to: 30)
+    }
+}

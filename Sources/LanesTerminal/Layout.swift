@@ -1,0 +1,166 @@
+import DragKit
+import LanesCore
+
+/// Sizes that shape the board on screen.
+public struct LayoutMetrics: Hashable, Sendable {
+    /// Columns are never narrower than this (cells); fewer fit on a page instead.
+    public var minColumnWidth = 24
+    /// Columns are never wider than this unless alone on a page.
+    public var maxColumnWidth = 40
+    public var columnGap = 1
+    /// Title lines shown on a card before it is cut with `…`.
+    public var maxTitleLines = 4
+    /// The smallest terminal the board is drawn in.
+    public var minimumSize = Size(width: 24, height: 8)
+
+    public init() {}
+}
+
+/// How one card is drawn: its wrapped title and its hint line.
+public struct CardFace: Hashable, Sendable {
+    public var titleLines: [String]
+    public var hint: String?
+
+    /// Rows including the box's top and bottom borders.
+    public var height: Int { titleLines.count + (hint == nil ? 0 : 1) + 2 }
+
+    public init(card: Card, width: Int, maxTitleLines: Int) {
+        let inner = max(1, width - 4)
+        let title = DisplayText.safe(card.title.isEmpty ? "(untitled)" : card.title)
+        titleLines = DisplayText.wrap(title, width: inner, maxLines: maxTitleLines)
+        var parts: [String] = []
+        if !card.description.isEmpty { parts.append("≡") }
+        if !card.subtasks.isEmpty {
+            parts.append("☑ \(card.subtasks.filter(\.done).count)/\(card.subtasks.count)")
+        }
+        if let due = card.due { parts.append("@" + DisplayText.safe(due)) }
+        hint = parts.isEmpty ? nil : DisplayText.truncate(parts.joined(separator: "  "), to: inner)
+    }
+}
+
+/// Row offsets of a column's cards for one width: `tops[i]` is where card i starts, `tops[count]` the total.
+public struct ColumnMetrics: Sendable {
+    public var tops: [Int]
+    public var contentHeight: Int { tops.last ?? 0 }
+    public func height(of i: Int) -> Int { tops[i + 1] - tops[i] }
+}
+
+/// Remembers column metrics between frames; recomputes a column only when its cards or width change.
+public final class LayoutCache: @unchecked Sendable {
+    private struct Entry {
+        var cards: [Card]
+        var width: Int
+        var metrics: ColumnMetrics
+    }
+
+    private var entries: [Int: Entry] = [:]
+    public let metrics: LayoutMetrics
+
+    public init(metrics: LayoutMetrics = LayoutMetrics()) {
+        self.metrics = metrics
+    }
+
+    /// Metrics for a column's cards at a width. Comparing unchanged arrays is cheap: they share storage.
+    public func columnMetrics(section: Int, cards: [Card], width: Int) -> ColumnMetrics {
+        if let e = entries[section], e.width == width, e.cards == cards { return e.metrics }
+        var tops: [Int] = []
+        tops.reserveCapacity(cards.count + 1)
+        var y = 0
+        for card in cards {
+            tops.append(y)
+            y += CardFace(card: card, width: width, maxTitleLines: metrics.maxTitleLines).height
+        }
+        tops.append(y)
+        let m = ColumnMetrics(tops: tops)
+        entries[section] = Entry(cards: cards, width: width, metrics: m)
+        return m
+    }
+
+    public func removeAll() { entries.removeAll() }
+}
+
+/// A column on screen: what the drag engine sees of it.
+public struct ColumnDraggable: Draggable {
+    public var section: Int
+    public var frame: Rect
+    public var viewport: Rect
+    public var cards: [Card]
+    public var metrics: ColumnMetrics
+    public var scroll: Int
+    public var wipLimit: Int?
+    public var accepts: @Sendable (_ item: ItemID, _ from: Int, _ to: Int) -> Bool
+
+    public var itemCount: Int { cards.count }
+    public func itemID(at index: Int) -> ItemID { cards[index].id }
+
+    public func frameOfItem(at index: Int) -> Rect {
+        Rect(x: frame.minX, y: viewport.minY + metrics.tops[index] - scroll,
+             width: frame.width, height: metrics.height(of: index))
+    }
+
+    public func canAcceptDrop(of item: ItemID, from source: Int, at index: Int) -> Bool {
+        if let limit = wipLimit, cards.count >= limit { return false }
+        return accepts(item, source, section)
+    }
+}
+
+/// Where everything is on screen for one frame.
+public struct BoardLayout: Sendable {
+    public var size: Size
+    /// Row 0 holds the title and page indicator; the last row the status line.
+    public var boardArea: Rect
+    public var columnsPerPage: Int
+    public var page: Int
+    public var pageCount: Int
+    public var columns: [ColumnDraggable]
+    /// Whether the terminal is too small to draw the board.
+    public var tooSmall: Bool
+
+    public init(board: Board, size: Size, page requestedPage: Int, scroll: [Int], cache: LayoutCache,
+                accepts: @escaping @Sendable (ItemID, Int, Int) -> Bool = { _, _, _ in true }) {
+        let m = cache.metrics
+        self.size = size
+        tooSmall = size.width < m.minimumSize.width || size.height < m.minimumSize.height
+        boardArea = Rect(x: 0, y: 1, width: size.width, height: max(0, size.height - 2))
+        let count = board.columns.count
+        let perPage = max(1, (size.width + m.columnGap) / (m.minColumnWidth + m.columnGap))
+        columnsPerPage = max(1, min(perPage, max(1, count)))
+        pageCount = max(1, (count + columnsPerPage - 1) / columnsPerPage)
+        page = min(max(0, requestedPage), pageCount - 1)
+        columns = []
+        guard !tooSmall else { return }
+        let first = page * columnsPerPage
+        let shown = min(columnsPerPage, count - first)
+        guard shown > 0 else { return }
+        var width = (size.width - m.columnGap * (columnsPerPage - 1)) / columnsPerPage
+        if columnsPerPage > 1 { width = min(width, m.maxColumnWidth) }
+        for k in 0..<shown {
+            let section = first + k
+            let x = k * (width + m.columnGap)
+            let frame = Rect(x: x, y: boardArea.minY, width: width, height: boardArea.height)
+            let viewport = Rect(x: x, y: frame.minY + 2, width: width, height: max(0, frame.height - 2))
+            let column = board.columns[section]
+            let metrics = cache.columnMetrics(section: section, cards: column.cards, width: width)
+            let maxScroll = max(0, metrics.contentHeight - viewport.height)
+            let s = section < scroll.count ? min(max(0, scroll[section]), maxScroll) : 0
+            columns.append(ColumnDraggable(section: section, frame: frame, viewport: viewport, cards: column.cards,
+                                           metrics: metrics, scroll: s, wipLimit: column.wipLimit, accepts: accepts))
+        }
+    }
+
+    public var arena: DragArena {
+        DragArena(container: boardArea, draggables: columns)
+    }
+
+    public func column(section: Int) -> ColumnDraggable? {
+        columns.first { $0.section == section }
+    }
+
+    public var visibleSections: Range<Int> {
+        guard let f = columns.first, let l = columns.last else { return 0..<0 }
+        return f.section..<(l.section + 1)
+    }
+
+    /// The page that shows a section.
+    public func page(of section: Int) -> Int { section / columnsPerPage }
+}
