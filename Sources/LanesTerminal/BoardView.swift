@@ -24,7 +24,7 @@ public struct Theme: Sendable {
 /// Everything the board view draws from; a plain value so frames can be compared in tests.
 public struct BoardScene {
     public var board: Board
-    public var layout: BoardLayout
+    public var layout: ScreenLayout
     public var selection: IndexPath?
     public var decorations: DragDecorations
     public var ghost: (card: Card, frame: Rect)?
@@ -32,7 +32,7 @@ public struct BoardScene {
     public var status: String
     public var theme: Theme
 
-    public init(board: Board, layout: BoardLayout, selection: IndexPath?, decorations: DragDecorations = DragDecorations(),
+    public init(board: Board, layout: ScreenLayout, selection: IndexPath?, decorations: DragDecorations = DragDecorations(),
                 ghost: (card: Card, frame: Rect)? = nil, title: String, status: String, theme: Theme = Theme()) {
         self.board = board
         self.layout = layout
@@ -91,7 +91,7 @@ public enum BoardView {
     }
 
     /// Where the page indicator's arrows are, for clicks: (previous, next) cells.
-    public static func pageArrows(layout: BoardLayout) -> (previous: Rect, next: Rect)? {
+    public static func pageArrows(layout: ScreenLayout) -> (previous: Rect, next: Rect)? {
         guard layout.pageCount > 1 else { return nil }
         let right = "◀ page \(layout.page + 1)/\(layout.pageCount) ▶  ? help"
         let x = max(0, layout.size.width - TextWidth.width(of: right) - 1)
