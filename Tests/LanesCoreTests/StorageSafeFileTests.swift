@@ -348,6 +348,26 @@ final class Recorder<Value>: @unchecked Sendable {
         #expect(contents(of: path) == smaller)
     }
 
+    @Test func readOnlyFilesystemFailsWithoutTouchingTheFile() throws {
+        let folder = ScratchFolder(); defer { folder.remove() }
+        guard mount("tmpfs", folder.path, "tmpfs", 0, "size=64k") == 0 else {
+            try Test.cancel("cannot mount a tmpfs here: \(POSIX.message(errno))")
+        }
+        defer { umount2(folder.path, Int32(MNT_DETACH)) }
+        let path = folder.file("board.md")
+        let before = try SafeFile.writeAtomically(Array("old".utf8), to: path, expecting: nil)
+        try #require(mount("tmpfs", folder.path, "tmpfs", UInt(MS_REMOUNT | MS_RDONLY), "size=64k") == 0,
+                     "remount read-only: \(POSIX.message(errno))")
+
+        let error = #expect(throws: StorageError.self) {
+            try SafeFile.writeAtomically(Array("new".utf8), to: path, expecting: before)
+        }
+        #expect(error == .writeFailed(path: path,
+                                      reason: "cannot create a temporary file in \(folder.path): Read-only file system"))
+        #expect(contents(of: path) == Array("old".utf8))
+        #expect(try SafeFile.fingerprint(path) == before)
+    }
+
     // MARK: Messages
 
     @Test func messagesNameThePathAndTheReason() {

@@ -14,7 +14,7 @@ public enum SafeFile {
         case .success(let result): return result
         case .failure(let error):
             if error.code == ENOENT { throw StorageError.notFound(path: path) }
-            throw StorageError.unreadable(path: path, reason: error.message)
+            throw StorageError.unreadable(path: path, reason: reason(error))
         }
     }
 
@@ -23,8 +23,12 @@ public enum SafeFile {
         switch snapshot(path) {
         case .success(let result): return result.fingerprint
         case .failure(let error) where error.code == ENOENT: return nil
-        case .failure(let error): throw StorageError.unreadable(path: path, reason: error.message)
+        case .failure(let error): throw StorageError.unreadable(path: path, reason: reason(error))
         }
+    }
+
+    private static func reason(_ error: Errno) -> String {
+        error.code == EAGAIN ? "it kept changing while it was being read" : error.message
     }
 
     /// Atomic replace: temp file in the SAME folder as the real target (symlinks resolved, written through to their target),
@@ -191,7 +195,7 @@ public enum SafeFile {
         case .failure(let error) where error.code == ENOENT:
             throw StorageError.modifiedOnDisk(path: path)
         case .failure(let error):
-            throw StorageError.writeFailed(path: path, reason: "cannot check it for changes: \(error.message)")
+            throw StorageError.writeFailed(path: path, reason: "cannot check it for changes: \(reason(error))")
         }
     }
 
