@@ -9,7 +9,7 @@ struct ScratchFolder {
     let path: String
 
     init() {
-        var template = Array((NSTemporaryDirectory() + "/lanes-storage-XXXXXX").utf8CString)
+        var template = Array((NSTemporaryDirectory().trimmingSuffix("/") + "/lanes-storage-XXXXXX").utf8CString)
         let made = template.withUnsafeMutableBufferPointer { buffer in
             mkdtemp(buffer.baseAddress!).map { String(cString: $0) }
         }
@@ -94,4 +94,10 @@ func makePipe() -> (read: Int32, write: Int32) {
     var fds: [Int32] = [0, 0]
     precondition(pipe(&fds) == 0)
     return (fds[0], fds[1])
+}
+
+extension String {
+    func trimmingSuffix(_ suffix: String) -> String {
+        hasSuffix(suffix) ? String(dropLast(suffix.count)) : self
+    }
 }

@@ -54,6 +54,7 @@ public final class BoardLock: @unchecked Sendable {
             guard fd >= 0 else {
                 throw StorageError.writeFailed(path: path, reason: "cannot create the lock file \(lockPath): \(POSIX.message(errno))")
             }
+            afterOpeningLockFile?(lockPath)
             while flock(fd, LOCK_EX | LOCK_NB) != 0 {
                 let code = errno
                 if code == EINTR { continue }
@@ -87,6 +88,9 @@ public final class BoardLock: @unchecked Sendable {
         close(fd)
         fd = -1
     }
+
+    /// Test hook run between opening the sidecar and locking it.
+    @TaskLocal static var afterOpeningLockFile: (@Sendable (String) -> Void)? = nil
 
     private static func sameFile(_ fd: Int32, _ path: String) -> Bool {
         guard case .success(let open) = POSIX.status(fd: fd),

@@ -14,7 +14,7 @@ public enum SafeFile {
         case .success(let result): return result
         case .failure(let error):
             if error.code == ENOENT { throw StorageError.notFound(path: path) }
-            throw StorageError.unreadable(path: path, reason: error.message)
+            throw StorageError.unreadable(path: path, reason: reason(error))
         }
     }
 
@@ -23,22 +23,26 @@ public enum SafeFile {
         switch snapshot(path) {
         case .success(let result): return result.fingerprint
         case .failure(let error) where error.code == ENOENT: return nil
-        case .failure(let error): throw StorageError.unreadable(path: path, reason: error.message)
+        case .failure(let error): throw StorageError.unreadable(path: path, reason: reason(error))
         }
     }
 
-    /// Atomic replace: temp file in the SAME folder as the real target (symlinks resolved, written through to their target),
-    /// write all, fsync the file, rename over the target, fsync the folder. Preserves mode and (when root/permitted) owner and group.
-    /// If `expecting` is given and the file on disk no longer matches it, throws `.modifiedOnDisk` and writes nothing.
-    /// On ANY failure (ENOSPC, EIO, short write, rename failure) the temp file is removed and the original is untouched.
+    private static func reason(_ error: Errno) -> String {
+        error.code == EAGAIN ? "it kept changing while it was being read" : error.message
+    }
+
+    /// Replaces the file's bytes all at once, or throws and leaves the file as it was.
     ///
-    /// The temp file is `.<name>.lanes-tmp-<pid>-<random>` next to the target; after a
-    /// successful save, such files left by processes that no longer exist are deleted.
+    /// Writes a temp file `.<name>.lanes-tmp-<pid>-<random>` in the folder of the real
+    /// file (a symlink stays a link; its target is replaced), fsyncs it, renames it over
+    /// the target and fsyncs the folder. Mode is kept, and owner and group when permitted.
+    /// After a successful save, temp files of processes that no longer exist are deleted.
+    ///
     /// `expecting` is checked before writing and again just before the rename; a change
-    /// made by another program between that check and the rename cannot be detected
-    /// (hold a `BoardLock` to rule out other Lanes processes).
+    /// by another program between that check and the rename goes unnoticed (a `BoardLock`
+    /// rules out other Lanes processes). With `expecting` nil the file is replaced unseen.
     /// A failing fsync of the folder is ignored: the rename has happened by then and
-    /// the new bytes are already on disk, so reporting "unchanged" would be false.
+    /// the new bytes are on disk, so reporting "unchanged" would be false.
     /// A target with several hard links is detached from them (a new inode replaces it),
     /// and extended attributes and ACLs are not carried over.
     @discardableResult
@@ -191,7 +195,7 @@ public enum SafeFile {
         case .failure(let error) where error.code == ENOENT:
             throw StorageError.modifiedOnDisk(path: path)
         case .failure(let error):
-            throw StorageError.writeFailed(path: path, reason: "cannot check it for changes: \(error.message)")
+            throw StorageError.writeFailed(path: path, reason: "cannot check it for changes: \(reason(error))")
         }
     }
 
