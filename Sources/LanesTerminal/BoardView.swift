@@ -169,6 +169,10 @@ public enum BoardView {
         y = min(max(y, c.viewport.minY), c.viewport.maxY - 1)
         let line = "▶" + String(repeating: "━", count: max(0, c.frame.width - 2)) + "◀"
         buf.write(line, x: c.frame.minX, y: y, style: scene.theme.marker, maxX: c.frame.maxX)
+        if let label = scene.decorations.markerLabel, c.frame.width > 8 {
+            let text = " " + DisplayText.truncate(label, to: c.frame.width - 6) + " "
+            buf.write(text, x: c.frame.minX + 2, y: y, style: scene.theme.marker.withReverse(), maxX: c.frame.maxX - 2)
+        }
     }
 
     static func drawSlot(frame: Rect, clip: Rect, style: Style, into buf: inout CellBuffer) {
