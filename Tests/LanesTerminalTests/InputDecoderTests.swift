@@ -489,9 +489,9 @@ private func check(_ row: DecodeCase) {
         }
     }
 
-    // MARK: - Performance
+    // MARK: - Volume (speed is measured by `make bench`, not here)
 
-    @Test(arguments: ["x10", "sgr"]) func decodesManyMouseReportsQuickly(_ encoding: String) {
+    @Test(arguments: ["x10", "sgr"]) func decodesManyMouseReportsInOneRead(_ encoding: String) {
         let encode: (Int, Int, Int) -> [UInt8] = encoding == "x10" ? { x10($0, $1, $2) } : { sgr($0, $1, $2) }
         var input: [UInt8] = []
         input.reserveCapacity(1_500_000)
@@ -499,14 +499,10 @@ private func check(_ row: DecodeCase) {
         for index in 0..<99_998 { input += encode(32, index % 200, index % 60) }
         input += encoding == "x10" ? x10(3, 5, 5) : sgr(0, 5, 5, release: true)
         var decoder = InputDecoder()
-        let clock = ContinuousClock()
-        var events: [InputEvent] = []
-        let elapsed = clock.measure { events = decoder.feed(input, now: 0) }
+        let events = decoder.feed(input, now: 0)
         #expect(events.count == 100_000)
         #expect(events[50_000] == mouse(.drag, .left, 49_999 % 200, 49_999 % 60))
         #expect(events.last == mouse(.release, .left, 5, 5))
-        // Generous enough for a debug build; a release build takes a few milliseconds.
-        #expect(elapsed < .seconds(2), "100k \(encoding) reports took \(elapsed)")
     }
 }
 
