@@ -65,6 +65,8 @@ public enum BoardView {
             let clip = Rect(x: 0, y: 1, width: size.width, height: max(0, size.height - 2))
             drawCard(g.card, frame: g.frame, clip: clip, border: scene.theme.ghost, scene: scene, into: &buf)
         }
+        // The marker goes over the ghost: where the card lands matters more than the card.
+        for column in scene.layout.columns { drawMarker(column, scene: scene, into: &buf) }
         drawStatus(scene, into: &buf)
     }
 
@@ -127,7 +129,6 @@ public enum BoardView {
                 buf.write(DisplayText.truncate("(empty)", to: c.frame.width), x: c.frame.minX + 1, y: c.viewport.minY,
                           style: theme.hint, maxX: c.frame.maxX)
             }
-            drawMarker(c, scene: scene, into: &buf)
             return
         }
         let first = c.firstItem(endingBelow: c.viewport.minY)
@@ -152,7 +153,6 @@ public enum BoardView {
             buf.write(text, x: c.frame.maxX - TextWidth.width(of: text) - 1, y: c.viewport.maxY - 1,
                       style: theme.hint.withReverse(), maxX: c.frame.maxX)
         }
-        drawMarker(c, scene: scene, into: &buf)
     }
 
     /// The insertion marker: a bright line on the boundary where the card will land.
