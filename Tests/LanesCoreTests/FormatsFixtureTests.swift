@@ -146,8 +146,8 @@ struct FormatsFixtureTests {
 
     @Test func checkingACardInObsidianChangesItsLineOnly() throws {
         let text = try Fixtures.text("obsidian-format-super-kanban-demo.md")
-        var (board, info) = try BoardFormat.parse(text, file: "demo.md")
-        _ = info.dialect
+        let (parsed, info) = try BoardFormat.parse(text, file: "demo.md")
+        var board = parsed
         board.columns[4].cards[0].done = true
         let diff = lineDiff(fileLines(text), fileLines(BoardFormat.serialize(board, info: info)))
         #expect(diff.removed == ["- [ ] Find a girlfiend #maybe"])
