@@ -1,9 +1,24 @@
+import Foundation
 import Testing
 import DragKit
 @testable import LanesCore
 
 @Suite("Formats: real files from taskell and Obsidian Kanban")
 struct FormatsFixtureTests {
+    @Test func fixturesAreFoundBesideThePackageRoot() {
+        let dir = Fixtures.directory("/work/some-worktree/Tests/LanesCoreTests/FormatsFixtureTests.swift")
+        #expect(dir.path == "/work/shared/fixtures")
+    }
+
+    @Test func aMissingFixtureDirectoryFailsTheTest() {
+        withKnownIssue {
+            // #require records the issue, then throws to stop the test.
+            _ = try? Fixtures.bytes("taskell-roadmap.md", in: URL(fileURLWithPath: "/nonexistent/shared/fixtures"))
+        } matching: { issue in
+            issue.description.contains("fixture directory missing: /nonexistent/shared/fixtures")
+        }
+    }
+
     // MARK: taskell
 
     @Test func taskellRoadmapLoadsAsTaskellWrote() throws {
