@@ -686,6 +686,17 @@ public enum HelpView {
         return out
     }
 
+    /// The bindings as a Markdown table, for the README (a test keeps the README equal to it).
+    public static func markdownTable(keymap: Keymap = Keymap()) -> String {
+        var out = "| keys | action | what it does |\n|---|---|---|\n"
+        for action in Action.allCases {
+            let keys = keymap.keys(for: action).map { "`\($0.description.replacingOccurrences(of: "|", with: "\\|"))`" }
+            guard !keys.isEmpty else { continue }
+            out += "| \(keys.joined(separator: " ")) | `\(action.rawValue)` | \(action.summary) |\n"
+        }
+        return out
+    }
+
     public static func draw(keymap: Keymap, scroll: Int, into buf: inout CellBuffer) {
         let all = lines(keymap: keymap)
         let w = min(buf.width - 2, 78), h = min(buf.height - 2, all.count + 2)
