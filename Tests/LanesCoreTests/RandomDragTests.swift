@@ -84,6 +84,10 @@ struct Episode {
     var laidOut = DragArena(container: .zero, draggables: [])
     /// Whether the last step came from the pointer (not a keyboard call).
     var lastStepWasPointer = false
+    /// How many cards others moved outside the undo history.
+    var externalChanges = 0
+    /// Whether the last step only laid the arena out again (a scroll or an outside change).
+    var lastStepWasRelayout = false
 
     init(seed: UInt64) {
         self.seed = seed
@@ -161,6 +165,20 @@ struct Episode {
     /// gesture, or a single random input or call.
     mutating func step() -> [DragEvent] {
         lastStepWasPointer = true
+        lastStepWasRelayout = false
+        if coordinator.session?.isKeyboard == true, rng.chance(0.7) {
+            // Keep keyboard drags alive long enough to meet scrolls and outside changes.
+            lastStepWasPointer = false
+            switch rng.int(0...9) {
+            case 0..<5: return keyboardStep(90)
+            case 5: return keyboardStep(99)
+            case 6, 7:
+                scroll = rng.int(0...6)
+                lastStepWasRelayout = true
+                return relayout()
+            default: return externalReorder()
+            }
+        }
         if rng.chance(0.4) {
             var events = pointer(.press, randomPoint())
             for _ in 0..<rng.int(0...4) { events += pointer(.move, randomPoint()) }
@@ -180,15 +198,33 @@ struct Episode {
             return coordinator.handle(PointerInput(.cancel, randomPoint(), at: clock), dataSource: &doc)
         case 78..<84:
             scroll = rng.int(0...6)
+            lastStepWasRelayout = true
             return relayout()
-        case 84..<86:
+        case 84:
             return coordinator.cancel()
+        case 85:
+            return externalReorder()
         case 86...:
             lastStepWasPointer = false
             return keyboardStep(roll)
         default:
             return []
         }
+    }
+
+    /// Someone else moves a random card (perhaps the dragged one) without an undo step, and the app relays out.
+    ///
+    /// Only in odd-seeded episodes, so even ones check that undo restores the very first board.
+    mutating func externalReorder() -> [DragEvent] {
+        let paths = doc.board.columns.indices.flatMap { s in doc.board.columns[s].cards.indices.map { IndexPath(section: s, item: $0) } }
+        guard seed & 1 == 1, !paths.isEmpty else { return [] }
+        let from = paths[rng.int(0...(paths.count - 1))]
+        let card = doc.board.columns[from.section].cards.remove(at: from.item)
+        let s = rng.int(0...(doc.board.columns.count - 1))
+        doc.board.columns[s].cards.insert(card, at: rng.int(0...doc.board.columns[s].cards.count))
+        externalChanges += 1
+        lastStepWasRelayout = true
+        return relayout()
     }
 
     mutating func keyboardStep(_ roll: Int) -> [DragEvent] {
@@ -234,11 +270,21 @@ struct RandomDragTests {
             if !failed { Issue.record("seed \(seed) step \(step): \(what)\n  events: \(events)") }
             failed = true
         }
+        /// The board just before the first drop: what undoing every drop restores.
+        var beforeFirstDrop: Board?
         for n in 0..<steps {
             let before = e.doc.board
+            let external = e.externalChanges
             let undoCount = e.doc.history.undoStack.count
             let layout = e.laidOut
+            let liftedBefore = e.coordinator.session.flatMap { $0.isKeyboard ? $0.hover.target : nil }
             let events = e.step()
+            // A relayout keeps a lifted card aimed before the same card, wherever that card went in its column.
+            if e.lastStepWasRelayout, let old = liftedBefore, let anchor = old.anchor,
+               e.doc.board.indexPath(for: anchor)?.section == old.section,
+               let now = e.coordinator.session?.hover.target, now.anchor != anchor {
+                fail(n, "a relayout moved the lifted target off its anchor \(anchor): \(old) -> \(now)", events)
+            }
             var drops: [Drop] = []
             for event in events {
                 switch event {
@@ -258,7 +304,7 @@ struct RandomDragTests {
                     active = false
                     drops.append(drop)
                     if hover.target?.indexPath != drop.to { fail(n, "drop \(drop.to) is not where the hover said: \(hover)", events) }
-                    if before.indexPath(for: drop.item) != drop.from || source != drop.from {
+                    if before.indexPath(for: drop.item) != drop.from || (e.externalChanges == 0 && source != drop.from) {
                         fail(n, "drop from the wrong place", events)
                     }
                     if e.lastStepWasPointer, e.coordinator.overlap.policy == .pointerInside,
@@ -282,6 +328,7 @@ struct RandomDragTests {
             let real = drops.filter { !$0.isNoOp }
             if drops.count > 1 { fail(n, "more than one drop in a step", events) }
             if let drop = real.first {
+                if beforeFirstDrop == nil { beforeFirstDrop = before }
                 var expected = before
                 let card = expected.columns[drop.from.section].cards.remove(at: drop.from.item)
                 expected.columns[drop.to.section].cards.insert(card, at: drop.to.item)
@@ -291,7 +338,7 @@ struct RandomDragTests {
                 changes += 1
                 // The app relays the arena out after the data changed.
                 if !e.relayout().isEmpty { fail(n, "relayout after a drop emitted events") }
-            } else {
+            } else if e.externalChanges == external {
                 if e.doc.board != before { fail(n, "the board changed without a drop", events) }
                 if e.doc.history.undoStack.count != undoCount { fail(n, "an undo step without a drop", events) }
             }
@@ -299,7 +346,9 @@ struct RandomDragTests {
         let last = e.doc.board
         if e.doc.history.undoStack.count != changes { fail(steps, "\(e.doc.history.undoStack.count) undo steps for \(changes) drops") }
         for _ in 0..<changes { e.doc.undo() }
-        if e.doc.board != first { fail(steps, "undoing every drop does not restore the first board") }
+        // Without outside changes that is the very first board; with them, the board just before the first drop.
+        let restored = e.externalChanges == 0 ? first : (beforeFirstDrop ?? e.doc.board)
+        if e.doc.board != restored { fail(steps, "undoing every drop does not restore the board before it") }
         for _ in 0..<changes { e.doc.redo() }
         if e.doc.board != last { fail(steps, "redoing every drop does not restore the last board") }
         return changes
