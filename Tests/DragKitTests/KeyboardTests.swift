@@ -11,7 +11,7 @@ struct KeyboardTests {
         var d = Driver(ids: standard)
         let frame = Layout.itemFrame(section: 0, item: 1)
         #expect(lifted(&d) == [
-            .began(DragStart(item: ItemID(1), source: path(0, 1), origin: frame.origin, itemFrame: frame)),
+            .began(DragStart(item: ItemID(1), source: path(0, 1), origin: frame.origin, itemFrame: frame, viaKeyboard: true)),
             .moved(to: pt(0, 4), hover: target(0, index: 1, gap: 1, anchor: 2)),
             .targetChanged(section: 0),
         ])
@@ -90,7 +90,7 @@ struct KeyboardTests {
         let events = d.coordinator.lift(at: path(1, 0))
         #expect(events.first == .cancelled(item: ItemID(1), source: path(0, 1), reason: .requested))
         #expect(events.dropFirst().first == .began(DragStart(item: ItemID(100), source: path(1, 0), origin: pt(12, 1),
-                                                             itemFrame: Layout.itemFrame(section: 1, item: 0))))
+                                                             itemFrame: Layout.itemFrame(section: 1, item: 0), viaKeyboard: true)))
     }
 
     @Test func pointerSamplesDuringAKeyboardDrag() {

@@ -32,7 +32,7 @@ final class ScriptedTerminal: TerminalDevice {
     }
 }
 
-func sgr(_ b: Int, _ x: Int, _ y: Int, release: Bool = false) -> [UInt8] {
+func sgrReport(_ b: Int, _ x: Int, _ y: Int, release: Bool = false) -> [UInt8] {
     Array("\u{1b}[<\(b);\(x + 1);\(y + 1)\(release ? "m" : "M")".utf8)
 }
 
@@ -53,8 +53,8 @@ func sgr(_ b: Int, _ x: Int, _ y: Int, release: Bool = false) -> [UInt8] {
 
     @Test func aMouseDragInOneReadIsSavedAtOnce() throws {
         let (store, board, path) = try open("## A\n\n- a0\n- a1\n\n## B\n\n- b0\n")
-        // Press on a0, drag into B, release: all in one read.
-        let bytes = sgr(0, 3, 4) + sgr(32, 10, 5) + sgr(32, 30, 5) + sgr(0, 30, 5, release: true)
+        // Press on a0, drag into B (x 40–78) below b0, release: all in one read.
+        let bytes = sgrReport(0, 3, 4) + sgrReport(32, 20, 5) + sgrReport(32, 45, 5) + sgrReport(0, 45, 5, release: true)
         let device = ScriptedTerminal(script: [[.bytes(bytes)], [.bytes(Array("q".utf8))]])
         let runner = AppRunner(app: BoardApp(board: board, title: "t"), device: device, store: store, clock: { 10 })
         try runner.run()
