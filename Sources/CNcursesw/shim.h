@@ -26,11 +26,18 @@ static inline attr_t lanes_a_italic(void) { return A_ITALIC; }
 static inline attr_t lanes_color_pair(int n) { return COLOR_PAIR(n); }
 static inline mmask_t lanes_all_mouse_events(void) { return ALL_MOUSE_EVENTS | REPORT_MOUSE_POSITION; }
 
-/* Puts one grapheme (up to 5 code points) with attributes at (y, x). */
-static inline int lanes_put_cell(int y, int x, const wchar_t *wcs, attr_t attrs, short pair) {
+static inline WINDOW *lanes_curscr(void) { return curscr; }
+static inline int lanes_ccharw_max(void) { return CCHARW_MAX; }
+/* The width curses will give a character: the C library's, for the current locale. */
+static inline int lanes_wcwidth(wchar_t c) { return wcwidth(c); }
+
+/* Puts one grapheme (up to CCHARW_MAX code points) with attributes at (y, x).
+   With `insert` the cell is inserted instead of added, so the cursor does not
+   advance: the way to fill the bottom-right corner without an ERR or a scroll. */
+static inline int lanes_put_cell(int y, int x, const wchar_t *wcs, attr_t attrs, short pair, int insert) {
     cchar_t cc;
     if (setcchar(&cc, wcs, attrs, pair, NULL) != OK) return ERR;
-    return mvadd_wch(y, x, &cc);
+    return insert ? mvins_wch(y, x, &cc) : mvadd_wch(y, x, &cc);
 }
 
 #endif
