@@ -10,6 +10,11 @@
 #include <locale.h>
 #include <wchar.h>
 #include <ncursesw/curses.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <sys/ioctl.h>
+#include <termios.h>
+#include <unistd.h>
 
 /* Swift 6 rejects the mutable C globals and cannot import the macros: accessors. */
 static inline WINDOW *lanes_stdscr(void) { return stdscr; }
@@ -38,6 +43,21 @@ static inline int lanes_put_cell(int y, int x, const wchar_t *wcs, attr_t attrs,
     cchar_t cc;
     if (setcchar(&cc, wcs, attrs, pair, NULL) != OK) return ERR;
     return insert ? mvins_wch(y, x, &cc) : mvadd_wch(y, x, &cc);
+}
+
+/* Opens a pseudo-terminal pair of the given size; returns 0, or -1 with errno set. */
+static inline int lanes_open_pty(int rows, int cols, int *master, int *slave) {
+    int m = posix_openpt(O_RDWR | O_NOCTTY);
+    if (m < 0) return -1;
+    char name[128];
+    if (grantpt(m) != 0 || unlockpt(m) != 0 || ptsname_r(m, name, sizeof name) != 0) { close(m); return -1; }
+    int s = open(name, O_RDWR | O_NOCTTY);
+    if (s < 0) { close(m); return -1; }
+    struct winsize ws = { (unsigned short)rows, (unsigned short)cols, 0, 0 };
+    ioctl(m, TIOCSWINSZ, &ws);
+    *master = m;
+    *slave = s;
+    return 0;
 }
 
 #endif

@@ -44,6 +44,7 @@ public final class CursesTerminal: TerminalDevice {
     private var defaultColors = false
     private var pending: [TerminalInput] = []
     private var meter = ThreadWriteMeter()
+    private var countingDepth = 0
 
     nonisolated(unsafe) private static var owner: ObjectIdentifier?
 
@@ -79,43 +80,45 @@ public final class CursesTerminal: TerminalDevice {
         let inCopy = dup(inputFD)
         outFile = outCopy >= 0 ? fdopen(outCopy, "w") : nil
         inFile = inCopy >= 0 ? fdopen(inCopy, "r") : nil
-        if outFile != nil, inFile != nil {
-            screen = counted {
-                if let termName { return termName.withCString { newterm($0, outFile, inFile) } }
-                return newterm(nil, outFile, inFile)
+        // Curses buffers its output and flushes it in whichever call comes next: count the whole setup.
+        screen = counted { () -> OpaquePointer? in
+            guard outFile != nil, inFile != nil else { return nil }
+            let created = termName.map { name in name.withCString { newterm($0, outFile, inFile) } }
+                ?? newterm(nil, outFile, inFile)
+            guard let created else { return nil }
+            set_term(created)
+            raw()
+            noecho()
+            nonl()
+            keypad(lanes_stdscr(), false)
+            intrflush(lanes_stdscr(), false)
+            scrollok(lanes_stdscr(), false)
+            leaveok(lanes_stdscr(), true)
+            // Curses must not poll our input for typeahead: it would cut updates short while the mouse moves.
+            typeahead(-1)
+            set_escdelay(25)
+            colorsEnabled = has_colors()
+            if colorsEnabled {
+                start_color()
+                defaultColors = use_default_colors() == OK
             }
+            curs_set(0)
+            return created
         }
-        guard let screen else {
+        guard screen != nil else {
             closeFiles(outCopy: outCopy, inCopy: inCopy)
             TerminalSignals.uninstall()
             throw CursesTerminalError.cannotInitialize(term: termName ?? getenv("TERM").map { String(cString: $0) })
         }
         Self.owner = ObjectIdentifier(self)
-        set_term(screen)
-        raw()
-        noecho()
-        nonl()
-        keypad(lanes_stdscr(), false)
-        intrflush(lanes_stdscr(), false)
-        scrollok(lanes_stdscr(), false)
-        leaveok(lanes_stdscr(), true)
-        // Curses must not poll our input for typeahead: it would cut updates short while the mouse moves.
-        typeahead(-1)
-        set_escdelay(25)
-        colorsEnabled = has_colors()
-        if colorsEnabled {
-            start_color()
-            defaultColors = use_default_colors() == OK
-        }
         pairs = [:]
         nextPair = 1
-        _ = counted { curs_set(0) }
         state = .running
-        _ = syncSize()
-        invalidate()
-        _ = counted { () -> Int32 in
+        counted {
+            _ = syncSize()
+            invalidate()
             clearok(lanes_stdscr(), true)
-            return wrefresh(lanes_stdscr())
+            wrefresh(lanes_stdscr())
         }
         needsClear = false
         writeDirect(Self.enableModes)
@@ -123,14 +126,14 @@ public final class CursesTerminal: TerminalDevice {
 
     public func stop() {
         guard state != .stopped else { return }
-        if state == .running {
-            writeDirect(Self.disableModes)
-            _ = counted { endwin() }
-        }
+        if state == .running { writeDirect(Self.disableModes) }
         TerminalSignals.setArmed(false)
-        delscreen(screen)
+        counted {
+            if state == .running { endwin() }
+            delscreen(screen)
+            closeFiles(outCopy: -1, inCopy: -1)
+        }
         screen = nil
-        closeFiles(outCopy: -1, inCopy: -1)
         if var saved = savedTermios { _ = tcsetattr(outputFD, TCSANOW, &saved) }
         TerminalSignals.uninstall()
         meter.close()
@@ -171,7 +174,7 @@ public final class CursesTerminal: TerminalDevice {
             }
         }
         if needsClear { clearok(stdscr, true) }
-        _ = counted { wrefresh(stdscr) }
+        counted { wrefresh(stdscr) }
         needsClear = false
         shown = buffer
     }
@@ -217,14 +220,14 @@ public final class CursesTerminal: TerminalDevice {
 
     /// The code points curses gets for a cell's text, and the width the app gave it.
     ///
-    /// Never a control character: C0, DEL and C1 become U+FFFD. Graphemes longer than a
+    /// Never a control character: a cell with C0, DEL or C1 anywhere in its text becomes U+FFFD. Graphemes longer than a
     /// `cchar_t` holds keep only their first code point (and an emoji selector).
     static func displayable(_ text: String) -> (scalars: [wchar_t], width: Int) {
         guard let ch = text.first else { return ([0x20], 1) }
+        if text.unicodeScalars.contains(where: { isControl($0.value) }) { return ([0xFFFD], 1) }
         let width = TextWidth.width(of: ch)
         if width == 0 { return ([0x20], 1) }
         var scalars = ch.unicodeScalars.map { wchar_t(bitPattern: $0.value) }
-        if scalars.contains(where: { isControl(UInt32(bitPattern: $0)) }) { return ([0xFFFD], 1) }
         if scalars.count > Int(lanes_ccharw_max()) {
             scalars = scalars[1] == 0xFE0F ? [scalars[0], 0xFE0F] : [scalars[0]]
         }
@@ -334,7 +337,7 @@ public final class CursesTerminal: TerminalDevice {
     private func syncSize() -> Size? {
         guard state != .stopped, let real = windowSize(), real.width > 0, real.height > 0 else { return nil }
         guard real.width != Int(lanes_cols()) || real.height != Int(lanes_lines()) else { return nil }
-        _ = counted { resizeterm(Int32(real.height), Int32(real.width)) }
+        counted { resizeterm(Int32(real.height), Int32(real.width)) }
         invalidate()
         return real
     }
@@ -379,7 +382,7 @@ public final class CursesTerminal: TerminalDevice {
     /// Hands the terminal back to the shell: modes off, normal screen, shell's termios.
     private func leave() {
         writeDirect(Self.disableModes)
-        _ = counted { endwin() }
+        counted { endwin() }
         TerminalSignals.setArmed(false)
         state = .suspended
     }
@@ -387,20 +390,33 @@ public final class CursesTerminal: TerminalDevice {
     /// Takes the terminal back and repaints it from curses' copy of the screen.
     private func reenter() {
         state = .running
-        _ = counted { () -> Int32 in
+        counted {
             reset_prog_mode()
             clearok(lanes_curscr(), true)
-            return wrefresh(lanes_stdscr())
+            wrefresh(lanes_stdscr())
+            curs_set(0)
         }
-        _ = counted { curs_set(0) }
         writeDirect(Self.enableModes)
         TerminalSignals.setArmed(true)
     }
 
+    /// Opens a pseudo-terminal of the given size, to run the device without a real terminal
+    /// (tests, byte-count benchmarks): pass `slave` as both descriptors and read `master`.
+    /// The caller closes both.
+    public static func openPseudoTerminal(width: Int, height: Int) -> (master: Int32, slave: Int32)? {
+        var master: Int32 = -1, slave: Int32 = -1
+        guard lanes_open_pty(Int32(height), Int32(width), &master, &slave) == 0 else { return nil }
+        return (master, slave)
+    }
+
     // MARK: - Plumbing
 
-    /// Runs a curses call and adds what it wrote to `bytesWritten`.
+    /// Runs curses calls and adds what they wrote to `bytesWritten`; nested calls are measured once.
+    @discardableResult
     private func counted<T>(_ body: () -> T) -> T {
+        countingDepth += 1
+        defer { countingDepth -= 1 }
+        guard countingDepth == 1 else { return body() }
         let before = meter.total()
         let result = body()
         if let before, let after = meter.total() {
