@@ -310,6 +310,51 @@ struct CursesTerminalTests {
         #expect(throws: CursesTerminalError.alreadyRunning) { try other.start() }
     }
 
+    @Test func continuedAfterAStopRepaintsAndReportsResumed() throws {
+        let pty = try PseudoTerminal()
+        let terminal = try started(pty)
+        defer { terminal.stop() }
+        terminal.present(board(["Still here"]))
+        _ = pty.drain()
+        // What a shell sends on `fg` after an uncatchable SIGSTOP.
+        kill(getpid(), SIGCONT)
+        #expect(terminal.wait(timeout: 5) == [.resumed])
+        let out = pty.drain()
+        #expect(out.contains("\u{1b}[?1002h"))
+        #expect(out.contains("Still here"))
+    }
+
+    @Test func colorsAndAttributesBecomeSGR() throws {
+        let pty = try PseudoTerminal()
+        let terminal = try started(pty)
+        defer { terminal.stop() }
+        _ = pty.drain()
+        var buffer = CellBuffer(width: 40, height: 10)
+        buffer.write("red", x: 0, y: 0, style: Style(fg: .red))
+        buffer.write("onblue", x: 0, y: 1, style: Style(bg: .blue, reverse: true))
+        terminal.present(buffer)
+        let out = String(decoding: pty.drain(), as: UTF8.self)
+        #expect(out.contains("31m") || out.contains("38;5;1m"))
+        #expect(out.contains("44m") || out.contains("48;5;4m"))
+        #expect(out.contains("\u{1b}[7m") || out.contains(";7m"))
+    }
+
+    @Test func aWideCharacterThatDoesNotFitIsNotDrawn() throws {
+        let pty = try PseudoTerminal(width: 20, height: 5)
+        let terminal = try started(pty)
+        defer { terminal.stop() }
+        _ = pty.drain()
+        var buffer = CellBuffer(width: 20, height: 5)
+        buffer.write("edge", x: 15, y: 0)
+        buffer[19, 0] = Cell("看")
+        buffer[0, 2] = Cell("\u{301}")
+        terminal.present(buffer)
+        let out = pty.drain()
+        #expect(out.contains("edge"))
+        #expect(!out.contains("看"))
+        #expect(!out.contains("\u{301}"))
+    }
+
     @Test func wcharParsing() {
         let text = Array("rchar: 10\nwchar: 4321\nsyscr: 3\n".utf8)
         #expect(ThreadWriteMeter.parseWchar(text[...]) == 4321)
