@@ -220,8 +220,9 @@ public final class CursesTerminal: TerminalDevice {
 
     /// The code points curses gets for a cell's text, and the width the app gave it.
     ///
-    /// Never a control character: a cell with C0, DEL or C1 anywhere in its text becomes U+FFFD. Graphemes longer than a
-    /// `cchar_t` holds keep only their first code point (and an emoji selector).
+    /// Never a control character: a cell with C0, DEL or C1 anywhere in its text becomes
+    /// U+FFFD. Only the first grapheme counts; one longer than a `cchar_t` holds keeps its
+    /// first code point (and an emoji selector).
     static func displayable(_ text: String) -> (scalars: [wchar_t], width: Int) {
         guard let ch = text.first else { return ([0x20], 1) }
         if text.unicodeScalars.contains(where: { isControl($0.value) }) { return ([0xFFFD], 1) }
