@@ -100,7 +100,7 @@ public enum JSONReader {
         func describeCurrent() -> String {
             guard i < bytes.count else { return "end of file" }
             let b = bytes[i]
-            if b >= 0x21 && b < 0x7F { return "\"\(Character(Unicode.Scalar(b)))\"" }
+            if b >= 0x21 && b < 0x7F { return "'\(Character(Unicode.Scalar(b)))'" }
             return "byte 0x" + String(b, radix: 16, uppercase: true)
         }
 
