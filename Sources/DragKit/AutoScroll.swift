@@ -131,11 +131,12 @@ public struct EdgeAutoScroller: Sendable {
             rows = room
             carry = 0
         }
-        t.offset += direction * rows
+        let step = ScrollStep(id: t.id, rows: direction * rows)
+        t.offset += step.rows
         target = t
         if let i = scrollers.firstIndex(where: { $0.id == t.id }) { scrollers[i] = t }
         if t.room(direction) == 0 { retarget(now: now) }
-        return rows == 0 ? nil : ScrollStep(id: t.id, rows: direction * rows)
+        return rows == 0 ? nil : step
     }
 
     /// When the next whole row falls due, or nil while nothing scrolls.

@@ -95,6 +95,7 @@ public struct PagedLayoutManager<Item: Hashable & Sendable>: Sendable {
         var cursor = 0
         func close() {
             if !page.placements.isEmpty { pages.append(page) }
+            page.placements = []
             proto = nil
         }
         for item in items {
