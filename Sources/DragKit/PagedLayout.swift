@@ -1,0 +1,228 @@
+/// A named region of a page template, placed by a closure of the container size.
+public struct LayoutArea<Item: Hashable & Sendable>: Sendable {
+    public var name: String
+    /// Areas of different prototypes with the same key are equivalent: a transform keeps
+    /// an item in the equivalent area when it can.
+    public var equivalence: String
+    public var frame: @Sendable (Size) -> Rect
+    /// Sees the area's rect at the size being laid out, so it can refuse items too wide for it.
+    public var accepts: (@Sendable (Item, Rect) -> Bool)?
+
+    /// `equivalence` defaults to the name.
+    public init(_ name: String, equivalence: String? = nil, frame: @escaping @Sendable (Size) -> Rect,
+                accepts: (@Sendable (Item, Rect) -> Bool)? = nil) {
+        self.name = name
+        self.equivalence = equivalence ?? name
+        self.frame = frame
+        self.accepts = accepts
+    }
+
+    /// Whether the area takes `item` at `size`; an area that is empty at that size takes nothing.
+    public func takes(_ item: Item, in size: Size) -> Bool {
+        let rect = frame(size)
+        guard !rect.isEmpty else { return false }
+        return accepts?(item, rect) ?? true
+    }
+}
+
+/// A named page template: its areas, filled in order.
+public struct LayoutPrototype<Item: Hashable & Sendable>: Sendable {
+    public var name: String
+    public var areas: [LayoutArea<Item>]
+
+    public init(_ name: String, areas: [LayoutArea<Item>]) {
+        self.name = name
+        self.areas = areas
+    }
+}
+
+/// One item placed on a page.
+public struct LayoutPlacement<Item: Hashable & Sendable>: Hashable, Sendable {
+    public var area: String
+    /// The area's equivalence key.
+    public var equivalence: String
+    public var item: Item
+    public var rect: Rect
+}
+
+/// One page of a layout: which item sits in which area, in area order.
+public struct LayoutPage<Item: Hashable & Sendable>: Hashable, Sendable {
+    public var prototype: String
+    /// Only the areas that hold an item; areas left empty are absent.
+    public var placements: [LayoutPlacement<Item>]
+
+    public subscript(area: String) -> Item? {
+        placements.first { $0.area == area }?.item
+    }
+
+    public var items: [Item] { placements.map(\.item) }
+
+    public func placement(of item: Item) -> LayoutPlacement<Item>? {
+        placements.first { $0.item == item }
+    }
+}
+
+/// Fills pages with items, in order, using the prototype a strategy offers for each page.
+///
+/// Areas are filled in order and the fill never goes back, so items keep their
+/// order in reading order: an area that refuses the current item stays empty on
+/// that page and the item tries the next area, then the next page. An item that
+/// every area of a page refuses while that page is still empty can never be
+/// placed by this strategy; it goes to `PagedLayout.overflow` and the next item
+/// starts on that same page.
+public struct PagedLayoutManager<Item: Hashable & Sendable>: Sendable {
+    public var items: [Item]
+    /// The template for page `page` (0-based) of a container of size `size`.
+    public var prototype: @Sendable (_ page: Int, _ size: Size) -> LayoutPrototype<Item>
+
+    public init(items: [Item], prototype: @escaping @Sendable (_ page: Int, _ size: Size) -> LayoutPrototype<Item>) {
+        self.items = items
+        self.prototype = prototype
+    }
+
+    public func layout(in size: Size) -> PagedLayout<Item> {
+        var pages: [LayoutPage<Item>] = []
+        var overflow: [Item] = []
+        fill(items[...], size: size, pages: &pages, overflow: &overflow)
+        return PagedLayout(manager: self, size: size, pages: pages, overflow: overflow)
+    }
+
+    /// Lays out `items` on fresh pages appended to `pages`.
+    private func fill(_ items: ArraySlice<Item>, size: Size, pages: inout [LayoutPage<Item>],
+                      overflow: inout [Item]) {
+        var proto: LayoutPrototype<Item>?
+        var page = LayoutPage<Item>(prototype: "", placements: [])
+        var cursor = 0
+        func close() {
+            if !page.placements.isEmpty { pages.append(page) }
+            page.placements = []
+            proto = nil
+        }
+        for item in items {
+            while true {
+                if proto == nil {
+                    let p = prototype(pages.count, size)
+                    proto = p
+                    page = LayoutPage(prototype: p.name, placements: [])
+                    cursor = 0
+                }
+                let areas = proto!.areas
+                if let k = areas[cursor...].firstIndex(where: { $0.takes(item, in: size) }) {
+                    page.placements.append(LayoutPlacement(area: areas[k].name, equivalence: areas[k].equivalence, item: item, rect: areas[k].frame(size)))
+                    cursor = k + 1
+                    if cursor == areas.count { close() }
+                    break
+                }
+                if page.placements.isEmpty {
+                    overflow.append(item)
+                    cursor = 0
+                    break
+                }
+                close()
+            }
+        }
+        close()
+    }
+
+    /// Lays out at `size` so `item` lands in an area equivalent to `area`, if some page break does that.
+    ///
+    /// The canonical layout wins when it already does. Otherwise the page holding
+    /// `item` starts as late before it as makes `item` land in an equivalent area,
+    /// and the page before it may be short.
+    fileprivate func layout(in size: Size, keeping item: Item, equivalentTo key: String?) -> PagedLayout<Item> {
+        let canonical = layout(in: size)
+        guard let key, let index = items.firstIndex(of: item) else { return canonical }
+        if canonical.placement(of: item)?.equivalence == key { return canonical }
+        for back in 0...index {
+            let start = index - back
+            var pages: [LayoutPage<Item>] = []
+            var overflow: [Item] = []
+            fill(items[..<start], size: size, pages: &pages, overflow: &overflow)
+            let anchored = pages.count
+            fill(items[start...], size: size, pages: &pages, overflow: &overflow)
+            if anchored < pages.count, pages[anchored].placement(of: item)?.equivalence == key {
+                return PagedLayout(manager: self, size: size, pages: pages, overflow: overflow)
+            }
+        }
+        return canonical
+    }
+}
+
+/// The pages a manager produced for one container size.
+public struct PagedLayout<Item: Hashable & Sendable>: Sendable {
+    public let manager: PagedLayoutManager<Item>
+    public let size: Size
+    public let pages: [LayoutPage<Item>]
+    /// Items no area would take, in order; they are not on any page.
+    public let overflow: [Item]
+
+    /// The index of the page showing `item`, or nil when it is in `overflow` or unknown.
+    public func page(containing item: Item) -> Int? {
+        pages.firstIndex { $0.placement(of: item) != nil }
+    }
+
+    /// Where `item` is placed, or nil when it is on no page.
+    public func placement(of item: Item) -> LayoutPlacement<Item>? {
+        pages.lazy.compactMap { $0.placement(of: item) }.first
+    }
+
+    /// The same items laid out for `newSize`, with `item` kept in the equivalent area where
+    /// possible, and the page that now shows it (nil when no page does).
+    public func transformed(to newSize: Size, keeping item: Item) -> (layout: PagedLayout<Item>, page: Int?) {
+        let next = manager.layout(in: newSize, keeping: item, equivalentTo: placement(of: item)?.equivalence)
+        return (next, next.page(containing: item))
+    }
+}
+
+/// The board's page templates: columns side by side, wide or narrow by the container size.
+///
+/// Area names are `c0`, `c1`, … left to right, so the same slot in a wide and a
+/// narrow page is equivalent. Rects are in container coordinates below
+/// `topRows` and above `bottomRows` (the app's title and status lines).
+public struct BoardPaging: Hashable, Sendable {
+    /// Wide pages put as many columns as fit at this width.
+    public var minColumnWidth = 24
+    /// Narrow pages put as many columns as fit at this width.
+    public var narrowColumnWidth = 36
+    /// Columns are never wider than this unless alone on a page.
+    public var maxColumnWidth = 40
+    public var gap = 1
+    /// Containers narrower than this get narrow pages.
+    public var wideFromWidth = 100
+    public var topRows = 1
+    public var bottomRows = 1
+
+    public init() {}
+
+    /// How many columns a page holds at `size`.
+    public func columnsPerPage(in size: Size) -> Int {
+        let width = size.width < wideFromWidth ? narrowColumnWidth : minColumnWidth
+        return max(1, (size.width + gap) / (width + gap))
+    }
+
+    /// The prototype for `size`: `wide-N` or `narrow-N` with N column areas.
+    public func prototype<Item: Hashable & Sendable>(for size: Size, accepts: (@Sendable (Item, Rect) -> Bool)? = nil)
+        -> LayoutPrototype<Item> {
+        let n = columnsPerPage(in: size)
+        let kind = size.width < wideFromWidth ? "narrow" : "wide"
+        let metrics = self
+        let areas = (0..<n).map { k in
+            LayoutArea<Item>("c\(k)", frame: { s in metrics.columnRect(k, of: n, in: s) }, accepts: accepts)
+        }
+        return LayoutPrototype("\(kind)-\(n)", areas: areas)
+    }
+
+    /// A manager that pages `items` with these templates.
+    public func manager<Item: Hashable & Sendable>(items: [Item], accepts: (@Sendable (Item, Rect) -> Bool)? = nil)
+        -> PagedLayoutManager<Item> {
+        let metrics = self
+        return PagedLayoutManager(items: items) { _, size in metrics.prototype(for: size, accepts: accepts) }
+    }
+
+    /// Column `k` of `n` side by side in a container of `size`.
+    public func columnRect(_ k: Int, of n: Int, in size: Size) -> Rect {
+        var width = (size.width - gap * (n - 1)) / n
+        if n > 1 { width = min(width, maxColumnWidth) }
+        return Rect(x: k * (width + gap), y: topRows, width: width, height: size.height - topRows - bottomRows)
+    }
+}
