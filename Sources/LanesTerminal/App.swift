@@ -490,19 +490,39 @@ public struct BoardApp: Sendable {
         ensureSelectionVisible()
     }
 
+    /// A column's geometry, from the page that shows it (not necessarily the visible one).
+    private func geometry(of section: Int) -> ColumnDraggable? {
+        if let c = layout.column(section: section) { return c }
+        let other = ScreenLayout(board: board, size: size, page: layout.page(of: section), scroll: scroll, cache: cache)
+        return other.column(section: section)
+    }
+
     /// The screen row of a card (its top), for keeping the row when changing columns.
     private func rowOf(_ path: IndexPath) -> Int {
-        guard let c = layout.column(section: path.section), path.item >= 0, path.item < c.itemCount else { return 0 }
+        guard let c = geometry(of: path.section), path.item >= 0, path.item < c.itemCount else { return 0 }
         return c.frameOfItem(at: path.item).minY
     }
 
-    /// The index in a column whose card is nearest a screen row (or -1 when the column is empty).
+    /// The row of the boundary above gap `gap` of a column (below its last card for the end).
+    private func rowOfGap(_ gap: Int, in section: Int) -> Int {
+        guard let c = geometry(of: section) else { return 0 }
+        if gap < c.itemCount { return c.frameOfItem(at: gap).minY }
+        return c.itemCount > 0 ? c.frameOfItem(at: c.itemCount - 1).maxY : c.viewport.minY
+    }
+
+    /// The card in a column nearest a screen row, for selection (-1 when the column is empty).
     private func nearestIndex(in section: Int, toRow row: Int, excluding: ItemID?) -> Int {
         let count = board.columns[section].cards.count
         guard count > 0 else { return -1 }
-        guard let c = layout.column(section: section) else { return min(selection?.item ?? 0, count - 1) }
-        let i = c.firstItem(endingBelow: row)
-        return min(i, count - 1)
+        return min(insertionIndex(in: section, atRow: row), count - 1)
+    }
+
+    /// Where a card arriving sideways at a screen row lands: before the first card that ends
+    /// below that row, or at the end (clamped to the column's length).
+    private func insertionIndex(in section: Int, atRow row: Int) -> Int {
+        let count = board.columns[section].cards.count
+        guard let c = geometry(of: section) else { return count }
+        return min(c.firstItem(endingBelow: row), count)
     }
 
     private mutating func quickMove(dx: Int = 0, dy: Int = 0) {
@@ -513,9 +533,7 @@ public struct BoardApp: Sendable {
             var s = sel.section + dx
             while board.columns.indices.contains(s), board.columns[s].isFull { s += dx }
             guard board.columns.indices.contains(s) else { status = "No column there takes the card"; return }
-            let index = min(nearestIndex(in: s, toRow: rowOf(sel), excluding: nil) + (board.columns[s].cards.isEmpty ? 1 : 0),
-                            board.columns[s].cards.count)
-            to = IndexPath(section: s, item: max(0, index))
+            to = IndexPath(section: s, item: insertionIndex(in: s, atRow: rowOf(sel)))
         } else {
             let count = board.columns[sel.section].cards.count
             to = IndexPath(section: sel.section, item: min(max(0, sel.item + dy), count - 1))
@@ -557,12 +575,10 @@ public struct BoardApp: Sendable {
         if dx != 0 {
             // The neighbouring column that accepts, at the index nearest the card's row.
             var next = section + dx
+            let row = rowOfGap(t.gap, in: t.section)
             while board.columns.indices.contains(next) {
                 showSection(next)
-                let row = rowOf(IndexPath(section: t.section, item: min(t.gap, max(0, board.columns[t.section].cards.count - 1))))
-                let candidate = min(nearestIndex(in: next, toRow: row, excluding: s.start.item) + 0,
-                                    board.columns[next].cards.count)
-                let idx = max(0, candidate)
+                let idx = insertionIndex(in: next, atRow: row)
                 if coordinator.canDrop(s.start.item, from: s.current, toSection: next, index: idx) {
                     section = next
                     index = idx

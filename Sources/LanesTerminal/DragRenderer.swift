@@ -62,7 +62,8 @@ public struct DragRenderer: Sendable {
             return nil
         case .began(let s):
             start = s
-            card = board.item(at: s.source)
+            // By identity: when a whole drag arrives at once, the drop is already applied.
+            card = board.indexPath(for: s.item).flatMap { board.item(at: $0) }
             location = s.origin
             hover = .none
             snapBack = nil

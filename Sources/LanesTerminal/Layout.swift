@@ -8,6 +8,9 @@ public struct LayoutMetrics: Hashable, Sendable {
     /// Columns are never wider than this unless alone on a page.
     public var maxColumnWidth = 40
     public var columnGap = 1
+    /// Terminals at least this wide get wide pages (columns at `minColumnWidth`); narrower ones
+    /// get fewer, wider columns.
+    public var wideFromWidth = 80
     /// Title lines shown on a card before it is cut with `…`.
     public var maxTitleLines = 4
     /// The smallest terminal the board is drawn in.
@@ -123,22 +126,28 @@ public struct ScreenLayout: Sendable {
         tooSmall = size.width < m.minimumSize.width || size.height < m.minimumSize.height
         boardArea = Rect(x: 0, y: 1, width: size.width, height: max(0, size.height - 2))
         let count = board.columns.count
-        let perPage = max(1, (size.width + m.columnGap) / (m.minColumnWidth + m.columnGap))
-        columnsPerPage = max(1, min(perPage, max(1, count)))
-        pageCount = max(1, (count + columnsPerPage - 1) / columnsPerPage)
+        // Pages come from DragKit's paged layout: wide pages from 80 columns, narrow ones below.
+        var paging = BoardPaging()
+        paging.minColumnWidth = m.minColumnWidth
+        paging.maxColumnWidth = m.maxColumnWidth
+        paging.gap = m.columnGap
+        paging.wideFromWidth = m.wideFromWidth
+        let paged = paging.manager(items: Array(0..<count)).layout(in: size)
+        columnsPerPage = paging.columnsPerPage(in: size)
+        pageCount = max(1, paged.pages.count)
         page = min(max(0, requestedPage), pageCount - 1)
+        var pages: [Int] = Array(repeating: 0, count: count)
+        for (p, pg) in paged.pages.enumerated() {
+            for placement in pg.placements { pages[placement.item] = p }
+        }
+        sectionPages = pages
         columns = []
-        guard !tooSmall else { return }
-        let first = page * columnsPerPage
-        let shown = min(columnsPerPage, count - first)
-        guard shown > 0 else { return }
-        var width = (size.width - m.columnGap * (columnsPerPage - 1)) / columnsPerPage
-        if columnsPerPage > 1 { width = min(width, m.maxColumnWidth) }
-        for k in 0..<shown {
-            let section = first + k
-            let x = k * (width + m.columnGap)
-            let frame = Rect(x: x, y: boardArea.minY, width: width, height: boardArea.height)
-            let viewport = Rect(x: x, y: frame.minY + 2, width: width, height: max(0, frame.height - 2))
+        guard !tooSmall, page < paged.pages.count else { return }
+        for placement in paged.pages[page].placements {
+            let section = placement.item
+            let frame = placement.rect
+            let width = frame.width
+            let viewport = Rect(x: frame.minX, y: frame.minY + 2, width: width, height: max(0, frame.height - 2))
             let column = board.columns[section]
             let metrics = cache.columnMetrics(section: section, cards: column.cards, width: width)
             let maxScroll = max(0, metrics.contentHeight - viewport.height)
@@ -161,6 +170,11 @@ public struct ScreenLayout: Sendable {
         return f.section..<(l.section + 1)
     }
 
+    /// The page that shows each section.
+    public var sectionPages: [Int]
+
     /// The page that shows a section.
-    public func page(of section: Int) -> Int { section / columnsPerPage }
+    public func page(of section: Int) -> Int {
+        sectionPages.indices.contains(section) ? sectionPages[section] : 0
+    }
 }

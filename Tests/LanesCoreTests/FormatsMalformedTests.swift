@@ -88,8 +88,6 @@ let malformedCorpus: [MalformedCase] = [
                   "invalid UTF-8 (byte 0xE9 at byte 7 of the line)"),
     MalformedCase("NUL byte", [UInt8]("## A\n- a".utf8) + [0x00] + [UInt8]("b\n".utf8), line: 2,
                   "NUL byte at byte 4 of the line"),
-    MalformedCase("escape character", "## A\n- \u{1B}[31mred\n", line: 2,
-                  "control character U+001B at byte 3 of the line"),
     MalformedCase("lone carriage return", "## A\r- a\n", line: 1, "carriage return (CR) inside a line at byte 5"),
     MalformedCase("CRLF then LF", "## A\r\n\r\n- a\n- b\r\n", line: 3,
                   "line ends with LF but the file's first line ends with CRLF; mixed line endings"),
@@ -152,5 +150,15 @@ struct FormatsMalformedTests {
         } catch {
             #expect(error.description == ####"s.md:3: expected 4-space indentation for a card detail; found "  > d""####)
         }
+    }
+}
+
+@Suite struct FormatsControlCharacterTests {
+    @Test func escapeAndBellInTitlesAreKeptByteForByte() throws {
+        let text = "## A \u{1B}[2J\n\n- evil \u{1B}[31mred\u{1B}[0m \u{07} title\n    > desc \u{1B}]0;pwned\u{07}\n- b\n"
+        let (board, info) = try BoardFormat.parse(Array(text.utf8), file: "evil.md")
+        #expect(board.columns[0].title == "A \u{1B}[2J")
+        #expect(board.columns[0].cards[0].title == "evil \u{1B}[31mred\u{1B}[0m \u{07} title")
+        #expect(BoardFormat.serialize(board, info: info) == text)
     }
 }

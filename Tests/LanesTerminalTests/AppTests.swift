@@ -270,10 +270,14 @@ import Testing
 
     @Test func narrowTerminalPagesColumns() {
         var d = AppDriver(board: sampleBoard(), width: 50, height: 16)
-        #expect(d.screen().contains("◀ page 1/2 ▶"))
+        // Below 80 columns pages are narrow: one wider column each here.
+        #expect(d.screen().contains("◀ page 1/3 ▶"))
         d.key(.char("]"))
-        #expect(d.screen().contains("◀ page 2/2 ▶"))
+        #expect(d.screen().contains("◀ page 2/3 ▶"))
+        #expect(d.screen().contains("Doing 2"))
+        d.key(.char("]"))
         #expect(d.screen().contains("Done 0"))
+        #expect(d.screen().split(separator: "\n")[2].count == 40, "a narrow page's column is 40 wide")
     }
 
     @Test func wideCharactersWrapAligned() {

@@ -57,10 +57,9 @@ struct LineTable {
             if b == 0x09 { i += 1; continue }
             if b == 0x0D { return fail("carriage return (CR) inside a line at byte \(i - lineStart + 1)") }
             if b == 0x00 { return fail("NUL byte at byte \(i - lineStart + 1) of the line") }
-            if b < 0x20 {
-                return fail("control character U+\(hex(b, width: 4)) at byte \(i - lineStart + 1) of the line")
-            }
-            if b == 0x7F { i += 1; continue }
+            // Other control characters (ESC, BEL, …) are text a card may hold: kept byte for byte,
+            // and shown as placeholders by the terminal front end, never written raw to a screen.
+            if b < 0x20 || b == 0x7F { i += 1; continue }
             let length = Self.utf8SequenceLength(p, at: i)
             if length == 0 {
                 return fail("invalid UTF-8 (byte 0x\(hex(p[i], width: 2)) at byte \(i - lineStart + 1) of the line)")
