@@ -277,7 +277,7 @@ import Testing
         #expect(d.screen().contains("Doing 2"))
         d.key(.char("]"))
         #expect(d.screen().contains("Done 0"))
-        #expect(d.screen().split(separator: "\n")[2].count == 40, "a narrow page's column is 40 wide")
+        #expect(d.screen().split(separator: "\n")[2].count == 50, "a column alone on a page takes the whole width")
     }
 
     @Test func wideCharactersWrapAligned() {
