@@ -8,13 +8,17 @@ public struct DragStart: Hashable, Sendable {
     public var itemFrame: Rect
     /// Whether the renderer should hide the original while dragging.
     public var hidesOriginal: Bool
+    /// Lifted from the keyboard: there is no pointer, the item sits where it would land.
+    public var viaKeyboard: Bool
 
-    public init(item: ItemID, source: IndexPath, origin: Point, itemFrame: Rect, hidesOriginal: Bool = true) {
+    public init(item: ItemID, source: IndexPath, origin: Point, itemFrame: Rect, hidesOriginal: Bool = true,
+                viaKeyboard: Bool = false) {
         self.item = item
         self.source = source
         self.origin = origin
         self.itemFrame = itemFrame
         self.hidesOriginal = hidesOriginal
+        self.viaKeyboard = viaKeyboard
     }
 
     /// Where inside the item it was grabbed; the ghost keeps this offset to the pointer.
@@ -235,7 +239,7 @@ public struct DragCoordinator: Sendable {
               d.canDragItem(at: path.item) else { return events }
         let frame = d.frameOfItem(at: path.item)
         let start = DragStart(item: d.itemID(at: path.item), source: path, origin: frame.origin,
-                              itemFrame: frame, hidesOriginal: d.hidesDraggedItem)
+                              itemFrame: frame, hidesOriginal: d.hidesDraggedItem, viaKeyboard: true)
         session = Session(start: start, current: path, location: frame.origin, hover: .none, isKeyboard: true)
         events.append(.began(start))
         events += moveLifted(toSection: path.section, index: path.item, force: true)

@@ -22,5 +22,6 @@ public enum StarterBoard {
 
 - Open Lanes
     * [x] make run
+
 """
 }

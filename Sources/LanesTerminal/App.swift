@@ -60,7 +60,7 @@ public struct BoardApp: Sendable {
     var mode: Mode = .normal
     let cache: LayoutCache
     /// Column that keyboard moves up/down aim at, so left/right keeps the row.
-    private var lastLayout: BoardLayout?
+    private var lastLayout: ScreenLayout?
 
     public init(board: Board, title: String, size: Size = Size(width: 80, height: 24), status: String = "", keymap: Keymap = Keymap(),
                 metrics: LayoutMetrics = LayoutMetrics()) {
@@ -80,14 +80,14 @@ public struct BoardApp: Sendable {
     // MARK: Layout
 
     /// The layout for the current state.
-    public var layout: BoardLayout {
+    public var layout: ScreenLayout {
         if let l = lastLayout { return l }
         return makeLayout()
     }
 
-    private func makeLayout() -> BoardLayout {
+    private func makeLayout() -> ScreenLayout {
         let limits = board.columns.map(\.wipLimit)
-        return BoardLayout(board: board, size: size, page: page, scroll: scroll, cache: cache) { _, from, to in
+        return ScreenLayout(board: board, size: size, page: page, scroll: scroll, cache: cache) { _, from, to in
             // Column limits are checked by the draggable; this hook is for per-board accept rules.
             _ = limits
             _ = from

@@ -24,7 +24,7 @@ public struct Theme: Sendable {
 /// Everything the board view draws from; a plain value so frames can be compared in tests.
 public struct BoardScene {
     public var board: Board
-    public var layout: BoardLayout
+    public var layout: ScreenLayout
     public var selection: IndexPath?
     public var decorations: DragDecorations
     public var ghost: (card: Card, frame: Rect)?
@@ -32,7 +32,7 @@ public struct BoardScene {
     public var status: String
     public var theme: Theme
 
-    public init(board: Board, layout: BoardLayout, selection: IndexPath?, decorations: DragDecorations = DragDecorations(),
+    public init(board: Board, layout: ScreenLayout, selection: IndexPath?, decorations: DragDecorations = DragDecorations(),
                 ghost: (card: Card, frame: Rect)? = nil, title: String, status: String, theme: Theme = Theme()) {
         self.board = board
         self.layout = layout
@@ -65,6 +65,8 @@ public enum BoardView {
             let clip = Rect(x: 0, y: 1, width: size.width, height: max(0, size.height - 2))
             drawCard(g.card, frame: g.frame, clip: clip, border: scene.theme.ghost, scene: scene, into: &buf)
         }
+        // The marker goes over the ghost: where the card lands matters more than the card.
+        for column in scene.layout.columns { drawMarker(column, scene: scene, into: &buf) }
         drawStatus(scene, into: &buf)
     }
 
@@ -91,7 +93,7 @@ public enum BoardView {
     }
 
     /// Where the page indicator's arrows are, for clicks: (previous, next) cells.
-    public static func pageArrows(layout: BoardLayout) -> (previous: Rect, next: Rect)? {
+    public static func pageArrows(layout: ScreenLayout) -> (previous: Rect, next: Rect)? {
         guard layout.pageCount > 1 else { return nil }
         let right = "◀ page \(layout.page + 1)/\(layout.pageCount) ▶  ? help"
         let x = max(0, layout.size.width - TextWidth.width(of: right) - 1)
@@ -127,7 +129,6 @@ public enum BoardView {
                 buf.write(DisplayText.truncate("(empty)", to: c.frame.width), x: c.frame.minX + 1, y: c.viewport.minY,
                           style: theme.hint, maxX: c.frame.maxX)
             }
-            drawMarker(c, scene: scene, into: &buf)
             return
         }
         let first = c.firstItem(endingBelow: c.viewport.minY)
@@ -152,7 +153,6 @@ public enum BoardView {
             buf.write(text, x: c.frame.maxX - TextWidth.width(of: text) - 1, y: c.viewport.maxY - 1,
                       style: theme.hint.withReverse(), maxX: c.frame.maxX)
         }
-        drawMarker(c, scene: scene, into: &buf)
     }
 
     /// The insertion marker: a bright line on the boundary where the card will land.
@@ -169,6 +169,10 @@ public enum BoardView {
         y = min(max(y, c.viewport.minY), c.viewport.maxY - 1)
         let line = "▶" + String(repeating: "━", count: max(0, c.frame.width - 2)) + "◀"
         buf.write(line, x: c.frame.minX, y: y, style: scene.theme.marker, maxX: c.frame.maxX)
+        if let label = scene.decorations.markerLabel, c.frame.width > 8 {
+            let text = " " + DisplayText.truncate(label, to: c.frame.width - 6) + " "
+            buf.write(text, x: c.frame.minX + 2, y: y, style: scene.theme.marker.withReverse(), maxX: c.frame.maxX - 2)
+        }
     }
 
     static func drawSlot(frame: Rect, clip: Rect, style: Style, into buf: inout CellBuffer) {

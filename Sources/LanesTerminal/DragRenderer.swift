@@ -12,6 +12,8 @@ public struct DragDecorations: Hashable, Sendable {
     }
     private var markerSection: Int?
     private var markerGap = 0
+    /// Text shown on the marker (the lifted card's title in a keyboard drag).
+    public var markerLabel: String?
     public var targetSection: Int?
     public var refusedSection: Int?
     /// A card just dropped, drawn highlighted for a moment.
@@ -40,6 +42,7 @@ public struct DragRenderer: Sendable {
     public private(set) var hover: Hover = .none
     private var snapBack: Animation?
     private var flashItem: ItemID?
+    private var quietOverSource = false
     private var flashUntil = 0.0
     /// Seconds a snap-back takes.
     public var snapDuration = 0.15
@@ -63,12 +66,18 @@ public struct DragRenderer: Sendable {
             location = s.origin
             hover = .none
             snapBack = nil
+            quietOverSource = true
             return "Picked up “\(title(card))” from \(columnName(s.source.section, board)), position \(s.source.item + 1)"
         case .moved(let p, let h):
             let old = hover
             location = p
             hover = h
             guard h != old else { return nil }
+            // Hovering where it was picked up adds nothing to "Picked up …".
+            if quietOverSource, let t = h.target, let s = start, t.section == s.source.section, t.index == s.source.item {
+                return nil
+            }
+            quietOverSource = false
             return describe(hover: h, board: board)
         case .targetChanged:
             return nil
@@ -102,6 +111,7 @@ public struct DragRenderer: Sendable {
             case .target(let t):
                 d.targetSection = t.section
                 d.marker = (t.section, t.gap)
+                if s.viaKeyboard { d.markerLabel = title(card) }
             case .refused(let section):
                 d.refusedSection = section
             case .none:
@@ -133,7 +143,10 @@ public struct DragRenderer: Sendable {
 
     /// The floating card and where it is, if anything floats.
     public func ghost(now: Double) -> (card: Card, frame: Rect)? {
-        if let s = start, let c = card { return (c, s.ghostFrame(at: location)) }
+        if let s = start, let c = card {
+            // A keyboard-lifted card rides on the marker instead of covering the cards below it.
+            return s.viaKeyboard ? nil : (c, s.ghostFrame(at: location))
+        }
         if let a = snapBack, now < a.start + a.duration {
             let t = max(0, min(1, (now - a.start) / a.duration))
             let eased = 1 - (1 - t) * (1 - t)

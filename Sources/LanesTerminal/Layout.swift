@@ -105,7 +105,7 @@ public struct ColumnDraggable: Draggable {
 }
 
 /// Where everything is on screen for one frame.
-public struct BoardLayout: Sendable {
+public struct ScreenLayout: Sendable {
     public var size: Size
     /// Row 0 holds the title and page indicator; the last row the status line.
     public var boardArea: Rect

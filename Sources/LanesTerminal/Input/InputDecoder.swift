@@ -120,6 +120,8 @@ public struct InputDecoder: Sendable {
     private mutating func decode(_ p: UnsafeBufferPointer<UInt8>, final: Bool, into out: inout [InputEvent]) -> Int {
         var i = 0
         let n = p.count
+        // The shortest mouse report is 6 bytes; a long read is nearly always a stream of them.
+        if n >= 64 { out.reserveCapacity(out.count + n / 6) }
         while i < n {
             if inPaste {
                 let (next, complete) = scanPaste(p, from: i, final: final, into: &out)

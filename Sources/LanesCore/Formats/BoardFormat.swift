@@ -1,0 +1,184 @@
+import DragKit
+
+/// The Markdown flavour a board file is written in.
+public enum BoardDialect: Hashable, Sendable {
+    /// taskell: `## List`, `- Task`, `    @ due`, `    > description`, `    * [ ] sub-task`.
+    case taskell
+    /// Obsidian Kanban: frontmatter with `kanban-plugin`, `## Lane`, `- [ ] card`, settings block.
+    case obsidian
+}
+
+/// How lines end in a board file.
+public enum LineEnding: Hashable, Sendable {
+    case lf
+    case crlf
+
+    var text: String { self == .lf ? "\n" : "\r\n" }
+}
+
+/// A board file that cannot be read: where, and what was expected.
+public struct ParseError: Error, Hashable, Sendable, CustomStringConvertible {
+    public var file: String
+    /// 1-based.
+    public var line: Int
+    public var message: String
+
+    public init(file: String, line: Int, message: String) {
+        self.file = file
+        self.line = line
+        self.message = message
+    }
+
+    /// `file:line: message`
+    public var description: String { "\(file):\(line): \(message)" }
+}
+
+/// Blank lines between the parts of a board, as the file writes them.
+public struct BoardLayout: Hashable, Sendable {
+    /// After a column heading, before its first card or extra line.
+    public var blankLinesAfterHeading: Int
+    /// Between two cards of a column.
+    public var blankLinesBetweenCards: Int
+    /// After a column's last line, before the next column heading.
+    public var blankLinesBetweenColumns: Int
+    /// After the last column, before the archive, the settings or the end of the file.
+    public var blankLinesAfterColumns: Int
+
+    public init(blankLinesAfterHeading: Int, blankLinesBetweenCards: Int,
+                blankLinesBetweenColumns: Int, blankLinesAfterColumns: Int) {
+        self.blankLinesAfterHeading = blankLinesAfterHeading
+        self.blankLinesBetweenCards = blankLinesBetweenCards
+        self.blankLinesBetweenColumns = blankLinesBetweenColumns
+        self.blankLinesAfterColumns = blankLinesAfterColumns
+    }
+
+    /// How the tool that owns the dialect writes a new file.
+    public static func standard(for dialect: BoardDialect) -> BoardLayout {
+        switch dialect {
+        case .taskell:
+            BoardLayout(blankLinesAfterHeading: 1, blankLinesBetweenCards: 0,
+                        blankLinesBetweenColumns: 1, blankLinesAfterColumns: 0)
+        case .obsidian:
+            BoardLayout(blankLinesAfterHeading: 1, blankLinesBetweenCards: 0,
+                        blankLinesBetweenColumns: 2, blankLinesAfterColumns: 4)
+        }
+    }
+}
+
+/// Everything a file holds that the Board model does not: dialect, frontmatter, settings, archive, etc.
+///
+/// Saving a board with the info it was loaded with reproduces the file byte
+/// for byte when nothing changed. Spacing that differs from the file's usual
+/// layout is remembered per column position and per card identity, so it
+/// follows a moved card and stays with a column's place.
+public struct BoardFileInfo: Hashable, Sendable {
+    public var dialect: BoardDialect
+    public var lineEnding: LineEnding
+    /// The file starts with a UTF-8 byte order mark (EF BB BF).
+    public var hasByteOrderMark: Bool
+    public var endsWithNewline: Bool
+    /// Obsidian: the YAML frontmatter lines, both `---` delimiters included.
+    public var frontmatter: [String]
+    /// Lines after the frontmatter and before the first column heading, verbatim.
+    public var preamble: [String]
+    /// Obsidian: from the `***` line before `## Archive` up to the settings block, verbatim.
+    public var archive: [String]
+    /// Obsidian: the `%% kanban:settings` block, from that line to its closing `%%`.
+    public var settings: [String]
+    /// Lines after the settings block, verbatim.
+    public var epilogue: [String]
+    public var layout: BoardLayout
+
+    /// Spacing of the column at an index where it differs from `layout`.
+    var columnSpacing: [Int: ColumnSpacing] = [:]
+    /// Blank lines before a card (not first in its column) where it differs from `layout`.
+    var blankLinesBeforeCard: [ItemID: Int] = [:]
+    /// Obsidian list markers other than `- [ ] ` and `- [x] `, such as `- ` or `* [X] `.
+    var cardMarkers: [ItemID: CardMarker] = [:]
+
+    /// The info of a new, empty file in the dialect's standard style.
+    public init(dialect: BoardDialect) {
+        self.dialect = dialect
+        self.lineEnding = .lf
+        self.hasByteOrderMark = false
+        self.layout = .standard(for: dialect)
+        self.archive = []
+        self.epilogue = []
+        switch dialect {
+        case .taskell:
+            self.endsWithNewline = true
+            self.frontmatter = []
+            self.preamble = []
+            self.settings = []
+        case .obsidian:
+            // What Obsidian Kanban writes for a new board.
+            self.endsWithNewline = false
+            self.frontmatter = ["---", "", "kanban-plugin: board", "", "---"]
+            self.preamble = [""]
+            self.settings = ["%% kanban:settings", "```", #"{"kanban-plugin":"board"}"#, "```", "%%"]
+        }
+    }
+}
+
+/// Per-column spacing that differs from the file's layout.
+struct ColumnSpacing: Hashable, Sendable {
+    var afterHeading: Int?
+    var afterColumn: Int?
+}
+
+/// A card's list marker as written, and whether it marks the card done.
+struct CardMarker: Hashable, Sendable {
+    var text: String
+    var done: Bool
+}
+
+extension Column {
+    /// Obsidian: the lane holds a `**Complete**` line, so cards moved into it are checked.
+    public var marksCardsComplete: Bool { extraLines.contains("**Complete**") }
+}
+
+/// Reading and writing board files in taskell's and Obsidian Kanban's Markdown.
+public enum BoardFormat {
+    /// Parses bytes (UTF-8 validated here); `file` is only for messages. Assigns fresh card IDs 1...n.
+    public static func parse(_ bytes: [UInt8], file: String) throws(ParseError) -> (board: Board, info: BoardFileInfo) {
+        let table = try LineTable(bytes, file: file)
+        let source = Source(bytes: bytes, table: table, file: file)
+        switch try detectDialect(source) {
+        case .taskell:
+            return try TaskellParser(source).parse()
+        case .obsidian:
+            return try ObsidianParser(source).parse()
+        }
+    }
+
+    /// Parses text; see `parse(_:file:)` for bytes.
+    public static func parse(_ text: String, file: String) throws(ParseError) -> (board: Board, info: BoardFileInfo) {
+        try parse(Array(text.utf8), file: file)
+    }
+
+    /// The file text for a board, keeping the dialect and everything else `info` holds.
+    public static func serialize(_ board: Board, info: BoardFileInfo) -> String {
+        var writer = BoardWriter(info: info)
+        writer.write(board)
+        return writer.finish()
+    }
+
+    /// A fresh file in that dialect, in the style its tool writes.
+    public static func serialize(_ board: Board, as dialect: BoardDialect) -> String {
+        serialize(board, info: BoardFileInfo(dialect: dialect))
+    }
+
+    /// Obsidian when the file opens with YAML frontmatter holding `kanban-plugin:`, else taskell.
+    static func detectDialect(_ source: Source) throws(ParseError) -> BoardDialect {
+        let table = source.table
+        guard table.count > 0, source.line(0, equals: "---") else { return .taskell }
+        var i = 1
+        while i < table.count {
+            if source.line(i, equals: "---") { return .taskell }
+            if source.line(i, hasPrefix: "kanban-plugin:") { return .obsidian }
+            i += 1
+        }
+        if let pending = table.pendingError { throw pending }
+        return .taskell
+    }
+}

@@ -1,0 +1,188 @@
+import DragKit
+
+/// A column while it is parsed, with the blank lines around its parts.
+struct RawColumn {
+    var column: Column
+    /// Blank lines between the heading and the first card or extra line.
+    var leadingBlanks = 0
+    /// Blank lines after the column's last line; for a column with no cards
+    /// and no extra lines, every blank line after the heading.
+    var trailingBlanks = 0
+    /// Blank lines before each card; the first entry is unused.
+    var blanksBeforeCard: [Int] = []
+
+    init(title: String, wipLimit: Int?) {
+        column = Column(title: title, wipLimit: wipLimit)
+    }
+
+    var hasContent: Bool { !column.cards.isEmpty || !column.extraLines.isEmpty }
+}
+
+/// Turns parsed columns into the board and the file's usual spacing plus exceptions.
+///
+/// The usual spacing is what the first column (or pair of cards) shows; a
+/// column without content gives its blank lines to the heading first, up to
+/// the usual count, so a card added to it later lands where it would elsewhere.
+func assemble(_ raws: [RawColumn], into info: inout BoardFileInfo) -> Board {
+    var layout = BoardLayout.standard(for: info.dialect)
+    let withContent = raws.filter(\.hasContent)
+    if let first = withContent.first { layout.blankLinesAfterHeading = first.leadingBlanks }
+    if let first = raws.dropLast().first(where: \.hasContent) {
+        layout.blankLinesBetweenColumns = first.trailingBlanks
+    }
+    if let gap = raws.lazy.compactMap({ $0.blanksBeforeCard.count > 1 ? $0.blanksBeforeCard[1] : nil }).first {
+        layout.blankLinesBetweenCards = gap
+    }
+
+    var columns: [Column] = []
+    columns.reserveCapacity(raws.count)
+    var spacing: [Int: ColumnSpacing] = [:]
+    var cardGaps: [ItemID: Int] = [:]
+    for (index, raw) in raws.enumerated() {
+        var leading = raw.leadingBlanks
+        var trailing = raw.trailingBlanks
+        if !raw.hasContent {
+            leading = min(trailing, layout.blankLinesAfterHeading)
+            trailing -= leading
+        }
+        let isLast = index == raws.count - 1
+        if isLast {
+            layout.blankLinesAfterColumns = trailing
+        }
+        var exception = ColumnSpacing()
+        if leading != layout.blankLinesAfterHeading { exception.afterHeading = leading }
+        if !isLast && trailing != layout.blankLinesBetweenColumns { exception.afterColumn = trailing }
+        if exception != ColumnSpacing() { spacing[index] = exception }
+        for (k, card) in raw.column.cards.enumerated() where k > 0 {
+            if raw.blanksBeforeCard[k] != layout.blankLinesBetweenCards {
+                cardGaps[card.id] = raw.blanksBeforeCard[k]
+            }
+        }
+        columns.append(raw.column)
+    }
+    info.layout = layout
+    info.columnSpacing = spacing
+    info.blankLinesBeforeCard = cardGaps
+    return Board(columns: columns)
+}
+
+/// Splits `## Title (N)` into the title and the WIP limit N (a positive integer, no leading zero).
+func splitWIPLimit(_ heading: String) -> (title: String, wipLimit: Int?) {
+    let utf8 = heading.utf8
+    guard utf8.last == UInt8(ascii: ")") else { return (heading, nil) }
+    var i = utf8.index(before: utf8.endIndex)
+    var value = 0
+    var digits = 0
+    while i > utf8.startIndex {
+        let prev = utf8.index(before: i)
+        let b = utf8[prev]
+        guard b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9") else { break }
+        i = prev
+        digits += 1
+        if digits > 9 { return (heading, nil) }
+        value += Int(b - UInt8(ascii: "0")) * pow10(digits - 1)
+    }
+    guard digits > 0, value > 0, utf8[i] != UInt8(ascii: "0"), i > utf8.startIndex else { return (heading, nil) }
+    let open = utf8.index(before: i)
+    guard utf8[open] == UInt8(ascii: "("), open > utf8.startIndex else { return (heading, nil) }
+    let space = utf8.index(before: open)
+    guard utf8[space] == UInt8(ascii: " ") else { return (heading, nil) }
+    return (String(heading[..<space]), value)
+}
+
+private func pow10(_ n: Int) -> Int {
+    var r = 1
+    for _ in 0..<n { r *= 10 }
+    return r
+}
+
+/// Writes lines with the file's line ending; drops the last one when the file had none.
+struct BoardWriter {
+    let info: BoardFileInfo
+    private var out = ""
+    private let newline: String
+
+    init(info: BoardFileInfo) {
+        self.info = info
+        self.newline = info.lineEnding.text
+        if info.hasByteOrderMark { out.append("\u{FEFF}") }
+    }
+
+    mutating func line(_ text: String) {
+        out += text
+        out += newline
+    }
+
+    mutating func lines(_ texts: [String]) {
+        for text in texts { line(text) }
+    }
+
+    mutating func blanks(_ count: Int) {
+        for _ in 0..<max(0, count) { out += newline }
+    }
+
+    mutating func write(_ board: Board) {
+        let dialect = info.dialect
+        out.reserveCapacity(board.cardCount * 48 + 256)
+        lines(info.frontmatter)
+        lines(info.preamble)
+        let layout = info.layout
+        for (index, column) in board.columns.enumerated() {
+            let spacing = info.columnSpacing[index]
+            if index > 0 {
+                blanks(info.columnSpacing[index - 1]?.afterColumn ?? layout.blankLinesBetweenColumns)
+            }
+            var heading = "## " + singleLine(column.title)
+            if let limit = column.wipLimit { heading += " (\(limit))" }
+            line(heading)
+            blanks(spacing?.afterHeading ?? layout.blankLinesAfterHeading)
+            if dialect == .obsidian { lines(column.extraLines) }
+            for (k, card) in column.cards.enumerated() {
+                if k > 0 { blanks(info.blankLinesBeforeCard[card.id] ?? layout.blankLinesBetweenCards) }
+                switch dialect {
+                case .taskell: writeTaskell(card)
+                case .obsidian: writeObsidian(card)
+                }
+            }
+        }
+        if !board.columns.isEmpty { blanks(layout.blankLinesAfterColumns) }
+        lines(info.archive)
+        lines(info.settings)
+        lines(info.epilogue)
+    }
+
+    private mutating func writeTaskell(_ card: Card) {
+        line("- " + singleLine(card.title))
+        if let due = card.due { line("    @ " + singleLine(due)) }
+        for text in card.description { line("    > " + singleLine(text)) }
+        for sub in card.subtasks { line((sub.done ? "    * [x] " : "    * [ ] ") + singleLine(sub.title)) }
+    }
+
+    private mutating func writeObsidian(_ card: Card) {
+        var text: String
+        if let marker = info.cardMarkers[card.id], marker.done == card.done {
+            text = marker.text
+        } else {
+            text = card.done ? "- [x] " : "- [ ] "
+        }
+        text += singleLine(card.title)
+        if let due = card.due { text += " @{" + singleLine(due) + "}" }
+        line(text)
+        lines(card.extraLines)
+        for text in card.description { line("    " + singleLine(text)) }
+        for sub in card.subtasks { line((sub.done ? "    - [x] " : "    - [ ] ") + singleLine(sub.title)) }
+    }
+
+    mutating func finish() -> String {
+        if !info.endsWithNewline && out.hasSuffix(newline) {
+            out.removeLast()  // "\r\n" is a single Character
+        }
+        return out
+    }
+}
+
+/// The text with line breaks turned into spaces, so a value can never split a line.
+func singleLine(_ text: String) -> String {
+    guard text.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }) else { return text }
+    return String(text.map { $0 == "\n" || $0 == "\r" || $0 == "\r\n" ? " " : $0 })
+}

@@ -1,0 +1,243 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Reading and atomically replacing whole files, byte for byte.
+///
+/// Uses system calls only (no Foundation), so it is safe to call in a forked child.
+public enum SafeFile {
+    /// Reads the whole file (following symlinks) and its fingerprint.
+    public static func read(_ path: String) throws -> (bytes: [UInt8], fingerprint: FileFingerprint) {
+        switch snapshot(path) {
+        case .success(let result): return result
+        case .failure(let error):
+            if error.code == ENOENT { throw StorageError.notFound(path: path) }
+            throw StorageError.unreadable(path: path, reason: reason(error))
+        }
+    }
+
+    /// The file's current fingerprint; nil when missing. Reads the file to hash it.
+    public static func fingerprint(_ path: String) throws -> FileFingerprint? {
+        switch snapshot(path) {
+        case .success(let result): return result.fingerprint
+        case .failure(let error) where error.code == ENOENT: return nil
+        case .failure(let error): throw StorageError.unreadable(path: path, reason: reason(error))
+        }
+    }
+
+    private static func reason(_ error: Errno) -> String {
+        error.code == EAGAIN ? "it kept changing while it was being read" : error.message
+    }
+
+    /// Replaces the file's bytes all at once, or throws and leaves the file as it was.
+    ///
+    /// Writes a temp file `.<name>.lanes-tmp-<pid>-<random>` in the folder of the real
+    /// file (a symlink stays a link; its target is replaced), fsyncs it, renames it over
+    /// the target and fsyncs the folder. Mode is kept, and owner and group when permitted.
+    /// After a successful save, temp files of processes that no longer exist are deleted.
+    ///
+    /// `expecting` is checked before writing and again just before the rename; a change
+    /// by another program between that check and the rename goes unnoticed (a `BoardLock`
+    /// rules out other Lanes processes). With `expecting` nil the file is replaced unseen.
+    /// A failing fsync of the folder is ignored: the rename has happened by then and
+    /// the new bytes are on disk, so reporting "unchanged" would be false.
+    /// A target with several hard links is detached from them (a new inode replaces it),
+    /// and extended attributes and ACLs are not carried over.
+    @discardableResult
+    public static func writeAtomically(_ bytes: [UInt8], to path: String, expecting: FileFingerprint?) throws -> FileFingerprint {
+        let target: String
+        switch POSIX.resolveFinalLinks(path) {
+        case .success(let resolved): target = resolved
+        case .failure(let error): throw StorageError.writeFailed(path: path, reason: error.message)
+        }
+        let name = POSIX.lastComponent(of: target)
+        guard !name.isEmpty else { throw StorageError.writeFailed(path: path, reason: "the path names a folder, not a file") }
+        let folder = POSIX.directory(of: target)
+
+        if let expecting { try check(target, matches: expecting, reportingAs: path) }
+
+        var original: stat?
+        switch POSIX.status(target) {
+        case .success(let st):
+            guard POSIX.isRegular(st) else { throw StorageError.writeFailed(path: path, reason: "it is not a regular file") }
+            original = st
+        case .failure(let error) where error.code == ENOENT:
+            original = nil
+        case .failure(let error):
+            throw StorageError.writeFailed(path: path, reason: error.message)
+        }
+
+        let (fd, tempPath) = try createTemp(in: folder, for: name, newFile: original == nil, reportingAs: path)
+        var fdOpen = true
+        var committed = false
+        defer {
+            if fdOpen { close(fd) }
+            if !committed { unlink(tempPath) }
+        }
+        func fail(_ step: String, _ code: Int32) -> StorageError {
+            .writeFailed(path: path, reason: step.isEmpty ? POSIX.message(code) : "\(step): \(POSIX.message(code))")
+        }
+
+        // Write everything, in chunks so a full disk shows up as a short write then ENOSPC.
+        var offset = 0
+        while offset < bytes.count {
+            let chunk = min(bytes.count - offset, chunkSize)
+            let written: Int
+            switch inject(.write(offset: offset), tempPath) {
+            case .fail(let code)?: written = -1; errno = code
+            case .shortWrite?: written = 0
+            case nil: written = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, chunk) }
+            }
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw fail("", errno)
+            }
+            if written == 0 {
+                throw StorageError.writeFailed(path: path, reason: "the disk accepted only \(offset) of \(bytes.count) bytes")
+            }
+            offset += written
+        }
+
+        if let original {
+            // Owner first: chown may clear set-user-ID bits that chmod then restores.
+            if fchown(fd, original.st_uid, original.st_gid) != 0 {
+                _ = fchown(fd, uid_t.max, original.st_gid)   // not permitted: keep at least the group if we can
+            }
+            if fchmod(fd, original.st_mode & 0o7777) != 0 { throw fail("setting the file mode", errno) }
+        }
+
+        if case .fail(let code)? = inject(.syncFile, tempPath) { throw fail("", code) }
+        while fsync(fd) != 0 {
+            if errno != EINTR { throw fail("", errno) }
+        }
+        let written: stat
+        switch POSIX.status(fd: fd) {
+        case .success(let st): written = st
+        case .failure(let error): throw fail("", error.code)
+        }
+        fdOpen = false
+        if close(fd) != 0 && errno != EINTR { throw fail("", errno) }
+
+        if case .fail(let code)? = inject(.rename, tempPath) { throw fail("", code) }
+        if let expecting { try check(target, matches: expecting, reportingAs: path) }
+        if rename(tempPath, target) != 0 { throw fail("", errno) }
+        committed = true
+
+        if inject(.syncFolder, tempPath) == nil { syncFolder(folder) }
+        removeStaleTemps(in: folder, for: name)
+        return FileFingerprint(status: written, contentHash: SHA256.hash(bytes))
+    }
+
+    // MARK: - Test hooks
+
+    /// A step of `writeAtomically` where a test can make it fail.
+    enum Step: Sendable, Equatable {
+        /// Before each `write(2)` of the temp file; `offset` bytes are already written.
+        case write(offset: Int)
+        case syncFile
+        /// Before the last `expecting` check and the rename.
+        case rename
+        case syncFolder
+    }
+
+    enum Fault: Sendable, Equatable {
+        /// The step fails with this error number.
+        case fail(Int32)
+        /// A `write(2)` returns 0 (for other steps the same as no fault).
+        case shortWrite
+    }
+
+    /// Called before each step with the temp file's path; a non-nil answer injects that fault.
+    ///
+    /// Task-local so tests running in parallel cannot see each other's faults.
+    @TaskLocal static var faultInjector: (@Sendable (Step, String) -> Fault?)? = nil
+
+    /// Bytes per `write(2)`.
+    static let chunkSize = 64 * 1024
+
+    private static func inject(_ step: Step, _ tempPath: String) -> Fault? {
+        faultInjector?(step, tempPath)
+    }
+
+    // MARK: - Pieces
+
+    /// The file's bytes and fingerprint, read consistently: retried while the file changes under us.
+    private static func snapshot(_ path: String) -> Result<(bytes: [UInt8], fingerprint: FileFingerprint), Errno> {
+        // O_NONBLOCK so opening a FIFO by mistake cannot hang; it does nothing for regular files.
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else { return .failure(Errno(errno)) }
+        defer { close(fd) }
+        for _ in 0..<8 {
+            guard case .success(let before) = POSIX.status(fd: fd) else { return .failure(Errno(errno)) }
+            guard POSIX.isRegular(before) else {
+                return .failure(Errno((before.st_mode & S_IFMT) == S_IFDIR ? EISDIR : EINVAL))
+            }
+            let bytes: [UInt8]
+            switch POSIX.readAll(fd, sizeHint: Int(before.st_size)) {
+            case .success(let read): bytes = read
+            case .failure(let error): return .failure(error)
+            }
+            guard case .success(let after) = POSIX.status(fd: fd) else { return .failure(Errno(errno)) }
+            let stable = FileFingerprint(status: before, contentHash: []) == FileFingerprint(status: after, contentHash: [])
+            if stable && Int64(bytes.count) == Int64(after.st_size) {
+                return .success((bytes, FileFingerprint(status: after, contentHash: SHA256.hash(bytes))))
+            }
+        }
+        return .failure(Errno(EAGAIN))
+    }
+
+    private static func check(_ target: String, matches expected: FileFingerprint, reportingAs path: String) throws {
+        switch snapshot(target) {
+        case .success(let current):
+            if current.fingerprint != expected { throw StorageError.modifiedOnDisk(path: path) }
+        case .failure(let error) where error.code == ENOENT:
+            throw StorageError.modifiedOnDisk(path: path)
+        case .failure(let error):
+            throw StorageError.writeFailed(path: path, reason: "cannot check it for changes: \(reason(error))")
+        }
+    }
+
+    static func tempPrefix(for name: String) -> String {
+        // Keep the temp name within NAME_MAX (255 bytes) for long board names.
+        var shortened = name
+        while shortened.utf8.count > 180 { shortened.unicodeScalars.removeLast() }
+        return "." + shortened + ".lanes-tmp-"
+    }
+
+    private static func createTemp(in folder: String, for name: String, newFile: Bool,
+                                   reportingAs path: String) throws -> (Int32, String) {
+        // A new board gets 0666 minus the umask like any new file; a replacement starts
+        // private and receives the original's mode once written.
+        let mode: mode_t = newFile ? 0o666 : 0o600
+        for _ in 0..<100 {
+            let suffix = String(UInt32.random(in: .min ... .max), radix: 16)
+            let tempPath = POSIX.join(folder, tempPrefix(for: name) + "\(getpid())-\(suffix)")
+            let fd = open(tempPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
+            if fd >= 0 { return (fd, tempPath) }
+            let code = errno
+            if code == EEXIST || code == EINTR { continue }
+            throw StorageError.writeFailed(path: path, reason: "cannot create a temporary file in \(folder): \(POSIX.message(code))")
+        }
+        throw StorageError.writeFailed(path: path, reason: "cannot find a free temporary file name in \(folder)")
+    }
+
+    private static func syncFolder(_ folder: String) {
+        let fd = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        while fsync(fd) != 0 && errno == EINTR {}
+        close(fd)
+    }
+
+    /// Deletes temp files of this target whose writing process no longer exists.
+    private static func removeStaleTemps(in folder: String, for name: String) {
+        let prefix = tempPrefix(for: name)
+        for entry in POSIX.entries(of: folder) where entry.hasPrefix(prefix) {
+            let rest = entry.dropFirst(prefix.count)
+            guard let dash = rest.firstIndex(of: "-"), let pid = Int32(rest[..<dash]),
+                  pid > 0, pid != getpid(), !POSIX.processExists(pid) else { continue }
+            unlink(POSIX.join(folder, entry))
+        }
+    }
+}
