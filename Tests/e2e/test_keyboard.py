@@ -16,7 +16,7 @@ def test_lift_move_drop_across_columns(lanes, keys):
     app = lanes(board_md(BOARD), wait_for="a0", term="tmux-256color")
     lift, right, down, drop = keys
     app.send_keys(lift)
-    app.wait_status("Over To do, position 1 of 3")
+    app.wait_status("Picked up “a0” from To do, position 1")
     app.send_keys(right)
     app.wait_status("Over Doing, position 1 of 3")
     app.send_keys(down)
@@ -32,7 +32,7 @@ def test_lift_then_escape_cancels(lanes):
     app = lanes(board_md(BOARD), wait_for="a0")
     before_stat = stat_key(app.board_path)
     app.send_keys("Space")
-    app.wait_status("Over To do, position 1 of 3")
+    app.wait_status("Picked up “a0” from To do, position 1")
     app.send_keys("Right")
     app.wait_status("Over Doing, position 1 of 3")
     app.send_keys("Down")

@@ -20,9 +20,12 @@ def drag_a0_to_doing(app, L, enc="sgr"):
     app.mouse("press", *start, enc=enc)
     time.sleep(0.02)
     app.mouse("drag", start[0] + 1, start[1], enc=enc)
-    app.wait_status("Over To do, position 1 of 3")
+    app.wait_status("Picked up “a0” from To do, position 1")
     # The original is an empty dashed slot while it is dragged.
-    lines = app.wait_for(lambda l: app.text_at(0, 3, 2, l) == "┌╌", what="the dashed slot where a0 was")
+    # The original is an empty dashed slot (its left edge shows beside the ghost, moved one cell right),
+    # and the ghost is the card's box, one cell to the right.
+    app.wait_for(lambda l: [app.text_at(0, y, 2, l) for y in (3, 4, 5)] == ["┌╭", "╎│", "└╰"],
+                 what="the dashed slot where a0 was, with the ghost one cell to the right")
     target = L.lower(1, 1)
     for p in line_between((start[0] + 1, start[1]), target, 5):
         app.mouse("drag", *p, enc=enc)
