@@ -154,3 +154,58 @@ def test_drop_into_an_empty_column(lanes):
     after = [("To do", ["a0"]), ("Doing", ["a1"]), ("Done", ["c0"])]
     app.wait_file(board_md(after))
     quit_and_check(app, board_md(after))
+
+
+LONG = [("To do", ["a0", "a1"]), ("Long", [f"l{i}" for i in range(12)])]
+
+
+def wheel_down(app, x, y):
+    app.send_literal(f"\x1b[<65;{x + 1};{y + 1}M")
+
+
+def test_drop_into_a_scrolled_column(lanes):
+    app = lanes(board_md(LONG), wait_for="l7")
+    L = Layout.simple(100, 30, LONG)
+    x = L.col_x(1) + 5
+    # 12 cards of 3 rows do not fit in rows 3-28: the column says how many are below.
+    app.wait_for(lambda l: "more" in app.text_at(L.col_x(1), 28, L.col_w, l), what="the '▼ n more' hint")
+    wheel_down(app, x, 10)
+    app.wait_for(lambda l: app.text_at(L.col_x(1), 2, 7, l) == "─▲ more", what="the '▲ more' rule after scrolling")
+    wheel_down(app, x, 10)
+    # Scrolled by 6 rows: l2 is the first card shown, at row 3.
+    app.wait_for(lambda l: app.text_at(L.col_x(1), 4, 6, l) == "│ l2  ", what="l2 at the top after two wheel steps")
+    start = L.title_point(0, 0)
+    target = (x, 3 + 3 * 2 + 2)  # the last row of l4 (two cards below the top): lower half
+    app.mouse("press", *start)
+    for p in line_between(start, target, 5):
+        time.sleep(0.02)
+        app.mouse("drag", *p)
+    app.wait_status("Over Long, position 6 of 13")
+    app.mouse("release", *target)
+    app.wait_status("Dropped “a0” in Long at position 6")
+    cards = [f"l{i}" for i in range(12)]
+    cards.insert(5, "a0")
+    after = [("To do", ["a1"]), ("Long", cards)]
+    app.wait_file(board_md(after))
+    quit_and_check(app, board_md(after))
+
+
+def test_wheel_during_a_drag_moves_the_target(lanes):
+    app = lanes(board_md(LONG), wait_for="l7")
+    L = Layout.simple(100, 30, LONG)
+    start = L.title_point(0, 0)
+    over = L.lower(1, 1)  # after l1
+    app.mouse("press", *start)
+    for p in line_between(start, over, 5):
+        time.sleep(0.02)
+        app.mouse("drag", *p)
+    app.wait_status("Over Long, position 3 of 13")
+    wheel_down(app, *over)  # 3 rows: the same cell is now the last row of l2
+    app.wait_status("Over Long, position 4 of 13")
+    app.mouse("release", *over)
+    app.wait_status("Dropped “a0” in Long at position 4")
+    cards = [f"l{i}" for i in range(12)]
+    cards.insert(3, "a0")
+    after = [("To do", ["a1"]), ("Long", cards)]
+    app.wait_file(board_md(after))
+    quit_and_check(app, board_md(after))
