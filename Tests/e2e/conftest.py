@@ -26,6 +26,7 @@ def tmux_server(tmp_path_factory):
     """A tmux server on a private socket (`-L lanes-e2e-<pid>`); killed at the end."""
     workdir = tmp_path_factory.mktemp("tmux")
     server = Tmux(f"lanes-e2e-{os.getpid()}", workdir)
+    server.start_server()
     yield server
     server.kill_server()
 

@@ -215,6 +215,12 @@ def line_between(a: tuple[int, int], b: tuple[int, int], steps: int) -> list[tup
 # --------------------------------------------------------------------------- tmux
 
 
+def watchdog() -> str:
+    """A shell loop that lives as long as this test run: panes that outlive pytest end with it,
+    and then the private server exits by itself (exit-empty)."""
+    return f"while kill -0 {os.getpid()} 2>/dev/null; do sleep 1; done"
+
+
 class Tmux:
     """A private tmux server on its own socket, configured from a file we write."""
 
@@ -246,6 +252,11 @@ class Tmux:
         if check and p.returncode != 0:
             raise HarnessError(f"{shlex.join(cmd)} failed ({p.returncode}): {p.stderr.strip()}")
         return p.stdout
+
+    def start_server(self) -> None:
+        """Starts the server with a session that lives for the whole run, so the server never
+        exits between tests (a new-session racing a server that is shutting down fails)."""
+        self.run("new-session", "-d", "-s", "keeper", "-x", "20", "-y", "5", watchdog())
 
     def kill_server(self) -> None:
         try:
@@ -290,7 +301,7 @@ class LanesApp:
         run = shlex.join(["env", *env, str(self.binary), *self.args])
         # The shell stays after lanes ends, so we can read its exit status and check that the
         # terminal modes were restored.
-        return f"{run}; s=$?; printf '\\n{EXIT_MARK}%s\\n' \"$s\"; exec sleep 3600"
+        return f"{run}; s=$?; printf '\\n{EXIT_MARK}%s\\n' \"$s\"; {watchdog()}"
 
     def start(self, wait_for: str | None, timeout: float = START_TIMEOUT) -> "LanesApp":
         self.tmux.run(
