@@ -257,12 +257,16 @@ class Tmux:
         """Starts the server with a session that lives for the whole run, so the server never
         exits between tests (a new-session racing a server that is shutting down fails)."""
         self.run("new-session", "-d", "-s", "keeper", "-x", "20", "-y", "5", watchdog())
+        self.socket_path = self.run("display-message", "-p", "-t", "keeper", "#{socket_path}").strip()
 
     def kill_server(self) -> None:
         try:
             self.run("kill-server", check=False)
         except Exception:
             pass
+        path = getattr(self, "socket_path", "")
+        if path and Path(path).name == self.socket:
+            Path(path).unlink(missing_ok=True)
 
 
 # --------------------------------------------------------------------------- the app
