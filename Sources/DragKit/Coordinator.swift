@@ -126,6 +126,10 @@ public struct DragCoordinator: Sendable {
         public var hover: Hover
         /// Started from the keyboard: moves come from `moveLifted`, not from the pointer.
         public var isKeyboard: Bool
+        /// Where the drag last aimed: for the pointer, the last valid target, kept
+        /// while the pointer rests in the gutter beside it; for the keyboard, the
+        /// place `moveLifted` chose, accepted or not. Re-anchored by `updateArena`.
+        public internal(set) var lastTarget: DropTarget? = nil
     }
 
     public var arena: DragArena
@@ -167,8 +171,10 @@ public struct DragCoordinator: Sendable {
         case .began:
             var events: [DragEvent] = []
             if let s = session {
+                // A mouse drag during a keyboard drag is a requested cancel, not a lost gesture.
                 session = nil
-                events.append(.cancelled(item: s.start.item, source: s.current, reason: .gesture))
+                events.append(.cancelled(item: s.start.item, source: s.current,
+                                         reason: s.isKeyboard ? .requested : .gesture))
             }
             guard let d = arena.draggable(at: sample.start) else {
                 return events + [.beganOutside(at: sample.start)]
@@ -218,8 +224,19 @@ public struct DragCoordinator: Sendable {
             return [.cancelled(item: s.start.item, source: s.current, reason: .itemVanished)]
         }
         session!.current = now
-        if s.isKeyboard, let t = s.hover.target {
-            return moveLifted(toSection: t.section, index: t.index, force: true)
+        // Re-anchor what the drag aimed at: indices of the old layout mean nothing in the new one.
+        if let last = s.lastTarget, let d = arena.draggable(forSection: last.section) {
+            session!.lastTarget = refreshed(last, in: d, session: session!)
+        } else {
+            session!.lastTarget = nil
+        }
+        if s.isKeyboard {
+            // A keyboard drag stays keyboard-driven, accepted or refused; with its column gone it returns home.
+            let goal = session!.lastTarget.map { IndexPath(section: $0.section, item: $0.index) } ?? now
+            guard arena.draggable(forSection: goal.section) != nil else {
+                return apply(location: s.location, hover: .none, force: true)
+            }
+            return moveLifted(toSection: goal.section, index: goal.item, force: true)
         }
         return move(to: s.location, force: true)
     }
@@ -260,13 +277,11 @@ public struct DragCoordinator: Sendable {
         let maxIndex = d.itemCount - (same ? 1 : 0)
         let final = min(max(0, index), max(0, maxIndex))
         let gap = same && final > s.current.item ? final + 1 : final
-        let hover: Hover
-        if canDrop(s.start.item, from: s.current, toSection: section, index: final) {
-            hover = .target(DropTarget(section: section, index: final, gap: gap,
-                                       anchor: anchor(in: d, gap: gap, dragged: s.start.item)))
-        } else {
-            hover = .refused(section: section)
-        }
+        let goal = DropTarget(section: section, index: final, gap: gap,
+                              anchor: anchor(in: d, gap: gap, dragged: s.start.item))
+        let hover: Hover = canDrop(s.start.item, from: s.current, toSection: section, index: final)
+            ? .target(goal) : .refused(section: section)
+        session!.lastTarget = goal
         let y: Int
         if gap < d.itemCount {
             y = d.frameOfItem(at: gap).minY
@@ -309,28 +324,51 @@ public struct DragCoordinator: Sendable {
 
     private mutating func move(to p: Point, force: Bool) -> [DragEvent] {
         guard let s = session else { return [] }
-        let ghost = s.start.ghostFrame(at: p)
-        let candidates = arena.draggables.map { OverlapCandidate(rect: $0.frame, priority: $0.priority) }
-        var found: DropTarget?
-        let result = overlap.evaluate(pointer: p, dragged: ghost, candidates: candidates) { i in
-            found = target(in: arena.draggables[i], at: p, session: s)
-            return found != nil
+        var hover = Hover.none
+        var kept: DropTarget?
+        // Outside the container nothing takes the item, whatever a draggable's frame or the ghost overlaps.
+        if arena.container.contains(p) {
+            let ghost = s.start.ghostFrame(at: p)
+            let candidates = arena.draggables.map { OverlapCandidate(rect: $0.frame, priority: $0.priority) }
+            var found: DropTarget?
+            let result = overlap.evaluate(pointer: p, dragged: ghost, candidates: candidates) { i in
+                found = target(in: arena.draggables[i], at: p, session: s)
+                return found != nil
+            }
+            if result.target != nil, let t = found {
+                hover = .target(t)
+                kept = t
+            } else if let r = result.refused.first {
+                hover = .refused(section: arena.draggables[r].section)
+            } else if let last = s.lastTarget, let d = arena.draggable(forSection: last.section),
+                      d.frame.insetBy(-gutterTolerance).contains(p) {
+                // Resting in the gutter keeps the last valid target, re-asked on every move;
+                // while it refuses it stays kept, so it comes back without a flip to none.
+                hover = canDrop(s.start.item, from: s.current, toSection: last.section, index: last.index)
+                    ? .target(last) : .refused(section: last.section)
+                kept = last
+            }
         }
-        let hover: Hover
-        if result.target != nil, let t = found {
-            hover = .target(t)
-        } else if let r = result.refused.first {
-            hover = .refused(section: arena.draggables[r].section)
-        } else if let last = s.hover.target, arena.container.contains(p),
-                  let d = arena.draggable(forSection: last.section),
-                  d.frame.insetBy(-gutterTolerance).contains(p) {
-            // Resting in the gutter keeps the last target, if it still accepts.
-            hover = canDrop(s.start.item, from: s.current, toSection: last.section, index: last.index)
-                ? .target(last) : .refused(section: last.section)
-        } else {
-            hover = .none
-        }
+        session!.lastTarget = kept
         return apply(location: p, hover: hover, force: force)
+    }
+
+    /// `t` re-expressed in `d`'s current layout: the same gap while it still holds
+    /// the same anchor, else the anchor's new gap (the end for none; the old gap,
+    /// clamped, when the anchor has gone), with the final index recomputed from
+    /// the dragged item's current place.
+    private func refreshed(_ t: DropTarget, in d: any Draggable, session s: Session) -> DropTarget {
+        var gap = t.gap
+        if gap < 0 || gap > d.itemCount || anchor(in: d, gap: gap, dragged: s.start.item) != t.anchor {
+            if let a = t.anchor {
+                gap = (0..<d.itemCount).first { d.itemID(at: $0) == a } ?? min(max(0, t.gap), d.itemCount)
+            } else {
+                gap = d.itemCount
+            }
+        }
+        let same = d.section == s.current.section
+        let index = same && gap > s.current.item ? gap - 1 : gap
+        return DropTarget(section: d.section, index: index, gap: gap, anchor: anchor(in: d, gap: gap, dragged: s.start.item))
     }
 
     private mutating func apply(location: Point, hover: Hover, force: Bool) -> [DragEvent] {

@@ -98,7 +98,7 @@ public struct Rect: Hashable, Sendable, CustomStringConvertible {
         Rect(x: minX + dx, y: minY + dy, width: width, height: height)
     }
 
-    /// Grown by `d` cells on every side (shrunk when negative).
+    /// Shrunk by `d` cells on every side (grown when negative), like `CGRect.insetBy`.
     public func insetBy(_ d: Int) -> Rect {
         Rect(x: minX + d, y: minY + d, width: width - 2 * d, height: height - 2 * d)
     }

@@ -68,8 +68,10 @@ public protocol GestureRecognizing: Sendable {
 /// Estimates velocity from timestamped positions over a short trailing window.
 ///
 /// Uses a least-squares line through the samples of the window, which is
-/// robust to the jitter of whole-cell positions; with fewer than two samples
-/// (or no elapsed time) the velocity is zero.
+/// robust to the jitter of whole-cell positions. The last sample before the
+/// window serves as a baseline when the window holds a single sample or when
+/// no pause separates it from the window. With fewer than two samples (or no
+/// elapsed time) the velocity is zero.
 public struct VelocityEstimator: Sendable {
     public var window: Double
     private struct Stamp: Sendable {
@@ -89,10 +91,14 @@ public struct VelocityEstimator: Sendable {
     public mutating func add(_ p: Point, at t: Double) {
         points.append(Stamp(t: t, x: Double(p.x), y: Double(p.y)))
         let cutoff = t - window
-        if let firstKept = points.firstIndex(where: { $0.t >= cutoff }), firstKept > 0 {
-            // Keep one sample before the window so a slow final stretch still has a baseline.
-            points.removeFirst(firstKept - 1)
-        }
+        guard let first = points.firstIndex(where: { $0.t >= cutoff }), first > 0 else { return }
+        // Keep one sample before the window as a baseline: always when the window alone
+        // has fewer than two (a slow final stretch), otherwise only when it continues the
+        // motion (no pause longer than the window before the next sample), so a stale
+        // one, like the press before a long hold, never dilutes a fast flick.
+        let continuous = points[first].t - points[first - 1].t <= window
+        let keepBaseline = points.count - first < 2 || continuous
+        points.removeFirst(keepBaseline ? first - 1 : first)
     }
 
     public var velocity: Velocity {
@@ -119,6 +125,8 @@ public struct VelocityEstimator: Sendable {
 public struct DragGestureRecognizer: GestureRecognizing {
     public var activationDistance: Int
     private var pressPoint: Point?
+    /// Where the pointer was last reported during the gesture.
+    private var lastLocation: Point?
     private var active = false
     private var estimator: VelocityEstimator
 
@@ -132,6 +140,7 @@ public struct DragGestureRecognizer: GestureRecognizing {
 
     public mutating func reset() {
         pressPoint = nil
+        lastLocation = nil
         active = false
         estimator.reset()
     }
@@ -142,11 +151,12 @@ public struct DragGestureRecognizer: GestureRecognizing {
             var out: [GestureOutput] = []
             // A press while tracking means the release was lost: end the old gesture where it is.
             if let start = pressPoint, active {
-                out.append(.sample(GestureSample(.cancelled, start: start, location: input.location,
+                out.append(.sample(GestureSample(.cancelled, start: start, location: lastLocation ?? start,
                                                  timestamp: input.timestamp, velocity: .zero)))
             }
             reset()
             pressPoint = input.location
+            lastLocation = input.location
             estimator.add(input.location, at: input.timestamp)
             if activationDistance == 0 {
                 active = true
@@ -156,6 +166,7 @@ public struct DragGestureRecognizer: GestureRecognizing {
             return out
         case .move:
             guard let start = pressPoint else { return [] }
+            lastLocation = input.location
             estimator.add(input.location, at: input.timestamp)
             if !active {
                 guard input.location.distance(to: start) >= activationDistance else { return [] }

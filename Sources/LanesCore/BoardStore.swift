@@ -1,5 +1,8 @@
 import DragKit
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A board file on disk: loads it, saves changes atomically, and never overwrites what someone else wrote.
 public final class BoardStore: @unchecked Sendable {
@@ -54,6 +57,16 @@ public final class BoardStore: @unchecked Sendable {
     public static func load(_ path: String) throws -> (board: Board, info: BoardFileInfo) {
         let (bytes, _) = try SafeFile.read(path)
         return try BoardFormat.parse(bytes, file: path)
+    }
+
+    /// A cheap look (one stat, no read): whether the file's identity, size or mtime moved.
+    /// Same-size edits with a restored mtime are caught by `changedOnDisk` before every save.
+    public func looksChangedOnDisk() -> Bool {
+        guard let fp = fingerprint else { return true }
+        var st = stat()
+        guard stat(path, &st) == 0 else { return true }
+        return UInt64(st.st_dev) != fp.device || UInt64(st.st_ino) != fp.inode || Int64(st.st_size) != fp.size
+            || Int64(st.st_mtim.tv_sec) != fp.modificationSeconds || Int64(st.st_mtim.tv_nsec) != fp.modificationNanoseconds
     }
 
     /// Whether the file on disk differs from what we last read or wrote.

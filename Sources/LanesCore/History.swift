@@ -54,10 +54,17 @@ public struct BoardDocument: Sendable {
     }
 
     /// Applies a change as one undo step; a change that alters nothing records nothing.
+    ///
+    /// A change that throws leaves the board as it was before it.
     @discardableResult
     public mutating func perform(_ label: String, _ change: (inout Board) throws -> Void) rethrows -> Bool {
         let before = board
-        try change(&board)
+        do {
+            try change(&board)
+        } catch {
+            board = before
+            throw error
+        }
         guard board != before else { return false }
         history.record(before, label: label)
         return true
@@ -88,9 +95,11 @@ extension BoardDocument: DragDataSource {
     public mutating func insertItem(_ item: Card, at indexPath: IndexPath) { board.insertItem(item, at: indexPath) }
     public mutating func deleteItem(at indexPath: IndexPath) { board.deleteItem(at: indexPath) }
 
+    /// Runs the calls of one drop as one undo step; a transaction that changes nothing records nothing.
     public mutating func performTransaction(_ body: (inout BoardDocument) -> Void) {
         let before = board
         body(&self)
+        guard board != before else { return }
         history.record(before, label: "move")
     }
 }

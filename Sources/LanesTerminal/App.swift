@@ -400,7 +400,13 @@ public struct BoardApp: Sendable {
             changed()
         case .filter:
             filter = trimmed
-            status = trimmed.isEmpty ? "Filter cleared" : "Filter: \(DisplayText.safe(trimmed)) (esc clears)"
+            if trimmed.isEmpty {
+                status = "Filter cleared"
+            } else {
+                let matches = board.columns.reduce(0) { n, c in n + c.cards.filter { CardFilter.matches($0, trimmed) }.count }
+                status = "Filter “\(DisplayText.safe(trimmed))”: \(matches) matching (others dimmed; j/k jump between matches; esc clears)"
+                if let sel = validSelection, !CardFilter.matches(board[sel], trimmed) { selectCard(delta: 1) }
+            }
         }
     }
 
@@ -471,8 +477,16 @@ public struct BoardApp: Sendable {
         guard let cur = selection, board.columns.indices.contains(cur.section) else { clampSelection(); return }
         let count = board.columns[cur.section].cards.count
         guard count > 0 else { return }
-        let i = absolute ?? (cur.item + delta)
-        selection = IndexPath(section: cur.section, item: min(max(0, i), count - 1))
+        var i = min(max(0, absolute ?? (cur.item + delta)), count - 1)
+        if !filter.isEmpty {
+            // Jump to the nearest matching card in the direction of travel.
+            let cards = board.columns[cur.section].cards
+            let step = absolute == Int.max || delta > 0 ? 1 : (absolute == 0 ? 1 : -1)
+            var j = absolute == 0 ? 0 : i
+            while j >= 0 && j < count && !CardFilter.matches(cards[j], filter) { j += step }
+            if j >= 0 && j < count { i = j } else if absolute == nil { i = cur.item }
+        }
+        selection = IndexPath(section: cur.section, item: i)
         ensureSelectionVisible()
     }
 
@@ -622,7 +636,7 @@ public struct BoardApp: Sendable {
         let scene = BoardScene(board: board, layout: layout,
                                selection: coordinator.isDragging ? nil : selection,
                                decorations: renderer.decorations(now: now), ghost: renderer.ghost(now: now),
-                               title: title, status: statusText)
+                               title: title, status: statusText, filter: filter)
         BoardView.draw(scene, into: &buf)
         if case .prompt(let p, let editor) = mode, size.height > 0 {
             let y = size.height - 1
@@ -644,6 +658,20 @@ extension Style {
     }
 }
 
+/// Which cards a filter matches: every word must appear in the title, description or
+/// sub-tasks (case-insensitive); a word starting with `#` must be one of the card's tags.
+public enum CardFilter {
+    public static func matches(_ card: Card, _ query: String) -> Bool {
+        let words = query.lowercased().split(separator: " ")
+        guard !words.isEmpty else { return true }
+        let tags = Set(card.tags.map { $0.lowercased() })
+        let text = ([card.title] + card.description + card.subtasks.map(\.title)).joined(separator: "\n").lowercased()
+        return words.allSatisfy { w in
+            w.hasPrefix("#") && w.count > 1 ? tags.contains(String(w.dropFirst())) : text.contains(w)
+        }
+    }
+}
+
 /// The `?` screen: every binding from the keymap table.
 public enum HelpView {
     public static func lines(keymap: Keymap) -> [String] {
@@ -654,6 +682,17 @@ public enum HelpView {
             guard !keys.isEmpty else { continue }
             let k = keys.joined(separator: " ")
             out.append(k.padding(toLength: max(k.count, 16)) + " " + action.summary)
+        }
+        return out
+    }
+
+    /// The bindings as a Markdown table, for the README (a test keeps the README equal to it).
+    public static func markdownTable(keymap: Keymap = Keymap()) -> String {
+        var out = "| keys | action | what it does |\n|---|---|---|\n"
+        for action in Action.allCases {
+            let keys = keymap.keys(for: action).map { "`\($0.description.replacingOccurrences(of: "|", with: "\\|"))`" }
+            guard !keys.isEmpty else { continue }
+            out += "| \(keys.joined(separator: " ")) | `\(action.rawValue)` | \(action.summary) |\n"
         }
         return out
     }

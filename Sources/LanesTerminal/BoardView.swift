@@ -31,9 +31,13 @@ public struct BoardScene {
     public var title: String
     public var status: String
     public var theme: Theme
+    /// Cards that do not match are drawn dimmed; empty shows all.
+    public var filter: String
 
     public init(board: Board, layout: ScreenLayout, selection: IndexPath?, decorations: DragDecorations = DragDecorations(),
-                ghost: (card: Card, frame: Rect)? = nil, title: String, status: String, theme: Theme = Theme()) {
+                ghost: (card: Card, frame: Rect)? = nil, title: String, status: String, theme: Theme = Theme(),
+                filter: String = "") {
+        self.filter = filter
         self.board = board
         self.layout = layout
         self.selection = selection
@@ -144,6 +148,10 @@ public enum BoardView {
                 if let sel = scene.selection, sel.section == c.section, sel.item == i { border = theme.selected }
                 if deco.flash == card.id { border = theme.flash }
                 drawCard(card, frame: frame, clip: c.viewport, border: border, scene: scene, into: &buf)
+                if !scene.filter.isEmpty, !CardFilter.matches(card, scene.filter) {
+                    let top = max(frame.minY, c.viewport.minY), bottom = min(frame.maxY, c.viewport.maxY)
+                    buf.restyle(x: frame.minX, y: top, width: frame.width, height: bottom - top) { $0.dim = true; $0.bold = false }
+                }
             }
             i += 1
         }

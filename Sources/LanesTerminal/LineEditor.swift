@@ -67,8 +67,12 @@ public struct LineEditor: Hashable, Sendable {
     /// The slice of text to show in `width` cells so the cursor stays visible, and the cursor's column in it.
     public func visible(width: Int) -> (text: String, cursor: Int) {
         guard width > 1 else { return ("", 0) }
+        // The character under the cursor (or the cell after the end) must fit too.
+        let under = cursor < characters.count ? TextWidth.width(of: DisplayText.safe(String(characters[cursor]))) : 1
         var start = 0
-        while TextWidth.width(of: String(characters[start..<cursor])) > width - 1 { start += 1 }
+        while start < cursor, TextWidth.width(of: DisplayText.safe(String(characters[start..<cursor]))) + under > width {
+            start += 1
+        }
         var shown = ""
         var used = 0
         for ch in characters[start...] {

@@ -123,7 +123,8 @@ public final class AppRunner {
     }
 
     private func checkDisk() {
-        guard let store, !saveFailed, app.revision == savedRevision, !app.isBusy, store.changedOnDisk() else { return }
+        guard let store, !saveFailed, app.revision == savedRevision, !app.isBusy,
+              store.looksChangedOnDisk(), store.changedOnDisk() else { return }
         do {
             let disk = try store.reload()
             app.replaceBoard(disk, status: "Reloaded: the file changed on disk")

@@ -1,9 +1,24 @@
+import Foundation
 import Testing
 import DragKit
 @testable import LanesCore
 
 @Suite("Formats: real files from taskell and Obsidian Kanban")
 struct FormatsFixtureTests {
+    @Test func fixturesAreFoundBesideThePackageRoot() {
+        let dir = Fixtures.directory("/work/some-worktree/Tests/LanesCoreTests/FormatsFixtureTests.swift")
+        #expect(dir.path == "/work/shared/fixtures")
+    }
+
+    @Test func aMissingFixtureDirectoryFailsTheTest() {
+        withKnownIssue {
+            // #require records the issue, then throws to stop the test.
+            _ = try? Fixtures.bytes("taskell-roadmap.md", in: URL(fileURLWithPath: "/nonexistent/shared/fixtures"))
+        } matching: { issue in
+            issue.description.contains("fixture directory missing: /nonexistent/shared/fixtures")
+        }
+    }
+
     // MARK: taskell
 
     @Test func taskellRoadmapLoadsAsTaskellWrote() throws {
@@ -146,8 +161,8 @@ struct FormatsFixtureTests {
 
     @Test func checkingACardInObsidianChangesItsLineOnly() throws {
         let text = try Fixtures.text("obsidian-format-super-kanban-demo.md")
-        var (board, info) = try BoardFormat.parse(text, file: "demo.md")
-        _ = info.dialect
+        let (parsed, info) = try BoardFormat.parse(text, file: "demo.md")
+        var board = parsed
         board.columns[4].cards[0].done = true
         let diff = lineDiff(fileLines(text), fileLines(BoardFormat.serialize(board, info: info)))
         #expect(diff.removed == ["- [ ] Find a girlfiend #maybe"])

@@ -15,8 +15,8 @@ enum Fixtures {
     }
 
     /// The fixture's bytes; a missing directory or file fails the test with the path it looked at.
-    static func bytes(_ name: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> [UInt8] {
-        let dir = directory()
+    static func bytes(_ name: String, in dir: URL = directory(),
+                      sourceLocation: SourceLocation = #_sourceLocation) throws -> [UInt8] {
         var isDirectory: ObjCBool = false
         try #require(FileManager.default.fileExists(atPath: dir.path, isDirectory: &isDirectory) && isDirectory.boolValue,
                      "fixture directory missing: \(dir.path) (expected <package root>/../shared/fixtures)",

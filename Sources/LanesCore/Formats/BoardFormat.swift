@@ -138,10 +138,15 @@ extension Column {
 }
 
 /// Reading and writing board files in taskell's and Obsidian Kanban's Markdown.
+///
+/// Both dialects accept LF or CRLF line endings (one kind per file, kept on
+/// save) and a leading byte order mark (kept on save). Control characters
+/// other than tab, a carriage return not before a line feed, and invalid
+/// UTF-8 are errors.
 public enum BoardFormat {
     /// Parses bytes (UTF-8 validated here); `file` is only for messages. Assigns fresh card IDs 1...n.
     public static func parse(_ bytes: [UInt8], file: String) throws(ParseError) -> (board: Board, info: BoardFileInfo) {
-        let table = try LineTable(bytes, file: file)
+        let table = LineTable(bytes, file: file)
         let source = Source(bytes: bytes, table: table, file: file)
         switch try detectDialect(source) {
         case .taskell:

@@ -14,7 +14,7 @@ struct LineTable {
 
     var count: Int { starts.count }
 
-    init(_ bytes: [UInt8], file: String) throws(ParseError) {
+    init(_ bytes: [UInt8], file: String) {
         let result: ParseError? = bytes.withUnsafeBufferPointer { buffer in
             scan(buffer, file: file)
         }

@@ -101,9 +101,7 @@ struct ObsidianParser {
                 let id = ItemID(nextID)
                 nextID += 1
                 let (title, due) = splitDue(source.text(n, from: markerLength))
-                var new = Card(id: id, title: title, due: due, done: done)
-                new.extraLines = []
-                card = new
+                card = Card(id: id, title: title, due: due, done: done)
                 if !isCanonicalMarker(n, length: markerLength) {
                     markers[id] = CardMarker(text: source.text(n).utf8Prefix(markerLength), done: done)
                 }

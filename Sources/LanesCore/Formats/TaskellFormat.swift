@@ -60,7 +60,6 @@ struct TaskellParser {
                 }
                 let (title, limit) = splitWIPLimit(source.text(n, from: 3))
                 current = RawColumn(title: title, wipLimit: limit)
-                current!.blanksBeforeCard = []
                 blanks = 0
                 continue
             }

@@ -1,0 +1,171 @@
+import DragKit
+import LanesCore
+import Testing
+
+/// A board with columns of cards titled by their ids: `board([[1, 2], [3]])`.
+func board(_ ids: [[UInt64]]) -> Board {
+    Board(columns: ids.enumerated().map { s, col in
+        Column(title: "C\(s)", cards: col.map { Card(id: ItemID($0), title: "card \($0)") })
+    })
+}
+
+func rawIDs(_ b: Board) -> [[UInt64]] { b.columns.map { $0.cards.map(\.id.rawValue) } }
+
+private struct Boom: Error {}
+
+@Suite("Board model")
+struct ModelTests {
+    @Test func nextIDFollowsTheLargestLoadedID() {
+        var b = board([[3, 9], [], [4]])
+        #expect(b.nextID == 10)
+        #expect(b.makeID() == ItemID(10))
+        #expect(b.makeID() == ItemID(11))
+        #expect(b.nextID == 12)
+        var empty = Board()
+        #expect(empty.makeID() == ItemID(1))
+        #expect(empty.cardCount == 0 && empty.allIDs.isEmpty)
+    }
+
+    @Test func countsAndSubscript() {
+        var b = board([[1, 2], [], [3]])
+        #expect(b.cardCount == 3)
+        #expect(b.allIDs == [1, 2, 3].map(ItemID.init))
+        #expect(b[path(2, 0)].title == "card 3")
+        b[path(0, 1)].title = "renamed"
+        #expect(b.columns[0].cards[1].title == "renamed")
+    }
+
+    @Test(arguments: [
+        ("plain #tag here", ["tag"]), ("#start and #end", ["start", "end"]), ("no#tag", []),
+        ("#a-b/c_d!", ["a-b/c_d"]), ("# lonely", []), ("two ##x", []), ("(#x)", []), ("tab\t#t", ["t"]),
+    ])
+    func tags(_ title: String, _ expected: [String]) {
+        #expect(Card.tags(in: title) == expected)
+    }
+
+    @Test func wipLimit() {
+        var c = Column(title: "Doing", cards: [Card(id: ItemID(1), title: "a")], wipLimit: 2)
+        #expect(!c.isFull)
+        c.cards.append(Card(id: ItemID(2), title: "b"))
+        #expect(c.isFull)
+        #expect(!Column(title: "x", cards: [], wipLimit: nil).isFull)
+        #expect(Column(title: "x", cards: [], wipLimit: 0).isFull)
+    }
+
+    @Test func dataSourceLookups() {
+        let b = board([[1, 2], [], [3]])
+        #expect(b.numberOfItems(inSection: 0) == 2)
+        #expect(b.numberOfItems(inSection: 1) == 0)
+        #expect(b.numberOfItems(inSection: 3) == 0 && b.numberOfItems(inSection: -1) == 0)
+        #expect(b.indexPath(for: ItemID(3)) == path(2, 0))
+        #expect(b.indexPath(for: ItemID(99)) == nil)
+        #expect(b.item(at: path(0, 1))?.id == ItemID(2))
+        #expect(b.item(at: path(0, 2)) == nil && b.item(at: path(5, 0)) == nil && b.item(at: path(0, -1)) == nil)
+    }
+
+    @Test func dataSourceMutations() {
+        var b = board([[1, 2, 3], [4]])
+        b.moveItem(from: path(0, 0), to: path(0, 2))
+        #expect(rawIDs(b) == [[2, 3, 1], [4]])
+        b.deleteItem(at: path(0, 1))
+        #expect(rawIDs(b) == [[2, 1], [4]])
+        b.insertItem(Card(id: ItemID(3), title: "card 3"), at: path(1, 1))
+        #expect(rawIDs(b) == [[2, 1], [4, 3]])
+    }
+
+    @Test func dropOnABoardKeepsTheWholeCard() {
+        var b = board([[1, 2], [3]])
+        b.columns[0].cards[0].subtasks = [Subtask("x", done: true)]
+        b.columns[0].cards[0].due = "2026-01-01"
+        let card = b.columns[0].cards[0]
+        let t = DropTransaction(item: ItemID(1), target: DropTarget(section: 1, index: 1, gap: 1, anchor: nil))
+        #expect(t.apply(to: &b)?.to == path(1, 1))
+        #expect(b.columns[1].cards[1] == card)
+    }
+}
+
+@Suite("Undo history")
+struct HistoryTests {
+    @Test func undoAndRedoRestoreExactSnapshots() {
+        var h = History<Int>(limit: 10)
+        #expect(!h.canUndo && !h.canRedo)
+        h.record(1, label: "a")
+        h.record(2, label: "b")
+        let u = h.undo(current: 3)
+        #expect(u?.value == 2 && u?.label == "b")
+        #expect(h.canRedo)
+        let r = h.redo(current: 2)
+        #expect(r?.value == 3 && r?.label == "b")
+        #expect(h.undo(current: 3)?.value == 2)
+        #expect(h.undo(current: 2)?.value == 1)
+        #expect(h.undo(current: 1) == nil)
+        #expect(h.redoStack.count == 2)
+        h.record(7, label: "c")
+        #expect(!h.canRedo, "a new change clears redo")
+    }
+
+    @Test func limitDropsTheOldest() {
+        var h = History<Int>(limit: 3)
+        for i in 0..<5 { h.record(i, label: "\(i)") }
+        #expect(h.undoStack.map(\.value) == [2, 3, 4])
+        #expect(History<Int>(limit: 0).limit == 1)
+    }
+
+    @Test func performRecordsOnlyRealChanges() {
+        var doc = BoardDocument(board: board([[1, 2]]))
+        #expect(!doc.perform("nothing") { _ in })
+        #expect(!doc.history.canUndo)
+        #expect(doc.perform("rename") { $0.columns[0].title = "X" })
+        #expect(doc.undo() == "rename")
+        #expect(doc.board == board([[1, 2]]))
+        #expect(doc.redo() == "rename")
+        #expect(doc.board.columns[0].title == "X")
+        #expect(doc.undo() == "rename" && doc.undo() == nil)
+    }
+
+    @Test func aThrowingChangeLeavesTheBoardAsItWas() {
+        var doc = BoardDocument(board: board([[1, 2]]))
+        #expect(throws: Boom.self) {
+            try doc.perform("half") { b in
+                b.columns[0].cards.removeAll()
+                throw Boom()
+            }
+        }
+        #expect(doc.board == board([[1, 2]]))
+        #expect(!doc.history.canUndo)
+    }
+
+    @Test func oneDropIsOneUndoStep() {
+        var doc = BoardDocument(board: board([[1, 2, 3], [4]]))
+        let t = DropTransaction(item: ItemID(2), target: DropTarget(section: 1, index: 0, gap: 0, anchor: ItemID(4)))
+        t.apply(to: &doc)
+        #expect(rawIDs(doc.board) == [[1, 3], [2, 4]])
+        #expect(doc.history.undoStack.count == 1)
+        #expect(doc.undo() == "move")
+        #expect(rawIDs(doc.board) == [[1, 2, 3], [4]])
+        doc.redo()
+        #expect(rawIDs(doc.board) == [[1, 3], [2, 4]])
+    }
+
+    @Test func emptyTransactionRecordsNothing() {
+        var doc = BoardDocument(board: board([[1, 2]]))
+        doc.performTransaction { _ in }
+        #expect(!doc.history.canUndo)
+        let inPlace = DropTransaction(item: ItemID(1), target: DropTarget(section: 0, index: 0, gap: 1, anchor: ItemID(2)))
+        #expect(inPlace.apply(to: &doc)?.to == path(0, 0))
+        #expect(!doc.history.canUndo)
+    }
+
+    @Test func documentForwardsTheDataSource() {
+        var doc = BoardDocument(board: board([[1, 2], [3]]))
+        #expect(doc.numberOfItems(inSection: 0) == 2 && doc.indexPath(for: ItemID(3)) == path(1, 0))
+        #expect(doc.item(at: path(0, 1))?.id == ItemID(2))
+        doc.moveItem(from: path(0, 1), to: path(0, 0))
+        doc.deleteItem(at: path(1, 0))
+        doc.insertItem(Card(id: ItemID(3), title: "t"), at: path(0, 2))
+        #expect(rawIDs(doc.board) == [[2, 1, 3], []])
+        #expect(!doc.history.canUndo, "calls outside a transaction are not undo steps")
+    }
+}
+
+func path(_ s: Int, _ i: Int) -> IndexPath { IndexPath(section: s, item: i) }
