@@ -136,3 +136,13 @@ def test_escape_in_prompt_changes_nothing(lanes):
     app.wait_status("Cancelled")
     quit_and_check(app, board_md(start))
     assert stat_key(app.board_path) == before_stat
+
+
+def test_keys_typed_in_one_go_all_count(lanes):
+    app = lanes(board_md(BOARD), wait_for="a0")
+    app.send_literal("JJK")  # one write: down, down, up
+    after = [("To do", ["a1", "a0", "a2"]), ("Doing", ["b0", "b1"]), ("Done", ["c0"])]
+    app.wait_file(board_md(after))
+    app.send_literal("uuu")
+    app.wait_file(board_md(BOARD), what="after three undos typed in one go")
+    quit_and_check(app, board_md(BOARD))

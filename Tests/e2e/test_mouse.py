@@ -7,7 +7,7 @@ import time
 import pytest
 
 from checks import assert_board_drawn, assert_mouse_modes_on, marker_at, quit_and_check, title_shown_at
-from lanes_harness import Layout, board_md, line_between, stat_key
+from lanes_harness import Layout, board_md, line_between, sgr, stat_key
 
 THREE = [("To do", ["a0", "a1", "a2"]), ("Doing", ["b0", "b1", "b2"]), ("Done", ["c0"])]
 # a0 dropped on the lower half of b1: it becomes the 3rd card of Doing.
@@ -137,15 +137,21 @@ def test_escape_mid_drag_cancels(lanes):
     assert stat_key(app.board_path) == before_stat, "the file was rewritten although nothing changed"
 
 
-@pytest.mark.parametrize("steps", [4, 120])
+@pytest.mark.parametrize("steps", [0, 4, 120])
 def test_whole_drag_in_one_write(lanes, steps):
+    """Press, drags and release typed in one go (one read); steps=0 is a press and a far release
+    with no motion reported in between, which is still a drag."""
     app = lanes(board_md(THREE), wait_for="a0")
     L = Layout.simple(100, 30, THREE)
     start, target = L.title_point(0, 0), L.lower(1, 1)
-    path = [start] + line_between(start, target, steps)
-    app.drag(path, one_call=True)
-    app.wait_status("Dropped “a0” in Doing at position 3")
+    if steps == 0:
+        app.send_literal(sgr("press", *start) + sgr("release", *target))
+    else:
+        path = [start] + line_between(start, target, steps)
+        app.drag(path, one_call=True)
     app.wait_file(board_md(THREE_AFTER))
+    # The status names the card that moved (a0), not the one now at its old place.
+    app.wait_status("Dropped “a0” in Doing at position 3")
     quit_and_check(app, board_md(THREE_AFTER))
 
 
@@ -204,3 +210,22 @@ def test_two_drags_in_a_row_then_undo(lanes):
     app.send_keys("C-r")
     app.wait_file(board_md(THREE_AFTER), what="after redo")
     quit_and_check(app, board_md(THREE_AFTER))
+
+
+def test_right_button_does_not_drag(lanes):
+    app = lanes(board_md(THREE), wait_for="a0")
+    L = Layout.simple(100, 30, THREE)
+    before_stat = stat_key(app.board_path)
+    start, target = L.title_point(0, 0), L.lower(1, 1)
+    seq = f"\x1b[<2;{start[0] + 1};{start[1] + 1}M"
+    seq += "".join(f"\x1b[<34;{x + 1};{y + 1}M" for x, y in line_between(start, target, 4))
+    seq += f"\x1b[<2;{target[0] + 1};{target[1] + 1}m"
+    app.send_literal(seq)
+    # Then a real left-button drag of b0, to know the right-button one was handled first.
+    b0 = L.title_point(1, 0)
+    app.drag([b0] + line_between(b0, L.lower(1, 2), 4))
+    app.wait_status("Dropped “b0” in Doing at position 3")
+    after = [("To do", ["a0", "a1", "a2"]), ("Doing", ["b1", "b2", "b0"]), ("Done", ["c0"])]
+    app.wait_file(board_md(after))
+    assert stat_key(app.board_path) != before_stat
+    quit_and_check(app, board_md(after))

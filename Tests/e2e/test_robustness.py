@@ -228,3 +228,21 @@ def test_pages_when_columns_do_not_fit(lanes):
     after = cols[:4] + [("E", ["e1", "e2", "e0"])]
     app.wait_file(board_md(after))
     quit_and_check(app, board_md(after))
+
+
+def test_file_changed_on_disk_is_reloaded(lanes):
+    app = lanes(board_md(THREE), wait_for="a0")
+    # Another program rewrites the board (atomically, as editors and git do).
+    changed = [("To do", ["a0", "a1", "a2", "new from outside"]), ("Doing", ["b0", "b1", "b2"]), ("Done", ["c0"])]
+    tmp = app.board_path.with_name(".board.md.tmp")
+    tmp.write_text(board_md(changed))
+    tmp.replace(app.board_path)
+    app.wait_for("new from outside", timeout=5, what="the board reloaded from disk")
+    app.wait_status("Reloaded")
+    L = Layout.simple(100, 30, changed)
+    p = L.title_point(0, 3)
+    app.drag([p] + line_between(p, L.upper(1, 0), 5))
+    app.wait_status("Dropped “new from outside” in Doing at position 1")
+    after = [("To do", ["a0", "a1", "a2"]), ("Doing", ["new from outside", "b0", "b1", "b2"]), ("Done", ["c0"])]
+    app.wait_file(board_md(after))
+    quit_and_check(app, board_md(after))
