@@ -9,7 +9,7 @@ import pytest
 
 from checks import assert_board_drawn, quit_and_check, title_shown_at
 from lanes_harness import (
-    REPO, HarnessError, Layout, board_md, cards_of, every_once, line_between, sanitized, stat_key, to_cells,
+    REPO, Layout, board_md, every_once, line_between, sanitized, stat_key, to_cells,
 )
 
 EVIL = "evil \x1b[31mred\x1b[0m \x07 title"
@@ -245,4 +245,32 @@ def test_file_changed_on_disk_is_reloaded(lanes):
     app.wait_status("Dropped “new from outside” in Doing at position 1")
     after = [("To do", ["a0", "a1", "a2"]), ("Doing", ["new from outside", "b0", "b1", "b2"]), ("Done", ["c0"])]
     app.wait_file(board_md(after))
+    quit_and_check(app, board_md(after))
+
+
+def test_resize_moves_the_source_column_off_the_page_mid_drag(lanes):
+    """c0 is dragged from Done; the window shrinks so Done is on page 2 and not shown.
+    The drag goes on and the drop on Doing lands where the marker says."""
+    app = lanes(board_md(THREE), wait_for="c0")
+    L = Layout.simple(100, 30, THREE)
+    start, over = L.title_point(2, 0), L.lower(1, 1)
+    app.mouse("press", *start)
+    for p in line_between(start, over, 4):
+        time.sleep(0.02)
+        app.mouse("drag", *p)
+    app.wait_status("Over Doing, position 3 of 4")
+    app.tmux.run("resize-window", "-t", app.name, "-x", "60", "-y", "20")
+    wait_size(app, 60, 20)
+    app.wait_for(lambda l: "◀ page 1/2 ▶" in l[0], what="two pages at 60 columns")
+    L2 = Layout.simple(60, 20, THREE)
+    target = L2.lower(1, 1)
+    for p in line_between((59, over[1]), target, 3):
+        app.mouse("drag", *p)
+        time.sleep(0.02)
+    app.wait_status("Over Doing, position 3 of 4")
+    app.mouse("release", *target)
+    app.wait_status("Dropped “c0” in Doing at position 3")
+    after = [("To do", ["a0", "a1", "a2"]), ("Doing", ["b0", "b1", "c0", "b2"]), ("Done", [])]
+    app.wait_file(board_md(after))
+    assert not every_once(app.read_file().decode(), ALL)
     quit_and_check(app, board_md(after))
