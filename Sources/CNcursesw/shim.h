@@ -10,6 +10,11 @@
 #include <locale.h>
 #include <wchar.h>
 #include <ncursesw/curses.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <sys/ioctl.h>
+#include <termios.h>
+#include <unistd.h>
 
 /* Swift 6 rejects the mutable C globals and cannot import the macros: accessors. */
 static inline WINDOW *lanes_stdscr(void) { return stdscr; }
@@ -26,11 +31,33 @@ static inline attr_t lanes_a_italic(void) { return A_ITALIC; }
 static inline attr_t lanes_color_pair(int n) { return COLOR_PAIR(n); }
 static inline mmask_t lanes_all_mouse_events(void) { return ALL_MOUSE_EVENTS | REPORT_MOUSE_POSITION; }
 
-/* Puts one grapheme (up to 5 code points) with attributes at (y, x). */
-static inline int lanes_put_cell(int y, int x, const wchar_t *wcs, attr_t attrs, short pair) {
+static inline WINDOW *lanes_curscr(void) { return curscr; }
+static inline int lanes_ccharw_max(void) { return CCHARW_MAX; }
+/* The width curses will give a character: the C library's, for the current locale. */
+static inline int lanes_wcwidth(wchar_t c) { return wcwidth(c); }
+
+/* Puts one grapheme (up to CCHARW_MAX code points) with attributes at (y, x).
+   With `insert` the cell is inserted instead of added, so the cursor does not
+   advance: the way to fill the bottom-right corner without an ERR or a scroll. */
+static inline int lanes_put_cell(int y, int x, const wchar_t *wcs, attr_t attrs, short pair, int insert) {
     cchar_t cc;
     if (setcchar(&cc, wcs, attrs, pair, NULL) != OK) return ERR;
-    return mvadd_wch(y, x, &cc);
+    return insert ? mvins_wch(y, x, &cc) : mvadd_wch(y, x, &cc);
+}
+
+/* Opens a pseudo-terminal pair of the given size; returns 0, or -1 with errno set. */
+static inline int lanes_open_pty(int rows, int cols, int *master, int *slave) {
+    int m = posix_openpt(O_RDWR | O_NOCTTY);
+    if (m < 0) return -1;
+    char name[128];
+    if (grantpt(m) != 0 || unlockpt(m) != 0 || ptsname_r(m, name, sizeof name) != 0) { close(m); return -1; }
+    int s = open(name, O_RDWR | O_NOCTTY);
+    if (s < 0) { close(m); return -1; }
+    struct winsize ws = { (unsigned short)rows, (unsigned short)cols, 0, 0 };
+    ioctl(m, TIOCSWINSZ, &ws);
+    *master = m;
+    *slave = s;
+    return 0;
 }
 
 #endif

@@ -1,31 +1,60 @@
 import CNcursesw
 import DragKit
-#if canImport(Glibc)
 import Glibc
-#endif
 
-/// The terminal through ncursesw: the only code that talks to curses.
+/// Why a `CursesTerminal` could not start.
+public enum CursesTerminalError: Error, Equatable, Sendable {
+    /// Another `CursesTerminal` is running: curses has one screen per process here.
+    case alreadyRunning
+    /// The output file descriptor is not a terminal.
+    case notATerminal
+    /// `newterm` failed, usually because terminfo does not know the terminal type.
+    case cannotInitialize(term: String?)
+}
+
+/// The terminal driven through ncursesw: the only code that talks to curses.
 ///
-/// Curses draws; input is read raw from the terminal and decoded in Swift.
-/// Mouse modes 1000/1002/1006 and bracketed paste are switched on here (and
-/// again after Ctrl-Z or an editor), and off on every way out.
+/// Curses is used for output only. Input is read as raw bytes from `inputFD` and decoded
+/// by the app; mouse reporting is switched on with xterm's private modes written directly,
+/// not with `mousemask`. Signals arrive through a self-pipe and are reported by `wait`.
 public final class CursesTerminal: TerminalDevice {
-    let inputFD: Int32
-    let outputFD: Int32
-    let termName: String?
+    public let inputFD: Int32
+    public let outputFD: Int32
+    private let termName: String?
+
+    /// Bytes sent to the terminal since creation: curses output plus our own mode sequences.
+    public private(set) var bytesWritten = 0
+    /// Whether `bytesWritten` includes curses' output (needs `/proc/thread-self/io`);
+    /// without it only our own sequences are counted.
+    public private(set) var countsCursesOutput = true
+
+    private enum State { case stopped, running, suspended }
+    private var state = State.stopped
     private var screen: OpaquePointer?
     private var outFile: UnsafeMutablePointer<FILE>?
     private var inFile: UnsafeMutablePointer<FILE>?
+    private var savedTermios: termios?
+    /// What is on screen; nil when it must be painted whole.
     private var shown: CellBuffer?
-    private var pairs: [Int: Int16] = [:]
-    private var hasColors = false
-    private var running = false
-    private var savedTermios = termios()
+    /// The physical screen must be cleared before the next paint.
+    private var needsClear = true
+    private var pairs: [UInt16: Int16] = [:]
+    private var nextPair: Int32 = 1
+    private var colorsEnabled = false
+    private var defaultColors = false
+    private var pending: [TerminalInput] = []
+    private var meter = ThreadWriteMeter()
+    private var countingDepth = 0
 
-    static let enableModes = "\u{1b}[?1000h\u{1b}[?1002h\u{1b}[?1006h\u{1b}[?2004h"
-    static let disableModes = "\u{1b}[?2004l\u{1b}[?1006l\u{1b}[?1002l\u{1b}[?1000l"
+    nonisolated(unsafe) private static var owner: ObjectIdentifier?
 
-    /// A terminal on the given descriptors (the controlling terminal by default); `term` overrides `$TERM`.
+    /// Mouse button-event tracking with SGR coordinates, focus reports and bracketed paste.
+    static let enableModes = "\u{1b}[?1000h\u{1b}[?1002h\u{1b}[?1006h\u{1b}[?1004h\u{1b}[?2004h"
+    static let disableModes = "\u{1b}[?2004l\u{1b}[?1004l\u{1b}[?1006l\u{1b}[?1002l\u{1b}[?1000l"
+    /// What a crash writes: modes off, attributes reset, cursor shown, normal screen.
+    static let crashRestore = disableModes + "\u{1b}[0m\u{1b}[?25h\u{1b}[?1049l\r\n"
+
+    /// A terminal on the given descriptors; `term` overrides `$TERM` (tests pass "xterm-256color").
     public init(inputFD: Int32 = 0, outputFD: Int32 = 1, term: String? = nil) {
         self.inputFD = inputFD
         self.outputFD = outputFD
@@ -34,206 +63,407 @@ public final class CursesTerminal: TerminalDevice {
 
     deinit { stop() }
 
+    // MARK: - Lifecycle
+
     public func start() throws {
-        guard !running else { return }
-        setlocale(LC_ALL, "")
-        let haveTermios = tcgetattr(inputFD, &savedTermios) == 0
-        TerminalSignals.install(ttyFD: outputFD, termios: haveTermios ? savedTermios : nil)
-        atexit { TerminalSignals.restoreTerminal() }
-        outFile = fdopen(dup(outputFD), "w")
-        if let outFile { setvbuf(outFile, nil, _IOFBF, 1 << 16) }
-        inFile = fdopen(dup(inputFD), "r")
-        guard let outFile, let inFile else { throw TerminalError.cannotOpen }
-        let name = termName ?? getenv("TERM").map { String(cString: $0) } ?? "xterm-256color"
-        screen = name.withCString { newterm($0, outFile, inFile) }
+        guard state == .stopped else { return }
+        guard Self.owner == nil else { throw CursesTerminalError.alreadyRunning }
+        guard isatty(outputFD) != 0 else { throw CursesTerminalError.notATerminal }
+        Self.useUTF8Locale()
+
+        var original = termios()
+        savedTermios = tcgetattr(outputFD, &original) == 0 ? original : nil
+        // Our handlers go in before newterm, which then leaves SIGINT, SIGTERM, SIGTSTP and SIGWINCH alone.
+        TerminalSignals.install(ttyFD: outputFD, termios: savedTermios, restoreSequence: Array(Self.crashRestore.utf8))
+
+        let outCopy = dup(outputFD)
+        let inCopy = dup(inputFD)
+        outFile = outCopy >= 0 ? fdopen(outCopy, "w") : nil
+        inFile = inCopy >= 0 ? fdopen(inCopy, "r") : nil
+        // Curses buffers its output and flushes it in whichever call comes next: count the whole setup.
+        screen = counted { () -> OpaquePointer? in
+            guard outFile != nil, inFile != nil else { return nil }
+            let created = termName.map { name in name.withCString { newterm($0, outFile, inFile) } }
+                ?? newterm(nil, outFile, inFile)
+            guard let created else { return nil }
+            set_term(created)
+            raw()
+            noecho()
+            nonl()
+            keypad(lanes_stdscr(), false)
+            intrflush(lanes_stdscr(), false)
+            scrollok(lanes_stdscr(), false)
+            leaveok(lanes_stdscr(), true)
+            // Curses must not poll our input for typeahead: it would cut updates short while the mouse moves.
+            typeahead(-1)
+            set_escdelay(25)
+            colorsEnabled = has_colors()
+            if colorsEnabled {
+                start_color()
+                defaultColors = use_default_colors() == OK
+            }
+            curs_set(0)
+            return created
+        }
         guard screen != nil else {
+            closeFiles(outCopy: outCopy, inCopy: inCopy)
             TerminalSignals.uninstall()
-            throw TerminalError.unknownTerminal(name)
+            throw CursesTerminalError.cannotInitialize(term: termName ?? getenv("TERM").map { String(cString: $0) })
         }
-        set_term(screen)
-        raw()
-        noecho()
-        nonl()
-        keypad(lanes_stdscr(), false)
-        set_escdelay(25)
-        curs_set(0)
-        leaveok(lanes_stdscr(), true)
-        if has_colors() {
-            start_color()
-            use_default_colors()
-            hasColors = true
+        Self.owner = ObjectIdentifier(self)
+        pairs = [:]
+        nextPair = 1
+        state = .running
+        counted {
+            _ = syncSize()
+            invalidate()
+            clearok(lanes_stdscr(), true)
+            wrefresh(lanes_stdscr())
         }
-        running = true
-        writeRaw(Self.enableModes)
-        shown = nil
+        needsClear = false
+        writeDirect(Self.enableModes)
     }
 
     public func stop() {
-        guard running else { return }
-        running = false
-        writeRaw(Self.disableModes)
-        endwin()
-        if let screen { delscreen(screen) }
+        guard state != .stopped else { return }
+        if state == .running { writeDirect(Self.disableModes) }
+        TerminalSignals.setArmed(false)
+        counted {
+            if state == .running { endwin() }
+            delscreen(screen)
+            closeFiles(outCopy: -1, inCopy: -1)
+        }
         screen = nil
-        if let outFile { fclose(outFile) }
-        if let inFile { fclose(inFile) }
-        outFile = nil
-        inFile = nil
-        writeRaw("\u{1b}[?25h")
-        _ = tcsetattr(inputFD, TCSANOW, &savedTermios)
+        if var saved = savedTermios { _ = tcsetattr(outputFD, TCSANOW, &saved) }
         TerminalSignals.uninstall()
+        meter.close()
+        state = .stopped
+        shown = nil
+        pending = []
+        Self.owner = nil
     }
 
     public var size: Size {
-        var ws = winsize()
-        if ioctl(outputFD, UInt(TIOCGWINSZ), &ws) == 0, ws.ws_col > 0, ws.ws_row > 0 {
-            return Size(width: Int(ws.ws_col), height: Int(ws.ws_row))
+        if state != .stopped { return Size(width: Int(lanes_cols()), height: Int(lanes_lines())) }
+        return windowSize() ?? Size(width: 80, height: 24)
+    }
+
+    // MARK: - Output
+
+    public func present(_ buffer: CellBuffer) {
+        guard state == .running else { return }
+        let stdscr = lanes_stdscr()
+        let runs: [CellRun]
+        if let shown, shown.width == buffer.width, shown.height == buffer.height {
+            runs = buffer.diff(from: shown)
+        } else {
+            werase(stdscr)
+            runs = buffer.diff(from: CellBuffer(width: 0, height: 0))
         }
-        return Size(width: Int(lanes_cols()), height: Int(lanes_lines()))
+        if runs.isEmpty && !needsClear {
+            shown = buffer
+            return
+        }
+        let rows = Int(lanes_lines()), cols = Int(lanes_cols())
+        for run in runs where run.y < rows {
+            for (i, cell) in run.cells.enumerated() {
+                let x = run.x + i
+                if x >= cols { break }
+                if cell.isContinuation { continue }
+                draw(cell, x: x, y: run.y, rows: rows, cols: min(cols, buffer.width))
+            }
+        }
+        if needsClear { clearok(stdscr, true) }
+        counted { wrefresh(stdscr) }
+        needsClear = false
+        shown = buffer
     }
 
     public func invalidate() {
         shown = nil
-        if running { clearok(lanes_stdscr(), true) }
+        needsClear = true
     }
 
-    public func present(_ buffer: CellBuffer) {
-        guard running else { return }
-        if Int(lanes_cols()) != buffer.width || Int(lanes_lines()) != buffer.height {
-            resizeterm(Int32(buffer.height), Int32(buffer.width))
-            shown = nil
+    /// Puts one cell into curses, keeping curses' idea of character widths in line with ours.
+    ///
+    /// Curses measures with the C library's `wcwidth`; where that disagrees with `TextWidth`
+    /// the cell is drawn so that curses still covers exactly the cells the buffer says.
+    private func draw(_ cell: Cell, x: Int, y: Int, rows: Int, cols: Int) {
+        var (scalars, width) = Self.displayable(cell.text)
+        let attrs = attributes(for: cell.style)
+        let pair = colorPair(for: cell.style)
+        if width == 2 && x + 1 >= cols { (scalars, width) = ([0x20], 1) }
+        var cursesWidth = Int(lanes_wcwidth(scalars[0]))
+        if cursesWidth < 1 || cursesWidth > width {
+            scalars = [0xFFFD]
+            cursesWidth = 1
         }
-        let runs: [CellRun]
-        if let old = shown, old.width == buffer.width, old.height == buffer.height {
-            runs = buffer.diff(from: old)
-        } else {
-            runs = (0..<buffer.height).map { y in
-                CellRun(x: 0, y: y, cells: (0..<buffer.width).map { buffer[$0, y] })
-            }
+        // Only zero-width code points may follow the first one in a cchar_t.
+        var kept = 1
+        while kept < scalars.count, lanes_wcwidth(scalars[kept]) == 0 { kept += 1 }
+        if kept > 1, scalars[kept - 1] == 0x200D { kept -= 1 }
+        scalars.removeSubrange(kept...)
+        put(scalars, x: x, y: y, attrs: attrs, pair: pair, rows: rows, span: cursesWidth)
+        if width == 2 && cursesWidth == 1 {
+            put([0x20], x: x + 1, y: y, attrs: attrs, pair: pair, rows: rows, span: 1)
         }
-        for run in runs {
-            var x = run.x
-            for cell in run.cells {
-                defer { x += 1 }
-                if cell.isContinuation { continue }
-                put(cell, x: x, y: run.y)
-            }
-        }
-        wnoutrefresh(lanes_stdscr())
-        doupdate()
-        shown = buffer
     }
 
-    private func put(_ cell: Cell, x: Int, y: Int) {
-        var wcs: [wchar_t] = []
-        for s in cell.text.unicodeScalars.prefix(4) {
-            let v = s.value
-            // Never hand curses a control character, whatever reached the buffer.
-            wcs.append(v < 0x20 || (v >= 0x7F && v < 0xA0) ? wchar_t(0xFFFD) : wchar_t(v))
+    private func put(_ scalars: [wchar_t], x: Int, y: Int, attrs: attr_t, pair: Int16, rows: Int, span: Int) {
+        // Adding into the bottom-right corner would move the cursor past the end of the screen;
+        // inserting there does not.
+        let insert: Int32 = (y == rows - 1 && x + span >= Int(lanes_cols())) ? 1 : 0
+        if lanes_put_cell(Int32(y), Int32(x), scalars + [0], attrs, pair, insert) == ERR, insert == 0 {
+            _ = lanes_put_cell(Int32(y), Int32(x), [0xFFFD, 0], attrs, pair, 0)
         }
-        if wcs.isEmpty { wcs = [wchar_t(32)] }
-        wcs.append(0)
+    }
+
+    /// The code points curses gets for a cell's text, and the width the app gave it.
+    ///
+    /// Never a control character: a cell with C0, DEL or C1 anywhere in its text becomes
+    /// U+FFFD. Only the first grapheme counts; one longer than a `cchar_t` holds keeps its
+    /// first code point (and an emoji selector).
+    static func displayable(_ text: String) -> (scalars: [wchar_t], width: Int) {
+        guard let ch = text.first else { return ([0x20], 1) }
+        if text.unicodeScalars.contains(where: { isControl($0.value) }) { return ([0xFFFD], 1) }
+        let width = TextWidth.width(of: ch)
+        if width == 0 { return ([0x20], 1) }
+        var scalars = ch.unicodeScalars.map { wchar_t(bitPattern: $0.value) }
+        if scalars.count > Int(lanes_ccharw_max()) {
+            scalars = scalars[1] == 0xFE0F ? [scalars[0], 0xFE0F] : [scalars[0]]
+        }
+        return (scalars, width)
+    }
+
+    static func isControl(_ v: UInt32) -> Bool { v < 0x20 || v == 0x7F || (v >= 0x80 && v < 0xA0) }
+
+    private func attributes(for style: Style) -> attr_t {
         var attrs = lanes_a_normal()
-        let st = cell.style
-        if st.bold { attrs |= lanes_a_bold() }
-        if st.dim { attrs |= lanes_a_dim() }
-        if st.reverse { attrs |= lanes_a_reverse() }
-        if st.underline { attrs |= lanes_a_underline() }
-        let pair = colorPair(st.fg, st.bg)
-        _ = lanes_put_cell(Int32(y), Int32(x), wcs, attrs, pair)
+        if style.bold { attrs |= lanes_a_bold() }
+        if style.dim { attrs |= lanes_a_dim() }
+        if style.reverse { attrs |= lanes_a_reverse() }
+        if style.underline { attrs |= lanes_a_underline() }
+        return attrs
     }
 
-    private func colorPair(_ fg: Style.Color, _ bg: Style.Color) -> Int16 {
-        guard hasColors, fg != .default || bg != .default else { return 0 }
-        let key = Int(fg.rawValue) * 16 + Int(bg.rawValue)
-        if let p = pairs[key] { return p }
-        let n = Int16(pairs.count + 1)
-        guard Int32(n) < lanes_color_pairs() else { return 0 }
-        init_pair(n, Int16(fg.rawValue) - 1, Int16(bg.rawValue) - 1)
-        pairs[key] = n
-        return n
+    /// The colour pair for a style's colours, allocated on first use; 0 when out of pairs.
+    private func colorPair(for style: Style) -> Int16 {
+        guard colorsEnabled, style.fg != .default || style.bg != .default else { return 0 }
+        let key = UInt16(style.fg.rawValue) << 8 | UInt16(style.bg.rawValue)
+        if let pair = pairs[key] { return pair }
+        guard nextPair < lanes_color_pairs(), nextPair <= Int32(Int16.max) else { return 0 }
+        let pair = Int16(nextPair)
+        guard init_pair(pair, cursesColor(style.fg, foreground: true), cursesColor(style.bg, foreground: false)) == OK else { return 0 }
+        nextPair += 1
+        pairs[key] = pair
+        return pair
     }
+
+    private func cursesColor(_ color: Style.Color, foreground: Bool) -> Int16 {
+        if color == .default {
+            if defaultColors { return -1 }
+            return foreground ? Int16(COLOR_WHITE) : Int16(COLOR_BLACK)
+        }
+        return Int16(color.rawValue) - 1
+    }
+
+    // MARK: - Input and signals
 
     public func wait(timeout: Double?) -> [TerminalInput] {
-        var fds = [pollfd(fd: inputFD, events: Int16(POLLIN), revents: 0),
-                   pollfd(fd: TerminalSignals.pipeRead, events: Int16(POLLIN), revents: 0)]
-        let ms = timeout.map { Int32(max(0, min($0 * 1000, 86_400_000)).rounded(.up)) } ?? -1
-        let n = poll(&fds, 2, ms)
-        var out: [TerminalInput] = []
-        if n <= 0 { return out }
-        for (code, extra) in TerminalSignals.drain() {
-            switch code {
-            case TerminalSignals.resize:
-                let s = size
-                resizeterm(Int32(s.height), Int32(s.width))
-                shown = nil
-                out.append(.resized(s))
-            case TerminalSignals.terminate:
-                out.append(.terminate(signal: Int32(extra)))
-            case TerminalSignals.cont:
-                if running {
-                    writeRaw(Self.enableModes)
-                    invalidate()
-                }
-                out.append(.resumed)
-            case TerminalSignals.stop:
-                suspend { _ = kill(getpid(), SIGSTOP) }
-                out.append(.resumed)
-            default:
-                break
+        if !pending.isEmpty { return takeQueued() }
+        let deadline = timeout.map { monotonicNow() + max(0, $0) }
+        while true {
+            var fds = [
+                pollfd(fd: inputFD, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: TerminalSignals.wakeFD, events: Int16(POLLIN), revents: 0),
+            ]
+            var ms: Int32 = -1
+            if let deadline {
+                let left = deadline - monotonicNow()
+                ms = left <= 0 ? 0 : Int32(min(left * 1000, Double(Int32.max - 1)).rounded(.up))
             }
-        }
-        if fds[0].revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
-            var bytes: [UInt8] = []
-            var buf = [UInt8](repeating: 0, count: 65536)
-            let got = read(inputFD, &buf, buf.count)
-            if got > 0 {
-                bytes += buf[0..<got]
-            } else if got == 0 {
-                // The terminal went away: treat as a hang-up.
-                out.append(.terminate(signal: SIGHUP))
+            let ready = poll(&fds, 2, ms)
+            if ready < 0 && errno != EINTR { return [] }
+            var events = handleSignals()
+            if ready > 0 && fds[0].revents != 0 {
+                events += readInput()
             }
-            if !bytes.isEmpty { out.append(.bytes(bytes)) }
+            events += takeQueued()
+            if !events.isEmpty { return events }
+            if ready == 0 { return [] }
+            if let deadline, monotonicNow() >= deadline { return [] }
         }
-        return out
+    }
+
+    private func takeQueued() -> [TerminalInput] {
+        let queued = pending
+        pending = []
+        return queued
+    }
+
+    /// Reads what is there, up to 64 KiB. End of file or an error means the terminal is gone.
+    private func readInput() -> [TerminalInput] {
+        var buf = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let n = read(inputFD, &buf, buf.count)
+            if n > 0 { return [.bytes(Array(buf[0..<n]))] }
+            if n < 0 && errno == EINTR { continue }
+            if n < 0 && errno == EAGAIN { return [] }
+            return [.terminate(signal: SIGHUP)]
+        }
+    }
+
+    private func handleSignals() -> [TerminalInput] {
+        let signals = TerminalSignals.takePending()
+        guard !signals.isEmpty else { return [] }
+        var events: [TerminalInput] = []
+        if signals.contains(SIGTSTP) {
+            suspendToShell()
+        } else if signals.contains(SIGCONT), state == .running {
+            // Stopped by something we could not catch (SIGSTOP): the shell may have changed
+            // the terminal meanwhile, so set it up again.
+            reenter()
+            pending.append(.resumed)
+        }
+        if signals.contains(SIGWINCH), let newSize = syncSize() {
+            events.append(.resized(newSize))
+        }
+        for sig in [SIGHUP, SIGTERM, SIGINT] where signals.contains(sig) {
+            events.append(.terminate(signal: sig))
+        }
+        return events
+    }
+
+    /// Matches curses to the window's real size; returns the size if it changed.
+    private func syncSize() -> Size? {
+        guard state != .stopped, let real = windowSize(), real.width > 0, real.height > 0 else { return nil }
+        guard real.width != Int(lanes_cols()) || real.height != Int(lanes_lines()) else { return nil }
+        counted { resizeterm(Int32(real.height), Int32(real.width)) }
+        invalidate()
+        return real
+    }
+
+    private func windowSize() -> Size? {
+        var ws = winsize()
+        guard ioctl(outputFD, UInt(TIOCGWINSZ), &ws) == 0 else { return nil }
+        return Size(width: Int(ws.ws_col), height: Int(ws.ws_row))
+    }
+
+    // MARK: - Giving the terminal away
+
+    /// Stops the process as Ctrl-Z does in a shell, with the terminal restored meanwhile.
+    ///
+    /// With `raw()` Ctrl-Z arrives as byte 0x1A and the app calls this; a SIGTSTP sent
+    /// from outside lands here too, via `wait`. On return the screen has been repainted
+    /// from curses' copy and `wait` reports `.resumed` (and `.resized` if the window changed).
+    public func suspendToShell() {
+        guard state == .running else { return }
+        leave()
+        TerminalSignals.stopProcess()
+        TerminalSignals.discard(SIGCONT)
+        reenter()
+        pending.append(.resumed)
+        if let newSize = syncSize() { pending.append(.resized(newSize)) }
     }
 
     public func suspend(while body: () -> Void) {
-        guard running else { body(); return }
-        writeRaw(Self.disableModes)
-        def_prog_mode()
-        endwin()
-        writeRaw("\u{1b}[?25h")
-        body()
-        reset_prog_mode()
-        curs_set(0)
-        writeRaw(Self.enableModes)
-        invalidate()
-        refresh()
+        guard state == .running else {
+            body()
+            return
+        }
+        leave()
+        TerminalSignals.withDefaultStop(body)
+        // Like system(3): an interrupt typed at the other program was meant for it.
+        TerminalSignals.discard(SIGINT)
+        TerminalSignals.discard(SIGCONT)
+        reenter()
+        if let newSize = syncSize() { pending.append(.resized(newSize)) }
     }
 
-    /// Writes bytes straight to the terminal after whatever curses has buffered.
-    private func writeRaw(_ s: String) {
-        if let outFile { fflush(outFile) }
-        let bytes = Array(s.utf8)
-        var off = 0
-        while off < bytes.count {
-            let n = bytes[off...].withUnsafeBufferPointer { write(outputFD, $0.baseAddress, $0.count) }
-            if n <= 0 { if errno == EINTR { continue }; break }
-            off += n
+    /// Hands the terminal back to the shell: modes off, normal screen, shell's termios.
+    private func leave() {
+        writeDirect(Self.disableModes)
+        counted { endwin() }
+        TerminalSignals.setArmed(false)
+        state = .suspended
+    }
+
+    /// Takes the terminal back and repaints it from curses' copy of the screen.
+    private func reenter() {
+        state = .running
+        counted {
+            reset_prog_mode()
+            clearok(lanes_curscr(), true)
+            wrefresh(lanes_stdscr())
+            curs_set(0)
+        }
+        writeDirect(Self.enableModes)
+        TerminalSignals.setArmed(true)
+    }
+
+    /// Opens a pseudo-terminal of the given size, to run the device without a real terminal
+    /// (tests, byte-count benchmarks): pass `slave` as both descriptors and read `master`.
+    /// The caller closes both.
+    public static func openPseudoTerminal(width: Int, height: Int) -> (master: Int32, slave: Int32)? {
+        var master: Int32 = -1, slave: Int32 = -1
+        guard lanes_open_pty(Int32(height), Int32(width), &master, &slave) == 0 else { return nil }
+        return (master, slave)
+    }
+
+    // MARK: - Plumbing
+
+    /// Runs curses calls and adds what they wrote to `bytesWritten`; nested calls are measured once.
+    @discardableResult
+    private func counted<T>(_ body: () -> T) -> T {
+        countingDepth += 1
+        defer { countingDepth -= 1 }
+        guard countingDepth == 1 else { return body() }
+        let before = meter.total()
+        let result = body()
+        if let before, let after = meter.total() {
+            bytesWritten += after - before
+        } else {
+            countsCursesOutput = false
+        }
+        return result
+    }
+
+    /// Writes our own sequence straight to the terminal; curses has flushed by then.
+    private func writeDirect(_ text: String) {
+        var bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { write(outputFD, $0.baseAddress! + offset, $0.count - offset) }
+            if n > 0 {
+                offset += n
+            } else if n < 0 && errno == EINTR {
+                continue
+            } else {
+                break
+            }
+        }
+        bytesWritten += offset
+    }
+
+    private func closeFiles(outCopy: Int32, inCopy: Int32) {
+        if let outFile { fclose(outFile) } else if outCopy >= 0 { _ = close(outCopy) }
+        if let inFile { fclose(inFile) } else if inCopy >= 0 { _ = close(inCopy) }
+        outFile = nil
+        inFile = nil
+    }
+
+    /// Curses needs a UTF-8 locale to write wide characters; the app always speaks UTF-8.
+    private static func useUTF8Locale() {
+        setlocale(LC_ALL, "")
+        let codeset = nl_langinfo(nl_item(CODESET)).map { String(cString: $0) } ?? ""
+        if codeset != "UTF-8" {
+            setlocale(LC_CTYPE, "C.UTF-8")
         }
     }
-}
 
-/// Why the terminal could not be set up.
-public enum TerminalError: Error, CustomStringConvertible {
-    case cannotOpen
-    case unknownTerminal(String)
-
-    public var description: String {
-        switch self {
-        case .cannotOpen: "cannot open the terminal"
-        case .unknownTerminal(let t): "unknown terminal type \"\(t)\" (set TERM, e.g. TERM=xterm-256color)"
-        }
+    private func monotonicNow() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
     }
 }

@@ -1,102 +1,215 @@
-#if canImport(Glibc)
 import Glibc
-#endif
+import Synchronization
 
-/// Signal plumbing for the terminal: a self-pipe for the signals the app handles,
-/// and last-resort handlers that restore the terminal when the process crashes.
+/// Signal plumbing for the curses terminal: a self-pipe for the signals the app reacts to,
+/// and crash handlers that put the terminal back before the process dies.
 ///
-/// Everything a handler touches is a plain global set before the handler is
-/// installed; handlers only call async-signal-safe functions (write, tcsetattr, signal, raise).
+/// Everything a handler touches is set up before the handler is installed and lives
+/// for the rest of the process: handlers only do atomic stores, `write`, `tcsetattr`,
+/// `sigaction` and `raise`, which are async-signal-safe.
 enum TerminalSignals {
-    nonisolated(unsafe) static var pipeWrite: Int32 = -1
-    nonisolated(unsafe) static var pipeRead: Int32 = -1
-    nonisolated(unsafe) static var ttyFD: Int32 = -1
-    nonisolated(unsafe) static var savedTermios = termios()
-    nonisolated(unsafe) static var haveTermios = false
-    /// What a crash writes to leave the terminal usable: mouse and paste modes off,
-    /// the alternate screen left, attributes reset, the cursor shown.
-    nonisolated(unsafe) static var restoreBytes: UnsafeMutablePointer<UInt8>?
-    nonisolated(unsafe) static var restoreCount = 0
+    /// Signals reported through the self-pipe.
+    static let eventSignals: [Int32] = [SIGWINCH, SIGHUP, SIGTERM, SIGINT, SIGTSTP, SIGCONT]
+    /// Signals that end the process, after which the terminal must not stay in curses mode.
+    static let crashSignals: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP, SIGQUIT, SIGSYS]
 
-    static let restoreSequence = "\u{1b}[?2004l\u{1b}[?1004l\u{1b}[?1006l\u{1b}[?1002l\u{1b}[?1000l\u{1b}[0m\u{1b}[?25h\u{1b}[?1049l\r\n"
+    /// The read end of the self-pipe: readable whenever a signal has arrived.
+    static var wakeFD: Int32 { wakeReadFD }
 
-    /// Codes written into the pipe by the handlers.
-    static let resize: UInt8 = 0x57, terminate: UInt8 = 0x54, cont: UInt8 = 0x43, stop: UInt8 = 0x5A
+    /// Sets up handlers. `ttyFD` and `termios` are what a crash restores; `restoreSequence`
+    /// is written to `ttyFD` first (modes off, normal screen, cursor on).
+    static func install(ttyFD: Int32, termios saved: termios?, restoreSequence: [UInt8]) {
+        prepareOnce()
+        let state = crashState
+        state.pointee.fd = ttyFD
+        state.pointee.hasTermios = saved != nil
+        if let saved { state.pointee.termios = saved }
+        let count = min(restoreSequence.count, crashSequenceCapacity)
+        for i in 0..<count { state.pointee.sequence[i] = restoreSequence[i] }
+        state.pointee.sequenceCount = count
+        drain()
+        pendingBits.store(0, ordering: .sequentiallyConsistent)
 
-    static func install(ttyFD fd: Int32, termios saved: termios?) {
-        ttyFD = fd
-        if let saved {
-            savedTermios = saved
-            haveTermios = true
+        for sig in eventSignals {
+            var action = sigaction()
+            action.__sigaction_handler.sa_handler = onEventSignal
+            sigemptyset(&action.sa_mask)
+            action.sa_flags = SA_RESTART
+            sigaction(sig, &action, previousActions + Int(sig))
         }
-        if restoreBytes == nil {
-            let bytes = Array(restoreSequence.utf8)
-            let p = UnsafeMutablePointer<UInt8>.allocate(capacity: bytes.count)
-            p.initialize(from: bytes, count: bytes.count)
-            restoreBytes = p
-            restoreCount = bytes.count
+        for sig in crashSignals {
+            var action = sigaction()
+            action.__sigaction_handler.sa_sigaction = onCrashSignal
+            sigemptyset(&action.sa_mask)
+            action.sa_flags = SA_SIGINFO | SA_ONSTACK
+            sigaction(sig, &action, previousActions + Int(sig))
         }
-        if pipeRead < 0 {
-            var fds: [Int32] = [-1, -1]
-            if pipe(&fds) == 0 {
-                for f in fds {
-                    _ = fcntl(f, F_SETFL, fcntl(f, F_GETFL) | O_NONBLOCK)
-                    _ = fcntl(f, F_SETFD, FD_CLOEXEC)
-                }
-                pipeRead = fds[0]
-                pipeWrite = fds[1]
-            }
-        }
-        signal(SIGWINCH) { _ in TerminalSignals.post(TerminalSignals.resize) }
-        signal(SIGCONT) { _ in TerminalSignals.post(TerminalSignals.cont) }
-        signal(SIGTSTP) { _ in TerminalSignals.post(TerminalSignals.stop) }
-        for s in [SIGTERM, SIGHUP, SIGINT] {
-            signal(s) { sig in TerminalSignals.post(TerminalSignals.terminate, UInt8(truncatingIfNeeded: sig)) }
-        }
-        for s in [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP, SIGQUIT] {
-            signal(s) { sig in
-                TerminalSignals.restoreTerminal()
-                signal(sig, SIG_DFL)
-                raise(sig)
-            }
-        }
+        armed.store(true, ordering: .sequentiallyConsistent)
     }
 
-    /// Puts back the default actions (the terminal was restored).
+    /// Puts back the handlers that were there before `install`.
     static func uninstall() {
-        for s in [SIGWINCH, SIGCONT, SIGTSTP, SIGTERM, SIGHUP, SIGINT, SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP, SIGQUIT] {
-            signal(s, SIG_DFL)
+        armed.store(false, ordering: .sequentiallyConsistent)
+        for sig in eventSignals + crashSignals {
+            sigaction(sig, previousActions + Int(sig), nil)
         }
-        haveTermios = false
+        drain()
+        pendingBits.store(0, ordering: .sequentiallyConsistent)
     }
 
-    static func post(_ code: UInt8, _ extra: UInt8 = 0) {
-        guard pipeWrite >= 0 else { return }
-        var bytes: (UInt8, UInt8) = (code, extra)
-        _ = withUnsafeBytes(of: &bytes) { write(pipeWrite, $0.baseAddress, 2) }
+    /// Whether a crash or `exit` should restore the terminal (off while the shell or an editor has it).
+    static func setArmed(_ on: Bool) {
+        armed.store(on, ordering: .sequentiallyConsistent)
     }
 
-    /// Async-signal-safe: leaves the terminal as the shell expects it.
-    static func restoreTerminal() {
-        guard ttyFD >= 0 else { return }
-        if let p = restoreBytes { _ = write(ttyFD, p, restoreCount) }
-        if haveTermios { _ = tcsetattr(ttyFD, TCSANOW, &savedTermios) }
+    /// Empties the self-pipe and returns the signals that arrived since the last call.
+    static func takePending() -> Set<Int32> {
+        drain()
+        let bits = pendingBits.exchange(0, ordering: .sequentiallyConsistent)
+        var result: Set<Int32> = []
+        for sig in Int32(1)..<64 where bits & (UInt64(1) << UInt64(sig)) != 0 { result.insert(sig) }
+        return result
     }
 
-    /// Reads the signal codes posted since the last call.
-    static func drain() -> [(code: UInt8, extra: UInt8)] {
-        guard pipeRead >= 0 else { return [] }
-        var out: [(UInt8, UInt8)] = []
-        var buf = [UInt8](repeating: 0, count: 256)
-        while true {
-            let n = read(pipeRead, &buf, buf.count)
-            if n <= 0 { break }
-            var i = 0
-            while i + 1 < n {
-                out.append((buf[i], buf[i + 1]))
-                i += 2
+    /// Forgets one signal that arrived (e.g. the SIGCONT after our own stop).
+    static func discard(_ signal: Int32) {
+        pendingBits.bitwiseAnd(~(UInt64(1) << UInt64(signal)), ordering: .sequentiallyConsistent)
+    }
+
+    /// Stops the process as a shell's Ctrl-Z would and returns once it is continued.
+    static func stopProcess() {
+        var defaultAction = sigaction()
+        defaultAction.__sigaction_handler.sa_handler = nil  // SIG_DFL
+        sigemptyset(&defaultAction.sa_mask)
+        var ours = sigaction()
+        sigaction(SIGTSTP, &defaultAction, &ours)
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, SIGTSTP)
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
+        raise(SIGTSTP)
+        // An orphaned process group ignores SIGTSTP: then this returns at once, which is fine.
+        sigaction(SIGTSTP, &ours, nil)
+    }
+
+    /// Runs `body` with the default disposition of SIGTSTP, so a child that stops its
+    /// process group (an editor on Ctrl-Z) stops us with it.
+    static func withDefaultStop(_ body: () -> Void) {
+        var defaultAction = sigaction()
+        defaultAction.__sigaction_handler.sa_handler = nil
+        sigemptyset(&defaultAction.sa_mask)
+        var ours = sigaction()
+        sigaction(SIGTSTP, &defaultAction, &ours)
+        body()
+        sigaction(SIGTSTP, &ours, nil)
+    }
+
+    // MARK: - State shared with handlers
+
+    private static let crashSequenceCapacity = 256
+
+    private struct CrashState {
+        var fd: Int32 = -1
+        var hasTermios = false
+        var termios = Glibc.termios()
+        var sequence: UnsafeMutablePointer<UInt8>
+        var sequenceCount = 0
+    }
+
+    nonisolated(unsafe) private static var prepared = false
+    nonisolated(unsafe) private static var wakeReadFD: Int32 = -1
+    nonisolated(unsafe) private static var crashState: UnsafeMutablePointer<CrashState> = {
+        let p = UnsafeMutablePointer<CrashState>.allocate(capacity: 1)
+        p.initialize(to: CrashState(sequence: .allocate(capacity: crashSequenceCapacity)))
+        return p
+    }()
+    nonisolated(unsafe) private static var previousActions: UnsafeMutablePointer<sigaction> = {
+        let p = UnsafeMutablePointer<sigaction>.allocate(capacity: 65)
+        p.initialize(repeating: sigaction(), count: 65)
+        return p
+    }()
+
+    /// Creates the pipe, the alternate signal stack and the `atexit` hook once per process,
+    /// and touches every lazily initialised global before a handler can need it.
+    private static func prepareOnce() {
+        _ = crashState
+        _ = previousActions
+        _ = pendingBits.load(ordering: .relaxed)
+        _ = armed.load(ordering: .relaxed)
+        guard !prepared else { return }
+        prepared = true
+        var fds: [Int32] = [-1, -1]
+        if pipe(&fds) == 0 {
+            for fd in fds {
+                _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+                _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
             }
+            wakeReadFD = fds[0]
+            wakeWriteFD = fds[1]
         }
-        return out
+        // A stack overflow can only be handled on an alternate stack.
+        var current = stack_t()
+        if sigaltstack(nil, &current) == 0, current.ss_flags & Int32(SS_DISABLE) != 0 {
+            let size = 64 * 1024
+            var stack = stack_t()
+            stack.ss_sp = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
+            stack.ss_size = size
+            stack.ss_flags = 0
+            sigaltstack(&stack, nil)
+        }
+        atexit(restoreAtExit)
     }
+
+    private static func drain() {
+        guard wakeReadFD >= 0 else { return }
+        var buf = [UInt8](repeating: 0, count: 64)
+        while read(wakeReadFD, &buf, buf.count) > 0 {}
+    }
+
+    fileprivate static func emergencyRestore() {
+        guard armed.exchange(false, ordering: .sequentiallyConsistent) else { return }
+        let state = crashState
+        let fd = state.pointee.fd
+        guard fd >= 0 else { return }
+        var offset = 0
+        let count = state.pointee.sequenceCount
+        while offset < count {
+            let n = write(fd, state.pointee.sequence + offset, count - offset)
+            if n > 0 { offset += n } else if n < 0 && errno == EINTR { continue } else { break }
+        }
+        if state.pointee.hasTermios {
+            _ = tcsetattr(fd, TCSANOW, &state.pointee.termios)
+        }
+    }
+
+    /// Hands the signal to whoever handled it before us (the Swift backtracer, or the default action).
+    fileprivate static func chain(_ signal: Int32, reexecutes: Bool) {
+        sigaction(signal, previousActions + Int(signal), nil)
+        // A fault re-executes the faulting instruction on return and meets the previous
+        // handler with its real details; anything else has to be raised again.
+        if !reexecutes { raise(signal) }
+    }
+}
+
+private let pendingBits = Atomic<UInt64>(0)
+private let armed = Atomic<Bool>(false)
+nonisolated(unsafe) private var wakeWriteFD: Int32 = -1
+
+private func onEventSignal(_ signal: Int32) {
+    let savedErrno = errno
+    pendingBits.bitwiseOr(UInt64(1) << UInt64(signal), ordering: .sequentiallyConsistent)
+    var byte = UInt8(truncatingIfNeeded: signal)
+    _ = write(wakeWriteFD, &byte, 1)
+    errno = savedErrno
+}
+
+private func onCrashSignal(_ signal: Int32, _ info: UnsafeMutablePointer<siginfo_t>?, _ context: UnsafeMutableRawPointer?) {
+    TerminalSignals.emergencyRestore()
+    let sentByKernel = info.map { $0.pointee.si_code > 0 } ?? false
+    let isFault = signal == SIGSEGV || signal == SIGBUS || signal == SIGILL || signal == SIGFPE
+    TerminalSignals.chain(signal, reexecutes: sentByKernel && isFault)
+}
+
+private func restoreAtExit() {
+    TerminalSignals.emergencyRestore()
 }

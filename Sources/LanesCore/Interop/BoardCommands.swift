@@ -1,0 +1,186 @@
+import DragKit
+
+/// What the scripting commands (`lanes show`, `add`, `move`, …) do, apart from argument parsing.
+///
+/// Reading commands do not take the board lock, so they work while the board is
+/// open in the terminal UI (saves replace the file atomically, so a read never sees
+/// half a file). Changing commands take the lock, keep the file's dialect and style,
+/// and save atomically; on any error the file is left untouched.
+public enum BoardCommands {
+    // MARK: Reading
+
+    /// Columns and their cards as plain text, cards with the numbers `BoardQuery` accepts.
+    ///
+    ///     Column 1: To do (2 cards)
+    ///       1. First card
+    ///       2. [x] Second card   due 2024-01-31   sub-tasks 1/2
+    ///
+    /// `details` adds description lines (`> `) and sub-tasks (`[ ] `/`[x] `) under each card.
+    public static func show(_ board: Board, info: BoardFileInfo, details: Bool = false) -> String {
+        var out = ""
+        var number = 0
+        let width = String(board.cardCount).count
+        for (s, column) in board.columns.enumerated() {
+            if s > 0 { out += "\n" }
+            out += "Column \(s + 1): \(printable(column.title)) (\(cardCount(column)))\n"
+            if column.cards.isEmpty { out += "  (no cards)\n" }
+            for original in column.cards {
+                number += 1
+                let card = info.dialect == .obsidian ? BoardExport.interpretedObsidianBody(original) : original
+                let label = String(number)
+                out += "  " + String(repeating: " ", count: width - label.count) + label + ". "
+                if card.done { out += "[x] " }
+                out += printable(card.title)
+                if let due = card.due { out += "   due \(printable(due))" }
+                if !card.subtasks.isEmpty { out += "   sub-tasks \(card.subtasks.filter(\.done).count)/\(card.subtasks.count)" }
+                out += "\n"
+                guard details else { continue }
+                let indent = String(repeating: " ", count: width + 6)
+                for line in card.description { out += indent + "> " + printable(line) + "\n" }
+                for sub in card.subtasks { out += indent + (sub.done ? "[x] " : "[ ] ") + printable(sub.title) + "\n" }
+            }
+        }
+        if board.columns.isEmpty { out += "(no columns)\n" }
+        return out
+    }
+
+    /// One line per column: `NUMBER<TAB>TITLE<TAB>CARDS`, CARDS as `3` or `3/5` when the column has a WIP limit.
+    public static func columns(_ board: Board) -> String {
+        var out = ""
+        for (s, column) in board.columns.enumerated() {
+            var count = String(column.cards.count)
+            if let limit = column.wipLimit { count += "/\(limit)" }
+            out += "\(s + 1)\t\(printable(column.title))\t\(count)\n"
+        }
+        return out
+    }
+
+    private static func cardCount(_ column: Column) -> String {
+        let n = column.cards.count
+        var text = n == 1 ? "1 card" : "\(n) cards"
+        if let limit = column.wipLimit { text += ", limit \(limit)" }
+        return text
+    }
+
+    /// Text safe to print to a terminal: control characters become `?`.
+    static func printable(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        var out = ""
+        for scalar in text.unicodeScalars { out.unicodeScalars.append(isControl(scalar) ? "?" : scalar) }
+        return out
+    }
+
+    private static func isControl(_ s: Unicode.Scalar) -> Bool {
+        s.value < 0x20 || (0x7F...0x9F).contains(s.value)
+    }
+
+    // MARK: Changing
+
+    /// Where a card ended up after `add` or `move`.
+    public struct Placement: Equatable, Sendable {
+        /// The card's number as `lanes show` prints it after the change.
+        public var number: Int
+        public var title: String
+        public var column: String
+        /// 1-based position in the column.
+        public var position: Int
+        /// False when the card already was there and nothing was written.
+        public var changed: Bool
+    }
+
+    /// Adds a card at the end of a column, or at the top.
+    ///
+    /// A full column (at its WIP limit) is refused unless `force`.
+    public static func add(_ board: inout Board, column query: String, title: String, top: Bool = false, force: Bool = false) throws(CommandError) -> Placement {
+        let title = title.trimmingSpaces()
+        guard !title.isEmpty else { throw CommandError(.badInput, "the card title is empty") }
+        guard !title.contains(where: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" }) else {
+            throw CommandError(.badInput, "the card title must be a single line")
+        }
+        let s = try BoardQuery.column(query, in: board)
+        let column = board.columns[s]
+        if column.isFull && !force {
+            throw CommandError(.badInput, "column \"\(column.title)\" is full (WIP limit \(column.wipLimit!)); --force adds anyway")
+        }
+        let card = Card(id: board.makeID(), title: title)
+        let index = top ? 0 : column.cards.count
+        board.columns[s].cards.insert(card, at: index)
+        let path = IndexPath(section: s, item: index)
+        return Placement(number: BoardQuery.number(of: path, in: board), title: title, column: column.title,
+                         position: index + 1, changed: true)
+    }
+
+    /// Moves a card to a column, at a 1-based `position` counted without the card (default: the end).
+    ///
+    /// Moving into another column that is at its WIP limit is refused unless `force`.
+    public static func move(_ board: inout Board, card query: String, to columnQuery: String, position: Int? = nil, force: Bool = false) throws(CommandError) -> Placement {
+        let from = try BoardQuery.card(query, in: board)
+        let s = try BoardQuery.column(columnQuery, in: board)
+        let card = board[from]
+        let target = board.columns[s]
+        let room = target.cards.count - (from.section == s ? 1 : 0)
+        if let position, !(1...room + 1).contains(position) {
+            throw CommandError(.badInput, "position \(position) is outside column \"\(target.title)\"; use 1 to \(room + 1)")
+        }
+        if from.section != s && target.isFull && !force {
+            throw CommandError(.badInput, "column \"\(target.title)\" is full (WIP limit \(target.wipLimit!)); --force moves anyway")
+        }
+        let index = (position ?? room + 1) - 1
+        let unchanged = from.section == s && from.item == index
+        if !unchanged {
+            board.columns[from.section].cards.remove(at: from.item)
+            board.columns[s].cards.insert(card, at: index)
+        }
+        let path = IndexPath(section: s, item: index)
+        return Placement(number: BoardQuery.number(of: path, in: board), title: card.title, column: target.title,
+                         position: index + 1, changed: !unchanged)
+    }
+
+    /// Opens the board with its lock, applies `change`, and saves it atomically in its own dialect.
+    ///
+    /// The file is untouched when `change` throws. If another program rewrote the file
+    /// in the moment between reading and saving, our version goes to a conflict file
+    /// and this throws.
+    public static func edit<T>(_ path: String, _ change: (inout Board) throws -> T) throws -> T {
+        let (store, original, _) = try BoardStore.open(path, starter: nil)
+        var board = original
+        let result = try change(&board)
+        switch try store.save(board) {
+        case .saved, .unchanged, .reloaded:
+            return result
+        case .conflict(let kept, _):
+            throw CommandError(.notFound, "\(path) was changed by another program while saving; it is untouched and this change is in \(kept)")
+        }
+    }
+
+    // MARK: Trello
+
+    /// Imports a Trello JSON file into a new board file; returns a one-line summary.
+    ///
+    /// An existing `output` is refused unless `force`; the write takes the output's
+    /// board lock and is atomic.
+    public static func importTrello(from input: String, to output: String, dialect: BoardDialect,
+                                    options: TrelloImport.Options, force: Bool) throws -> String {
+        let (bytes, _) = try SafeFile.read(input)
+        let board = try TrelloImport.board(from: bytes, file: input, options: options)
+        let text = BoardFormat.serialize(board, as: dialect)
+        let lock = try BoardLock.acquire(output)
+        defer { lock.release() }
+        let existing = try SafeFile.fingerprint(output)
+        if existing != nil && !force {
+            throw CommandError(.badInput, "\(output) already exists; --force replaces it")
+        }
+        try SafeFile.writeAtomically(Array(text.utf8), to: output, expecting: existing)
+        let lists = board.columns.count, cards = board.cardCount
+        return "Imported \(lists) \(lists == 1 ? "list" : "lists") and \(cards) \(cards == 1 ? "card" : "cards") into \(output) (\(dialect == .taskell ? "taskell" : "obsidian"))."
+    }
+}
+
+extension String {
+    /// Without spaces and tabs at either end.
+    func trimmingSpaces() -> String {
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else { return "" }
+        return String(self[first...last])
+    }
+}

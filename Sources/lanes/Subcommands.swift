@@ -1,0 +1,178 @@
+import ArgumentParser
+import Foundation
+import LanesCore
+
+/// Writes text to stdout as is.
+private func output(_ text: String) {
+    FileHandle.standardOutput.write(Data(text.utf8))
+}
+
+struct Show: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Print a board's columns and cards as plain text.",
+        discussion: """
+            Cards are numbered 1, 2, 3, … in file order, column by column. Other commands accept these numbers as card ids; they change when cards are added or moved before them. Reads without taking the board lock, so it works while the board is open in Lanes.
+            """
+    )
+
+    @Argument(help: "The board file.")
+    var board: String
+
+    @Flag(name: .shortAndLong, help: "Also print each card's description and sub-tasks.")
+    var details = false
+
+    func run() throws {
+        let (b, info) = try BoardStore.load(board)
+        output(BoardCommands.show(b, info: info, details: details))
+    }
+}
+
+struct Columns: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "List a board's columns.",
+        discussion: "One line per column: NUMBER<TAB>TITLE<TAB>CARDS, CARDS written 3/5 when the column has a WIP limit of 5."
+    )
+
+    @Argument(help: "The board file.")
+    var board: String
+
+    func run() throws {
+        let (b, _) = try BoardStore.load(board)
+        output(BoardCommands.columns(b))
+    }
+}
+
+struct Add: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Add a card to a column (at the end, or at the top with --top).",
+        discussion: """
+            COLUMN is the column's number (see lanes columns), its title, or the unique start of its title (case ignored). Prints the new card's number. Takes the board lock; the file keeps its dialect.
+            """
+    )
+
+    @Argument(help: "The board file.")
+    var board: String
+
+    @Option(name: .shortAndLong, help: "The column to add to.")
+    var column: String
+
+    @Argument(help: "The card's title.")
+    var title: String
+
+    @Flag(help: "Put the card first in the column.")
+    var top = false
+
+    @Flag(help: "Add even when the column is at its WIP limit.")
+    var force = false
+
+    func run() throws {
+        let placed = try BoardCommands.edit(board) { b in
+            try BoardCommands.add(&b, column: column, title: title, top: top, force: force)
+        }
+        output("Added card \(placed.number) to \"\(placed.column)\" at position \(placed.position).\n")
+    }
+}
+
+struct Move: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Move a card to a column, at the end or at a position.",
+        discussion: """
+            CARD is the card's number as lanes show prints it, its exact title, or the unique start of its title (case ignored); a number that is also another card's exact title is ambiguous. COLUMN is matched the same way against column numbers and titles. --position counts from 1 in the target column, not counting the card itself. Takes the board lock; the file keeps its dialect.
+            """
+    )
+
+    @Argument(help: "The board file.")
+    var board: String
+
+    @Argument(help: "The card to move: number, title, or start of title.")
+    var card: String
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("The column to move the card to.", valueName: "column"))
+    var to: String
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("1-based position in the column (default: the end).", valueName: "n"))
+    var position: Int?
+
+    @Flag(help: "Move even when the target column is at its WIP limit.")
+    var force = false
+
+    func run() throws {
+        let placed = try BoardCommands.edit(board) { b in
+            try BoardCommands.move(&b, card: card, to: to, position: position, force: force)
+        }
+        if placed.changed {
+            output("Moved \"\(placed.title)\" to \"\(placed.column)\" at position \(placed.position) (now card \(placed.number)).\n")
+        } else {
+            output("\"\(placed.title)\" already is at position \(placed.position) of \"\(placed.column)\"; nothing changed.\n")
+        }
+    }
+}
+
+extension BoardExport.Format: ExpressibleByArgument {}
+
+struct Export: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Write a board to stdout as JSON or Markdown.",
+        discussion: """
+            json: {"version": 1, "dialect", "columns": [{"number", "title", "wipLimit", "cards": [{"id", "title", "done", "due", "dueDate", "tags", "description", "subtasks": [{"title", "done"}]}]}]}. id is the card number as lanes show prints it; due is as written in the file, dueDate is YYYY-MM-DD when due reads as a date (else null); description is one string with \\n between lines; every key is always present, in this order.
+
+            markdown: the board in its own dialect, as saved.
+
+            taskell, obsidian: the board converted to that dialect (Obsidian's done marks have no taskell form and are dropped).
+            """
+    )
+
+    @Argument(help: "The board file.")
+    var board: String
+
+    @Option(name: .shortAndLong, help: "The output format.")
+    var format: BoardExport.Format = .json
+
+    func run() throws {
+        let (b, info) = try BoardStore.load(board)
+        output(BoardExport.text(b, info: info, format: format))
+    }
+}
+
+struct Import: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Create a board from another tool's file.",
+        subcommands: [Trello.self]
+    )
+
+    enum Dialect: String, ExpressibleByArgument, CaseIterable {
+        case taskell, obsidian
+        var value: BoardDialect { self == .taskell ? .taskell : .obsidian }
+    }
+
+    struct Trello: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Create a board from a Trello JSON export.",
+            discussion: """
+                Reads Trello's "Export as JSON" (or the REST API's lists-with-cards array). Lists and cards follow Trello's order (pos); archived lists and cards are left out unless --include-archived. Checklist items become sub-tasks, desc the description, due a YYYY-MM-DD due date (the UTC date), and labels #tags at the end of the title (in both dialects: Lanes reads tags from titles; a label without a name gives its colour). A list's soft limit becomes its WIP limit. An existing output file is refused unless --force.
+                """
+        )
+
+        @Argument(help: ArgumentHelp("The Trello JSON file.", valueName: "export.json"))
+        var export: String
+
+        @Option(name: .shortAndLong, help: ArgumentHelp("The board file to write.", valueName: "board"))
+        var output: String
+
+        @Option(help: "The Markdown dialect to write.")
+        var dialect: Dialect = .taskell
+
+        @Flag(help: "Also import archived (closed) lists and cards.")
+        var includeArchived = false
+
+        @Flag(help: "Replace the output file if it exists.")
+        var force = false
+
+        func run() throws {
+            let summary = try BoardCommands.importTrello(
+                from: export, to: output, dialect: dialect.value,
+                options: TrelloImport.Options(includeArchived: includeArchived), force: force)
+            FileHandle.standardOutput.write(Data((summary + "\n").utf8))
+        }
+    }
+}
