@@ -11,6 +11,8 @@ public struct LayoutMetrics: Hashable, Sendable {
     /// Terminals at least this wide get wide pages (columns at `minColumnWidth`); narrower ones
     /// get fewer, wider columns.
     public var wideFromWidth = 80
+    /// Narrow pages put as many columns as fit at this width.
+    public var narrowColumnWidth = 28
     /// Title lines shown on a card before it is cut with `…`.
     public var maxTitleLines = 4
     /// The smallest terminal the board is drawn in.
@@ -132,8 +134,18 @@ public struct ScreenLayout: Sendable {
         paging.maxColumnWidth = m.maxColumnWidth
         paging.gap = m.columnGap
         paging.wideFromWidth = m.wideFromWidth
-        let paged = paging.manager(items: Array(0..<count)).layout(in: size)
-        columnsPerPage = paging.columnsPerPage(in: size)
+        paging.narrowColumnWidth = m.narrowColumnWidth
+        // A board with fewer columns than a page holds spreads them over the width (up to the maximum).
+        let perPage = max(1, min(paging.columnsPerPage(in: size), count))
+        let wide = size.width >= paging.wideFromWidth
+        let metrics = paging
+        let manager = PagedLayoutManager<Int>(items: Array(0..<count)) { _, _ in
+            LayoutPrototype("\(wide ? "wide" : "narrow")-\(perPage)", areas: (0..<perPage).map { k in
+                LayoutArea<Int>("c\(k)", frame: { s in metrics.columnRect(k, of: perPage, in: s) })
+            })
+        }
+        let paged = manager.layout(in: size)
+        columnsPerPage = perPage
         pageCount = max(1, paged.pages.count)
         page = min(max(0, requestedPage), pageCount - 1)
         var pages: [Int] = Array(repeating: 0, count: count)
