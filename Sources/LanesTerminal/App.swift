@@ -59,6 +59,12 @@ public struct BoardApp: Sendable {
     public private(set) var filter: String = ""
     var mode: Mode = .normal
     let cache: LayoutCache
+    /// Scrolls a column while a card is held near its top or bottom edge.
+    var autoScroller = EdgeAutoScroller()
+    /// Flips the page while a card rests at the board's left or right edge (or is flung there).
+    var dwell = PageDwell()
+    /// The pointer's velocity during a drag, for flings toward an edge.
+    var pointerVelocity = VelocityEstimator()
     /// Column that keyboard moves up/down aim at, so left/right keeps the row.
     private var lastLayout: ScreenLayout?
 
@@ -142,13 +148,39 @@ public struct BoardApp: Sendable {
         ensureSelectionVisible()
     }
 
-    /// Advances animations.
+    /// Advances animations, auto-scroll and the edge dwell.
     public mutating func tick(now: Double) {
         renderer.tick(now: now)
+        guard let s = coordinator.session, !s.isKeyboard else { return }
+        if let step = autoScroller.tick(now: now), scroll.indices.contains(step.id) {
+            scroll[step.id] += step.rows
+            refreshLayout()
+        }
+        if let flip = dwell.tick(now: now) {
+            flipPage(flip == .next ? 1 : -1)
+        }
     }
 
-    /// When the app wants to draw again without input (animations).
-    public func deadline(now: Double) -> Double? { renderer.deadline(now: now) }
+    /// When the app wants to run again without input (animations, auto-scroll, dwell).
+    public func deadline(now: Double) -> Double? {
+        [renderer.deadline(now: now), autoScroller.nextDeadline, dwell.nextDeadline].compactMap { $0 }.min()
+    }
+
+    /// Feeds the pointer to the auto-scroller and the page dwell while a mouse drag is on.
+    private mutating func trackEdges(_ p: Point, now: Double) {
+        guard let s = coordinator.session, !s.isKeyboard else {
+            autoScroller.reset()
+            dwell.reset()
+            return
+        }
+        let scrollers = layout.columns
+            .filter { p.x >= $0.frame.minX && p.x < $0.frame.maxX }
+            .map { Scrollable(id: $0.section, viewport: $0.viewport, contentLength: $0.metrics.contentHeight, offset: $0.scroll) }
+        autoScroller.update(pointer: p, scrollers: scrollers, now: now)
+        if layout.pageCount > 1 {
+            dwell.update(pointer: p, velocity: pointerVelocity.velocity, board: layout.boardArea, now: now)
+        }
+    }
 
     private mutating func handleMouse(_ m: MouseEvent, now: Double) -> [AppEffect] {
         if case .help = mode { mode = .normal; return [] }
@@ -170,11 +202,17 @@ public struct BoardApp: Sendable {
                 if arrows.previous.contains(m.location) { flipPage(-1); return [] }
                 if arrows.next.contains(m.location) { flipPage(1); return [] }
             }
+            pointerVelocity.reset()
+            pointerVelocity.add(m.location, at: now)
             feed(PointerInput(.press, m.location, at: now), now: now)
         case .drag where m.button == .left || m.button == .none:
+            pointerVelocity.add(m.location, at: now)
             feed(PointerInput(.move, m.location, at: now), now: now)
+            trackEdges(m.location, now: now)
         case .release:
             feed(PointerInput(.release, m.location, at: now), now: now)
+            autoScroller.reset()
+            dwell.reset()
         default:
             break
         }
@@ -203,6 +241,8 @@ public struct BoardApp: Sendable {
                 if !d.isNoOp { changed() }
             case .endedOutside(_, let source, _), .cancelled(_, let source, _):
                 if board.item(at: source) != nil { selection = source }
+                autoScroller.reset()
+                dwell.reset()
             default:
                 break
             }

@@ -288,3 +288,62 @@ import Testing
         #expect(rows[5].hasPrefix("│ です長いタイトル"))
     }
 }
+
+@Suite struct EdgeTests {
+    @Test func restingAtTheRightEdgeFlipsThePageAndTheDragGoesOn() {
+        let spec = (0..<6).map { ("C\($0)", ["c\($0)a", "c\($0)b"]) }
+        var d = AppDriver(board: sampleBoard(spec))
+        #expect(d.app.layout.pageCount == 2)
+        // Slowly, so it is not a fling.
+        d.mouse(.press, 5, 4)
+        for x in stride(from: 10, through: 79, by: 3) {
+            d.now += 0.1
+            _ = d.app.handle(.mouse(MouseEvent(.drag, .left, x: x, y: 4)), now: d.now)
+        }
+        #expect(d.app.page == 0)
+        let t0 = d.now
+        d.app.tick(now: t0 + 0.3)
+        #expect(d.app.page == 0, "not before the dwell time")
+        #expect(d.app.deadline(now: t0 + 0.3) != nil)
+        d.app.tick(now: t0 + 0.6)
+        #expect(d.app.page == 1)
+        #expect(d.app.coordinator.isDragging)
+        // Page 2 shows C3 at x 0–25: drop below c3b.
+        d.now = t0 + 0.7
+        d.mouse(.drag, 10, 9)
+        d.mouse(.release, 10, 9)
+        #expect(titles(d.app.board)[3] == ["c3a", "c3b", "c0a"])
+        #expect(titles(d.app.board)[0] == ["c0b"])
+    }
+
+    @Test func aFlingTowardTheEdgeFlipsAtOnce() {
+        let spec = (0..<6).map { ("C\($0)", ["c\($0)a"]) }
+        var d = AppDriver(board: sampleBoard(spec))
+        d.mouse(.press, 5, 4)
+        d.now += 0.01; _ = d.app.handle(.mouse(MouseEvent(.drag, .left, x: 30, y: 4)), now: d.now)
+        d.now += 0.01; _ = d.app.handle(.mouse(MouseEvent(.drag, .left, x: 60, y: 4)), now: d.now)
+        d.now += 0.01; _ = d.app.handle(.mouse(MouseEvent(.drag, .left, x: 79, y: 4)), now: d.now)
+        d.app.tick(now: d.now)
+        #expect(d.app.page == 1)
+    }
+
+    @Test func holdingNearTheBottomScrollsAndTheDropLandsWhereTheMarkerWas() {
+        let many = (0..<20).map { "k\($0)" }
+        var d = AppDriver(board: sampleBoard([("Long", many), ("Other", ["o0"])]))
+        // Grab o0 (column 2 at x 40–78 since two columns share 80 cells) and hold it at the bottom of Long.
+        d.drag([(45, 4), (20, 8), (20, 14)], release: false)
+        var t = d.now
+        for _ in 0..<20 {
+            t += 0.05
+            d.app.tick(now: t)
+        }
+        #expect(d.app.scroll[0] > 0, "the column scrolled")
+        let marked = d.app.coordinator.session?.hover.target
+        #expect(marked != nil)
+        d.now = t
+        d.mouse(.release, 20, 14)
+        let landed = d.app.board.columns[0].cards.firstIndex { $0.title == "o0" }
+        #expect(landed == marked?.index)
+        #expect((landed ?? 0) > 4, "it landed below what was visible before scrolling")
+    }
+}
