@@ -41,6 +41,16 @@ public struct Card: Hashable, Sendable, Identifiable {
     /// `#tags` in the title, in order, without the `#`.
     public var tags: [String] { Card.tags(in: title) }
 
+    /// The title with its `#tags` replaced by `tags` (appended at the end, in order).
+    public static func retagged(title: String, tags: [String]) -> String {
+        let old = Set(Card.tags(in: title))
+        var words = title.split(separator: " ", omittingEmptySubsequences: false).filter { w in
+            !(w.hasPrefix("#") && old.contains(String(w.dropFirst())))
+        }
+        while let last = words.last, last.isEmpty { words.removeLast() }
+        return (words.map(String.init) + tags.map { "#" + $0 }).joined(separator: " ")
+    }
+
     public static func tags(in text: String) -> [String] {
         var result: [String] = []
         var current: String?

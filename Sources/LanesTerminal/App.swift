@@ -25,6 +25,8 @@ public struct BoardApp: Sendable {
         case addColumn(after: Int)
         case renameColumn(Int)
         case setLimit(Int)
+        case setDue(ItemID)
+        case setTags(ItemID)
         case filter
 
         var label: String {
@@ -34,6 +36,8 @@ public struct BoardApp: Sendable {
             case .addColumn: "New column: "
             case .renameColumn: "Column title: "
             case .setLimit: "WIP limit (empty for none): "
+            case .setDue: "Due date (empty clears): "
+            case .setTags: "Tags: "
             case .filter: "Filter: "
             }
         }
@@ -365,6 +369,26 @@ public struct BoardApp: Sendable {
         case .editExternal:
             guard let sel = validSelection else { status = "No card selected"; break }
             return [.editExternally(board[sel].id)]
+        case .toggleSubtask:
+            guard let sel = validSelection else { status = "No card selected"; break }
+            let subs = board[sel].subtasks
+            guard !subs.isEmpty else { status = "This card has no sub-tasks (E edits the whole card)"; break }
+            if let i = subs.firstIndex(where: { !$0.done }) {
+                document.perform("tick sub-task") { $0[sel].subtasks[i].done = true }
+                status = "Ticked “\(DisplayText.truncate(DisplayText.safe(subs[i].title), to: 40))” (\(i + 1) of \(subs.count))"
+            } else {
+                document.perform("untick sub-tasks") { b in
+                    for i in b[sel].subtasks.indices { b[sel].subtasks[i].done = false }
+                }
+                status = "Unticked all \(subs.count) sub-tasks"
+            }
+            changed()
+        case .setDue:
+            guard let sel = validSelection else { status = "No card selected"; break }
+            mode = .prompt(.setDue(board[sel].id), LineEditor(board[sel].due ?? ""))
+        case .setTags:
+            guard let sel = validSelection else { status = "No card selected"; break }
+            mode = .prompt(.setTags(board[sel].id), LineEditor(board[sel].tags.map { "#" + $0 }.joined(separator: " ")))
         case .addColumn:
             mode = .prompt(.addColumn(after: selection?.section ?? -1), LineEditor())
         case .renameColumn:
@@ -437,6 +461,16 @@ public struct BoardApp: Sendable {
                 status = "A WIP limit is a whole number above 0"
                 return
             }
+            changed()
+        case .setDue(let id):
+            guard let path = board.indexPath(for: id) else { return }
+            document.perform(trimmed.isEmpty ? "clear due date" : "set due date") { $0[path].due = trimmed.isEmpty ? nil : trimmed }
+            status = trimmed.isEmpty ? "Due date cleared" : "Due \(DisplayText.safe(trimmed))"
+            changed()
+        case .setTags(let id):
+            guard let path = board.indexPath(for: id) else { return }
+            let tags = trimmed.split(separator: " ").map { $0.hasPrefix("#") ? String($0.dropFirst()) : String($0) }.filter { !$0.isEmpty }
+            document.perform("set tags") { $0[path].title = Card.retagged(title: $0[path].title, tags: tags) }
             changed()
         case .filter:
             filter = trimmed

@@ -6,6 +6,7 @@ public enum Action: String, CaseIterable, Hashable, Sendable {
     case previousPage = "previous-page", nextPage = "next-page"
     case addBelow = "add-below", addTop = "add-top", editTitle = "edit-title", deleteCard = "delete-card"
     case toggleDone = "toggle-done", editExternal = "edit-external"
+    case toggleSubtask = "toggle-subtask", setDue = "set-due", setTags = "set-tags"
     case addColumn = "add-column", renameColumn = "rename-column", deleteColumn = "delete-column"
     case moveColumnLeft = "move-column-left", moveColumnRight = "move-column-right", setLimit = "set-limit"
     case undo, redo, filter, help, quit, suspend
@@ -33,7 +34,10 @@ public enum Action: String, CaseIterable, Hashable, Sendable {
         case .editTitle: "edit the card's title"
         case .deleteCard: "delete the card"
         case .toggleDone: "toggle the card's done mark"
-        case .editExternal: "edit the whole card in $EDITOR"
+        case .editExternal: "edit the whole card (description, sub-tasks) in $EDITOR"
+        case .toggleSubtask: "tick the card's next open sub-task (untick all when none is open)"
+        case .setDue: "set the card's due date (empty clears it)"
+        case .setTags: "set the card's #tags"
         case .addColumn: "add a column after this one"
         case .renameColumn: "rename the column"
         case .deleteColumn: "delete the column (asks when it has cards)"
@@ -127,7 +131,7 @@ public struct Keymap: Sendable {
         ("H", .moveLeft), ("L", .moveRight), ("K", .moveUp), ("J", .moveDown),
         ("[", .previousPage), ("]", .nextPage), ("pageup", .previousPage), ("pagedown", .nextPage),
         ("a", .addBelow), ("O", .addTop), ("e", .editTitle), ("d", .deleteCard), ("x", .toggleDone),
-        ("E", .editExternal),
+        ("E", .editExternal), ("t", .toggleSubtask), ("@", .setDue), ("#", .setTags),
         ("A", .addColumn), ("R", .renameColumn), ("D", .deleteColumn),
         ("<", .moveColumnLeft), (">", .moveColumnRight), ("W", .setLimit),
         ("u", .undo), ("ctrl-r", .redo), ("/", .filter), ("?", .help),

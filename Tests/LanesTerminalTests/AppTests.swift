@@ -347,3 +347,48 @@ import Testing
         #expect((landed ?? 0) > 4, "it landed below what was visible before scrolling")
     }
 }
+
+@Suite struct CardDetailTests {
+    @Test func subTasksDueDateAndTags() {
+        var board = sampleBoard()
+        board.columns[0].cards[0].subtasks = [Subtask("one"), Subtask("two")]
+        var d = AppDriver(board: board)
+        d.key(.char("t"))
+        d.key(.char("t"))
+        #expect(d.app.board.columns[0].cards[0].subtasks.map(\.done) == [true, true])
+        d.key(.char("t"))
+        #expect(d.app.board.columns[0].cards[0].subtasks.map(\.done) == [false, false])
+        d.key(.char("@"))
+        d.type("2026-12-24")
+        d.key(.enter)
+        #expect(d.app.board.columns[0].cards[0].due == "2026-12-24")
+        #expect(d.screen().contains("@2026-12-24"))
+        d.key(.char("#"))
+        d.type("#urgent ops")
+        d.key(.enter)
+        #expect(d.app.board.columns[0].cards[0].title == "a0 #urgent #ops")
+        #expect(d.app.board.columns[0].cards[0].tags == ["urgent", "ops"])
+        d.key(.char("#"))
+        d.key(.char("u"), .ctrl)
+        d.type("ops")
+        d.key(.enter)
+        #expect(d.app.board.columns[0].cards[0].title == "a0 #ops")
+        for _ in 0..<6 { d.key(.char("u")) }
+        #expect(d.app.board == board)
+    }
+
+    @Test func filterDimsOthersAndKeepsMovesInTheFullColumn() {
+        var board = sampleBoard([("A", ["x1", "apple", "x2", "apricot"]), ("B", ["b"])])
+        board.columns[0].cards[3].title = "apricot #fruit"
+        var d = AppDriver(board: board)
+        d.key(.char("/"))
+        d.type("#fruit")
+        d.key(.enter)
+        #expect(d.app.status.contains("1 matching"))
+        #expect(d.app.selection == IndexPath(section: 0, item: 3), "the selection jumps to the match")
+        d.key(.char("K"))
+        #expect(titles(d.app.board)[0] == ["x1", "apple", "apricot #fruit", "x2"])
+        d.key(.escape)
+        #expect(d.app.filter.isEmpty)
+    }
+}
