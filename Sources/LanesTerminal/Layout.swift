@@ -3,16 +3,13 @@ import LanesCore
 
 /// Sizes that shape the board on screen.
 public struct LayoutMetrics: Hashable, Sendable {
-    /// Columns are never narrower than this (cells); fewer fit on a page instead.
-    public var minColumnWidth = 24
-    /// Columns are never wider than this unless alone on a page.
-    public var maxColumnWidth = 40
-    public var columnGap = 1
-    /// Terminals at least this wide get wide pages (columns at `minColumnWidth`); narrower ones
-    /// get fewer, wider columns.
-    public var wideFromWidth = 80
-    /// Narrow pages put as many columns as fit at this width.
-    public var narrowColumnWidth = 28
+    /// How columns are paged: DragKit's board templates, wide from 80 cells, narrow (≥ 28-cell columns) below.
+    public var paging: BoardPaging = {
+        var p = BoardPaging()
+        p.wideFromWidth = 80
+        p.narrowColumnWidth = 28
+        return p
+    }()
     /// Title lines shown on a card before it is cut with `…`.
     public var maxTitleLines = 4
     /// The smallest terminal the board is drawn in.
@@ -129,12 +126,7 @@ public struct ScreenLayout: Sendable {
         boardArea = Rect(x: 0, y: 1, width: size.width, height: max(0, size.height - 2))
         let count = board.columns.count
         // Pages come from DragKit's paged layout: wide pages from 80 columns, narrow ones below.
-        var paging = BoardPaging()
-        paging.minColumnWidth = m.minColumnWidth
-        paging.maxColumnWidth = m.maxColumnWidth
-        paging.gap = m.columnGap
-        paging.wideFromWidth = m.wideFromWidth
-        paging.narrowColumnWidth = m.narrowColumnWidth
+        let paging = m.paging
         // A board with fewer columns than a page holds spreads them over the width (up to the maximum).
         let perPage = max(1, min(paging.columnsPerPage(in: size), count))
         let wide = size.width >= paging.wideFromWidth
