@@ -143,7 +143,8 @@ public final class AppRunner {
         let text = CardText.render(card)
         FileManager.default.createFile(atPath: tmp, contents: Data(text.utf8))
         defer { try? FileManager.default.removeItem(atPath: tmp) }
-        let editor = ProcessInfo.processInfo.environment["VISUAL"] ?? ProcessInfo.processInfo.environment["EDITOR"] ?? "vi"
+        let env = ProcessInfo.processInfo.environment
+        let editor = [env["VISUAL"], env["EDITOR"]].compactMap { $0 }.first { !$0.isEmpty } ?? "vi"
         var status: Int32 = 0
         device.suspend {
             status = runShell("\(editor) \(shellQuote(tmp))")

@@ -43,14 +43,15 @@ def lanes(tmux_server, lanes_bin, tmp_path, request):
 
     def start(board: str | bytes | None, *, wait_for: str | None, term: str = "xterm-256color",
               width: int = 100, height: int = 30, board_name: str = "board.md",
-              args: list[str] | None = None, workdir: Path | None = None) -> LanesApp:
+              args: list[str] | None = None, workdir: Path | None = None,
+              env: dict[str, str] | None = None) -> LanesApp:
         folder = workdir or (tmp_path / f"w{len(apps)}")
         folder.mkdir(parents=True, exist_ok=True)
         if board is not None:
             data = board.encode() if isinstance(board, str) else board
             (folder / board_name).write_bytes(data)
         name = f"t{os.getpid()}-{next(_counter)}"
-        app = LanesApp(tmux_server, name, lanes_bin, folder, board_name, term, width, height, args=args)
+        app = LanesApp(tmux_server, name, lanes_bin, folder, board_name, term, width, height, args=args, env=env)
         apps.append(app)
         app.start(wait_for)
         return app

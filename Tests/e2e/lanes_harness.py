@@ -276,7 +276,8 @@ class LanesApp:
     """One `lanes` process in one detached tmux session."""
 
     def __init__(self, tmux: Tmux, name: str, binary: Path, workdir: Path, board_name: str,
-                 term: str, width: int, height: int, args: Sequence[str] | None = None):
+                 term: str, width: int, height: int, args: Sequence[str] | None = None,
+                 env: dict[str, str] | None = None):
         self.tmux = tmux
         self.name = name
         self.binary = binary
@@ -287,6 +288,7 @@ class LanesApp:
         self.width = width
         self.height = height
         self.args = list(args) if args is not None else [board_name]
+        self.extra_env = dict(env or {})
         self.config_home = workdir.parent / (workdir.name + "-config")
         self.config_home.mkdir(exist_ok=True)
         self.started = False
@@ -301,6 +303,7 @@ class LanesApp:
             "LANG=C.UTF-8",
             f"XDG_CONFIG_HOME={self.config_home}",
             f"HOME={self.config_home}",
+            *(f"{k}={v}" for k, v in self.extra_env.items()),
         ]
         run = shlex.join(["env", *env, str(self.binary), *self.args])
         # The shell stays after lanes ends, so we can read its exit status and check that the
