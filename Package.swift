@@ -28,6 +28,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        .executableTarget(name: "lanes-bench", dependencies: ["LanesTerminal", "LanesCore", "DragKit"]),
         .testTarget(name: "DragKitTests", dependencies: ["DragKit"]),
         .testTarget(name: "LanesCoreTests", dependencies: ["LanesCore", "DragKit"]),
         .testTarget(name: "LanesTerminalTests", dependencies: ["LanesTerminal", "LanesCore", "DragKit"]),

@@ -51,6 +51,10 @@ public protocol Draggable: Sendable {
     var priority: Int { get }
     /// Whether the renderer should hide the original while its item is dragged.
     var hidesDraggedItem: Bool { get }
+    /// The index of the first item whose frame ends below row `y`, or `itemCount`.
+    /// The default is a binary search over `frameOfItem`; a draggable that measures
+    /// its items lazily can answer without measuring the items far below `y`.
+    func firstItem(endingBelow y: Int) -> Int
 }
 
 extension Draggable {

@@ -147,7 +147,8 @@ public enum BoardView {
                 var border = theme.border
                 if let sel = scene.selection, sel.section == c.section, sel.item == i { border = theme.selected }
                 if deco.flash == card.id { border = theme.flash }
-                drawCard(card, frame: frame, clip: c.viewport, border: border, scene: scene, into: &buf)
+                drawCard(card, frame: frame, clip: c.viewport, border: border, scene: scene, into: &buf,
+                         face: c.metrics.face(at: i))
                 if !scene.filter.isEmpty, !CardFilter.matches(card, scene.filter) {
                     let top = max(frame.minY, c.viewport.minY), bottom = min(frame.maxY, c.viewport.maxY)
                     buf.restyle(x: frame.minX, y: top, width: frame.width, height: bottom - top) { $0.dim = true; $0.bold = false }
@@ -155,7 +156,7 @@ public enum BoardView {
             }
             i += 1
         }
-        if c.viewport.height > 0, c.metrics.contentHeight - c.scroll > c.viewport.height {
+        if c.viewport.height > 0, c.metrics.extends(beyond: c.scroll + c.viewport.height) {
             let below = c.itemCount - i + (i > first && c.frameOfItem(at: i - 1).maxY > c.viewport.maxY ? 1 : 0)
             let text = " ▼ \(below) more "
             buf.write(text, x: c.frame.maxX - TextWidth.width(of: text) - 1, y: c.viewport.maxY - 1,
@@ -196,23 +197,27 @@ public enum BoardView {
     }
 
     /// A card as a rounded box, clipped to `clip` (cards half scrolled out show their visible rows).
+    /// `face` is the card's wrapped face at this width when the layout already has it.
     static func drawCard(_ card: Card, frame: Rect, clip: Rect, border: Style, scene: BoardScene,
-                         into buf: inout CellBuffer) {
+                         into buf: inout CellBuffer, face known: CardFace? = nil) {
         let w = frame.width
         guard w >= 4 else { return }
-        let face = CardFace(card: card, width: w, maxTitleLines: LayoutMetrics().maxTitleLines)
+        let face = known ?? CardFace(card: card, width: w, maxTitleLines: LayoutMetrics().maxTitleLines)
         let inner = w - 4
+        let maxX = min(clip.maxX, buf.width)
         for y in frame.minY..<frame.maxY where y >= clip.minY && y < clip.maxY {
             let r = y - frame.minY
             if r == 0 || y == frame.maxY - 1 {
-                let (l, rt) = r == 0 ? ("╭", "╮") : ("╰", "╯")
-                buf.write(l + String(repeating: "─", count: w - 2) + rt, x: frame.minX, y: y, style: border,
-                          maxX: min(clip.maxX, buf.width))
+                let (l, rt): (Character, Character) = r == 0 ? ("╭", "╮") : ("╰", "╯")
+                var x = buf.write(repeating: l, count: 1, x: frame.minX, y: y, style: border, maxX: maxX)
+                x = buf.write(repeating: "─", count: w - 2, x: x, y: y, style: border, maxX: maxX)
+                buf.write(repeating: rt, count: 1, x: x, y: y, style: border, maxX: maxX)
                 continue
             }
             // Clear the inside so a ghost hides what is under it.
-            buf.write("│" + String(repeating: " ", count: w - 2) + "│", x: frame.minX, y: y, style: border,
-                      maxX: min(clip.maxX, buf.width))
+            var x = buf.write(repeating: "│", count: 1, x: frame.minX, y: y, style: border, maxX: maxX)
+            x = buf.write(repeating: " ", count: w - 2, x: x, y: y, style: border, maxX: maxX)
+            buf.write(repeating: "│", count: 1, x: x, y: y, style: border, maxX: maxX)
             let line: String
             let style: Style
             if r - 1 < face.titleLines.count {

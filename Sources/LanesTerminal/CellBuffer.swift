@@ -64,7 +64,7 @@ public struct CellBuffer: Hashable, Sendable {
     public func contains(x: Int, y: Int) -> Bool { x >= 0 && y >= 0 && x < width && y < height }
 
     public mutating func clear() {
-        for i in cells.indices { cells[i] = .blank }
+        cells.withUnsafeMutableBufferPointer { $0.update(repeating: .blank) }
     }
 
     /// Fills a rectangle (clipped to the buffer) with one character and style.
@@ -72,8 +72,11 @@ public struct CellBuffer: Hashable, Sendable {
         let x0 = max(0, x), y0 = max(0, y), x1 = min(width, x + w), y1 = min(height, y + h)
         guard x0 < x1, y0 < y1 else { return }
         let cell = Cell(String(ch), style: style)
-        for yy in y0..<y1 {
-            for xx in x0..<x1 { put(cell, x: xx, y: yy) }
+        let w = width
+        cells.withUnsafeMutableBufferPointer { p in
+            for yy in y0..<y1 {
+                for xx in x0..<x1 { CellBuffer.put(cell, at: yy * w + xx, x: xx, width: w, in: p) }
+            }
         }
     }
 
@@ -93,29 +96,105 @@ public struct CellBuffer: Hashable, Sendable {
         let limit = min(maxX ?? width, width)
         var cx = x
         guard y >= 0, y < height else { return x }
-        for ch in text {
-            for piece in CellBuffer.safePieces(ch) {
-                let w = TextWidth.width(of: piece)
-                if w == 0 { continue }
-                if cx + w > limit { return cx }
-                if cx >= 0 {
-                    put(Cell(String(piece), style: style), x: cx, y: y)
-                    if w == 2, cx + 1 < width { put(Cell("", style: style), x: cx + 1, y: y) }
+        // Printable ASCII (most card text): one cell per byte, no grapheme breaking, nothing to make safe.
+        let w = width
+        let done: Int?? = text.utf8.withContiguousStorageIfAvailable { bytes -> Int? in
+            for b in bytes where b < 0x20 || b >= 0x7F { return nil }
+            let ascii = CellBuffer.asciiText
+            return cells.withUnsafeMutableBufferPointer { p in
+                for b in bytes {
+                    if cx + 1 > limit { return cx }
+                    if cx >= 0 { CellBuffer.put(Cell(ascii[Int(b)], style: style), at: y * w + cx, x: cx, width: w, in: p) }
+                    cx += 1
                 }
-                cx += w
+                return cx
+            }
+        }
+        if let end = done ?? nil { return end }
+        cx = x
+        for ch in text {
+            if CellBuffer.isPlain(ch) {
+                if !place(ch, style: style, cx: &cx, y: y, limit: limit) { return cx }
+                continue
+            }
+            for piece in CellBuffer.safePieces(ch) where !place(piece, style: style, cx: &cx, y: y, limit: limit) {
+                return cx
             }
         }
         return cx
     }
 
+    /// Writes `count` copies of a character of width 1 (box rules, blanks) from (x, y), clipped
+    /// like `write`; the same cells as writing `String(repeating: ch, count: count)`, without
+    /// building or measuring that string. Returns the column after the last cell.
+    @discardableResult
+    public mutating func write(repeating ch: Character, count: Int, x: Int, y: Int, style: Style = .plain,
+                               maxX: Int? = nil) -> Int {
+        guard CellBuffer.isPlain(ch), TextWidth.width(of: ch) == 1 else {
+            return write(String(repeating: ch, count: max(0, count)), x: x, y: y, style: style, maxX: maxX)
+        }
+        let limit = min(maxX ?? width, width)
+        guard y >= 0, y < height, count > 0 else { return x }
+        let cell = Cell(String(ch), style: style)
+        let w = width
+        var cx = x
+        return cells.withUnsafeMutableBufferPointer { p in
+            for _ in 0..<count {
+                if cx + 1 > limit { return cx }
+                if cx >= 0 { CellBuffer.put(cell, at: y * w + cx, x: cx, width: w, in: p) }
+                cx += 1
+            }
+            return cx
+        }
+    }
+
+    /// Puts one safe grapheme at `cx` and advances it; false when it does not fit before `limit`.
+    @inline(__always)
+    private mutating func place(_ piece: Character, style: Style, cx: inout Int, y: Int, limit: Int) -> Bool {
+        let w = TextWidth.width(of: piece)
+        if w == 0 { return true }
+        if cx + w > limit { return false }
+        if cx >= 0 {
+            put(Cell(String(piece), style: style), x: cx, y: y)
+            if w == 2, cx + 1 < width { put(Cell("", style: style), x: cx + 1, y: y) }
+        }
+        cx += w
+        return true
+    }
+
+    /// The one-character strings of the ASCII range, made once.
+    static let asciiText: [String] = (0..<128).map { String(UnicodeScalar(UInt8($0))) }
+
+    /// Whether a grapheme passes through `safePieces` unchanged (no control characters, not a lone bidi control).
+    @inline(__always)
+    static func isPlain(_ ch: Character) -> Bool {
+        var count = 0
+        var first: UInt32 = 0
+        for s in ch.unicodeScalars {
+            let v = s.value
+            if v < 0x20 || (v >= 0x7F && v < 0xA0) { return false }
+            if count == 0 { first = v }
+            count += 1
+        }
+        if count == 1, (0x202A...0x202E).contains(first) || (0x2066...0x2069).contains(first) { return false }
+        return count > 0
+    }
+
     /// Places a cell, repairing wide characters it cuts in half.
     private mutating func put(_ cell: Cell, x: Int, y: Int) {
-        let i = y * width + x
-        if cells[i].isContinuation, x > 0 { cells[i - 1] = Cell(" ", style: cells[i - 1].style) }
-        if x + 1 < width, cells[i + 1].isContinuation, !cell.isContinuation {
-            cells[i + 1] = Cell(" ", style: cells[i + 1].style)
+        let w = width
+        cells.withUnsafeMutableBufferPointer { CellBuffer.put(cell, at: y * w + x, x: x, width: w, in: $0) }
+    }
+
+    /// `put` on the cells' storage (index `i` is cell x of its row), so loops over many cells
+    /// neither copy cells out of the array nor check its uniqueness per cell.
+    @inline(__always)
+    private static func put(_ cell: Cell, at i: Int, x: Int, width: Int, in p: UnsafeMutableBufferPointer<Cell>) {
+        if p[i].isContinuation, x > 0 { p[i - 1] = Cell(" ", style: p[i - 1].style) }
+        if x + 1 < width, p[i + 1].isContinuation, !cell.isContinuation {
+            p[i + 1] = Cell(" ", style: p[i + 1].style)
         }
-        cells[i] = cell
+        p[i] = cell
     }
 
     /// A character as safe displayable pieces: control characters become `^X`
@@ -164,19 +243,25 @@ public struct CellBuffer: Hashable, Sendable {
             return (0..<height).map { y in CellRun(x: 0, y: y, cells: Array(cells[(y * width)..<((y + 1) * width)])) }
         }
         var runs: [CellRun] = []
-        for y in 0..<height {
-            var x = 0
-            let base = y * width
-            while x < width {
-                if cells[base + x] == old.cells[base + x] { x += 1; continue }
-                var start = x
-                // A changed continuation cell is repainted through its wide character.
-                if cells[base + start].isContinuation, start > 0 { start -= 1 }
-                var end = x + 1
-                while end < width, cells[base + end] != old.cells[base + end] { end += 1 }
-                if end < width, cells[base + end].isContinuation { end += 1 }
-                runs.append(CellRun(x: start, y: y, cells: Array(cells[(base + start)..<(base + end)])))
-                x = end
+        let w = self.width, h = self.height
+        // Compared in place in both storages: no cell is copied unless it changed.
+        cells.withUnsafeBufferPointer { new in
+            old.cells.withUnsafeBufferPointer { was in
+                for y in 0..<h {
+                    var x = 0
+                    let base = y * w
+                    while x < w {
+                        if new[base + x] == was[base + x] { x += 1; continue }
+                        var start = x
+                        // A changed continuation cell is repainted through its wide character.
+                        if new[base + start].isContinuation, start > 0 { start -= 1 }
+                        var end = x + 1
+                        while end < w, new[base + end] != was[base + end] { end += 1 }
+                        if end < w, new[base + end].isContinuation { end += 1 }
+                        runs.append(CellRun(x: start, y: y, cells: Array(new[(base + start)..<(base + end)])))
+                        x = end
+                    }
+                }
             }
         }
         return runs

@@ -41,13 +41,99 @@ public struct CardFace: Hashable, Sendable {
 }
 
 /// Row offsets of a column's cards for one width: `tops[i]` is where card i starts, `tops[count]` the total.
+///
+/// Computed lazily, front to back, as far as something asks: the first screen of a
+/// 12,000-card column wraps the titles of the cards it shows, not of all 12,000. The
+/// values are a pure function of (cards, width, maxTitleLines), so memoising them in
+/// shared storage is invisible to value semantics. Each card's `CardFace` is kept
+/// with its height, so drawing a frame does not wrap titles again.
 public struct ColumnMetrics: Sendable {
-    public var tops: [Int]
+    final class Storage: @unchecked Sendable {
+        let cards: [Card]
+        let width: Int
+        let maxTitleLines: Int
+        /// `tops[k]` for every k computed so far (always holds `tops[0] == 0`).
+        var tops: [Int] = [0]
+        var faces: [CardFace] = []
+
+        init(cards: [Card], width: Int, maxTitleLines: Int) {
+            self.cards = cards
+            self.width = width
+            self.maxTitleLines = maxTitleLines
+        }
+
+        var complete: Bool { tops.count > cards.count }
+
+        private func step() {
+            let face = CardFace(card: cards[faces.count], width: width, maxTitleLines: maxTitleLines)
+            faces.append(face)
+            tops.append(tops[tops.count - 1] + face.height)
+        }
+
+        /// Computes `tops` through `index` (at most `cards.count`).
+        func extend(through index: Int) {
+            let target = min(index, cards.count)
+            while tops.count <= target { step() }
+        }
+
+        /// Computes until the content reaches below `row` (or every card is done).
+        func extend(pastRow row: Int) {
+            while !complete && tops[tops.count - 1] <= row { step() }
+        }
+    }
+
+    let storage: Storage
+
+    init(cards: [Card], width: Int, maxTitleLines: Int) {
+        storage = Storage(cards: cards, width: width, maxTitleLines: maxTitleLines)
+    }
+
+    /// The lazily computed offsets: `tops[i]` computes up to card i on first use.
+    public struct Tops: Sendable {
+        let storage: Storage
+        public subscript(i: Int) -> Int {
+            storage.extend(through: i)
+            return storage.tops[i]
+        }
+        public var count: Int { storage.cards.count + 1 }
+        public var last: Int? {
+            storage.extend(through: storage.cards.count)
+            return storage.tops.last
+        }
+    }
+
+    public var tops: Tops { Tops(storage: storage) }
+    /// The whole column's height: computes every card.
     public var contentHeight: Int { tops.last ?? 0 }
     public func height(of i: Int) -> Int { tops[i + 1] - tops[i] }
+
+    /// How card i is drawn at this width (wrapped once, then kept).
+    public func face(at i: Int) -> CardFace {
+        storage.extend(through: i + 1)
+        return storage.faces[i]
+    }
+
+    /// Whether the content is taller than `row` rows; computes only that far.
+    public func extends(beyond row: Int) -> Bool {
+        storage.extend(pastRow: row)
+        return storage.tops[storage.tops.count - 1] > row
+    }
+
+    /// The first card whose bottom lies below content row `row` (binary search over the
+    /// part computed so far, which is extended just far enough), or the card count.
+    public func firstItem(endingBelow row: Int) -> Int {
+        storage.extend(pastRow: row)
+        let tops = storage.tops
+        var lo = 0, hi = tops.count - 1
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if tops[mid + 1] > row { hi = mid } else { lo = mid + 1 }
+        }
+        return lo
+    }
 }
 
-/// Remembers column metrics between frames; recomputes a column only when its cards or width change.
+/// Remembers column metrics between frames; starts a column afresh only when its cards or width change.
 public final class LayoutCache: @unchecked Sendable {
     private struct Entry {
         var cards: [Card]
@@ -63,17 +149,10 @@ public final class LayoutCache: @unchecked Sendable {
     }
 
     /// Metrics for a column's cards at a width. Comparing unchanged arrays is cheap: they share storage.
+    /// New metrics cost nothing until asked: cards are measured as far as the screen needs.
     public func columnMetrics(section: Int, cards: [Card], width: Int) -> ColumnMetrics {
         if let e = entries[section], e.width == width, e.cards == cards { return e.metrics }
-        var tops: [Int] = []
-        tops.reserveCapacity(cards.count + 1)
-        var y = 0
-        for card in cards {
-            tops.append(y)
-            y += CardFace(card: card, width: width, maxTitleLines: metrics.maxTitleLines).height
-        }
-        tops.append(y)
-        let m = ColumnMetrics(tops: tops)
+        let m = ColumnMetrics(cards: cards, width: width, maxTitleLines: metrics.maxTitleLines)
         entries[section] = Entry(cards: cards, width: width, metrics: m)
         return m
     }
@@ -103,6 +182,11 @@ public struct ColumnDraggable: Draggable {
     public func canAcceptDrop(of item: ItemID, from source: Int, at index: Int) -> Bool {
         if let limit = wipLimit, cards.count >= limit { return false }
         return accepts(item, source, section)
+    }
+
+    /// Same answer as the protocol's binary search over frames, but measures cards only as far as row `y`.
+    public func firstItem(endingBelow y: Int) -> Int {
+        metrics.firstItem(endingBelow: y - viewport.minY + scroll)
     }
 }
 
@@ -154,8 +238,11 @@ public struct ScreenLayout: Sendable {
             let viewport = Rect(x: frame.minX, y: frame.minY + 2, width: width, height: max(0, frame.height - 2))
             let column = board.columns[section]
             let metrics = cache.columnMetrics(section: section, cards: column.cards, width: width)
-            let maxScroll = max(0, metrics.contentHeight - viewport.height)
-            let s = section < scroll.count ? min(max(0, scroll[section]), maxScroll) : 0
+            // Clamp to max(0, contentHeight - viewport height) without measuring the whole column:
+            // a column taller than scroll + viewport needs no clamping.
+            let wanted = section < scroll.count ? max(0, scroll[section]) : 0
+            let s = wanted == 0 || metrics.extends(beyond: wanted + viewport.height - 1)
+                ? wanted : max(0, metrics.contentHeight - viewport.height)
             columns.append(ColumnDraggable(section: section, frame: frame, viewport: viewport, cards: column.cards,
                                            metrics: metrics, scroll: s, wipLimit: column.wipLimit, accepts: accepts))
         }

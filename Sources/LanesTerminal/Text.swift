@@ -2,12 +2,28 @@
 public enum DisplayText {
     /// The text with every control character replaced by a visible placeholder (`^[` for ESC).
     public static func safe(_ s: some StringProtocol) -> String {
+        if !mayNeedSafing(s.utf8) { return String(s) }
         var out = ""
         out.reserveCapacity(s.utf8.count)
         for ch in s {
             for piece in CellBuffer.safePieces(ch) { out.append(piece) }
         }
         return out
+    }
+
+    /// False when no byte could start a control character (C0, DEL, C1 as C2 80–9F) or a bidi
+    /// control (E2 80 AA–AE, E2 81 A6–A9): then every grapheme is its own safe piece.
+    private static func mayNeedSafing(_ utf8: some Collection<UInt8>) -> Bool {
+        var previous: UInt8 = 0, beforePrevious: UInt8 = 0
+        for b in utf8 {
+            if b < 0x20 || b == 0x7F { return true }
+            if previous == 0xC2 && b >= 0x80 && b <= 0x9F { return true }
+            if beforePrevious == 0xE2 && previous == 0x80 && b >= 0xAA && b <= 0xAE { return true }
+            if beforePrevious == 0xE2 && previous == 0x81 && b >= 0xA6 && b <= 0xA9 { return true }
+            beforePrevious = previous
+            previous = b
+        }
+        return false
     }
 
     /// Cuts text to at most `width` cells, ending in `…` when something was cut.

@@ -2,6 +2,8 @@
 public enum TextWidth {
     /// Cells a grapheme takes: 0, 1 or 2. Control characters count 1: they are shown as a placeholder.
     public static func width(of ch: Character) -> Int {
+        // One byte: ASCII, printable or a control shown as a placeholder; 1 cell either way.
+        if ch.utf8.count == 1 { return 1 }
         var cells = 0
         for (i, scalar) in ch.unicodeScalars.enumerated() {
             if i == 0 {
@@ -17,7 +19,10 @@ public enum TextWidth {
     /// Cells a single scalar takes, as its first scalar in a grapheme.
     public static func width(of scalar: Unicode.Scalar) -> Int {
         let v = scalar.value
-        if v < 0x20 || (v >= 0x7F && v < 0xA0) { return 1 }
+        if v < 0x7F { return 1 }
+        if v < 0xA0 { return 1 }
+        // Box drawing and block elements (borders, rules): neither marks nor wide.
+        if v >= 0x2500 && v <= 0x259F { return 1 }
         switch scalar.properties.generalCategory {
         case .nonspacingMark, .enclosingMark, .format: return 0
         default: break

@@ -1,0 +1,73 @@
+import DragKit
+import LanesCore
+import LanesTerminal
+
+/// One step of a scripted drag: the bytes a terminal would send, and what kind of input it is.
+struct ScriptStep {
+    enum Kind: String { case press, motion, pageFlip, wheel, release }
+    var kind: Kind
+    var bytes: [UInt8]
+}
+
+/// SGR (1006) mouse reports, 1-based coordinates, as xterm sends them with mode 1002.
+enum SGR {
+    static func press(_ p: Point) -> [UInt8] { Array("\u{1b}[<0;\(p.x + 1);\(p.y + 1)M".utf8) }
+    static func drag(_ p: Point) -> [UInt8] { Array("\u{1b}[<32;\(p.x + 1);\(p.y + 1)M".utf8) }
+    static func release(_ p: Point) -> [UInt8] { Array("\u{1b}[<0;\(p.x + 1);\(p.y + 1)m".utf8) }
+    static func wheelDown(_ p: Point) -> [UInt8] { Array("\u{1b}[<65;\(p.x + 1);\(p.y + 1)M".utf8) }
+}
+
+/// A long drag across every column of every page, as a hand would make it: one cell per report.
+///
+/// Press on the first card of the first column, sweep right and left across the page
+/// while going up and down the viewport (over cards, gaps, the gutters and the refusing
+/// full column), flip to the next page with `]` mid-drag every two sweeps and back with
+/// `[`, scroll the hovered column with the wheel now and then, and release (the drop).
+func dragScript(layout l: ScreenLayout, motions: Int) -> [ScriptStep] {
+    var steps: [ScriptStep] = []
+    guard let c0 = l.columns.first, let last = l.columns.last else { return [] }
+    let minX = c0.frame.minX + 1, maxX = last.frame.maxX - 2
+    let minY = c0.viewport.minY, maxY = c0.viewport.maxY - 1
+    var p = Point(x: c0.frame.minX + 3, y: c0.viewport.minY + 1)
+    steps.append(ScriptStep(kind: .press, bytes: SGR.press(p)))
+    var dx = 1, dy = 1
+    var sweeps = 0
+    var page = 0, pageDir = 1
+    var n = 0
+    while n < motions {
+        // Diagonal-ish: x moves every event, y every second event.
+        p.x += dx
+        if n % 2 == 0 { p.y += dy }
+        if p.y >= maxY || p.y <= minY { dy = -dy; p.y = min(max(p.y, minY), maxY) }
+        if p.x >= maxX || p.x <= minX {
+            dx = -dx
+            p.x = min(max(p.x, minX), maxX)
+            sweeps += 1
+            if sweeps % 2 == 0, l.pageCount > 1 {
+                if page + pageDir < 0 || page + pageDir >= l.pageCount { pageDir = -pageDir }
+                page += pageDir
+                steps.append(ScriptStep(kind: .pageFlip, bytes: Array((pageDir > 0 ? "]" : "[").utf8)))
+            }
+        }
+        steps.append(ScriptStep(kind: .motion, bytes: SGR.drag(p)))
+        n += 1
+        if n % 400 == 200 { steps.append(ScriptStep(kind: .wheel, bytes: SGR.wheelDown(p))) }
+    }
+    steps.append(ScriptStep(kind: .release, bytes: SGR.release(p)))
+    return steps
+}
+
+/// Minimal bytes to turn one frame into the next: per run of changed cells (as
+/// `CellBuffer.diff` finds them) one cursor move `ESC [ row ; col H`, plus the UTF-8
+/// bytes of each changed cell's text (a wide character once; its right half adds nothing).
+/// Attribute (SGR) changes are not counted.
+func minimalDiffBytes(_ runs: [CellRun]) -> Int {
+    var total = 0
+    for run in runs {
+        total += 4 + digits(run.y + 1) + digits(run.x + 1)
+        for cell in run.cells where !cell.isContinuation { total += cell.text.utf8.count }
+    }
+    return total
+}
+
+func digits(_ n: Int) -> Int { n < 10 ? 1 : n < 100 ? 2 : n < 1000 ? 3 : 4 }
