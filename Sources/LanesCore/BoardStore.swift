@@ -17,8 +17,6 @@ public final class BoardStore: @unchecked Sendable {
     public enum SaveOutcome: Equatable, Sendable {
         case unchanged
         case saved
-        /// The file changed on disk and we had nothing unsaved: take the disk's board.
-        case reloaded(Board)
         /// Both changed: ours went to `keptAt`, the file is untouched, and the disk's board is loaded.
         case conflict(keptAt: String, disk: Board)
     }
@@ -37,16 +35,19 @@ public final class BoardStore: @unchecked Sendable {
     public static func open(_ path: String, starter: String?, lock takeLock: Bool = true) throws -> (store: BoardStore, board: Board, created: Bool) {
         let lock = takeLock ? try BoardLock.acquire(path) : nil
         do {
-            if try SafeFile.fingerprint(path) == nil {
+            // Read once: the read gives the fingerprint too (a missing file means a new board).
+            let loaded: (bytes: [UInt8], fingerprint: FileFingerprint)
+            do {
+                loaded = try SafeFile.read(path)
+            } catch StorageError.notFound {
                 guard let starter else { throw StorageError.notFound(path: path) }
                 let (board, info) = try BoardFormat.parse(starter, file: "starter board")
                 let bytes = Array(BoardFormat.serialize(board, info: info).utf8)
                 let fp = try SafeFile.writeAtomically(bytes, to: path, expecting: nil)
                 return (BoardStore(path: path, info: info, saved: board, fingerprint: fp, lock: lock), board, true)
             }
-            let (bytes, fp) = try SafeFile.read(path)
-            let (board, info) = try BoardFormat.parse(bytes, file: path)
-            return (BoardStore(path: path, info: info, saved: board, fingerprint: fp, lock: lock), board, false)
+            let (board, info) = try BoardFormat.parse(loaded.bytes, file: path)
+            return (BoardStore(path: path, info: info, saved: board, fingerprint: loaded.fingerprint, lock: lock), board, false)
         } catch {
             lock?.release()
             throw error
@@ -85,24 +86,23 @@ public final class BoardStore: @unchecked Sendable {
         return board
     }
 
-    /// Writes `board` if it differs from the file; detects changes made by others first.
+    /// Writes `board` if it differs from the file; never over a file someone else changed.
+    ///
+    /// `writeAtomically` checks the file against our fingerprint just before it replaces it;
+    /// when it changed, the disk's board is loaded and, if we had changes too, ours is kept beside it.
     public func save(_ board: Board) throws -> SaveOutcome {
-        if changedOnDisk() {
-            let disk = try reload()
-            if board == saved { return .reloaded(disk) }
-            let kept = conflictPath()
-            _ = try SafeFile.writeAtomically(Array(BoardFormat.serialize(board, info: info).utf8), to: kept, expecting: nil)
-            return .conflict(keptAt: kept, disk: disk)
-        }
         guard board != saved else { return .unchanged }
         let bytes = Array(BoardFormat.serialize(board, info: info).utf8)
         do {
             fingerprint = try SafeFile.writeAtomically(bytes, to: path, expecting: fingerprint)
+            saved = board
+            return .saved
         } catch StorageError.modifiedOnDisk {
-            return try save(board)
+            let disk = try reload()
+            let kept = conflictPath()
+            _ = try SafeFile.writeAtomically(bytes, to: kept, expecting: nil)
+            return .conflict(keptAt: kept, disk: disk)
         }
-        saved = board
-        return .saved
     }
 
     private func conflictPath() -> String {

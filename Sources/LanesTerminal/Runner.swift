@@ -106,8 +106,6 @@ public final class AppRunner {
             switch try store.save(app.board) {
             case .unchanged, .saved:
                 break
-            case .reloaded(let disk):
-                app.replaceBoard(disk, status: "Reloaded: the file changed on disk")
             case .conflict(let kept, let disk):
                 app.replaceBoard(disk, status: "The file changed on disk: your version is kept in \(kept)")
             }

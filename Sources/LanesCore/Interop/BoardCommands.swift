@@ -146,7 +146,7 @@ public enum BoardCommands {
         var board = original
         let result = try change(&board)
         switch try store.save(board) {
-        case .saved, .unchanged, .reloaded:
+        case .saved, .unchanged:
             return result
         case .conflict(let kept, _):
             throw CommandError(.notFound, "\(path) was changed by another program while saving; it is untouched and this change is in \(kept)")
