@@ -14,6 +14,7 @@ let package = Package(
     ],
     targets: [
         .target(name: "DragKit"),
+        .target(name: "SeededRandom"),
         .target(name: "LanesCore", dependencies: ["DragKit"]),
         .systemLibrary(
             name: "CNcursesw",
@@ -28,10 +29,10 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .executableTarget(name: "lanes-bench", dependencies: ["LanesTerminal", "LanesCore", "DragKit"]),
+        .executableTarget(name: "lanes-bench", dependencies: ["LanesTerminal", "LanesCore", "DragKit", "SeededRandom"]),
         .testTarget(name: "DragKitTests", dependencies: ["DragKit"]),
-        .testTarget(name: "LanesCoreTests", dependencies: ["LanesCore", "DragKit"]),
-        .testTarget(name: "LanesTerminalTests", dependencies: ["LanesTerminal", "LanesCore", "DragKit"]),
+        .testTarget(name: "LanesCoreTests", dependencies: ["LanesCore", "DragKit", "SeededRandom"]),
+        .testTarget(name: "LanesTerminalTests", dependencies: ["LanesTerminal", "LanesCore", "DragKit", "SeededRandom"]),
     ],
     swiftLanguageModes: [.v6]
 )

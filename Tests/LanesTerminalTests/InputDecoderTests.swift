@@ -1,4 +1,5 @@
 import DragKit
+import SeededRandom
 import Testing
 
 import LanesTerminal
@@ -507,19 +508,6 @@ private func check(_ row: DecodeCase) {
 }
 
 // MARK: - Random streams
-
-/// A small seeded generator, so a failing stream can be reproduced from its seed.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// xterm's modifier parameter for a set of modifiers.
 private func modifierParameter(_ modifiers: Modifiers) -> Int {
