@@ -74,16 +74,27 @@ public struct DropTransaction: Hashable, Sendable {
     @discardableResult
     public func apply<D: DragDataSource>(to dataSource: inout D) -> (from: IndexPath, to: IndexPath)? {
         guard let (from, to) = resolve(in: dataSource) else { return nil }
-        guard from != to else { return (from, to) }
+        guard dataSource.relocateItem(from: from, to: to) else { return nil }
+        return (from, to)
+    }
+}
+
+extension DragDataSource {
+    /// Puts the item at `from` at final position `to` in one transaction: a move inside a
+    /// section, delete + insert across sections, nothing when they are equal.
+    /// False when there is no item at `from`.
+    @discardableResult
+    public mutating func relocateItem(from: IndexPath, to: IndexPath) -> Bool {
+        guard let value = item(at: from) else { return false }
+        guard from != to else { return true }
         if from.section == to.section {
-            dataSource.performTransaction { $0.moveItem(from: from, to: to) }
+            performTransaction { $0.moveItem(from: from, to: to) }
         } else {
-            guard let value = dataSource.item(at: from) else { return nil }
-            dataSource.performTransaction { ds in
+            performTransaction { ds in
                 ds.deleteItem(at: from)
                 ds.insertItem(value, at: to)
             }
         }
-        return (from, to)
+        return true
     }
 }

@@ -1,17 +1,18 @@
 import DragKit
 import LanesCore
 
+/// Where the insertion marker goes: a column and a gap in its current layout.
+public struct Marker: Hashable, Sendable {
+    public var section: Int
+    public var gap: Int
+}
+
 /// What the board view must show differently because of a drag.
 public struct DragDecorations: Hashable, Sendable {
     /// The dragged card's original, drawn as an empty slot.
     public var hidden: ItemID?
     /// Where the card would land: a section and a gap in its current layout.
-    public var marker: (section: Int, gap: Int)? {
-        get { markerSection.map { ($0, markerGap) } }
-        set { markerSection = newValue?.section; markerGap = newValue?.gap ?? 0 }
-    }
-    private var markerSection: Int?
-    private var markerGap = 0
+    public var marker: Marker?
     /// Text shown on the marker (the lifted card's title in a keyboard drag).
     public var markerLabel: String?
     public var targetSection: Int?
@@ -111,7 +112,7 @@ public struct DragRenderer: Sendable {
             switch hover {
             case .target(let t):
                 d.targetSection = t.section
-                d.marker = (t.section, t.gap)
+                d.marker = Marker(section: t.section, gap: t.gap)
                 if s.viaKeyboard { d.markerLabel = title(card) }
             case .refused(let section):
                 d.refusedSection = section

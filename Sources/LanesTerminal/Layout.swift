@@ -165,11 +165,11 @@ public struct ColumnDraggable: Draggable {
     public var section: Int
     public var frame: Rect
     public var viewport: Rect
-    public var cards: [Card]
+    public var column: Column
     public var metrics: ColumnMetrics
     public var scroll: Int
-    public var wipLimit: Int?
-    public var accepts: @Sendable (_ item: ItemID, _ from: Int, _ to: Int) -> Bool
+
+    public var cards: [Card] { column.cards }
 
     public var itemCount: Int { cards.count }
     public func itemID(at index: Int) -> ItemID { cards[index].id }
@@ -179,9 +179,9 @@ public struct ColumnDraggable: Draggable {
              width: frame.width, height: metrics.height(of: index))
     }
 
+    /// A column at its WIP limit takes no card from another column.
     public func canAcceptDrop(of item: ItemID, from source: Int, at index: Int) -> Bool {
-        if let limit = wipLimit, cards.count >= limit { return false }
-        return accepts(item, source, section)
+        !column.isFull
     }
 
     /// Same answer as the protocol's binary search over frames, but measures cards only as far as row `y`.
@@ -202,8 +202,7 @@ public struct ScreenLayout: Sendable {
     /// Whether the terminal is too small to draw the board.
     public var tooSmall: Bool
 
-    public init(board: Board, size: Size, page requestedPage: Int, scroll: [Int], cache: LayoutCache,
-                accepts: @escaping @Sendable (ItemID, Int, Int) -> Bool = { _, _, _ in true }) {
+    public init(board: Board, size: Size, page requestedPage: Int, scroll: [Int], cache: LayoutCache) {
         let m = cache.metrics
         self.size = size
         tooSmall = size.width < m.minimumSize.width || size.height < m.minimumSize.height
@@ -243,8 +242,8 @@ public struct ScreenLayout: Sendable {
             let wanted = section < scroll.count ? max(0, scroll[section]) : 0
             let s = wanted == 0 || metrics.extends(beyond: wanted + viewport.height - 1)
                 ? wanted : max(0, metrics.contentHeight - viewport.height)
-            columns.append(ColumnDraggable(section: section, frame: frame, viewport: viewport, cards: column.cards,
-                                           metrics: metrics, scroll: s, wipLimit: column.wipLimit, accepts: accepts))
+            columns.append(ColumnDraggable(section: section, frame: frame, viewport: viewport, column: column,
+                                           metrics: metrics, scroll: s))
         }
     }
 

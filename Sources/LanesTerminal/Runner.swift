@@ -5,13 +5,6 @@ import LanesCore
 import Glibc
 #endif
 
-/// Seconds on a monotonic clock.
-public func monotonicNow() -> Double {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-}
-
 /// Runs the app on a terminal: input → decoder → app → frame, and saves after every change.
 public final class AppRunner {
     public private(set) var app: BoardApp
@@ -186,7 +179,7 @@ public enum CardText {
     public static func parse(_ text: String, id: ItemID) throws -> Card {
         let (board, _) = try BoardFormat.parse(text, file: "card")
         guard let card = board.columns.first?.cards.first, board.cardCount == 1 else {
-            throw ConfigError(file: "card", line: 1, message: "expected exactly one card (\"- title\")")
+            throw ParseError(file: "card", line: 1, message: "expected exactly one card (\"- title\")")
         }
         var c = card
         c.id = id

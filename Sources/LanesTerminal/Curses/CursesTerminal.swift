@@ -145,7 +145,7 @@ public final class CursesTerminal: TerminalDevice {
 
     public var size: Size {
         if state != .stopped { return Size(width: Int(lanes_cols()), height: Int(lanes_lines())) }
-        return windowSize() ?? Size(width: 80, height: 24)
+        return TerminalIO.windowSize(outputFD) ?? Size(width: 80, height: 24)
     }
 
     // MARK: - Output
@@ -286,7 +286,7 @@ public final class CursesTerminal: TerminalDevice {
             if ready < 0 && errno != EINTR { return [] }
             var events = handleSignals()
             if ready > 0 && fds[0].revents != 0 {
-                events += readInput()
+                events += TerminalIO.readAvailable(inputFD)
             }
             events += takeQueued()
             if !events.isEmpty { return events }
@@ -299,18 +299,6 @@ public final class CursesTerminal: TerminalDevice {
         let queued = pending
         pending = []
         return queued
-    }
-
-    /// Reads what is there, up to 64 KiB. End of file or an error means the terminal is gone.
-    private func readInput() -> [TerminalInput] {
-        var buf = [UInt8](repeating: 0, count: 64 * 1024)
-        while true {
-            let n = read(inputFD, &buf, buf.count)
-            if n > 0 { return [.bytes(Array(buf[0..<n]))] }
-            if n < 0 && errno == EINTR { continue }
-            if n < 0 && errno == EAGAIN { return [] }
-            return [.terminate(signal: SIGHUP)]
-        }
     }
 
     private func handleSignals() -> [TerminalInput] {
@@ -336,17 +324,11 @@ public final class CursesTerminal: TerminalDevice {
 
     /// Matches curses to the window's real size; returns the size if it changed.
     private func syncSize() -> Size? {
-        guard state != .stopped, let real = windowSize(), real.width > 0, real.height > 0 else { return nil }
+        guard state != .stopped, let real = TerminalIO.windowSize(outputFD), real.width > 0, real.height > 0 else { return nil }
         guard real.width != Int(lanes_cols()) || real.height != Int(lanes_lines()) else { return nil }
         counted { resizeterm(Int32(real.height), Int32(real.width)) }
         invalidate()
         return real
-    }
-
-    private func windowSize() -> Size? {
-        var ws = winsize()
-        guard ioctl(outputFD, UInt(TIOCGWINSZ), &ws) == 0 else { return nil }
-        return Size(width: Int(ws.ws_col), height: Int(ws.ws_row))
     }
 
     // MARK: - Giving the terminal away
@@ -430,19 +412,7 @@ public final class CursesTerminal: TerminalDevice {
 
     /// Writes our own sequence straight to the terminal; curses has flushed by then.
     private func writeDirect(_ text: String) {
-        var bytes = Array(text.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { write(outputFD, $0.baseAddress! + offset, $0.count - offset) }
-            if n > 0 {
-                offset += n
-            } else if n < 0 && errno == EINTR {
-                continue
-            } else {
-                break
-            }
-        }
-        bytesWritten += offset
+        bytesWritten += TerminalIO.writeAll(outputFD, Array(text.utf8))
     }
 
     private func closeFiles(outCopy: Int32, inCopy: Int32) {
@@ -459,11 +429,5 @@ public final class CursesTerminal: TerminalDevice {
         if codeset != "UTF-8" {
             setlocale(LC_CTYPE, "C.UTF-8")
         }
-    }
-
-    private func monotonicNow() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
     }
 }

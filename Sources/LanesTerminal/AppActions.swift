@@ -1,0 +1,243 @@
+import DragKit
+import LanesCore
+
+/// What each key action does: editing cards and columns, undo, prompts.
+extension BoardApp {
+    /// Does what an action asks.
+    public mutating func perform(_ action: Action, now: Double) -> [AppEffect] {
+        let lifted = coordinator.session?.isKeyboard == true
+        if lifted {
+            switch action {
+            case .up, .moveUp: liftedMove(dy: -1)
+            case .down, .moveDown: liftedMove(dy: 1)
+            case .left, .moveLeft: liftedMove(dx: -1)
+            case .right, .moveRight: liftedMove(dx: 1)
+            case .first: liftedMove(toIndex: 0)
+            case .last: liftedMove(toIndex: Int.max)
+            case .lift, .drop:
+                apply(coordinator.dropLifted(dataSource: &document), now: now)
+            case .cancel:
+                apply(coordinator.cancel(reason: .requested), now: now)
+            case .quit:
+                apply(coordinator.cancel(reason: .requested), now: now)
+                return [.quit]
+            default:
+                status = "Drop the card first (space or enter), or esc to cancel"
+            }
+            return []
+        }
+        if coordinator.isDragging, action == .cancel {
+            apply(coordinator.cancel(reason: .requested), now: now)
+            return []
+        }
+        switch action {
+        case .left: selectColumn(delta: -1)
+        case .right: selectColumn(delta: 1)
+        case .up: selectCard(delta: -1)
+        case .down: selectCard(delta: 1)
+        case .first: selectCard(absolute: 0)
+        case .last: selectCard(absolute: Int.max)
+        case .lift:
+            guard let sel = validSelection else { status = "No card to lift"; break }
+            showSection(sel.section)
+            apply(coordinator.lift(at: sel), now: now)
+        case .drop: break
+        case .cancel:
+            if !filter.isEmpty { filter = ""; status = "Filter cleared" }
+        case .moveLeft: quickMove(dx: -1)
+        case .moveRight: quickMove(dx: 1)
+        case .moveUp: quickMove(dy: -1)
+        case .moveDown: quickMove(dy: 1)
+        case .previousPage: flipPage(-1)
+        case .nextPage: flipPage(1)
+        case .undo:
+            if let label = document.undo() { status = "Undid \(label)"; clampSelection(); changed() }
+            else { status = "Nothing to undo" }
+        case .redo:
+            if let label = document.redo() { status = "Redid \(label)"; clampSelection(); changed() }
+            else { status = "Nothing to redo" }
+        case .help: mode = .help(scroll: 0)
+        case .quit: return [.quit]
+        case .suspend: return [.suspend]
+        case .addBelow:
+            guard let sel = selection else { status = "Add a column first (A)"; break }
+            mode = .prompt(.addCard(section: sel.section, index: sel.item + 1), LineEditor())
+        case .addTop:
+            guard let sel = selection else { status = "Add a column first (A)"; break }
+            mode = .prompt(.addCard(section: sel.section, index: 0), LineEditor())
+        case .editTitle:
+            guard let sel = validSelection else { status = "No card selected"; break }
+            mode = .prompt(.editTitle(board[sel].id), LineEditor(board[sel].title))
+        case .deleteCard:
+            guard let sel = validSelection else { status = "No card selected"; break }
+            let t = board[sel].title
+            document.perform("delete card") { $0.deleteItem(at: sel) }
+            clampSelection()
+            status = "Deleted “\(DisplayText.truncate(DisplayText.safe(t), to: 40))” (u undoes)"
+            changed()
+        case .toggleDone:
+            guard let sel = validSelection else { status = "No card selected"; break }
+            document.perform("toggle done") { $0[sel].done.toggle() }
+            changed()
+        case .editExternal:
+            guard let sel = validSelection else { status = "No card selected"; break }
+            return [.editExternally(board[sel].id)]
+        case .toggleSubtask:
+            guard let sel = validSelection else { status = "No card selected"; break }
+            let subs = board[sel].subtasks
+            guard !subs.isEmpty else { status = "This card has no sub-tasks (E edits the whole card)"; break }
+            if let i = subs.firstIndex(where: { !$0.done }) {
+                document.perform("tick sub-task") { $0[sel].subtasks[i].done = true }
+                status = "Ticked “\(DisplayText.truncate(DisplayText.safe(subs[i].title), to: 40))” (\(i + 1) of \(subs.count))"
+            } else {
+                document.perform("untick sub-tasks") { b in
+                    for i in b[sel].subtasks.indices { b[sel].subtasks[i].done = false }
+                }
+                status = "Unticked all \(subs.count) sub-tasks"
+            }
+            changed()
+        case .setDue:
+            guard let sel = validSelection else { status = "No card selected"; break }
+            mode = .prompt(.setDue(board[sel].id), LineEditor(board[sel].due ?? ""))
+        case .setTags:
+            guard let sel = validSelection else { status = "No card selected"; break }
+            mode = .prompt(.setTags(board[sel].id), LineEditor(board[sel].tags.map { "#" + $0 }.joined(separator: " ")))
+        case .addColumn:
+            mode = .prompt(.addColumn(after: selection?.section ?? -1), LineEditor())
+        case .renameColumn:
+            guard let sel = selection else { break }
+            mode = .prompt(.renameColumn(sel.section), LineEditor(board.columns[sel.section].title))
+        case .deleteColumn:
+            guard let sel = selection else { break }
+            deleteColumn(sel.section, confirmed: false)
+        case .moveColumnLeft, .moveColumnRight:
+            guard let sel = selection else { break }
+            let to = sel.section + (action == .moveColumnLeft ? -1 : 1)
+            guard board.columns.indices.contains(to) else { break }
+            document.perform("move column") { $0.columns.swapAt(sel.section, to) }
+            scroll.swapAt(sel.section, to)
+            selection = IndexPath(section: to, item: sel.item)
+            changed()
+            showSection(to)
+        case .setLimit:
+            guard let sel = selection else { break }
+            mode = .prompt(.setLimit(sel.section), LineEditor(board.columns[sel.section].wipLimit.map(String.init) ?? ""))
+        case .filter:
+            mode = .prompt(.filter, LineEditor(filter))
+        }
+        return []
+    }
+
+    var validSelection: IndexPath? {
+        guard let s = selection, board.item(at: s) != nil else { return nil }
+        return s
+    }
+
+    mutating func submit(_ prompt: Prompt, _ text: String) {
+        let trimmed = text.trimmingCharacters(in: " \t")
+        switch prompt {
+        case .addCard(let section, let index):
+            guard !trimmed.isEmpty else { status = "Empty title: nothing added"; return }
+            guard board.columns.indices.contains(section) else { return }
+            let at = min(max(0, index), board.columns[section].cards.count)
+            document.perform("add card") { b in
+                let card = Card(id: b.makeID(), title: trimmed)
+                b.insertItem(card, at: IndexPath(section: section, item: at))
+            }
+            selection = IndexPath(section: section, item: at)
+            status = "Added a card to \(DisplayText.safe(board.columns[section].title))"
+            changed()
+        case .editTitle(let id):
+            guard let path = board.indexPath(for: id) else { return }
+            guard !trimmed.isEmpty else { status = "Empty title: kept the old one"; return }
+            document.perform("edit title") { $0[path].title = trimmed }
+            changed()
+        case .addColumn(let after):
+            guard !trimmed.isEmpty else { status = "Empty title: nothing added"; return }
+            let at = min(after + 1, board.columns.count)
+            document.perform("add column") { $0.columns.insert(Column(title: trimmed), at: at) }
+            scroll.insert(0, at: min(at, scroll.count))
+            selection = IndexPath(section: at, item: -1)
+            changed()
+            showSection(at)
+        case .renameColumn(let section):
+            guard !trimmed.isEmpty, board.columns.indices.contains(section) else { return }
+            document.perform("rename column") { $0.columns[section].title = trimmed }
+            changed()
+        case .setLimit(let section):
+            guard board.columns.indices.contains(section) else { return }
+            if trimmed.isEmpty {
+                document.perform("clear WIP limit") { $0.columns[section].wipLimit = nil }
+            } else if let n = Int(trimmed), n > 0 {
+                document.perform("set WIP limit") { $0.columns[section].wipLimit = n }
+            } else {
+                status = "A WIP limit is a whole number above 0"
+                return
+            }
+            changed()
+        case .setDue(let id):
+            guard let path = board.indexPath(for: id) else { return }
+            document.perform(trimmed.isEmpty ? "clear due date" : "set due date") { $0[path].due = trimmed.isEmpty ? nil : trimmed }
+            status = trimmed.isEmpty ? "Due date cleared" : "Due \(DisplayText.safe(trimmed))"
+            changed()
+        case .setTags(let id):
+            guard let path = board.indexPath(for: id) else { return }
+            let tags = trimmed.split(separator: " ").map { $0.hasPrefix("#") ? String($0.dropFirst()) : String($0) }.filter { !$0.isEmpty }
+            document.perform("set tags") { $0[path].title = Card.retagged(title: $0[path].title, tags: tags) }
+            changed()
+        case .filter:
+            filter = trimmed
+            if trimmed.isEmpty {
+                status = "Filter cleared"
+            } else {
+                let matches = board.columns.reduce(0) { n, c in n + c.cards.filter { CardFilter.matches($0, trimmed) }.count }
+                status = "Filter “\(DisplayText.safe(trimmed))”: \(matches) matching (others dimmed; j/k jump between matches; esc clears)"
+                if let sel = validSelection, !CardFilter.matches(board[sel], trimmed) { selectCard(delta: 1) }
+            }
+        }
+    }
+
+    mutating func deleteColumn(_ section: Int, confirmed: Bool) {
+        guard board.columns.indices.contains(section) else { return }
+        if !confirmed && !board.columns[section].cards.isEmpty {
+            mode = .confirm(.deleteColumn(section))
+            return
+        }
+        let t = board.columns[section].title
+        document.perform("delete column") { $0.columns.remove(at: section) }
+        if scroll.indices.contains(section) { scroll.remove(at: section) }
+        status = "Deleted column “\(DisplayText.safe(t))” (u undoes)"
+        if board.columns.isEmpty { selection = nil }
+        else {
+            let s = min(section, board.columns.count - 1)
+            selection = IndexPath(section: s, item: board.columns[s].cards.isEmpty ? -1 : 0)
+        }
+        changed()
+    }
+
+    /// External edit finished: replace the card's details (one undo step).
+    public mutating func finishExternalEdit(_ id: ItemID, edited: Card?) {
+        guard let edited, let path = board.indexPath(for: id) else { status = "Edit abandoned"; return }
+        document.perform("edit card") { $0[path] = edited }
+        status = "Card updated"
+        changed()
+    }
+
+    /// Replaces the whole board (reloaded from disk); history is kept so undo can go back.
+    public mutating func replaceBoard(_ new: Board, status words: String) {
+        if coordinator.isDragging { apply(coordinator.cancel(reason: .requested), now: 0) }
+        document.perform("reload") { $0 = new }
+        status = words
+        clampSelection()
+        changed()
+    }
+
+    public mutating func setStatus(_ words: String) { status = words }
+
+    /// Whether the user is in the middle of something (a drag or a prompt) that a reload would disturb.
+    public var isBusy: Bool {
+        if coordinator.isDragging { return true }
+        if case .normal = mode { return false }
+        return true
+    }
+}

@@ -1,0 +1,171 @@
+import DragKit
+import LanesCore
+
+/// Selection, quick moves, keyboard drags, pages and scrolling.
+extension BoardApp {
+    mutating func clampSelection() {
+        guard !board.columns.isEmpty else { selection = nil; return }
+        let s = min(max(0, selection?.section ?? 0), board.columns.count - 1)
+        let count = board.columns[s].cards.count
+        selection = IndexPath(section: s, item: count == 0 ? -1 : min(max(0, selection?.item ?? 0), count - 1))
+    }
+
+    mutating func selectColumn(delta: Int) {
+        guard !board.columns.isEmpty else { return }
+        let cur = selection ?? IndexPath(section: 0, item: 0)
+        let s = min(max(0, cur.section + delta), board.columns.count - 1)
+        let row = rowOf(cur)
+        selection = IndexPath(section: s, item: nearestIndex(in: s, toRow: row))
+        showSection(s)
+        ensureSelectionVisible()
+    }
+
+    mutating func selectCard(delta: Int = 0, absolute: Int? = nil) {
+        guard let cur = selection, board.columns.indices.contains(cur.section) else { clampSelection(); return }
+        let count = board.columns[cur.section].cards.count
+        guard count > 0 else { return }
+        var i = min(max(0, absolute ?? (cur.item + delta)), count - 1)
+        if !filter.isEmpty {
+            // Jump to the nearest matching card in the direction of travel.
+            let cards = board.columns[cur.section].cards
+            let step = absolute == Int.max || delta > 0 ? 1 : (absolute == 0 ? 1 : -1)
+            var j = absolute == 0 ? 0 : i
+            while j >= 0 && j < count && !CardFilter.matches(cards[j], filter) { j += step }
+            if j >= 0 && j < count { i = j } else if absolute == nil { i = cur.item }
+        }
+        selection = IndexPath(section: cur.section, item: i)
+        ensureSelectionVisible()
+    }
+
+    /// A column's geometry, from the page that shows it (not necessarily the visible one).
+    func geometry(of section: Int) -> ColumnDraggable? {
+        if let c = layout.column(section: section) { return c }
+        let other = ScreenLayout(board: board, size: size, page: layout.page(of: section), scroll: scroll, cache: cache)
+        return other.column(section: section)
+    }
+
+    /// The screen row of a card (its top), for keeping the row when changing columns.
+    func rowOf(_ path: IndexPath) -> Int {
+        guard let c = geometry(of: path.section), path.item >= 0, path.item < c.itemCount else { return 0 }
+        return c.frameOfItem(at: path.item).minY
+    }
+
+    /// The row of the boundary above gap `gap` of a column (below its last card for the end).
+    func rowOfGap(_ gap: Int, in section: Int) -> Int {
+        guard let c = geometry(of: section) else { return 0 }
+        if gap < c.itemCount { return c.frameOfItem(at: gap).minY }
+        return c.itemCount > 0 ? c.frameOfItem(at: c.itemCount - 1).maxY : c.viewport.minY
+    }
+
+    /// The card in a column nearest a screen row, for selection (-1 when the column is empty).
+    func nearestIndex(in section: Int, toRow row: Int) -> Int {
+        let count = board.columns[section].cards.count
+        guard count > 0 else { return -1 }
+        return min(insertionIndex(in: section, atRow: row), count - 1)
+    }
+
+    /// Where a card arriving sideways at a screen row lands: before the first card that ends
+    /// below that row, or at the end (clamped to the column's length).
+    func insertionIndex(in section: Int, atRow row: Int) -> Int {
+        let count = board.columns[section].cards.count
+        guard let c = geometry(of: section) else { return count }
+        return min(c.firstItem(endingBelow: row), count)
+    }
+
+    mutating func quickMove(dx: Int = 0, dy: Int = 0) {
+        guard let sel = validSelection else { status = "No card selected"; return }
+        let card = board[sel]
+        var to: IndexPath
+        if dx != 0 {
+            var s = sel.section + dx
+            while board.columns.indices.contains(s), board.columns[s].isFull { s += dx }
+            guard board.columns.indices.contains(s) else { status = "No column there takes the card"; return }
+            to = IndexPath(section: s, item: insertionIndex(in: s, atRow: rowOf(sel)))
+        } else {
+            let count = board.columns[sel.section].cards.count
+            to = IndexPath(section: sel.section, item: min(max(0, sel.item + dy), count - 1))
+            guard to != sel else { return }
+        }
+        // Quick moves know the exact final index, so no anchor is resolved.
+        document.perform("move card") { $0.relocateItem(from: sel, to: to) }
+        selection = to
+        status = "Moved “\(DisplayText.truncate(DisplayText.safe(card.title), to: 30))” to \(DisplayText.safe(board.columns[to.section].title)), position \(to.item + 1)"
+        changed()
+        showSection(to.section)
+        ensureSelectionVisible()
+    }
+
+    mutating func liftedMove(dx: Int = 0, dy: Int = 0, toIndex: Int? = nil) {
+        guard let s = coordinator.session else { return }
+        let t = s.hover.target ?? DropTarget(section: s.current.section, index: s.current.item, gap: s.current.item, anchor: nil)
+        var section = t.section
+        var index = t.index
+        if let toIndex { index = toIndex }
+        index += dy
+        if dy < 0 && t.index == 0 && toIndex == nil { return }
+        if dx != 0 {
+            // The neighbouring column that accepts, at the index nearest the card's row.
+            var next = section + dx
+            let row = rowOfGap(t.gap, in: t.section)
+            while board.columns.indices.contains(next) {
+                showSection(next)
+                let idx = insertionIndex(in: next, atRow: row)
+                if coordinator.canDrop(s.start.item, from: s.current, toSection: next, index: idx) {
+                    section = next
+                    index = idx
+                    break
+                }
+                next += dx
+            }
+            guard board.columns.indices.contains(next) else {
+                showSection(t.section)
+                status = "No column that way takes the card"
+                return
+            }
+        }
+        showSection(section)
+        apply(coordinator.moveLifted(toSection: section, index: index), now: 0)
+        selection = IndexPath(section: section, item: min(index, board.columns[section].cards.count))
+        ensureRowVisible(section: section, gap: coordinator.session?.hover.target?.gap ?? index)
+    }
+
+    mutating func flipPage(_ delta: Int) {
+        let l = layout
+        let target = min(max(0, l.page + delta), l.pageCount - 1)
+        guard target != l.page else { return }
+        page = target
+        refreshLayout()
+        if !coordinator.isDragging, let first = layout.columns.first {
+            selection = IndexPath(section: first.section, item: first.itemCount > 0 ? 0 : -1)
+        }
+        status = "Page \(page + 1) of \(layout.pageCount)"
+    }
+
+    /// Flips to the page showing a section.
+    mutating func showSection(_ section: Int) {
+        let l = layout
+        guard !l.visibleSections.contains(section), section >= 0, section < board.columns.count else { return }
+        page = l.page(of: section)
+        refreshLayout()
+    }
+
+    mutating func ensureSelectionVisible() {
+        guard let sel = selection, sel.item >= 0 else { return }
+        ensureRowVisible(section: sel.section, gap: sel.item)
+    }
+
+    /// Scrolls a column so the card at `gap` (or the end) is inside its viewport.
+    mutating func ensureRowVisible(section: Int, gap: Int) {
+        guard let c = layout.column(section: section), c.itemCount > 0 else { return }
+        let i = min(max(0, gap), c.itemCount - 1)
+        let top = c.metrics.tops[i]
+        let bottom = c.metrics.tops[i + 1]
+        var s = c.scroll
+        if top < s { s = top }
+        if bottom > s + c.viewport.height { s = bottom - c.viewport.height }
+        if s != c.scroll {
+            scroll[section] = s
+            refreshLayout()
+        }
+    }
+}

@@ -1,0 +1,49 @@
+import DragKit
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Seconds on a monotonic clock.
+public func monotonicNow() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+}
+
+/// Plain POSIX I/O on the terminal's descriptors, beside curses rather than through it.
+enum TerminalIO {
+    /// Reads what is there, up to 64 KiB. End of file or an error means the terminal is gone.
+    static func readAvailable(_ fd: Int32) -> [TerminalInput] {
+        var buf = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let n = read(fd, &buf, buf.count)
+            if n > 0 { return [.bytes(Array(buf[0..<n]))] }
+            if n < 0 && errno == EINTR { continue }
+            if n < 0 && errno == EAGAIN { return [] }
+            return [.terminate(signal: SIGHUP)]
+        }
+    }
+
+    /// The window's size in cells, from the terminal driver.
+    static func windowSize(_ fd: Int32) -> Size? {
+        var ws = winsize()
+        guard ioctl(fd, UInt(TIOCGWINSZ), &ws) == 0 else { return nil }
+        return Size(width: Int(ws.ws_col), height: Int(ws.ws_row))
+    }
+
+    /// Writes all of `bytes` (retrying after signals); returns how many were written.
+    static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Int {
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
+            if n > 0 {
+                offset += n
+            } else if n < 0 && errno == EINTR {
+                continue
+            } else {
+                break
+            }
+        }
+        return offset
+    }
+}
