@@ -2,16 +2,6 @@ import CNcursesw
 import DragKit
 import Glibc
 
-/// Why a `CursesTerminal` could not start.
-public enum CursesTerminalError: Error, Equatable, Sendable {
-    /// Another `CursesTerminal` is running: curses has one screen per process here.
-    case alreadyRunning
-    /// The output file descriptor is not a terminal.
-    case notATerminal
-    /// `newterm` failed, usually because terminfo does not know the terminal type.
-    case cannotInitialize(term: String?)
-}
-
 /// The terminal driven through ncursesw: the only code that talks to curses.
 ///
 /// Curses is used for output only. Input is read as raw bytes from `inputFD` and decoded
@@ -69,7 +59,7 @@ public final class CursesTerminal: TerminalDevice {
         guard state == .stopped else { return }
         guard Self.owner == nil else { throw CursesTerminalError.alreadyRunning }
         guard isatty(outputFD) != 0 else { throw CursesTerminalError.notATerminal }
-        Self.useUTF8Locale()
+        TerminalIO.useUTF8Locale()
 
         var original = termios()
         savedTermios = tcgetattr(outputFD, &original) == 0 ? original : nil
@@ -420,14 +410,5 @@ public final class CursesTerminal: TerminalDevice {
         if let inFile { fclose(inFile) } else if inCopy >= 0 { _ = close(inCopy) }
         outFile = nil
         inFile = nil
-    }
-
-    /// Curses needs a UTF-8 locale to write wide characters; the app always speaks UTF-8.
-    private static func useUTF8Locale() {
-        setlocale(LC_ALL, "")
-        let codeset = nl_langinfo(nl_item(CODESET)).map { String(cString: $0) } ?? ""
-        if codeset != "UTF-8" {
-            setlocale(LC_CTYPE, "C.UTF-8")
-        }
     }
 }

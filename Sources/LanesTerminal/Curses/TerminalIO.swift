@@ -46,4 +46,23 @@ enum TerminalIO {
         }
         return offset
     }
+
+    /// Curses needs a UTF-8 locale to write wide characters; the app always speaks UTF-8.
+    static func useUTF8Locale() {
+        setlocale(LC_ALL, "")
+        let codeset = nl_langinfo(nl_item(CODESET)).map { String(cString: $0) } ?? ""
+        if codeset != "UTF-8" {
+            setlocale(LC_CTYPE, "C.UTF-8")
+        }
+    }
+}
+
+/// Why a `CursesTerminal` could not start.
+public enum CursesTerminalError: Error, Equatable, Sendable {
+    /// Another `CursesTerminal` is running: curses has one screen per process here.
+    case alreadyRunning
+    /// The output file descriptor is not a terminal.
+    case notATerminal
+    /// `newterm` failed, usually because terminfo does not know the terminal type.
+    case cannotInitialize(term: String?)
 }
