@@ -1,43 +1,138 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// How a cell looks: colours and attributes, independent of curses.
+///
+/// Packed into 16 bits so a `Cell` is a plain value: buffers copy, clear and compare
+/// with memory operations, never with reference counting.
 public struct Style: Hashable, Sendable {
     /// The eight basic terminal colours, plus the terminal's default.
     public enum Color: UInt8, Hashable, Sendable {
         case `default`, black, red, green, yellow, blue, magenta, cyan, white
     }
 
-    public var fg: Color
-    public var bg: Color
-    public var bold: Bool
-    public var dim: Bool
-    public var reverse: Bool
-    public var underline: Bool
+    /// fg in bits 0–3, bg in bits 4–7, then bold, dim, reverse, underline.
+    private var bits: UInt16
 
     public init(fg: Color = .default, bg: Color = .default, bold: Bool = false, dim: Bool = false,
                 reverse: Bool = false, underline: Bool = false) {
-        self.fg = fg
-        self.bg = bg
-        self.bold = bold
-        self.dim = dim
-        self.reverse = reverse
-        self.underline = underline
+        bits = UInt16(fg.rawValue) | UInt16(bg.rawValue) << 4
+            | (bold ? Self.boldBit : 0) | (dim ? Self.dimBit : 0)
+            | (reverse ? Self.reverseBit : 0) | (underline ? Self.underlineBit : 0)
     }
+
+    private static let boldBit: UInt16 = 1 << 8, dimBit: UInt16 = 1 << 9
+    private static let reverseBit: UInt16 = 1 << 10, underlineBit: UInt16 = 1 << 11
+
+    public var fg: Color {
+        get { Color(rawValue: UInt8(bits & 0xF)) ?? .default }
+        set { bits = bits & ~0xF | UInt16(newValue.rawValue) }
+    }
+    public var bg: Color {
+        get { Color(rawValue: UInt8(bits >> 4 & 0xF)) ?? .default }
+        set { bits = bits & ~0xF0 | UInt16(newValue.rawValue) << 4 }
+    }
+    public var bold: Bool {
+        get { bits & Self.boldBit != 0 }
+        set { set(Self.boldBit, newValue) }
+    }
+    public var dim: Bool {
+        get { bits & Self.dimBit != 0 }
+        set { set(Self.dimBit, newValue) }
+    }
+    public var reverse: Bool {
+        get { bits & Self.reverseBit != 0 }
+        set { set(Self.reverseBit, newValue) }
+    }
+    public var underline: Bool {
+        get { bits & Self.underlineBit != 0 }
+        set { set(Self.underlineBit, newValue) }
+    }
+
+    private mutating func set(_ bit: UInt16, _ on: Bool) { bits = on ? bits | bit : bits & ~bit }
 
     public static let plain = Style()
 }
 
 /// One terminal cell: a grapheme of width 1 or 2, or the right half of a wide one.
+///
+/// The grapheme is a number: a single code point is its own value, a longer grapheme
+/// (emoji sequences, combining marks) an index into a process-wide table, and 0 the
+/// right half of a wide character.
 public struct Cell: Hashable, Sendable {
-    /// The text shown; empty for the continuation half of a wide character.
-    public var text: String
+    /// The grapheme's number (see the type's summary).
+    public private(set) var glyph: UInt32
     public var style: Style
 
     public init(_ text: String = " ", style: Style = .plain) {
-        self.text = text
+        glyph = Glyphs.number(of: text)
         self.style = style
     }
 
-    public static let blank = Cell()
-    public var isContinuation: Bool { text.isEmpty }
+    public init(_ ch: Character, style: Style = .plain) {
+        let scalars = ch.unicodeScalars
+        glyph = scalars.count == 1 ? scalars.first!.value : Glyphs.number(of: String(ch))
+        self.style = style
+    }
+
+    /// A cell showing one code point; `value` must not be 0.
+    @inline(__always)
+    public init(scalar value: UInt32, style: Style = .plain) {
+        glyph = value
+        self.style = style
+    }
+
+    public static let blank = Cell(scalar: 0x20)
+    public static let continuation = Cell(scalar: 0)
+
+    /// The text shown; empty for the continuation half of a wide character.
+    public var text: String { Glyphs.text(of: glyph) }
+    public var isContinuation: Bool { glyph == 0 }
+    /// The code point, when the grapheme is a single one (most cells).
+    public var scalar: Unicode.Scalar? { glyph < Glyphs.firstShared ? Unicode.Scalar(glyph) : nil }
+}
+
+/// The process-wide numbering of graphemes longer than one code point.
+///
+/// Append-only: a number, once given, always means the same grapheme, so buffers made at
+/// different times compare cell by cell. Few distinct long graphemes ever appear.
+enum Glyphs {
+    static let firstShared: UInt32 = 0x110000
+
+    private final class Table: @unchecked Sendable {
+        var lock = pthread_mutex_t()
+        var texts: [String] = []
+        var numbers: [String: UInt32] = [:]
+        init() { pthread_mutex_init(&lock, nil) }
+    }
+
+    private static let table = Table()
+
+    static func number(of text: String) -> UInt32 {
+        var it = text.unicodeScalars.makeIterator()
+        guard let first = it.next() else { return 0 }
+        if it.next() == nil { return first.value }
+        pthread_mutex_lock(&table.lock)
+        defer { pthread_mutex_unlock(&table.lock) }
+        if let n = table.numbers[text] { return n }
+        let n = firstShared + UInt32(table.texts.count)
+        table.texts.append(text)
+        table.numbers[text] = n
+        return n
+    }
+
+    static func text(of glyph: UInt32) -> String {
+        if glyph == 0 { return "" }
+        if glyph < 0x80 { return CellBuffer.asciiText[Int(glyph)] }
+        if glyph < firstShared { return Unicode.Scalar(glyph).map { String(Character($0)) } ?? "\u{FFFD}" }
+        pthread_mutex_lock(&table.lock)
+        defer { pthread_mutex_unlock(&table.lock) }
+        let i = Int(glyph - firstShared)
+        return i < table.texts.count ? table.texts[i] : "\u{FFFD}"
+    }
 }
 
 /// A grid of cells that views draw into; the only thing the curses backend reads.
@@ -71,7 +166,7 @@ public struct CellBuffer: Hashable, Sendable {
     public mutating func fill(x: Int, y: Int, width w: Int, height h: Int, with ch: Character = " ", style: Style = .plain) {
         let x0 = max(0, x), y0 = max(0, y), x1 = min(width, x + w), y1 = min(height, y + h)
         guard x0 < x1, y0 < y1 else { return }
-        let cell = Cell(String(ch), style: style)
+        let cell = Cell(ch, style: style)
         let w = width
         cells.withUnsafeMutableBufferPointer { p in
             for yy in y0..<y1 {
@@ -100,11 +195,10 @@ public struct CellBuffer: Hashable, Sendable {
         let w = width
         let done: Int?? = text.utf8.withContiguousStorageIfAvailable { bytes -> Int? in
             for b in bytes where b < 0x20 || b >= 0x7F { return nil }
-            let ascii = CellBuffer.asciiText
             return cells.withUnsafeMutableBufferPointer { p in
                 for b in bytes {
                     if cx + 1 > limit { return cx }
-                    if cx >= 0 { CellBuffer.put(Cell(ascii[Int(b)], style: style), at: y * w + cx, x: cx, width: w, in: p) }
+                    if cx >= 0 { CellBuffer.put(Cell(scalar: UInt32(b), style: style), at: y * w + cx, x: cx, width: w, in: p) }
                     cx += 1
                 }
                 return cx
@@ -135,7 +229,7 @@ public struct CellBuffer: Hashable, Sendable {
         }
         let limit = min(maxX ?? width, width)
         guard y >= 0, y < height, count > 0 else { return x }
-        let cell = Cell(String(ch), style: style)
+        let cell = Cell(ch, style: style)
         let w = width
         var cx = x
         return cells.withUnsafeMutableBufferPointer { p in
@@ -155,8 +249,8 @@ public struct CellBuffer: Hashable, Sendable {
         if w == 0 { return true }
         if cx + w > limit { return false }
         if cx >= 0 {
-            put(Cell(String(piece), style: style), x: cx, y: y)
-            if w == 2, cx + 1 < width { put(Cell("", style: style), x: cx + 1, y: y) }
+            put(Cell(piece, style: style), x: cx, y: y)
+            if w == 2, cx + 1 < width { put(Cell(scalar: 0, style: style), x: cx + 1, y: y) }
         }
         cx += w
         return true
@@ -190,9 +284,9 @@ public struct CellBuffer: Hashable, Sendable {
     /// neither copy cells out of the array nor check its uniqueness per cell.
     @inline(__always)
     private static func put(_ cell: Cell, at i: Int, x: Int, width: Int, in p: UnsafeMutableBufferPointer<Cell>) {
-        if p[i].isContinuation, x > 0 { p[i - 1] = Cell(" ", style: p[i - 1].style) }
+        if p[i].isContinuation, x > 0 { p[i - 1] = Cell(scalar: 0x20, style: p[i - 1].style) }
         if x + 1 < width, p[i + 1].isContinuation, !cell.isContinuation {
-            p[i + 1] = Cell(" ", style: p[i + 1].style)
+            p[i + 1] = Cell(scalar: 0x20, style: p[i + 1].style)
         }
         p[i] = cell
     }

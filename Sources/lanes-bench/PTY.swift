@@ -62,6 +62,10 @@ final class PTYCapture: @unchecked Sendable {
         }
     }
 
+    /// The bytes of the last frame, kept when `keepLast` is set (for `--dump-frames`).
+    var keepLast = false
+    private(set) var lastFrame: [UInt8] = []
+
     /// Writes the marker to the slave and returns the bytes that arrived before it.
     func sync() -> Int {
         let m = Self.marker
@@ -71,6 +75,7 @@ final class PTYCapture: @unchecked Sendable {
             lock.lock()
             if let at = find(m, in: received) {
                 let count = at
+                if keepLast { lastFrame = Array(received[0..<at]) }
                 received.removeSubrange(0..<(at + m.count))
                 lock.unlock()
                 return count

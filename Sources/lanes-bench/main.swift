@@ -124,6 +124,11 @@ struct SizeResult {
 }
 var perSize: [Int: [String: Double]] = [:]
 
+/// Terminal output with escapes shown as `␛`, for `--dump-frames`.
+func visible(_ bytes: [UInt8]) -> String {
+    String(decoding: bytes, as: UTF8.self).replacingOccurrences(of: "\u{1b}", with: "␛")
+}
+
 func reps(for n: Int) -> Int { n >= 100_000 ? 5 : n >= 10_000 ? 10 : 20 }
 
 @MainActor func benchSize(_ n: Int) throws -> [String: Double] {
@@ -220,6 +225,8 @@ func reps(for n: Int) -> Int { n >= 100_000 ? 5 : n >= 10_000 ? 10 : 20 }
         for size in screens {
             let tag = "\(size.width)x\(size.height)"
             let pty = try PTYCapture(width: size.width, height: size.height)
+            var dumps = option("--dump-frames").flatMap(Int.init) ?? 0
+            pty.keepLast = dumps > 0
             try pty.start()
             var app = launchApp(board, title: "Lanes · board.md", size: size)
             var decoder = InputDecoder()
@@ -238,6 +245,10 @@ func reps(for n: Int) -> Int { n >= 100_000 ? 5 : n >= 10_000 ? 10 : 20 }
                 let b = pty.present(buf)
                 switch step.kind {
                 case .motion:
+                    if dumps > 0 {
+                        dumps -= 1
+                        FileHandle.standardError.write(Data("frame: \(b) bytes, minimal \(m): \(visible(pty.lastFrame))\n".utf8))
+                    }
                     sent.append(Double(b)); minimal.append(Double(m))
                     if m > 0 { ratio.append(Double(b) / Double(m)) }
                 case .pageFlip: flipBytes.append(Double(b))

@@ -179,7 +179,7 @@ public final class CursesTerminal: TerminalDevice {
     /// Curses measures with the C library's `wcwidth`; where that disagrees with `TextWidth`
     /// the cell is drawn so that curses still covers exactly the cells the buffer says.
     private func draw(_ cell: Cell, x: Int, y: Int, rows: Int, cols: Int) {
-        var (scalars, width) = Self.displayable(cell.text)
+        var (scalars, width) = Self.displayable(cell)
         let attrs = attributes(for: cell.style)
         let pair = colorPair(for: cell.style)
         if width == 2 && x + 1 >= cols { (scalars, width) = ([0x20], 1) }
@@ -213,6 +213,15 @@ public final class CursesTerminal: TerminalDevice {
     /// Never a control character: a cell with C0, DEL or C1 anywhere in its text becomes
     /// U+FFFD. Only the first grapheme counts; one longer than a `cchar_t` holds keeps its
     /// first code point (and an emoji selector).
+    static func displayable(_ cell: Cell) -> (scalars: [wchar_t], width: Int) {
+        if let s = cell.scalar {
+            if isControl(s.value) { return ([0xFFFD], 1) }
+            let width = TextWidth.width(of: Character(s))
+            return width == 0 ? ([0x20], 1) : ([wchar_t(bitPattern: s.value)], width)
+        }
+        return displayable(cell.text)
+    }
+
     static func displayable(_ text: String) -> (scalars: [wchar_t], width: Int) {
         guard let ch = text.first else { return ([0x20], 1) }
         if text.unicodeScalars.contains(where: { isControl($0.value) }) { return ([0xFFFD], 1) }
