@@ -63,6 +63,8 @@ public struct BoardApp: Sendable {
     public internal(set) var filter: String = ""
     var mode: Mode = .normal
     let cache: LayoutCache
+    /// The last frame's board layer, redrawn only when what it shows changes.
+    let frames = FrameCache()
     /// Scrolls a column while a card is held near its top or bottom edge.
     var autoScroller = EdgeAutoScroller()
     /// Flips the page while a card rests at the board's left or right edge (or is flung there).
@@ -281,20 +283,24 @@ public struct BoardApp: Sendable {
 
     // MARK: Drawing
 
-    /// Draws the whole frame.
-    public func render(into buf: inout CellBuffer, now: Double) {
-        if buf.width != size.width || buf.height != size.height { buf = CellBuffer(width: size.width, height: size.height) }
+    /// What the board view draws for the current state.
+    func scene(now: Double) -> BoardScene {
         var statusText = status
         if case .prompt(let p, let editor) = mode {
             statusText = p.label + editor.text
         } else if case .confirm(.deleteColumn(let s)) = mode, board.columns.indices.contains(s) {
             statusText = "Delete column “\(board.columns[s].title)” and its \(board.columns[s].cards.count) cards? y/n"
         }
-        let scene = BoardScene(board: board, layout: layout,
-                               selection: coordinator.isDragging ? nil : selection,
-                               decorations: renderer.decorations(now: now), ghost: renderer.ghost(now: now),
-                               title: title, status: statusText, filter: filter)
-        BoardView.draw(scene, into: &buf)
+        return BoardScene(board: board, layout: layout,
+                          selection: coordinator.isDragging ? nil : selection,
+                          decorations: renderer.decorations(now: now), ghost: renderer.ghost(now: now),
+                          title: title, status: statusText, filter: filter)
+    }
+
+    /// Draws the whole frame.
+    public func render(into buf: inout CellBuffer, now: Double) {
+        if buf.width != size.width || buf.height != size.height { buf = CellBuffer(width: size.width, height: size.height) }
+        BoardView.draw(scene(now: now), into: &buf, cache: frames)
         if case .prompt(let p, let editor) = mode, size.height > 0 {
             let y = size.height - 1
             let labelWidth = TextWidth.width(of: p.label) + 1

@@ -2,7 +2,7 @@ import DragKit
 import LanesCore
 
 /// The look of the board: which style each part is drawn in.
-public struct Theme: Sendable {
+public struct Theme: Hashable, Sendable {
     public var border = Style()
     public var selected = Style(fg: .yellow, bold: true)
     public var title = Style()
@@ -50,8 +50,40 @@ public struct BoardScene {
 }
 
 /// Draws the board into a cell buffer: header, columns, cards, drag overlay, status line.
+///
+/// A frame is two layers: the board (header, columns, cards, the hidden original's slot,
+/// target highlight) and over it the ghost, the marker and the status line. While a card
+/// is dragged only the second layer changes from one motion to the next, so `draw` with a
+/// `FrameCache` copies the board layer it kept and draws just the overlay.
 public enum BoardView {
     public static func draw(_ scene: BoardScene, into buf: inout CellBuffer) {
+        drawBoardLayer(scene, into: &buf)
+        drawOverlay(scene, into: &buf, ghostFace: nil)
+    }
+
+    /// The same frame as `draw(_:into:)`, reusing the board layer while nothing it shows changed.
+    public static func draw(_ scene: BoardScene, into buf: inout CellBuffer, cache: FrameCache) {
+        let key = LayerKey(scene)
+        if cache.key != key || cache.layer.width != buf.width || cache.layer.height != buf.height {
+            cache.layer = CellBuffer(width: buf.width, height: buf.height)
+            drawBoardLayer(scene, into: &cache.layer)
+            cache.key = key
+        }
+        buf = cache.layer
+        var face: CardFace?
+        if let g = scene.ghost, !scene.layout.tooSmall {
+            if let k = cache.ghost, k.card == g.card, k.width == g.frame.width { face = k.face }
+            else {
+                let made = CardFace(card: g.card, width: g.frame.width, maxTitleLines: LayoutMetrics().maxTitleLines)
+                cache.ghost = (g.card, g.frame.width, made)
+                face = made
+            }
+        }
+        drawOverlay(scene, into: &buf, ghostFace: face)
+    }
+
+    /// Header, columns and cards: everything but the ghost, the marker and the status line.
+    static func drawBoardLayer(_ scene: BoardScene, into buf: inout CellBuffer) {
         buf.clear()
         let size = scene.layout.size
         if scene.layout.tooSmall {
@@ -65,13 +97,64 @@ public enum BoardView {
         if scene.board.columns.isEmpty {
             buf.write("No columns yet. Press A to add one, ? for help.", x: 1, y: 2, style: scene.theme.hint)
         }
+    }
+
+    /// The ghost, the marker over it (where the card lands matters more than the card) and the status line.
+    static func drawOverlay(_ scene: BoardScene, into buf: inout CellBuffer, ghostFace: CardFace?) {
+        guard !scene.layout.tooSmall else { return }
+        let size = scene.layout.size
         if let g = scene.ghost {
             let clip = Rect(x: 0, y: 1, width: size.width, height: max(0, size.height - 2))
-            drawCard(g.card, frame: g.frame, clip: clip, border: scene.theme.ghost, scene: scene, into: &buf)
+            drawCard(g.card, frame: g.frame, clip: clip, border: scene.theme.ghost, scene: scene, into: &buf, face: ghostFace)
         }
-        // The marker goes over the ghost: where the card lands matters more than the card.
         for column in scene.layout.columns { drawMarker(column, scene: scene, into: &buf) }
         drawStatus(scene, into: &buf)
+    }
+
+    /// Everything the board layer is drawn from; equal keys draw equal layers.
+    struct LayerKey: Equatable {
+        struct ColumnKey: Equatable {
+            var section: Int
+            var frame: Rect
+            var viewport: Rect
+            var scroll: Int
+            var column: Column
+        }
+        var size: Size
+        var tooSmall: Bool
+        var page: Int
+        var pageCount: Int
+        var columns: [ColumnKey]
+        var boardIsEmpty: Bool
+        var title: String
+        var selection: IndexPath?
+        var filter: String
+        var theme: Theme
+        var hidden: ItemID?
+        var flash: ItemID?
+        var targetSection: Int?
+        var refusedSection: Int?
+
+        init(_ scene: BoardScene) {
+            let l = scene.layout
+            size = l.size
+            tooSmall = l.tooSmall
+            page = l.page
+            pageCount = l.pageCount
+            columns = l.columns.map {
+                ColumnKey(section: $0.section, frame: $0.frame, viewport: $0.viewport, scroll: $0.scroll, column: $0.column)
+            }
+            boardIsEmpty = scene.board.columns.isEmpty
+            title = scene.title
+            selection = scene.selection
+            filter = scene.filter
+            theme = scene.theme
+            let d = scene.decorations
+            hidden = d.hidden
+            flash = d.flash
+            targetSection = d.targetSection
+            refusedSection = d.refusedSection
+        }
     }
 
     static func drawTooSmall(size: Size, minimum: Size, into buf: inout CellBuffer) {
@@ -108,7 +191,7 @@ public enum BoardView {
     static func drawColumn(_ c: ColumnDraggable, scene: BoardScene, into buf: inout CellBuffer) {
         let theme = scene.theme
         let deco = scene.decorations
-        let column = scene.board.columns[c.section]
+        let column = c.column
         var count = "\(column.cards.count)"
         if let limit = column.wipLimit { count += "/\(limit)" }
         var headerStyle = theme.columnTitle
@@ -176,8 +259,10 @@ public enum BoardView {
             y = c.viewport.minY
         }
         y = min(max(y, c.viewport.minY), c.viewport.maxY - 1)
-        let line = "▶" + String(repeating: "━", count: max(0, c.frame.width - 2)) + "◀"
-        buf.write(line, x: c.frame.minX, y: y, style: scene.theme.marker, maxX: c.frame.maxX)
+        let style = scene.theme.marker
+        var x = buf.write(repeating: "▶", count: 1, x: c.frame.minX, y: y, style: style, maxX: c.frame.maxX)
+        x = buf.write(repeating: "━", count: max(0, c.frame.width - 2), x: x, y: y, style: style, maxX: c.frame.maxX)
+        buf.write(repeating: "◀", count: 1, x: x, y: y, style: style, maxX: c.frame.maxX)
         if let label = scene.decorations.markerLabel, c.frame.width > 8 {
             let text = " " + DisplayText.truncate(label, to: c.frame.width - 6) + " "
             buf.write(text, x: c.frame.minX + 2, y: y, style: scene.theme.marker.withReverse(), maxX: c.frame.maxX - 2)
@@ -253,4 +338,13 @@ extension Style {
         s.reverse = on
         return s
     }
+}
+
+/// The board layer of the last frame and the ghost's wrapped face, kept between frames.
+public final class FrameCache: @unchecked Sendable {
+    var key: BoardView.LayerKey?
+    var layer = CellBuffer(width: 0, height: 0)
+    var ghost: (card: Card, width: Int, face: CardFace)?
+
+    public init() {}
 }
