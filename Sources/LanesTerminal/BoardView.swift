@@ -51,8 +51,8 @@ public struct BoardScene {
 
 /// Draws the board into a cell buffer: header, columns, cards, drag overlay, status line.
 ///
-/// A frame is two layers: the board (header, columns, cards, the hidden original's slot,
-/// target highlight) and over it the ghost, the marker and the status line. While a card
+/// A frame is two layers: the board (header, columns, cards, the hidden original's slot)
+/// and over it the target column's header, the ghost, the marker and the status line. While a card
 /// is dragged only the second layer changes from one motion to the next, so `draw` with a
 /// `FrameCache` copies the board layer it kept and draws just the overlay.
 public enum BoardView {
@@ -99,10 +99,16 @@ public enum BoardView {
         }
     }
 
-    /// The ghost, the marker over it (where the card lands matters more than the card) and the status line.
+    /// The target's or refusing column's header, the ghost, the marker over it (where the card
+    /// lands matters more than the card) and the status line.
     static func drawOverlay(_ scene: BoardScene, into buf: inout CellBuffer, ghostFace: CardFace?) {
         guard !scene.layout.tooSmall else { return }
         let size = scene.layout.size
+        let deco = scene.decorations
+        for c in scene.layout.columns {
+            if deco.targetSection == c.section { drawColumnHeader(c, highlight: .target, theme: scene.theme, into: &buf) }
+            else if deco.refusedSection == c.section { drawColumnHeader(c, highlight: .refused, theme: scene.theme, into: &buf) }
+        }
         if let g = scene.ghost {
             let clip = Rect(x: 0, y: 1, width: size.width, height: max(0, size.height - 2))
             drawCard(g.card, frame: g.frame, clip: clip, border: scene.theme.ghost, scene: scene, into: &buf, face: ghostFace)
@@ -132,8 +138,6 @@ public enum BoardView {
         var theme: Theme
         var hidden: ItemID?
         var flash: ItemID?
-        var targetSection: Int?
-        var refusedSection: Int?
 
         init(_ scene: BoardScene) {
             let l = scene.layout
@@ -152,8 +156,6 @@ public enum BoardView {
             let d = scene.decorations
             hidden = d.hidden
             flash = d.flash
-            targetSection = d.targetSection
-            refusedSection = d.refusedSection
         }
     }
 
@@ -191,26 +193,7 @@ public enum BoardView {
     static func drawColumn(_ c: ColumnDraggable, scene: BoardScene, into buf: inout CellBuffer) {
         let theme = scene.theme
         let deco = scene.decorations
-        let column = c.column
-        var count = "\(column.cards.count)"
-        if let limit = column.wipLimit { count += "/\(limit)" }
-        var headerStyle = theme.columnTitle
-        var suffix = " " + count
-        if deco.targetSection == c.section { headerStyle = theme.target; suffix += " ◆" }
-        if deco.refusedSection == c.section {
-            headerStyle = theme.refused
-            suffix += column.isFull ? " ✕ full" : " ✕"
-        }
-        let suffixWidth = TextWidth.width(of: suffix)
-        let name = DisplayText.truncate(DisplayText.safe(column.title), to: max(1, c.frame.width - suffixWidth - 1))
-        let end = buf.write(name, x: c.frame.minX, y: c.frame.minY, style: headerStyle, maxX: c.frame.maxX)
-        buf.write(suffix, x: end, y: c.frame.minY, style: headerStyle.withBold(false), maxX: c.frame.maxX)
-        // The rule under the title says when cards are scrolled out of sight.
-        var rule = String(repeating: "─", count: c.frame.width)
-        if c.scroll > 0 { rule = "─▲ more" + String(repeating: "─", count: max(0, c.frame.width - 7)) }
-        let ruleStyle = deco.targetSection == c.section ? theme.target.withBold(false)
-            : deco.refusedSection == c.section ? theme.refused.withBold(false) : theme.rule
-        buf.write(rule, x: c.frame.minX, y: c.frame.minY + 1, style: ruleStyle, maxX: c.frame.maxX)
+        drawColumnHeader(c, highlight: nil, theme: theme, into: &buf)
         guard c.itemCount > 0 else {
             if c.viewport.height > 0 {
                 buf.write(DisplayText.truncate("(empty)", to: c.frame.width), x: c.frame.minX + 1, y: c.viewport.minY,
@@ -245,6 +228,40 @@ public enum BoardView {
             buf.write(text, x: c.frame.maxX - TextWidth.width(of: text) - 1, y: c.viewport.maxY - 1,
                       style: theme.hint.withReverse(), maxX: c.frame.maxX)
         }
+    }
+
+    /// How a column's header shows that it is the drop target or refuses the card.
+    enum HeaderHighlight { case target, refused }
+
+    /// The column's title line (title, card count, WIP limit) and the rule under it, which
+    /// says when cards are scrolled out of sight.
+    static func drawColumnHeader(_ c: ColumnDraggable, highlight: HeaderHighlight?, theme: Theme, into buf: inout CellBuffer) {
+        let column = c.column
+        var count = "\(column.cards.count)"
+        if let limit = column.wipLimit { count += "/\(limit)" }
+        var headerStyle = theme.columnTitle
+        var ruleStyle = theme.rule
+        var suffix = " " + count
+        switch highlight {
+        case .target?:
+            headerStyle = theme.target
+            ruleStyle = theme.target.withBold(false)
+            suffix += " ◆"
+        case .refused?:
+            headerStyle = theme.refused
+            ruleStyle = theme.refused.withBold(false)
+            suffix += column.isFull ? " ✕ full" : " ✕"
+        case nil:
+            break
+        }
+        buf.fill(x: c.frame.minX, y: c.frame.minY, width: c.frame.width, height: 1)
+        let suffixWidth = TextWidth.width(of: suffix)
+        let name = DisplayText.truncate(DisplayText.safe(column.title), to: max(1, c.frame.width - suffixWidth - 1))
+        let end = buf.write(name, x: c.frame.minX, y: c.frame.minY, style: headerStyle, maxX: c.frame.maxX)
+        buf.write(suffix, x: end, y: c.frame.minY, style: headerStyle.withBold(false), maxX: c.frame.maxX)
+        var x = c.frame.minX
+        if c.scroll > 0 { x = buf.write("─▲ more", x: x, y: c.frame.minY + 1, style: ruleStyle, maxX: c.frame.maxX) }
+        buf.write(repeating: "─", count: c.frame.maxX - x, x: x, y: c.frame.minY + 1, style: ruleStyle, maxX: c.frame.maxX)
     }
 
     /// The insertion marker: a bright line on the boundary where the card will land.

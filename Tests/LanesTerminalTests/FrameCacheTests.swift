@@ -75,19 +75,28 @@ import Testing
         #expect(differentFrames.count > 100)
     }
 
-    /// While a card is dragged within one column, motion after motion reuses the board layer.
+    /// While a card is dragged, motion after motion reuses the board layer, even across
+    /// columns (the target's header is drawn over it); scrolling a column draws a new one.
     @Test func motionReusesTheBoardLayer() {
-        var driver = AppDriver(board: sampleBoard(), width: 80, height: 16)
+        var spec = sampleBoard().columns.map { ($0.title, $0.cards.map(\.title)) }
+        spec[1].1 += (0..<20).map { "more \($0)" }
+        var driver = AppDriver(board: sampleBoard(spec), width: 80, height: 16)
         driver.mouse(.press, 3, 4)
         driver.mouse(.drag, 4, 5)
         _ = driver.screen()
         let layer = driver.app.frames.layer
         driver.mouse(.drag, 5, 5)
         _ = driver.screen()
-        #expect(driver.app.frames.layer == layer)
-        // Moving over another column changes the target highlight: a new layer.
+        var same = driver.app.frames.layer == layer
+        #expect(same)
         driver.mouse(.drag, 40, 5)
+        let over = driver.screen()
+        #expect(over.contains("Doing 22 ◆"))
+        same = driver.app.frames.layer == layer
+        #expect(same)
+        driver.mouse(.wheelDown, 40, 8, button: .none)
         _ = driver.screen()
-        #expect(driver.app.frames.layer != layer)
+        same = driver.app.frames.layer == layer
+        #expect(!same)
     }
 }
