@@ -12,7 +12,8 @@ public struct Scrollable: Hashable, Sendable {
     public var id: Int
     public var axis: ScrollAxis
     public var viewport: Rect
-    /// Along the axis.
+    /// Along the axis. May be a lower bound (content not measured yet) as long as the app
+    /// updates the scroller with a longer one before its steps reach it.
     public var contentLength: Int
     public var offset: Int
 

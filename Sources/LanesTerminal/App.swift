@@ -67,6 +67,8 @@ public struct BoardApp: Sendable {
     let frames = FrameCache()
     /// Scrolls a column while a card is held near its top or bottom edge.
     var autoScroller = EdgeAutoScroller()
+    /// Where the pointer was when the auto-scroller last heard of it.
+    var edgePointer: Point?
     /// Flips the page while a card rests at the board's left or right edge (or is flung there).
     var dwell = PageDwell()
     /// The pointer's velocity during a drag, for flings toward an edge.
@@ -153,6 +155,7 @@ public struct BoardApp: Sendable {
         if let step = autoScroller.tick(now: now), scroll.indices.contains(step.id) {
             scroll[step.id] += step.rows
             refreshLayout()
+            if let p = edgePointer { feedAutoScroller(p, now: now) }
         }
         if let flip = dwell.tick(now: now) {
             flipPage(flip == .next ? 1 : -1)
@@ -171,13 +174,28 @@ public struct BoardApp: Sendable {
             dwell.reset()
             return
         }
-        let scrollers = layout.columns
-            .filter { p.x >= $0.frame.minX && p.x < $0.frame.maxX }
-            .map { Scrollable(id: $0.section, viewport: $0.viewport, contentLength: $0.metrics.contentHeight, offset: $0.scroll) }
-        autoScroller.update(pointer: p, scrollers: scrollers, now: now)
+        feedAutoScroller(p, now: now)
         if layout.pageCount > 1 {
             dwell.update(pointer: p, velocity: pointerVelocity.velocity, board: layout.boardArea, now: now)
         }
+    }
+
+    /// Rows past a column's viewport the auto-scroller is told about: the content length it
+    /// gets is exact only within this reach, so a long column is never measured card by card
+    /// to its end. Each step it takes re-feeds it (`tick`), so the reach moves along.
+    static let scrollReach = 64
+
+    /// Tells the auto-scroller where the pointer is and how far the columns under it go.
+    mutating func feedAutoScroller(_ p: Point, now: Double) {
+        edgePointer = p
+        let scrollers = layout.columns
+            .filter { p.x >= $0.frame.minX && p.x < $0.frame.maxX }
+            .map { c -> Scrollable in
+                let reach = c.scroll + c.viewport.height + Self.scrollReach
+                let length = c.metrics.extends(beyond: reach) ? reach + 1 : c.metrics.contentHeight
+                return Scrollable(id: c.section, viewport: c.viewport, contentLength: length, offset: c.scroll)
+            }
+        autoScroller.update(pointer: p, scrollers: scrollers, now: now)
     }
 
     mutating func handleMouse(_ m: MouseEvent, now: Double) -> [AppEffect] {

@@ -327,6 +327,34 @@ import Testing
         #expect(d.app.page == 1)
     }
 
+    /// A long column is measured only as far as the auto-scroll has reached, and the
+    /// scroll still runs to the very end of the content and stops there.
+    @Test func autoScrollMeasuresAsItGoesAndStopsAtTheEnd() {
+        let many = (0..<400).map { "k\($0)" }
+        var d = AppDriver(board: sampleBoard([("Long", many), ("Other", ["o0"])]))
+        d.drag([(45, 4), (20, 8), (20, 14)], release: false)
+        var t = d.now
+        for _ in 0..<10 {
+            t += 0.05
+            d.app.tick(now: t)
+        }
+        guard let long = d.app.layout.column(section: 0) else { Issue.record("no column"); return }
+        #expect(long.scroll > 0)
+        let measured = long.metrics.storage.faces.count
+        #expect(measured < 100, "after half a second only what scrolled by is measured, not all 400 cards (\(measured))")
+        for _ in 0..<2000 {
+            t += 0.05
+            d.app.tick(now: t)
+        }
+        guard let end = d.app.layout.column(section: 0) else { Issue.record("no column"); return }
+        #expect(end.scroll == end.metrics.contentHeight - end.viewport.height, "scrolled to the end")
+        #expect(d.app.deadline(now: t) == nil, "and stopped there")
+        d.now = t
+        d.mouse(.release, 20, 14)
+        let landed = d.app.board.columns[0].cards.firstIndex { $0.title == "o0" }
+        #expect((landed ?? 0) > 390)
+    }
+
     @Test func holdingNearTheBottomScrollsAndTheDropLandsWhereTheMarkerWas() {
         let many = (0..<20).map { "k\($0)" }
         var d = AppDriver(board: sampleBoard([("Long", many), ("Other", ["o0"])]))
