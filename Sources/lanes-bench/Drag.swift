@@ -59,15 +59,54 @@ func dragScript(layout l: ScreenLayout, motions: Int) -> [ScriptStep] {
 
 /// Minimal bytes to turn one frame into the next: per run of changed cells (as
 /// `CellBuffer.diff` finds them) one cursor move `ESC [ row ; col H`, plus the UTF-8
-/// bytes of each changed cell's text (a wide character once; its right half adds nothing).
-/// Attribute (SGR) changes are not counted.
-func minimalDiffBytes(_ runs: [CellRun]) -> Int {
+/// bytes of each changed cell's text (a wide character once; its right half adds nothing),
+/// and, with `styles`, the attributes those cells need: an SGR sequence wherever a cell's
+/// style differs from the pen (the shorter of changing what differs and resetting then
+/// setting everything), the pen plain at the start, and one `ESC [ m` to leave it plain at
+/// the end (as curses does, so nothing printed later inherits a colour).
+func minimalDiffBytes(_ runs: [CellRun], styles: Bool) -> Int {
     var total = 0
+    var pen = Style.plain
     for run in runs {
         total += 4 + digits(run.y + 1) + digits(run.x + 1)
-        for cell in run.cells where !cell.isContinuation { total += cell.text.utf8.count }
+        for cell in run.cells where !cell.isContinuation {
+            if styles, cell.style != pen {
+                total += sgrBytes(from: pen, to: cell.style)
+                pen = cell.style
+            }
+            total += cell.text.utf8.count
+        }
     }
+    if styles, pen != .plain { total += 3 }
     return total
+}
+
+/// Bytes of the shortest `ESC [ … m` that turns pen `a` into `b`.
+func sgrBytes(from a: Style, to b: Style) -> Int {
+    func sequence(_ params: [String]) -> Int { params.isEmpty ? 0 : 3 + params.joined(separator: ";").utf8.count }
+    func color(_ c: Style.Color, base: Int) -> String { c == .default ? "\(base + 9)" : "\(base + Int(c.rawValue) - 1)" }
+    var set: [String] = []
+    if b.bold { set.append("1") }
+    if b.dim { set.append("2") }
+    if b.underline { set.append("4") }
+    if b.reverse { set.append("7") }
+    if b.fg != .default { set.append(color(b.fg, base: 30)) }
+    if b.bg != .default { set.append(color(b.bg, base: 40)) }
+    let reset = b == .plain ? 3 : sequence(["0"] + set)
+    var delta: [String] = []
+    if (a.bold && !b.bold) || (a.dim && !b.dim) {
+        delta.append("22")
+        if b.bold { delta.append("1") }
+        if b.dim { delta.append("2") }
+    } else {
+        if b.bold && !a.bold { delta.append("1") }
+        if b.dim && !a.dim { delta.append("2") }
+    }
+    if a.underline != b.underline { delta.append(b.underline ? "4" : "24") }
+    if a.reverse != b.reverse { delta.append(b.reverse ? "7" : "27") }
+    if a.fg != b.fg { delta.append(color(b.fg, base: 30)) }
+    if a.bg != b.bg { delta.append(color(b.bg, base: 40)) }
+    return min(reset, sequence(delta))
 }
 
 func digits(_ n: Int) -> Int { n < 10 ? 1 : n < 100 ? 2 : n < 1000 ? 3 : 4 }

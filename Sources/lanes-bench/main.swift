@@ -234,6 +234,7 @@ func reps(for n: Int) -> Int { n >= 100_000 ? 5 : n >= 10_000 ? 10 : 20 }
             app.render(into: &buf, now: 0)
             let full = pty.present(buf)
             var sent: [Double] = [], minimal: [Double] = [], ratio: [Double] = []
+            var textOnly: [Double] = []
             var flipBytes: [Double] = []
             var t = 1.0
             for step in dragScript(layout: app.layout, motions: min(motions, 1500)) {
@@ -241,7 +242,9 @@ func reps(for n: Int) -> Int { n >= 100_000 ? 5 : n >= 10_000 ? 10 : 20 }
                 for e in decoder.feed(step.bytes, now: t) { _ = app.handle(e, now: t) }
                 let old = buf
                 app.render(into: &buf, now: t)
-                let m = minimalDiffBytes(buf.diff(from: old))
+                let runs = buf.diff(from: old)
+                let m = minimalDiffBytes(runs, styles: true)
+                let mText = minimalDiffBytes(runs, styles: false)
                 let b = pty.present(buf)
                 switch step.kind {
                 case .motion:
@@ -249,7 +252,7 @@ func reps(for n: Int) -> Int { n >= 100_000 ? 5 : n >= 10_000 ? 10 : 20 }
                         dumps -= 1
                         FileHandle.standardError.write(Data("frame: \(b) bytes, minimal \(m): \(visible(pty.lastFrame))\n".utf8))
                     }
-                    sent.append(Double(b)); minimal.append(Double(m))
+                    sent.append(Double(b)); minimal.append(Double(m)); textOnly.append(Double(mText))
                     if m > 0 { ratio.append(Double(b) / Double(m)) }
                 case .pageFlip: flipBytes.append(Double(b))
                 default: break
@@ -261,11 +264,13 @@ func reps(for n: Int) -> Int { n >= 100_000 ? 5 : n >= 10_000 ? 10 : 20 }
             r["bytes_\(tag)_per_motion_mean"] = sent.mean
             r["bytes_\(tag)_per_motion_max"] = sent.max() ?? .nan
             r["bytes_\(tag)_minimal_mean"] = minimal.mean
+            r["bytes_\(tag)_minimal_text_only_mean"] = textOnly.mean
+            r["bytes_\(tag)_ratio_text_only"] = totalSent / max(1, textOnly.reduce(0, +))
             r["bytes_\(tag)_ratio_total"] = totalSent / max(1, totalMin)
             r["bytes_\(tag)_ratio_p50"] = ratio.median
             r["bytes_\(tag)_ratio_p99"] = ratio.percentile(99)
             r["bytes_\(tag)_pageflip_mean"] = flipBytes.mean
-            say("  \(n): bytes \(tag): full frame \(full), per motion mean \(fmt(sent.mean)) (max \(fmt(sent.max()))), minimal mean \(fmt(minimal.mean)), ratio total \(fmt(totalSent / max(1, totalMin))) p50 \(fmt(ratio.median)) p99 \(fmt(ratio.percentile(99)))")
+            say("  \(n): bytes \(tag): full frame \(full), per motion mean \(fmt(sent.mean)) (max \(fmt(sent.max()))), minimal mean \(fmt(minimal.mean)) (text and moves only \(fmt(textOnly.mean))), ratio total \(fmt(totalSent / max(1, totalMin))) p50 \(fmt(ratio.median)) p99 \(fmt(ratio.percentile(99)))")
         }
     }
 
@@ -353,6 +358,8 @@ if on("pty") {
         row("curses bytes/motion \(tag)", "bytes_\(tag)_per_motion_mean")
         row("  minimal diff bytes/motion", "bytes_\(tag)_minimal_mean")
         row("  ratio (total)", "bytes_\(tag)_ratio_total", target: "≤1.5")
+        row("  minimal without SGR", "bytes_\(tag)_minimal_text_only_mean")
+        row("  ratio to that", "bytes_\(tag)_ratio_text_only")
         row("  ratio p99 per frame", "bytes_\(tag)_ratio_p99")
         row("  full frame bytes", "bytes_\(tag)_full_frame")
     }
@@ -373,7 +380,7 @@ for (label, values, target) in table {
 var json: [String: Any] = [:]
 for (n, v) in perSize { json["\(n)"] = v }
 json["motions_per_drag"] = motions
-json["minimal_diff_definition"] = "per run of changed cells (CellBuffer.diff): one ESC[row;colH cursor move + UTF-8 bytes of each changed cell (wide char once), SGR not counted"
+json["minimal_diff_definition"] = "per run of changed cells (CellBuffer.diff): one ESC[row;colH cursor move + UTF-8 bytes of each changed cell (wide char once) + the shortest SGR wherever a cell's style differs from the pen, and ESC[m at the end if the pen is not plain; *_text_only: the same without SGR"
 var existing: [String: Any] = [:]
 if let data = FileManager.default.contents(atPath: jsonPath),
    let obj = try? JSONSerialization.jsonObject(with: data) as? [String: Any] { existing = obj }
