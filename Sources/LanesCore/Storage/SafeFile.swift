@@ -56,7 +56,9 @@ public enum SafeFile {
         guard !name.isEmpty else { throw StorageError.writeFailed(path: path, reason: "the path names a folder, not a file") }
         let folder = POSIX.directory(of: target)
 
-        if let expecting { try check(target, matches: expecting, reportingAs: path) }
+        // A cheap look first (metadata only), so a file that visibly changed is not written
+        // beside for nothing; the full check, bytes included, comes just before the rename.
+        if let expecting { try checkMetadata(target, matches: expecting, reportingAs: path) }
 
         var original: stat?
         switch POSIX.status(target) {
@@ -127,7 +129,7 @@ public enum SafeFile {
 
         if inject(.syncFolder, tempPath) == nil { syncFolder(folder) }
         removeStaleTemps(in: folder, for: name)
-        return FileFingerprint(status: written, contentHash: SHA256.hash(bytes))
+        return FileFingerprint(status: written, content: bytes)
     }
 
     // MARK: - Test hooks
@@ -180,12 +182,23 @@ public enum SafeFile {
             case .failure(let error): return .failure(error)
             }
             guard case .success(let after) = POSIX.status(fd: fd) else { return .failure(Errno(errno)) }
-            let stable = FileFingerprint(status: before, contentHash: []) == FileFingerprint(status: after, contentHash: [])
+            let stable = FileFingerprint(status: before, content: []).sameMetadata(as: FileFingerprint(status: after, content: []))
             if stable && Int64(bytes.count) == Int64(after.st_size) {
-                return .success((bytes, FileFingerprint(status: after, contentHash: SHA256.hash(bytes))))
+                return .success((bytes, FileFingerprint(status: after, content: bytes)))
             }
         }
         return .failure(Errno(EAGAIN))
+    }
+
+    private static func checkMetadata(_ target: String, matches expected: FileFingerprint, reportingAs path: String) throws {
+        switch POSIX.status(target) {
+        case .success(let st):
+            if !FileFingerprint(status: st, content: []).sameMetadata(as: expected) { throw StorageError.modifiedOnDisk(path: path) }
+        case .failure(let error) where error.code == ENOENT:
+            throw StorageError.modifiedOnDisk(path: path)
+        case .failure(let error):
+            throw StorageError.writeFailed(path: path, reason: "cannot check it for changes: \(reason(error))")
+        }
     }
 
     private static func check(_ target: String, matches expected: FileFingerprint, reportingAs path: String) throws {
