@@ -108,6 +108,46 @@ struct Move: ParsableCommand {
     }
 }
 
+struct Rules: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Print or set which columns each column accepts cards from.",
+        discussion: """
+            Without options, prints the board's accept rules, one line each in the syntax of the rules file (accept "Done" from "Review" "Doing"), then a comment for every name that matches no column. With --column, sets that column's rule: the --from columns (repeat the option) or, with --any, no rule at all (the column accepts from every column). Columns are found like lanes move finds them: number, title, or the unique start of a title.
+
+            The rules live beside the board in .NAME.lanes (for board.md: .board.md.lanes), so taskell and Obsidian keep reading the board itself. A column without a rule accepts cards from every column; moving a card inside its own column is always allowed. lanes move refuses a move the rules forbid (exit status 2) unless --force; lanes add is never refused by a rule. Setting takes the board lock.
+            """
+    )
+
+    @Argument(help: "The board file.")
+    var board: String
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("The column whose rule to set.", valueName: "column"))
+    var column: String?
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("A column it accepts cards from (repeatable).", valueName: "column"))
+    var from: [String] = []
+
+    @Flag(help: "Remove the column's rule: it accepts cards from every column.")
+    var any = false
+
+    func validate() throws {
+        if column == nil && (any || !from.isEmpty) { throw ValidationError("--from and --any need --column") }
+        if column != nil && any == !from.isEmpty { throw ValidationError("give --column with either --from (one or more) or --any") }
+    }
+
+    func run() throws {
+        guard let column else {
+            let (b, _) = try BoardStore.load(board)
+            FileHandle.standardOutput.write(Data(BoardCommands.rules(b).utf8))
+            return
+        }
+        let summary = try BoardCommands.edit(board) { b in
+            try BoardCommands.setRule(&b, column: column, from: any ? [] : from)
+        }
+        output(summary + "\n")
+    }
+}
+
 extension BoardExport.Format: ExpressibleByArgument {}
 
 struct Export: ParsableCommand {
