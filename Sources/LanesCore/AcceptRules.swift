@@ -132,7 +132,8 @@ public struct AcceptRules: Hashable, Sendable {
     /// (symlinks followed, like the lock `.<name>.lanes-lock`).
     public static func sidecarPath(forBoard path: String) -> String {
         let target = (try? POSIX.resolveFinalLinks(path).get()) ?? path
-        return POSIX.join(POSIX.directory(of: target), "." + POSIX.lastComponent(of: target) + ".lanes")
+        let name = "." + POSIX.lastComponent(of: target) + ".lanes"
+        return target.contains("/") ? POSIX.join(POSIX.directory(of: target), name) : name
     }
 
     /// Reads a rules file; no file means no rules. Errors are `file:line: message`.

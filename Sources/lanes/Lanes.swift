@@ -54,7 +54,7 @@ struct Open: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Open a board in the terminal (the default: lanes FILE does this).",
         discussion: """
-            Opens FILE (default: lanes.md in the current folder; created from the starter board if missing). Keys: press ? in the app. Key bindings can be changed in $XDG_CONFIG_HOME/lanes/config with lines "bind KEY ACTION" and "unbind KEY".
+            Opens FILE (default: lanes.md in the current folder; created from the starter board if missing). Keys: press ? in the app. Key bindings can be changed in $XDG_CONFIG_HOME/lanes/config with lines "bind KEY ACTION" and "unbind KEY". Accept rules (which columns take cards from which) are read from .FILE.lanes beside the board; see lanes rules --help.
             """
     )
 

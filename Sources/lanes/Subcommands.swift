@@ -77,7 +77,7 @@ struct Move: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Move a card to a column, at the end or at a position.",
         discussion: """
-            CARD is the card's number as lanes show prints it, its exact title, or the unique start of its title (case ignored); a number that is also another card's exact title is ambiguous. COLUMN is matched the same way against column numbers and titles. --position counts from 1 in the target column, not counting the card itself. Takes the board lock; the file keeps its dialect.
+            CARD is the card's number as lanes show prints it, its exact title, or the unique start of its title (case ignored); a number that is also another card's exact title is ambiguous. COLUMN is matched the same way against column numbers and titles. --position counts from 1 in the target column, not counting the card itself. A move into another column is refused (exit status 2) when that column is full or its accept rule (see lanes rules) does not name the card's column. Takes the board lock; the file keeps its dialect.
             """
     )
 
@@ -93,7 +93,7 @@ struct Move: ParsableCommand {
     @Option(name: .shortAndLong, help: ArgumentHelp("1-based position in the column (default: the end).", valueName: "n"))
     var position: Int?
 
-    @Flag(help: "Move even when the target column is at its WIP limit.")
+    @Flag(help: "Move even when the target column is at its WIP limit or its accept rule does not name the card's column.")
     var force = false
 
     func run() throws {
