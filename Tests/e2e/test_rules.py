@@ -131,3 +131,15 @@ def test_cli_prints_sets_and_enforces_rules(tmp_path):
     r = run("show", "board.md", cwd=tmp_path)
     assert r.returncode == 2
     assert r.stderr == f"{SIDECAR}:1: accept \"Done\" from no column: name at least one after from, or remove the line\n"
+
+
+def test_names_of_no_column_are_reported_when_the_board_opens(lanes, tmp_path):
+    app = start_with_rules(lanes, tmp_path, 'accept "Done" from "Reviw"\n')
+    app.wait_status("Accept rules in .board.md.lanes name no such column: “Reviw”")
+    L = Layout.simple(100, 30, THREE)
+    # The rule still holds: Done takes nothing from Doing.
+    drag(app, L.title_point(1, 0), L.lower(2, 0))
+    app.wait_status("Done accepts only from Reviw (no such column)")
+    app.mouse("release", *L.lower(2, 0))
+    app.wait_status("Released outside: “b0” back in Doing")
+    quit_and_check(app, board_md(THREE), keep=[SIDECAR])
