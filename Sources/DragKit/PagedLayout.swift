@@ -62,6 +62,18 @@ public struct LayoutPage<Item: Hashable & Sendable>: Hashable, Sendable {
     }
 }
 
+/// An item and the area (by equivalence key) it is to sit in: what a transform keeps, and
+/// what reproduces the transformed page breaks later at the same size.
+public struct LayoutAnchor<Item: Hashable & Sendable>: Hashable, Sendable {
+    public var item: Item
+    public var equivalence: String
+
+    public init(item: Item, equivalence: String) {
+        self.item = item
+        self.equivalence = equivalence
+    }
+}
+
 /// Fills pages with items, in order, using the prototype a strategy offers for each page.
 ///
 /// Areas are filled in order and the fill never goes back, so items keep their
@@ -84,7 +96,15 @@ public struct PagedLayoutManager<Item: Hashable & Sendable>: Sendable {
         var pages: [LayoutPage<Item>] = []
         var overflow: [Item] = []
         fill(items[...], size: size, pages: &pages, overflow: &overflow)
-        return PagedLayout(manager: self, size: size, pages: pages, overflow: overflow)
+        return PagedLayout(manager: self, size: size, pages: pages, overflow: overflow, anchor: nil)
+    }
+
+    /// Lays out at `size` with `anchor.item` in an area equivalent to `anchor.equivalence` where
+    /// some page break does that (see `transformed(to:keeping:)`); the canonical layout otherwise
+    /// or when `anchor` is nil. The same anchor, items and size give the same pages every time.
+    public func layout(in size: Size, anchoredBy anchor: LayoutAnchor<Item>?) -> PagedLayout<Item> {
+        guard let anchor else { return layout(in: size) }
+        return layout(in: size, keeping: anchor.item, equivalentTo: anchor.equivalence)
     }
 
     /// Lays out `items` on fresh pages appended to `pages`.
@@ -141,7 +161,8 @@ public struct PagedLayoutManager<Item: Hashable & Sendable>: Sendable {
             let anchored = pages.count
             fill(items[start...], size: size, pages: &pages, overflow: &overflow)
             if anchored < pages.count, pages[anchored].placement(of: item)?.equivalence == key {
-                return PagedLayout(manager: self, size: size, pages: pages, overflow: overflow)
+                return PagedLayout(manager: self, size: size, pages: pages, overflow: overflow,
+                                   anchor: LayoutAnchor(item: item, equivalence: key))
             }
         }
         return canonical
@@ -155,6 +176,9 @@ public struct PagedLayout<Item: Hashable & Sendable>: Sendable {
     public let pages: [LayoutPage<Item>]
     /// Items no area would take, in order; they are not on any page.
     public let overflow: [Item]
+    /// The anchor that moved the page breaks away from the canonical ones; nil for canonical pages
+    /// (also when an anchor asked for nothing the canonical layout did not already do, or for the impossible).
+    public let anchor: LayoutAnchor<Item>?
 
     /// The index of the page showing `item`, or nil when it is in `overflow` or unknown.
     public func page(containing item: Item) -> Int? {
@@ -167,7 +191,8 @@ public struct PagedLayout<Item: Hashable & Sendable>: Sendable {
     }
 
     /// The same items laid out for `newSize`, with `item` kept in the equivalent area where
-    /// possible, and the page that now shows it (nil when no page does).
+    /// possible, and the page that now shows it (nil when no page does). The result's `anchor`
+    /// gives the same pages again from `manager.layout(in:anchoredBy:)`.
     public func transformed(to newSize: Size, keeping item: Item) -> (layout: PagedLayout<Item>, page: Int?) {
         let next = manager.layout(in: newSize, keeping: item, equivalentTo: placement(of: item)?.equivalence)
         return (next, next.page(containing: item))

@@ -100,6 +100,9 @@ public struct Column: Hashable, Sendable {
 /// A Kanban board: ordered columns of cards.
 public struct Board: Hashable, Sendable {
     public var columns: [Column]
+    /// Which columns may receive cards from which. Not part of the board file: `BoardStore` keeps
+    /// them in a sidecar (see `AcceptRules`). Part of the board value, so undo covers them.
+    public var acceptRules = AcceptRules()
     /// The next identity handed to a new card.
     public private(set) var nextID: UInt64
 

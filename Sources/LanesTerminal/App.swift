@@ -25,6 +25,7 @@ public struct BoardApp: Sendable {
         case addColumn(after: Int)
         case renameColumn(Int)
         case setLimit(Int)
+        case setAccepts(Int)
         case setDue(ItemID)
         case setTags(ItemID)
         case filter
@@ -36,6 +37,7 @@ public struct BoardApp: Sendable {
             case .addColumn: "New column: "
             case .renameColumn: "Column title: "
             case .setLimit: "WIP limit (empty for none): "
+            case .setAccepts: "Accepts from (column names, comma-separated; empty = any): "
             case .setDue: "Due date (empty clears): "
             case .setTags: "Tags: "
             case .filter: "Filter: "
@@ -75,6 +77,8 @@ public struct BoardApp: Sendable {
     var pointerVelocity = VelocityEstimator()
     /// Column that keyboard moves up/down aim at, so left/right keeps the row.
     var lastLayout: ScreenLayout?
+    /// Set by a resize: shifts the page breaks so the kept column stays in its area (nil: canonical pages).
+    var pageAnchor: LayoutAnchor<Int>?
 
     public init(board: Board, title: String, size: Size = Size(width: 80, height: 24), status: String = "", keymap: Keymap = Keymap(),
                 metrics: LayoutMetrics = LayoutMetrics()) {
@@ -100,7 +104,7 @@ public struct BoardApp: Sendable {
     }
 
     func makeLayout() -> ScreenLayout {
-        ScreenLayout(board: board, size: size, page: page, scroll: scroll, cache: cache)
+        ScreenLayout(board: board, size: size, page: page, scroll: scroll, cache: cache, anchor: pageAnchor)
     }
 
     /// Recomputes the layout and hands the new arena to the coordinator.
@@ -140,10 +144,10 @@ public struct BoardApp: Sendable {
     }
 
     public mutating func resize(_ newSize: Size) {
-        size = newSize
         if let s = coordinator.session, s.isKeyboard {
             apply(coordinator.cancel(reason: .requested), now: 0)
         }
+        transformLayout(to: newSize)
         refreshLayout()
         ensureSelectionVisible()
     }
@@ -243,7 +247,7 @@ public struct BoardApp: Sendable {
     /// Routes coordinator events to the renderer and to the app's own state.
     mutating func apply(_ events: [DragEvent], now: Double) {
         for e in events {
-            if let words = renderer.handle(e, board: board, now: now) { status = words }
+            if let words = renderer.handle(e, board: board, now: now) { status = refusalReason(e) ?? words }
             switch e {
             case .tapped(let p, let item):
                 if let item { selection = item }

@@ -122,6 +122,9 @@ extension BoardApp {
         case .setLimit:
             guard let sel = selection else { break }
             mode = .prompt(.setLimit(sel.section), LineEditor(board.columns[sel.section].wipLimit.map(String.init) ?? ""))
+        case .setAccepts:
+            guard let sel = selection else { status = "Add a column first (A)"; break }
+            mode = .prompt(.setAccepts(sel.section), LineEditor(acceptsPromptText(for: sel.section)))
         case .filter:
             mode = .prompt(.filter, LineEditor(filter))
         }
@@ -162,7 +165,8 @@ extension BoardApp {
             showSection(at)
         case .renameColumn(let section):
             guard !trimmed.isEmpty, board.columns.indices.contains(section) else { return }
-            document.perform("rename column") { $0.columns[section].title = trimmed }
+            // The accept rules follow the new title (one undo step with the rename).
+            document.perform("rename column") { $0.renameColumn(at: section, to: trimmed) }
             changed()
         case .setLimit(let section):
             guard board.columns.indices.contains(section) else { return }
@@ -175,6 +179,8 @@ extension BoardApp {
                 return
             }
             changed()
+        case .setAccepts(let section):
+            setAccepts(section, text)
         case .setDue(let id):
             guard let path = board.indexPath(for: id) else { return }
             document.perform(trimmed.isEmpty ? "clear due date" : "set due date") { $0[path].due = trimmed.isEmpty ? nil : trimmed }
@@ -204,9 +210,14 @@ extension BoardApp {
             return
         }
         let t = board.columns[section].title
-        document.perform("delete column") { $0.columns.remove(at: section) }
+        var opened: [String] = []
+        // Its name leaves the accept rules too (one undo step with the deletion).
+        document.perform("delete column") { opened = $0.removeColumn(at: section) }
         if scroll.indices.contains(section) { scroll.remove(at: section) }
         status = "Deleted column “\(DisplayText.safe(t))” (u undoes)"
+        if !opened.isEmpty {
+            status += "; \(DisplayText.safe(Board.listed(opened, or: "and"))) now \(opened.count == 1 ? "accepts" : "accept") from any column"
+        }
         if board.columns.isEmpty { selection = nil }
         else {
             let s = min(section, board.columns.count - 1)

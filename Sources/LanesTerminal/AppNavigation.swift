@@ -40,7 +40,8 @@ extension BoardApp {
     /// A column's geometry, from the page that shows it (not necessarily the visible one).
     func geometry(of section: Int) -> ColumnDraggable? {
         if let c = layout.column(section: section) { return c }
-        let other = ScreenLayout(board: board, size: size, page: layout.page(of: section), scroll: scroll, cache: cache)
+        let other = ScreenLayout(board: board, size: size, page: layout.page(of: section), scroll: scroll, cache: cache,
+                                 anchor: pageAnchor)
         return other.column(section: section)
     }
 
@@ -77,9 +78,17 @@ extension BoardApp {
         let card = board[sel]
         var to: IndexPath
         if dx != 0 {
+            // Like a keyboard drag: skip columns at their WIP limit or whose accept rule refuses the card.
             var s = sel.section + dx
-            while board.columns.indices.contains(s), board.columns[s].isFull { s += dx }
-            guard board.columns.indices.contains(s) else { status = "No column there takes the card"; return }
+            var why: String?
+            while board.columns.indices.contains(s), !board.canMove(into: s, from: sel.section) {
+                why = why ?? board.ruleRefusal(into: s, from: sel.section)
+                s += dx
+            }
+            guard board.columns.indices.contains(s) else {
+                status = "No column there takes the card" + (why.map { " (\(DisplayText.safe($0)))" } ?? "")
+                return
+            }
             to = IndexPath(section: s, item: insertionIndex(in: s, atRow: rowOf(sel)))
         } else {
             let count = board.columns[sel.section].cards.count
@@ -106,6 +115,7 @@ extension BoardApp {
         if dx != 0 {
             // The neighbouring column that accepts, at the index nearest the card's row.
             var next = section + dx
+            var why: String?
             let row = rowOfGap(t.gap, in: t.section)
             while board.columns.indices.contains(next) {
                 showSection(next)
@@ -115,11 +125,12 @@ extension BoardApp {
                     index = idx
                     break
                 }
+                why = why ?? board.ruleRefusal(into: next, from: s.current.section)
                 next += dx
             }
             guard board.columns.indices.contains(next) else {
                 showSection(t.section)
-                status = "No column that way takes the card"
+                status = "No column that way takes the card" + (why.map { " (\(DisplayText.safe($0)))" } ?? "")
                 return
             }
         }
@@ -127,6 +138,26 @@ extension BoardApp {
         apply(coordinator.moveLifted(toSection: section, index: index), now: 0)
         selection = IndexPath(section: section, item: min(index, board.columns[section].cards.count))
         ensureRowVisible(section: section, gap: coordinator.session?.hover.target?.gap ?? index)
+    }
+
+    /// The column a resize keeps on screen: the one a mouse drag is over (else the one it
+    /// started from), or the selected one.
+    var keptSection: Int? {
+        if let s = coordinator.session, !s.isKeyboard { return s.hover.section ?? s.current.section }
+        return selection?.section
+    }
+
+    /// Takes a new terminal size: the pages are DragKit's transform of the current ones, keeping
+    /// `keptSection` in the equivalent area where the new pages have one, and on screen always.
+    /// The anchor stays until the next resize, so later layouts at this size keep the same page breaks.
+    mutating func transformLayout(to newSize: Size) {
+        let old = layout
+        size = newSize
+        guard let kept = keptSection, board.columns.indices.contains(kept) else {
+            pageAnchor = nil
+            return
+        }
+        (pageAnchor, page) = old.transformed(to: newSize, keeping: kept)
     }
 
     mutating func flipPage(_ delta: Int) {

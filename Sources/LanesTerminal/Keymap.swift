@@ -9,6 +9,7 @@ public enum Action: String, CaseIterable, Hashable, Sendable {
     case toggleSubtask = "toggle-subtask", setDue = "set-due", setTags = "set-tags"
     case addColumn = "add-column", renameColumn = "rename-column", deleteColumn = "delete-column"
     case moveColumnLeft = "move-column-left", moveColumnRight = "move-column-right", setLimit = "set-limit"
+    case setAccepts = "set-accepts"
     case undo, redo, filter, help, quit, suspend
 
     /// What the action does, for the help screen and the README.
@@ -44,6 +45,7 @@ public enum Action: String, CaseIterable, Hashable, Sendable {
         case .moveColumnLeft: "move the column left"
         case .moveColumnRight: "move the column right"
         case .setLimit: "set the column's WIP limit (empty: none)"
+        case .setAccepts: "set which columns this one accepts cards from (empty: any)"
         case .undo: "undo"
         case .redo: "redo"
         case .filter: "filter cards by text or #tag"
@@ -133,7 +135,7 @@ public struct Keymap: Sendable {
         ("a", .addBelow), ("O", .addTop), ("e", .editTitle), ("d", .deleteCard), ("x", .toggleDone),
         ("E", .editExternal), ("t", .toggleSubtask), ("@", .setDue), ("#", .setTags),
         ("A", .addColumn), ("R", .renameColumn), ("D", .deleteColumn),
-        ("<", .moveColumnLeft), (">", .moveColumnRight), ("W", .setLimit),
+        ("<", .moveColumnLeft), (">", .moveColumnRight), ("W", .setLimit), ("F", .setAccepts),
         ("u", .undo), ("ctrl-r", .redo), ("/", .filter), ("?", .help),
         ("q", .quit), ("ctrl-c", .quit), ("ctrl-z", .suspend),
     ]

@@ -168,6 +168,8 @@ public struct ColumnDraggable: Draggable {
     public var column: Column
     public var metrics: ColumnMetrics
     public var scroll: Int
+    /// The sections this column accepts cards from under the board's accept rules; nil: every one.
+    public var allowedSources: Set<Int>? = nil
 
     public var cards: [Card] { column.cards }
 
@@ -179,9 +181,10 @@ public struct ColumnDraggable: Draggable {
              width: frame.width, height: metrics.height(of: index))
     }
 
-    /// A column at its WIP limit takes no card from another column.
+    /// A column at its WIP limit, or whose accept rule does not name the source, takes no card
+    /// from another column (the engine asks only about other columns: reordering is always allowed).
     public func canAcceptDrop(of item: ItemID, from source: Int, at index: Int) -> Bool {
-        !column.isFull
+        !column.isFull && (allowedSources?.contains(source) ?? true)
     }
 
     /// Same answer as the protocol's binary search over frames, but measures cards only as far as row `y`.
@@ -201,26 +204,20 @@ public struct ScreenLayout: Sendable {
     public var columns: [ColumnDraggable]
     /// Whether the terminal is too small to draw the board.
     public var tooSmall: Bool
+    /// DragKit's pages of sections for this size (areas `c0`, `c1`, … left to right).
+    public var paged: PagedLayout<Int>
 
-    public init(board: Board, size: Size, page requestedPage: Int, scroll: [Int], cache: LayoutCache) {
+    /// `anchor` (from a resize's transform) shifts the page breaks so that section sits in that area.
+    public init(board: Board, size: Size, page requestedPage: Int, scroll: [Int], cache: LayoutCache,
+                anchor: LayoutAnchor<Int>? = nil) {
         let m = cache.metrics
         self.size = size
         tooSmall = size.width < m.minimumSize.width || size.height < m.minimumSize.height
         boardArea = Rect(x: 0, y: 1, width: size.width, height: max(0, size.height - 2))
         let count = board.columns.count
-        // Pages come from DragKit's paged layout: wide pages from 80 columns, narrow ones below.
-        let paging = m.paging
-        // A board with fewer columns than a page holds spreads them over the width (up to the maximum).
-        let perPage = max(1, min(paging.columnsPerPage(in: size), count))
-        let wide = size.width >= paging.wideFromWidth
-        let metrics = paging
-        let manager = PagedLayoutManager<Int>(items: Array(0..<count)) { _, _ in
-            LayoutPrototype("\(wide ? "wide" : "narrow")-\(perPage)", areas: (0..<perPage).map { k in
-                LayoutArea<Int>("c\(k)", frame: { s in metrics.columnRect(k, of: perPage, in: s) })
-            })
-        }
-        let paged = manager.layout(in: size)
-        columnsPerPage = perPage
+        let paged = ScreenLayout.manager(columns: count, paging: m.paging).layout(in: size, anchoredBy: anchor)
+        self.paged = paged
+        columnsPerPage = ScreenLayout.perPage(columns: count, paging: m.paging, size: size)
         pageCount = max(1, paged.pages.count)
         page = min(max(0, requestedPage), pageCount - 1)
         var pages: [Int] = Array(repeating: 0, count: count)
@@ -243,8 +240,39 @@ public struct ScreenLayout: Sendable {
             let s = wanted == 0 || metrics.extends(beyond: wanted + viewport.height - 1)
                 ? wanted : max(0, metrics.contentHeight - viewport.height)
             columns.append(ColumnDraggable(section: section, frame: frame, viewport: viewport, column: column,
-                                           metrics: metrics, scroll: s))
+                                           metrics: metrics, scroll: s, allowedSources: board.allowedSources(of: section)))
         }
+    }
+
+    /// Columns a page holds at `size`: as many as fit, or all of them when fewer (spread over the width).
+    static func perPage(columns count: Int, paging: BoardPaging, size: Size) -> Int {
+        max(1, min(paging.columnsPerPage(in: size), count))
+    }
+
+    /// The board's pages from DragKit: wide pages from 80 cells, narrow ones below (a board with
+    /// fewer columns than a page holds spreads them over the width, up to the maximum). The
+    /// prototype follows the size it is asked for, so a transform to another size gets that size's pages.
+    static func manager(columns count: Int, paging: BoardPaging) -> PagedLayoutManager<Int> {
+        PagedLayoutManager<Int>(items: Array(0..<count)) { _, size in
+            let n = perPage(columns: count, paging: paging, size: size)
+            let kind = size.width >= paging.wideFromWidth ? "wide" : "narrow"
+            return LayoutPrototype("\(kind)-\(n)", areas: (0..<n).map { k in
+                LayoutArea<Int>("c\(k)", frame: { s in paging.columnRect(k, of: n, in: s) })
+            })
+        }
+    }
+
+    /// The pages for `newSize` that keep `section` in the equivalent area where possible
+    /// (DragKit's transform), and the page that shows it.
+    public func transformed(to newSize: Size, keeping section: Int) -> (anchor: LayoutAnchor<Int>?, page: Int) {
+        let (next, page) = paged.transformed(to: newSize, keeping: section)
+        return (next.anchor, page ?? 0)
+    }
+
+    /// The area (`c0`, `c1`, …) showing a section, nil when its page is not the one shown.
+    public func area(of section: Int) -> String? {
+        guard column(section: section) != nil else { return nil }
+        return paged.placement(of: section)?.area
     }
 
     public var arena: DragArena {

@@ -19,7 +19,7 @@ struct Lanes: ParsableCommand {
             The other subcommands script a board without the UI. Exit status: 0 success; 1 not found (file, card, column) or the file cannot be used (locked by another Lanes process, unreadable); 2 bad input (malformed file, ambiguous card, bad option). Errors go to stderr; a malformed file is reported as FILE:LINE: message.
             """,
         version: LanesVersion.string,
-        subcommands: [Open.self, Show.self, Columns.self, Add.self, Move.self, Export.self, Import.self],
+        subcommands: [Open.self, Show.self, Columns.self, Add.self, Move.self, Rules.self, Export.self, Import.self],
         defaultSubcommand: Open.self
     )
 
@@ -54,7 +54,7 @@ struct Open: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Open a board in the terminal (the default: lanes FILE does this).",
         discussion: """
-            Opens FILE (default: lanes.md in the current folder; created from the starter board if missing). Keys: press ? in the app. Key bindings can be changed in $XDG_CONFIG_HOME/lanes/config with lines "bind KEY ACTION" and "unbind KEY".
+            Opens FILE (default: lanes.md in the current folder; created from the starter board if missing). Keys: press ? in the app. Key bindings can be changed in $XDG_CONFIG_HOME/lanes/config with lines "bind KEY ACTION" and "unbind KEY". Accept rules (which columns take cards from which) are read from .FILE.lanes beside the board; see lanes rules --help.
             """
     )
 
@@ -77,7 +77,13 @@ struct Open: ParsableCommand {
             FileHandle.standardError.write(Data("lanes: \(error)\n".utf8))
             throw ExitCode(2)
         }
-        let status = created ? "Created \(file) from the starter board · drag cards with the mouse · ? help" : ""
+        var status = created ? "Created \(file) from the starter board · drag cards with the mouse · ? help" : ""
+        let unknown = board.unknownRuleColumns
+        if !unknown.isEmpty {
+            // Kept in the file and matching nothing; said once so a typo does not go unnoticed.
+            let names = Board.listed(unknown.map { "“\($0)”" }, or: "and")
+            status = "Accept rules in \(URL(fileURLWithPath: store.rulesPath).lastPathComponent) name no such column: \(names)"
+        }
         let name = URL(fileURLWithPath: file).lastPathComponent
         let app = BoardApp(board: board, title: "Lanes · \(name)", status: status, keymap: keymap)
         let runner = AppRunner(app: app, device: CursesTerminal(), store: store)

@@ -77,7 +77,7 @@ struct Move: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Move a card to a column, at the end or at a position.",
         discussion: """
-            CARD is the card's number as lanes show prints it, its exact title, or the unique start of its title (case ignored); a number that is also another card's exact title is ambiguous. COLUMN is matched the same way against column numbers and titles. --position counts from 1 in the target column, not counting the card itself. Takes the board lock; the file keeps its dialect.
+            CARD is the card's number as lanes show prints it, its exact title, or the unique start of its title (case ignored); a number that is also another card's exact title is ambiguous. COLUMN is matched the same way against column numbers and titles. --position counts from 1 in the target column, not counting the card itself. A move into another column is refused (exit status 2) when that column is full or its accept rule (see lanes rules) does not name the card's column. Takes the board lock; the file keeps its dialect.
             """
     )
 
@@ -93,7 +93,7 @@ struct Move: ParsableCommand {
     @Option(name: .shortAndLong, help: ArgumentHelp("1-based position in the column (default: the end).", valueName: "n"))
     var position: Int?
 
-    @Flag(help: "Move even when the target column is at its WIP limit.")
+    @Flag(help: "Move even when the target column is at its WIP limit or its accept rule does not name the card's column.")
     var force = false
 
     func run() throws {
@@ -105,6 +105,46 @@ struct Move: ParsableCommand {
         } else {
             output("\"\(placed.title)\" already is at position \(placed.position) of \"\(placed.column)\"; nothing changed.\n")
         }
+    }
+}
+
+struct Rules: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Print or set which columns each column accepts cards from.",
+        discussion: """
+            Without options, prints the board's accept rules, one line each in the syntax of the rules file (accept "Done" from "Review" "Doing"), then a comment for every name that matches no column. With --column, sets that column's rule: the --from columns (repeat the option) or, with --any, no rule at all (the column accepts from every column). Columns are found like lanes move finds them: number, title, or the unique start of a title.
+
+            The rules live beside the board in .NAME.lanes (for board.md: .board.md.lanes), so taskell and Obsidian keep reading the board itself. A column without a rule accepts cards from every column; moving a card inside its own column is always allowed. lanes move refuses a move the rules forbid (exit status 2) unless --force; lanes add is never refused by a rule. Setting takes the board lock.
+            """
+    )
+
+    @Argument(help: "The board file.")
+    var board: String
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("The column whose rule to set.", valueName: "column"))
+    var column: String?
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("A column it accepts cards from (repeatable).", valueName: "column"))
+    var from: [String] = []
+
+    @Flag(help: "Remove the column's rule: it accepts cards from every column.")
+    var any = false
+
+    func validate() throws {
+        if column == nil && (any || !from.isEmpty) { throw ValidationError("--from and --any need --column") }
+        if column != nil && any == !from.isEmpty { throw ValidationError("give --column with either --from (one or more) or --any") }
+    }
+
+    func run() throws {
+        guard let column else {
+            let (b, _) = try BoardStore.load(board)
+            FileHandle.standardOutput.write(Data(BoardCommands.rules(b).utf8))
+            return
+        }
+        let summary = try BoardCommands.edit(board) { b in
+            try BoardCommands.setRule(&b, column: column, from: any ? [] : from)
+        }
+        output(summary + "\n")
     }
 }
 

@@ -290,6 +290,28 @@ func fixed(_ name: String, x: Int, width: Int, equivalence: String? = nil,
         ])
     }
 
+    @Test func theTransformsAnchorGivesTheSamePagesAgain() {
+        let before = layout(10, narrow)
+        let (after, _) = before.transformed(to: wide, keeping: 3)
+        #expect(after.anchor == LayoutAnchor(item: 3, equivalence: "c1"))
+        let again = before.manager.layout(in: wide, anchoredBy: after.anchor)
+        #expect(render(again) { "#\($0)" } == render(after) { "#\($0)" })
+        #expect(again.anchor == after.anchor)
+        // Without an anchor, or with one the canonical pages satisfy, the pages are the canonical ones.
+        #expect(render(before.manager.layout(in: wide, anchoredBy: nil)) { "#\($0)" } == render(layout(10, wide)) { "#\($0)" })
+        let canonical = before.manager.layout(in: wide, anchoredBy: LayoutAnchor(item: 5, equivalence: "c1"))
+        #expect(canonical.anchor == nil)
+        #expect(render(canonical) { "#\($0)" } == render(layout(10, wide)) { "#\($0)" })
+    }
+
+    @Test func aTransformThatCannotKeepTheAreaLeavesNoAnchor() {
+        // Item 6 sits in c2 of a wide page; narrow pages have no c2.
+        let (after, page) = layout(10, wide).transformed(to: narrow, keeping: 6)
+        #expect(page == 3)
+        #expect(after.anchor == nil)
+        #expect(layout(10, wide).transformed(to: narrow, keeping: 5).layout.anchor == nil, "canonical pages already keep it")
+    }
+
     @Test func keepingAnItemOnNoPageGivesTheCanonicalLayoutAndNoPage() {
         let (after, page) = layout(3, wide).transformed(to: narrow, keeping: 42)
         #expect(page == nil)

@@ -55,9 +55,9 @@ def assert_mouse_modes_on(app: LanesApp) -> None:
                            f"tmux reports mouse_button/mouse_sgr/alternate_on = {flags!r}\n{app.dump()}")
 
 
-def quit_and_check(app: LanesApp, expected: str | bytes, what: str = "") -> None:
+def quit_and_check(app: LanesApp, expected: str | bytes, what: str = "", keep: Sequence[str] = ()) -> None:
     """q quits with status 0, the terminal is restored, the file holds exactly `expected`,
-    and no temporary or lock file is left beside it."""
+    and no temporary or lock file is left beside it (`keep`: other files that belong there)."""
     code = app.quit()
     if code != 0:
         raise HarnessError(f"lanes exited with status {code}\n{app.dump()}")
@@ -65,7 +65,7 @@ def quit_and_check(app: LanesApp, expected: str | bytes, what: str = "") -> None
     if flags != "0 0 0 0":
         raise HarnessError(f"terminal not restored after quitting: alternate/mouse any/button/sgr = {flags!r}")
     app.assert_file(expected, what)
-    left = sorted(p.name for p in Path(app.workdir).iterdir() if p.name != app.board_name)
+    left = sorted(p.name for p in Path(app.workdir).iterdir() if p.name != app.board_name and p.name not in keep)
     if left:
         raise HarnessError(f"files left beside the board after quitting: {left}")
 

@@ -103,7 +103,7 @@ def board(tmp_path):
 # --- help, version, completions ---------------------------------------------------------
 
 
-@pytest.mark.parametrize("command", [[], ["open"], ["show"], ["columns"], ["add"], ["move"], ["export"],
+@pytest.mark.parametrize("command", [[], ["open"], ["show"], ["columns"], ["add"], ["move"], ["rules"], ["export"],
                                      ["import"], ["import", "trello"]])
 def test_help_for_every_command(command):
     r = lanes(*command, "--help")
@@ -116,7 +116,7 @@ def test_root_help_keeps_the_terminal_ui_as_default():
     r = lanes("--help")
     assert "lanes [FILE]" in r.stdout
     assert "open (default)" in r.stdout
-    for name in ["show", "columns", "add", "move", "export", "import"]:
+    for name in ["show", "columns", "add", "move", "rules", "export", "import"]:
         assert f"\n  {name} " in r.stdout
 
 

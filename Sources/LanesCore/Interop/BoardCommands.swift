@@ -125,6 +125,10 @@ public enum BoardCommands {
         if from.section != s && target.isFull && !force {
             throw CommandError(.badInput, "column \"\(target.title)\" is full (WIP limit \(target.wipLimit!)); --force moves anyway")
         }
+        if !force && !board.rulesAllow(into: s, from: from.section) {
+            let names = (board.acceptRules.sources(for: target.title) ?? []).map { "\"\($0)\"" }
+            throw CommandError(.badInput, "column \"\(target.title)\" accepts cards only from \(Board.listed(names)), not from \"\(board.columns[from.section].title)\"; --force moves anyway")
+        }
         let index = (position ?? room + 1) - 1
         let unchanged = from.section == s && from.item == index
         if !unchanged {
@@ -151,6 +155,35 @@ public enum BoardCommands {
         case .conflict(let kept, _):
             throw CommandError(.notFound, "\(path) was changed by another program while saving; it is untouched and this change is in \(kept)")
         }
+    }
+
+    // MARK: Accept rules
+
+    /// The accept rules in their file syntax, then a comment for each name that matches no column.
+    public static func rules(_ board: Board) -> String {
+        let rules = board.acceptRules.rules
+        guard !rules.isEmpty else { return "# no accept rules: every column accepts cards from every column\n" }
+        var out = rules.map { printable(AcceptRules.line(for: $0)) + "\n" }.joined()
+        for name in board.unknownRuleColumns {
+            out += "# \(printable(AcceptRules.quoted(name))) is no column of this board: it matches nothing\n"
+        }
+        return out
+    }
+
+    /// Sets which columns `column` accepts cards from (an empty list: from every column).
+    /// Columns are found like `lanes move` finds them; returns a one-line summary.
+    public static func setRule(_ board: inout Board, column query: String, from queries: [String]) throws(CommandError) -> String {
+        let s = try BoardQuery.column(query, in: board)
+        var sources: [String] = []
+        for q in queries { sources.append(board.columns[try BoardQuery.column(q, in: board)].title) }
+        let title = board.columns[s].title
+        sources.removeAll { $0 == title }
+        if !queries.isEmpty && sources.isEmpty {
+            throw CommandError(.badInput, "a column always takes its own cards; name another column to accept from, or use --any")
+        }
+        board.acceptRules.setSources(sources, for: title)
+        if sources.isEmpty { return "\"\(printable(title))\" accepts cards from every column." }
+        return "\"\(printable(title))\" accepts cards only from \(Board.listed(sources.map { "\"\(printable($0))\"" }))."
     }
 
     // MARK: Trello

@@ -1,0 +1,345 @@
+import DragKit
+
+/// One accept rule: `column` takes cards only from the columns named in `sources` (by title).
+public struct AcceptRule: Hashable, Sendable {
+    public var column: String
+    /// Never empty; no duplicates.
+    public var sources: [String]
+
+    public init(column: String, sources: [String]) {
+        self.column = column
+        self.sources = AcceptRules.unique(sources)
+    }
+}
+
+/// Which columns may receive cards from which, per board; kept in a sidecar file beside the board.
+///
+/// Neither board dialect has a place for them (taskell's parser rejects unknown lines), so they
+/// live in `.<name>.lanes` next to the board's real file, one rule a line:
+///
+///     # Review is the only way into Done.
+///     accept "Done" from "Review"
+///     accept "Doing" from "To do" "Review"
+///
+/// Names are column titles, in double quotes (`\"` and `\\` inside) or as bare words without
+/// spaces, quotes or `#`. `#` starts a comment. Comments and blank lines are kept verbatim when
+/// Lanes rewrites the file. A column without a rule accepts from every column; moving a card
+/// inside its own column is always allowed. Rules match titles exactly; when several columns
+/// share a title the rule applies to each of them.
+public struct AcceptRules: Hashable, Sendable {
+    /// A line of the file: text Lanes keeps as it is (comments, blank lines) or a rule,
+    /// with the comment that followed it on its line (`""` or ` # …`, kept verbatim).
+    enum Line: Hashable, Sendable {
+        case text(String)
+        case rule(AcceptRule, comment: String = "")
+    }
+
+    var lines: [Line]
+
+    /// The comment Lanes writes at the top of a rules file it creates.
+    public static let header = "# Lanes accept rules: accept \"COLUMN\" from \"COLUMN\" … (a column without a rule accepts from all)"
+
+    public init() {
+        lines = []
+    }
+
+    public init(_ rules: [AcceptRule]) {
+        lines = rules.map { .rule($0) }
+    }
+
+    /// The rules, in file order.
+    public var rules: [AcceptRule] {
+        lines.compactMap { if case .rule(let r, _) = $0 { r } else { nil } }
+    }
+
+    public var isEmpty: Bool { !lines.contains { if case .rule = $0 { true } else { false } } }
+
+    /// No rules, and nothing a person wrote: only blank lines and Lanes' own header. Such a file is deleted rather than written.
+    public var isDisposable: Bool {
+        lines.allSatisfy {
+            if case .text(let t) = $0 { t.allSatisfy { $0 == " " || $0 == "\t" } || t == AcceptRules.header } else { false }
+        }
+    }
+
+    /// The columns `column` accepts cards from, or nil when it has no rule (accepts from all).
+    public func sources(for column: String) -> [String]? {
+        for case .rule(let r, _) in lines where r.column == column { return r.sources }
+        return nil
+    }
+
+    /// Sets the columns `column` accepts from; nil or an empty list removes its rule.
+    /// A new rule goes at the end (after Lanes' header comment in a new file); a changed one keeps its line.
+    public mutating func setSources(_ sources: [String]?, for column: String) {
+        let sources = AcceptRules.unique(sources ?? [])
+        let index = lines.firstIndex { if case .rule(let r, _) = $0 { r.column == column } else { false } }
+        switch (index, sources.isEmpty) {
+        case (let i?, true): lines.remove(at: i)
+        case (let i?, false):
+            guard case .rule(_, let comment) = lines[i] else { return }
+            lines[i] = .rule(AcceptRule(column: column, sources: sources), comment: comment)
+        case (nil, true): break
+        case (nil, false):
+            if lines.isEmpty { lines.append(.text(AcceptRules.header)) }
+            lines.append(.rule(AcceptRule(column: column, sources: sources)))
+        }
+    }
+
+    /// A column was renamed: every rule naming `old` names `new` instead. When `new` already
+    /// had a rule of its own, the two merge (the first keeps its line and takes the union of sources).
+    public mutating func renameColumn(_ old: String, to new: String) {
+        guard old != new else { return }
+        var merged: [Line] = []
+        var ruleAt: [String: Int] = [:]
+        for line in lines {
+            guard case .rule(var r, let comment) = line else { merged.append(line); continue }
+            if r.column == old { r.column = new }
+            r.sources = AcceptRules.unique(r.sources.map { $0 == old ? new : $0 })
+            if let i = ruleAt[r.column], case .rule(let first, let firstComment) = merged[i] {
+                merged[i] = .rule(AcceptRule(column: first.column, sources: first.sources + r.sources),
+                                  comment: firstComment + comment)
+            } else {
+                ruleAt[r.column] = merged.count
+                merged.append(.rule(r, comment: comment))
+            }
+        }
+        lines = merged
+    }
+
+    /// A column was deleted: its own rule goes, and its name leaves every list. A rule left
+    /// with no sources is removed (that column accepts from all again); their columns are returned.
+    @discardableResult
+    public mutating func removeColumn(_ title: String) -> [String] {
+        var opened: [String] = []
+        lines = lines.compactMap { line in
+            guard case .rule(var r, let comment) = line else { return line }
+            if r.column == title { return nil }
+            guard r.sources.contains(title) else { return line }
+            r.sources.removeAll { $0 == title }
+            if r.sources.isEmpty { opened.append(r.column); return nil }
+            return .rule(r, comment: comment)
+        }
+        return opened
+    }
+
+    static func unique(_ names: [String]) -> [String] {
+        var seen = Set<String>()
+        return names.filter { seen.insert($0).inserted }
+    }
+
+    // MARK: File
+
+    /// The sidecar beside a board: `.<name>.lanes` in the folder of the board's real file
+    /// (symlinks followed, like the lock `.<name>.lanes-lock`).
+    public static func sidecarPath(forBoard path: String) -> String {
+        let target = (try? POSIX.resolveFinalLinks(path).get()) ?? path
+        let name = "." + POSIX.lastComponent(of: target) + ".lanes"
+        return target.contains("/") ? POSIX.join(POSIX.directory(of: target), name) : name
+    }
+
+    /// Reads a rules file; no file means no rules. Errors are `file:line: message`.
+    public static func read(_ path: String) throws -> (rules: AcceptRules, fingerprint: FileFingerprint?) {
+        let bytes: [UInt8]
+        let fingerprint: FileFingerprint
+        do {
+            (bytes, fingerprint) = try SafeFile.read(path)
+        } catch StorageError.notFound {
+            return (AcceptRules(), nil)
+        }
+        return (try parse(bytes, file: path), fingerprint)
+    }
+
+    /// Parses the rules file format (see the type's documentation).
+    public static func parse(_ bytes: [UInt8], file: String) throws(ParseError) -> AcceptRules {
+        let source = Source(bytes: bytes, table: LineTable(bytes, file: file), file: file)
+        var rules = AcceptRules()
+        var firstLine: [String: Int] = [:]
+        for n in 0..<source.count {
+            let text = source.text(n)
+            var words = Words(text)
+            guard let first = try words.next(source, n) else {
+                rules.lines.append(.text(text))
+                continue
+            }
+            guard first == .bare("accept") else {
+                throw source.error(n, "expected accept \"COLUMN\" from \"COLUMN\" …, \(source.found(n))")
+            }
+            guard let target = try words.next(source, n), let column = target.name else {
+                throw source.error(n, "expected the column's name after accept, \(source.found(n))")
+            }
+            guard try words.next(source, n) == .bare("from") else {
+                throw source.error(n, "expected from after accept \(quoted(column)), \(source.found(n))")
+            }
+            var sources: [String] = []
+            while let word = try words.next(source, n) {
+                guard let name = word.name else { throw source.error(n, "expected a column name, \(source.found(n))") }
+                sources.append(name)
+            }
+            guard !sources.isEmpty else {
+                throw source.error(n, "accept \(quoted(column)) from no column: name at least one after from, or remove the line")
+            }
+            if let earlier = firstLine[column] {
+                throw source.error(n, "a second rule for \(quoted(column)) (the first is on line \(earlier)); put all its columns on one line")
+            }
+            firstLine[column] = n + 1
+            rules.lines.append(.rule(AcceptRule(column: column, sources: sources), comment: words.comment))
+        }
+        if let e = source.table.pendingError { throw e }
+        return rules
+    }
+
+    /// The file's text: kept lines as they were, rules in the canonical form, one per line.
+    public func serialized() -> String {
+        var out = ""
+        for line in lines {
+            switch line {
+            case .text(let t): out += t
+            case .rule(let r, let comment): out += AcceptRules.line(for: r) + comment
+            }
+            out += "\n"
+        }
+        return out
+    }
+
+    /// `accept "Done" from "Review" "Doing"`
+    public static func line(for rule: AcceptRule) -> String {
+        "accept \(quoted(rule.column)) from " + rule.sources.map(quoted).joined(separator: " ")
+    }
+
+    /// A name in double quotes, `"` and `\` escaped.
+    public static func quoted(_ name: String) -> String {
+        var out = "\""
+        for ch in name {
+            if ch == "\"" || ch == "\\" { out.append("\\") }
+            out.append(ch)
+        }
+        return out + "\""
+    }
+}
+
+/// The words of one line of a rules file: bare words and quoted names, up to a `#` comment.
+private struct Words {
+    enum Word: Equatable {
+        case bare(String)
+        case quoted(String)
+
+        /// The column name a word gives (every word can be one).
+        var name: String? {
+            switch self {
+            case .bare(let s), .quoted(let s): s
+            }
+        }
+    }
+
+    var rest: Substring
+
+    init(_ text: String) { rest = Substring(text) }
+
+    /// Once `next` returned nil: the comment ending the line with the blanks before it (`""` when none).
+    var comment: String = ""
+
+    mutating func next(_ source: Source, _ line: Int) throws(ParseError) -> Word? {
+        let blanks = rest
+        while let c = rest.first, c == " " || c == "\t" { rest.removeFirst() }
+        guard let c = rest.first, c != "#" else {
+            comment = rest.isEmpty ? "" : String(blanks)
+            return nil
+        }
+        if c == "\"" {
+            rest.removeFirst()
+            var name = ""
+            while true {
+                guard let ch = rest.first else {
+                    throw source.error(line, "a quoted name is not closed (a \" is missing)")
+                }
+                rest.removeFirst()
+                if ch == "\"" { break }
+                if ch == "\\" {
+                    guard let esc = rest.first, esc == "\"" || esc == "\\" else {
+                        throw source.error(line, "only \\\" and \\\\ may follow a backslash in a quoted name")
+                    }
+                    rest.removeFirst()
+                    name.append(esc)
+                } else {
+                    name.append(ch)
+                }
+            }
+            guard !name.isEmpty else { throw source.error(line, "an empty column name (\"\")") }
+            if let after = rest.first, after != " " && after != "\t" {
+                throw source.error(line, "expected a space after the quoted name \(AcceptRules.quoted(name))")
+            }
+            return .quoted(name)
+        }
+        var word = ""
+        while let ch = rest.first, ch != " " && ch != "\t" {
+            if ch == "\"" || ch == "#" {
+                throw source.error(line, "a name with \(ch == "#" ? "#" : "quotes") must be written in double quotes")
+            }
+            word.append(ch)
+            rest.removeFirst()
+        }
+        return .bare(word)
+    }
+}
+
+// MARK: - The board under its rules
+
+extension Board {
+    /// The sections `section` accepts cards from under the accept rules; nil when it has no rule.
+    /// Names matching no column match nothing.
+    public func allowedSources(of section: Int) -> Set<Int>? {
+        guard !acceptRules.isEmpty, columns.indices.contains(section),
+              let names = acceptRules.sources(for: columns[section].title) else { return nil }
+        let wanted = Set(names)
+        return Set(columns.indices.filter { wanted.contains(columns[$0].title) })
+    }
+
+    /// Whether the accept rules let a card from `source` into `target` (always inside one column).
+    public func rulesAllow(into target: Int, from source: Int) -> Bool {
+        target == source || allowedSources(of: target).map { $0.contains(source) } ?? true
+    }
+
+    /// Whether a card from `source` may go into `target`: inside one column always; otherwise the
+    /// target must be under its WIP limit and its accept rule must name the source.
+    public func canMove(into target: Int, from source: Int) -> Bool {
+        guard columns.indices.contains(target) else { return false }
+        return target == source || (!columns[target].isFull && rulesAllow(into: target, from: source))
+    }
+
+    /// Why the accept rules refuse a card from `source` in `target`, e.g. `Done accepts only from Review`;
+    /// nil when they allow it. Names that match no column are marked `(no such column)`.
+    public func ruleRefusal(into target: Int, from source: Int) -> String? {
+        guard !rulesAllow(into: target, from: source) else { return nil }
+        let title = columns[target].title
+        let titles = Set(columns.map(\.title))
+        let names = (acceptRules.sources(for: title) ?? []).map { titles.contains($0) ? $0 : $0 + " (no such column)" }
+        return "\(title) accepts only from \(Board.listed(names))"
+    }
+
+    /// `A`, `A or B`, `A, B or C` (or another conjunction).
+    public static func listed(_ names: [String], or conjunction: String = "or") -> String {
+        guard names.count > 1 else { return names.first ?? "" }
+        return names.dropLast().joined(separator: ", ") + " \(conjunction) " + names.last!
+    }
+
+    /// Names in the rules that match no column, in file order (each once).
+    public var unknownRuleColumns: [String] {
+        let titles = Set(columns.map(\.title))
+        return AcceptRules.unique(acceptRules.rules.flatMap { [$0.column] + $0.sources }.filter { !titles.contains($0) })
+    }
+
+    /// Renames a column and the rules naming it (unless another column still has the old title).
+    public mutating func renameColumn(at section: Int, to title: String) {
+        let old = columns[section].title
+        columns[section].title = title
+        if !columns.contains(where: { $0.title == old }) { acceptRules.renameColumn(old, to: title) }
+    }
+
+    /// Deletes a column and its name from the rules (unless another column still has its title).
+    /// Returns the columns whose rule named only this one and was removed.
+    @discardableResult
+    public mutating func removeColumn(at section: Int) -> [String] {
+        let old = columns.remove(at: section).title
+        guard !columns.contains(where: { $0.title == old }) else { return [] }
+        return acceptRules.removeColumn(old)
+    }
+}
