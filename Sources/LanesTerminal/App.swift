@@ -247,7 +247,7 @@ public struct BoardApp: Sendable {
     /// Routes coordinator events to the renderer and to the app's own state.
     mutating func apply(_ events: [DragEvent], now: Double) {
         for e in events {
-            if let words = renderer.handle(e, board: board, now: now) { status = refusalReason(e) ?? words }
+            if let words = renderer.handle(e, board: board, now: now) { status = words }
             switch e {
             case .tapped(let p, let item):
                 if let item { selection = item }

@@ -1,19 +1,8 @@
 import DragKit
 import LanesCore
 
-/// Accept rules in the app: why a hovered column refuses, and the prompt that sets a column's rule.
+/// Accept rules in the app: the prompt that sets a column's rule.
 extension BoardApp {
-    /// The status words for a hover over a column whose accept rule refuses the dragged card
-    /// (`Done accepts only from Review`); nil for any other event, and for WIP refusals, which
-    /// the renderer already explains.
-    func refusalReason(_ event: DragEvent) -> String? {
-        guard case .moved(_, .refused(let target)) = event,
-              let source = coordinator.session?.current.section ?? renderer.start?.source.section,
-              board.columns.indices.contains(target), board.columns.indices.contains(source),
-              let why = board.ruleRefusal(into: target, from: source) else { return nil }
-        return DisplayText.safe(why)
-    }
-
     /// The prompt's starting text: the column's list, names with a comma or a leading quote in quotes.
     func acceptsPromptText(for section: Int) -> String {
         guard board.columns.indices.contains(section),

@@ -92,7 +92,12 @@ public struct DragRenderer: Sendable {
             return "Dropped “\(t)” in \(columnName(d.to.section, board)) at position \(d.to.item + 1)"
         case .endedOutside(_, let source, _):
             let t = title(card)
+            let refusedBy: Int? = if case .refused(let section) = hover { section } else { nil }
+            let from = start?.source.section ?? source.section
             end(now: now, snap: true)
+            if let section = refusedBy {
+                return "“\(t)” back in \(columnName(source.section, board)): \(refusal(section, from: from, board: board, short: true))"
+            }
             return "Released outside: “\(t)” back in \(columnName(source.section, board))"
         case .cancelled(_, let source, let reason):
             let t = title(card)
@@ -179,13 +184,21 @@ public struct DragRenderer: Sendable {
             let count = board.numberOfItems(inSection: t.section) - (t.section == start?.source.section ? 1 : 0)
             return "Over \(columnName(t.section, board)), position \(t.index + 1) of \(count + 1)"
         case .refused(let section):
-            var why = ""
-            if board.columns.indices.contains(section), let limit = board.columns[section].wipLimit,
-               board.columns[section].cards.count >= limit {
-                why = ": WIP limit \(limit) reached"
-            }
-            return "\(columnName(section, board)) refuses this card\(why)"
+            return refusal(section, from: start?.source.section ?? section, board: board)
         }
+    }
+
+    /// Why a column refuses the card: its accept rule, or its WIP limit (`short`: without "refuses this card").
+    private func refusal(_ section: Int, from source: Int, board: Board, short: Bool = false) -> String {
+        guard board.columns.indices.contains(section) else { return "\(columnName(section, board)) refuses this card" }
+        if board.columns.indices.contains(source), let why = board.ruleRefusal(into: section, from: source) {
+            return DisplayText.truncate(DisplayText.safe(why), to: 80)
+        }
+        if let limit = board.columns[section].wipLimit, board.columns[section].cards.count >= limit {
+            return short ? "\(columnName(section, board)) is at its WIP limit (\(limit))"
+                : "\(columnName(section, board)) refuses this card: WIP limit \(limit) reached"
+        }
+        return "\(columnName(section, board)) refuses this card"
     }
 
     private func title(_ card: Card?) -> String {

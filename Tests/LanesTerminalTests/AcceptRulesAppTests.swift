@@ -34,7 +34,7 @@ private func row(_ screen: String, _ y: Int) -> String {
         d.mouse(.release, 60, 5)
         #expect(d.app.board == board)
         #expect(d.app.revision == 0)
-        #expect(d.app.status == "Released outside: “a0” back in To do")
+        #expect(d.app.status == "“a0” back in To do: Done accepts only from Doing")
         #expect(d.app.selection == IndexPath(section: 0, item: 0))
     }
 

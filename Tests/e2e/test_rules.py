@@ -39,7 +39,7 @@ def test_a_refused_drop_leaves_the_file_and_an_allowed_one_saves(lanes, tmp_path
     app.wait_for(lambda l: app.text_at(L.col_x(2), 1, L.col_w, l).startswith("Done 1 ✕"),
                  what="Done's header marked as refusing")
     app.mouse("release", *L.lower(2, 0))
-    app.wait_status("Released outside: “a0” back in To do")
+    app.wait_status("“a0” back in To do: Done accepts only from Doing")
     time.sleep(0.3)
     app.assert_file(board_md(THREE), "after a refused drop")
     assert stat_key(app.board_path) == before, "the board was rewritten although the drop was refused"
@@ -141,5 +141,5 @@ def test_names_of_no_column_are_reported_when_the_board_opens(lanes, tmp_path):
     drag(app, L.title_point(1, 0), L.lower(2, 0))
     app.wait_status("Done accepts only from Reviw (no such column)")
     app.mouse("release", *L.lower(2, 0))
-    app.wait_status("Released outside: “b0” back in Doing")
+    app.wait_status("“b0” back in Doing: Done accepts only from Reviw (no such column)")
     quit_and_check(app, board_md(THREE), keep=[SIDECAR])
