@@ -2,12 +2,14 @@
 #   make run    build and open a board (BOARD=path, default lanes.md)
 #   make test   every unit test and the real-terminal tests
 #   make bench  the benchmarks (release build)
+#   make install  the release binary and the man page under PREFIX (default /usr/local)
 
 SWIFT ?= swift
 BOARD ?= lanes.md
+PREFIX ?= /usr/local
 BIN := .build/debug/lanes
 
-.PHONY: all deps build run test unit e2e bench clean
+.PHONY: all deps build run test unit e2e bench install clean
 
 all: build
 
@@ -36,6 +38,12 @@ bench: deps
 	$(SWIFT) build -c release --product lanes
 	.build/release/lanes-bench
 	./scripts/bench-e2e .build/release/lanes .build/release/lanes-bench --cards 10000 --runs 5
+
+install: deps
+	$(SWIFT) build -c release --product lanes
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 755 .build/release/lanes $(DESTDIR)$(PREFIX)/bin/lanes
+	install -m 644 Resources/lanes.1 $(DESTDIR)$(PREFIX)/share/man/man1/lanes.1
 
 clean:
 	rm -rf .build

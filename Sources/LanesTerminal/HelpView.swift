@@ -23,6 +23,23 @@ public enum HelpView {
         return out
     }
 
+    /// The bindings as the man page's KEYS entries (troff), for `Resources/lanes.1` (a test keeps it equal).
+    public static func manPageKeys(keymap: Keymap = Keymap()) -> String {
+        var out = ""
+        for action in Action.allCases {
+            let keys = keymap.keys(for: action).map(\.description)
+            guard !keys.isEmpty else { continue }
+            out += ".TP\n.B \(troff(keys.joined(separator: ", ")))\n\(troff(action.summary)) (\\fI\(troff(action.rawValue))\\fP).\n"
+        }
+        return out
+    }
+
+    /// Text safe on a troff line: backslashes and hyphens escaped, no leading control character.
+    static func troff(_ text: String) -> String {
+        let escaped = text.replacingOccurrences(of: "\\", with: "\\e").replacingOccurrences(of: "-", with: "\\-")
+        return escaped.hasPrefix(".") || escaped.hasPrefix("'") ? "\\&" + escaped : escaped
+    }
+
     public static func draw(keymap: Keymap, scroll: Int, into buf: inout CellBuffer) {
         let all = lines(keymap: keymap)
         let w = min(buf.width - 2, 78), h = min(buf.height - 2, all.count + 2)

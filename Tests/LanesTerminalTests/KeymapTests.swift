@@ -46,6 +46,17 @@ import Testing
         let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
         #expect(readme.contains(HelpView.markdownTable()), "README's key table is out of date; paste HelpView.markdownTable()")
     }
+
+    /// The man page's KEYS section is the keymap table, between its two marker comments.
+    @Test func manPageListsEveryBinding() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let page = try String(contentsOf: root.appendingPathComponent("Resources/lanes.1"), encoding: .utf8)
+        let begin = try #require(page.range(of: ".\\\" keys: begin\n"))
+        let end = try #require(page.range(of: ".\\\" keys: end\n"))
+        let section = String(page[begin.upperBound..<end.lowerBound])
+        #expect(section == HelpView.manPageKeys(), "Resources/lanes.1's KEYS are out of date; paste HelpView.manPageKeys()")
+        #expect(section.contains(".B F\nset which columns this one accepts cards from (empty: any) (\\fIset\\-accepts\\fP).\n"))
+    }
 }
 
 extension ConfigError: Equatable {
