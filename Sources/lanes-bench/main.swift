@@ -340,7 +340,7 @@ row("parse (ms)", "parse_ms")
 for s in screens {
     let tag = "\(s.width)x\(s.height)"
     row("launch→first frame \(tag) (ms)", "launch_\(tag)_ms", target: tag == "120x40" ? "≤30 / ≤60 / ≤400" : "")
-    row("  open: read+hash+parse (ms)", "launch_\(tag)_open_ms")
+    row("  open: read+parse (ms)", "launch_\(tag)_open_ms")
     row("  app init + resize (ms)", "launch_\(tag)_resize_ms")
     row("  first render (ms)", "launch_\(tag)_render_ms")
 }
