@@ -37,7 +37,7 @@ public struct BoardApp: Sendable {
             case .addColumn: "New column: "
             case .renameColumn: "Column title: "
             case .setLimit: "WIP limit (empty for none): "
-            case .setAccepts: "Accepts from (column names, comma-separated; empty = any): "
+            case .setAccepts: "Accepts from (names, commas; empty = any): "
             case .setDue: "Due date (empty clears): "
             case .setTags: "Tags: "
             case .filter: "Filter: "

@@ -109,7 +109,7 @@ private func row(_ screen: String, _ y: Int) -> String {
         d.key(.char("l"))
         d.key(.char("l"))
         d.key(.char("F"))
-        #expect(row(d.screen(), 15).hasPrefix(" Accepts from (column names, comma-separated; empty = any):"))
+        #expect(row(d.screen(), 15).hasPrefix(" Accepts from (names, commas; empty = any):"))
         d.type("doing,  To do ")
         d.key(.enter)
         #expect(d.app.board.acceptRules.rules == [AcceptRule(column: "Done", sources: ["Doing", "To do"])])
