@@ -72,7 +72,7 @@ public struct BoardApp: Sendable {
     /// Where the pointer was when the auto-scroller last heard of it.
     var edgePointer: Point?
     /// Flips the page while a card rests at the board's left or right edge (or is flung there).
-    var dwell = PageDwell()
+    var dwell = PageDwell(config: BoardApp.dwellConfig)
     /// The pointer's velocity during a drag, for flings toward an edge.
     var pointerVelocity = VelocityEstimator()
     /// Column that keyboard moves up/down aim at, so left/right keeps the row.
@@ -183,6 +183,14 @@ public struct BoardApp: Sendable {
             dwell.update(pointer: p, velocity: pointerVelocity.velocity, board: layout.boardArea, now: now)
         }
     }
+
+    /// Half a second at the edge flips the page; staying there flips again every 0.75 s, so
+    /// a card can travel several pages without leaving the edge and coming back.
+    static let dwellConfig: PageDwell.Config = {
+        var c = PageDwell.Config()
+        c.repeatInterval = 0.75
+        return c
+    }()
 
     /// Rows past a column's viewport the auto-scroller is told about: the content length it
     /// gets is exact only within this reach, so a long column is never measured card by card

@@ -317,6 +317,29 @@ import Testing
         #expect(titles(d.app.board)[0] == ["c0b"])
     }
 
+    @Test func stayingAtTheEdgeKeepsFlippingEveryThreeQuartersOfASecond() {
+        let spec = (0..<10).map { ("C\($0)", ["c\($0)a"]) }
+        var d = AppDriver(board: sampleBoard(spec))
+        #expect(d.app.layout.pageCount == 4)
+        d.mouse(.press, 5, 4)
+        for x in stride(from: 10, through: 79, by: 3) {
+            d.now += 0.1
+            _ = d.app.handle(.mouse(MouseEvent(.drag, .left, x: x, y: 4)), now: d.now)
+        }
+        let t0 = d.now
+        d.app.tick(now: t0 + 0.5)
+        #expect(d.app.page == 1)
+        d.app.tick(now: t0 + 1.2)
+        #expect(d.app.page == 1, "not before another 0.75 s")
+        d.app.tick(now: t0 + 1.25)
+        #expect(d.app.page == 2)
+        d.app.tick(now: t0 + 2.0)
+        #expect(d.app.page == 3)
+        d.app.tick(now: t0 + 2.75)
+        #expect(d.app.page == 3, "the last page stays")
+        #expect(d.app.coordinator.isDragging)
+    }
+
     @Test func aFlingTowardTheEdgeFlipsAtOnce() {
         let spec = (0..<6).map { ("C\($0)", ["c\($0)a"]) }
         var d = AppDriver(board: sampleBoard(spec))

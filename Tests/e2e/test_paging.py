@@ -61,3 +61,70 @@ def test_holding_a_card_at_the_bottom_of_a_long_column_scrolls_it(lanes):
     after = [("Long", cards), ("Other", [])]
     app.wait_file(board_md(after))
     quit_and_check(app, board_md(after))
+
+
+# The issue's "done when": a 10-column board in 80×24, a card from the first column into the
+# middle of a 200-card column on another page, without letting go.
+TEN = [(f"C{k}", [f"c{k}a", f"c{k}b"]) for k in range(10)]
+TEN[6] = ("C6", [f"k{i:03d}" for i in range(200)])
+
+
+def _landed(pos: int) -> list:
+    after = [list(c) for c in TEN]
+    after[0] = ("C0", ["c0b"])
+    cards = list(TEN[6][1])
+    cards.insert(pos - 1, "c0a")
+    after[6] = ("C6", cards)
+    return after
+
+
+def test_mouse_drag_into_the_middle_of_a_long_column_two_pages_away(lanes):
+    # 80×24: pages C0–C2, C3–C5, C6–C8, C9; C6 is the first column of page 3 (x 0–25).
+    app = lanes(board_md(TEN), wait_for="c2b", width=80, height=24)
+    assert "◀ page 1/4 ▶" in app.capture()[0], app.dump()
+    app.mouse("press", 5, 4)
+    for x in range(8, 80, 6):
+        app.mouse("drag", x, 4)
+    app.mouse("drag", 79, 4)
+    # Resting at the right edge flips page after page while the card is held; leave at page 3.
+    app.wait_for(lambda l: "◀ page 3/4 ▶" in l[0], timeout=8, what="page 3 after resting at the edge")
+    app.mouse("drag", 12, 12)
+    app.wait_status("Over C6, position ")
+    assert "◀ page 3/4 ▶" in app.capture()[0], app.dump()
+    # Held at C6's bottom edge, the column scrolls under the card toward its middle.
+    app.mouse("drag", 12, 22)
+    app.wait_for(lambda l: "Over C6, position " in l[-1] and int(l[-1].split("position ")[1].split(" ")[0]) >= 100,
+                 timeout=25, what="the marker past position 100 of C6")
+    # Back in the middle of the viewport the scrolling stops; wait until the status settles.
+    app.mouse("drag", 12, 12)
+    previous, status = None, ""
+    for _ in range(50):
+        time.sleep(0.2)
+        status = app.status()
+        if status == previous and status.startswith("Over C6, position "):
+            break
+        previous = status
+    pos = int(status.split("position ")[1].split(" ")[0])
+    assert 85 <= pos <= 120, app.dump()  # about the middle of 200
+    app.mouse("release", 12, 12)
+    app.wait_status(f"Dropped “c0a” in C6 at position {pos}")
+    app.wait_file(board_md(_landed(pos)))
+    quit_and_check(app, board_md(_landed(pos)))
+
+
+def test_keyboard_drag_into_the_middle_of_a_long_column_two_pages_away(lanes):
+    app = lanes(board_md(TEN), wait_for="c2b", width=80, height=24)
+    app.send_keys("Space")
+    app.wait_status("Picked up “c0a”")
+    # Right six times: C1 … C6, flipping pages on the way; then down a hundred cards.
+    for _ in range(6):
+        app.send_keys("Right")
+    app.wait_for(lambda l: "◀ page 3/4 ▶" in l[0], what="page 3 while the card is lifted")
+    app.wait_status("Over C6, position 1 of 201")
+    for _ in range(100):
+        app.send_keys("Down")
+    app.wait_status("Over C6, position 101 of 201")
+    app.send_keys("Enter")
+    app.wait_status("Dropped “c0a” in C6 at position 101")
+    app.wait_file(board_md(_landed(101)))
+    quit_and_check(app, board_md(_landed(101)))
