@@ -266,7 +266,7 @@ public struct CellBuffer: Hashable, Sendable {
         var first: UInt32 = 0
         for s in ch.unicodeScalars {
             let v = s.value
-            if v < 0x20 || (v >= 0x7F && v < 0xA0) { return false }
+            if isControl(v) { return false }
             if count == 0 { first = v }
             count += 1
         }
@@ -291,14 +291,16 @@ public struct CellBuffer: Hashable, Sendable {
         p[i] = cell
     }
 
+    /// C0 controls, DEL and C1 controls: what must never reach the terminal as itself.
+    @inline(__always)
+    static func isControl(_ v: UInt32) -> Bool { v < 0x20 || v == 0x7F || (v >= 0x80 && v < 0xA0) }
+
     /// A character as safe displayable pieces: control characters become `^X`
     /// or `<U+XXXX>`-style placeholders; everything else passes unchanged.
     public static func safePieces(_ ch: Character) -> [Character] {
         guard let first = ch.unicodeScalars.first else { return [] }
         let v = first.value
-        let isControl = v < 0x20 || v == 0x7F || (v >= 0x80 && v < 0xA0)
-            || (ch.unicodeScalars.contains { s in s.value < 0x20 || s.value == 0x7F || (s.value >= 0x80 && s.value < 0xA0) })
-        guard isControl else {
+        guard ch.unicodeScalars.contains(where: { isControl($0.value) }) else {
             // Lone format/bidi controls are invisible but harmless to the terminal; keep them out anyway.
             if ch.unicodeScalars.count == 1, [0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x2067, 0x2068, 0x2069].contains(v) {
                 return ["�"]

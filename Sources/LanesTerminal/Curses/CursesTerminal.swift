@@ -179,7 +179,7 @@ public final class CursesTerminal: TerminalDevice {
     /// Curses measures with the C library's `wcwidth`; where that disagrees with `TextWidth`
     /// the cell is drawn so that curses still covers exactly the cells the buffer says.
     private func draw(_ cell: Cell, x: Int, y: Int, rows: Int, cols: Int) {
-        var (scalars, width) = Self.displayable(cell)
+        var (scalars, width) = cell.codePoints(max: Int(lanes_ccharw_max()))
         let attrs = attributes(for: cell.style)
         let pair = colorPair(for: cell.style)
         if width == 2 && x + 1 >= cols { (scalars, width) = ([0x20], 1) }
@@ -207,34 +207,6 @@ public final class CursesTerminal: TerminalDevice {
             _ = lanes_put_cell(Int32(y), Int32(x), [0xFFFD, 0], attrs, pair, 0)
         }
     }
-
-    /// The code points curses gets for a cell's text, and the width the app gave it.
-    ///
-    /// Never a control character: a cell with C0, DEL or C1 anywhere in its text becomes
-    /// U+FFFD. Only the first grapheme counts; one longer than a `cchar_t` holds keeps its
-    /// first code point (and an emoji selector).
-    static func displayable(_ cell: Cell) -> (scalars: [wchar_t], width: Int) {
-        if let s = cell.scalar {
-            if isControl(s.value) { return ([0xFFFD], 1) }
-            let width = TextWidth.width(of: Character(s))
-            return width == 0 ? ([0x20], 1) : ([wchar_t(bitPattern: s.value)], width)
-        }
-        return displayable(cell.text)
-    }
-
-    static func displayable(_ text: String) -> (scalars: [wchar_t], width: Int) {
-        guard let ch = text.first else { return ([0x20], 1) }
-        if text.unicodeScalars.contains(where: { isControl($0.value) }) { return ([0xFFFD], 1) }
-        let width = TextWidth.width(of: ch)
-        if width == 0 { return ([0x20], 1) }
-        var scalars = ch.unicodeScalars.map { wchar_t(bitPattern: $0.value) }
-        if scalars.count > Int(lanes_ccharw_max()) {
-            scalars = scalars[1] == 0xFE0F ? [scalars[0], 0xFE0F] : [scalars[0]]
-        }
-        return (scalars, width)
-    }
-
-    static func isControl(_ v: UInt32) -> Bool { v < 0x20 || v == 0x7F || (v >= 0x80 && v < 0xA0) }
 
     private func attributes(for style: Style) -> attr_t {
         var attrs = lanes_a_normal()
