@@ -89,8 +89,7 @@ public final class BoardStore: @unchecked Sendable {
         var st = stat()
         guard stat(file, &st) == 0 else { return fp != nil || missingMeansChanged }
         guard let fp else { return true }
-        return UInt64(st.st_dev) != fp.device || UInt64(st.st_ino) != fp.inode || Int64(st.st_size) != fp.size
-            || Int64(st.st_mtim.tv_sec) != fp.modificationSeconds || Int64(st.st_mtim.tv_nsec) != fp.modificationNanoseconds
+        return !FileFingerprint(status: st, content: []).sameMetadata(as: fp)
     }
 
     /// Whether the board file or the rules file on disk differs from what we last read or wrote.
