@@ -131,9 +131,7 @@ public struct AcceptRules: Hashable, Sendable {
     /// The sidecar beside a board: `.<name>.lanes` in the folder of the board's real file
     /// (symlinks followed, like the lock `.<name>.lanes-lock`).
     public static func sidecarPath(forBoard path: String) -> String {
-        let target = (try? POSIX.resolveFinalLinks(path).get()) ?? path
-        let name = "." + POSIX.lastComponent(of: target) + ".lanes"
-        return target.contains("/") ? POSIX.join(POSIX.directory(of: target), name) : name
+        POSIX.sidecar(of: (try? POSIX.resolveFinalLinks(path).get()) ?? path, suffix: ".lanes")
     }
 
     /// Reads a rules file; no file means no rules. Errors are `file:line: message`.

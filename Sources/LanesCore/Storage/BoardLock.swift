@@ -41,7 +41,7 @@ public final class BoardLock: @unchecked Sendable {
         }
         let name = POSIX.lastComponent(of: target)
         guard !name.isEmpty else { throw StorageError.unreadable(path: path, reason: "the path names a folder, not a file") }
-        let lockPath = POSIX.join(POSIX.directory(of: target), "." + name + ".lanes-lock")
+        let lockPath = POSIX.sidecar(of: target, suffix: ".lanes-lock")
 
         for _ in 0..<100 {
             var writable = true

@@ -24,6 +24,13 @@ enum POSIX {
         return String(path[path.index(after: slash)...])
     }
 
+    /// A hidden file beside `target` named after it: `.<name><suffix>` in the same folder
+    /// (the lock's `.lanes-lock`, the accept rules' `.lanes`); a bare name gives a bare name.
+    static func sidecar(of target: String, suffix: String) -> String {
+        let name = "." + lastComponent(of: target) + suffix
+        return target.contains("/") ? join(directory(of: target), name) : name
+    }
+
     static func join(_ directory: String, _ name: String) -> String {
         directory.hasSuffix("/") ? directory + name : directory + "/" + name
     }
