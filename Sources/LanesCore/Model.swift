@@ -103,20 +103,12 @@ public struct Board: Hashable, Sendable {
     /// Which columns may receive cards from which. Not part of the board file: `BoardStore` keeps
     /// them in a sidecar (see `AcceptRules`). Part of the board value, so undo covers them.
     public var acceptRules = AcceptRules()
-    /// The next identity handed to a new card.
-    public private(set) var nextID: UInt64
-
     public init(columns: [Column] = []) {
         self.columns = columns
-        let maxID = columns.lazy.flatMap(\.cards).map(\.id.rawValue).max() ?? 0
-        self.nextID = maxID + 1
     }
 
-    /// A fresh identity for a new card.
-    public mutating func makeID() -> ItemID {
-        defer { nextID += 1 }
-        return ItemID(nextID)
-    }
+    /// A fresh identity for a new card, unique in this process (see `ItemID.fresh()`).
+    public mutating func makeID() -> ItemID { ItemID.fresh() }
 
     public var cardCount: Int { columns.reduce(0) { $0 + $1.cards.count } }
 

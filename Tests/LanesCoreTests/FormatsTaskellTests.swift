@@ -34,7 +34,6 @@ struct FormatsTaskellTests {
             ], wipLimit: 3),
             Column(title: "Done", cards: [Card(id: ItemID(3), title: "Ship it")]),
         ]))
-        #expect(board.nextID == 4)
         #expect(board.columns[0].cards[1].tags == ["tag"])
         #expect(BoardFormat.serialize(board, info: info) == Self.sample)
     }

@@ -15,14 +15,13 @@ private struct Boom: Error {}
 
 @Suite("Board model")
 struct ModelTests {
-    @Test func nextIDFollowsTheLargestLoadedID() {
+    @Test func freshIdentitiesNeverMeetParsedOnesNorRepeat() {
         var b = board([[3, 9], [], [4]])
-        #expect(b.nextID == 10)
-        #expect(b.makeID() == ItemID(10))
-        #expect(b.makeID() == ItemID(11))
-        #expect(b.nextID == 12)
-        var empty = Board()
-        #expect(empty.makeID() == ItemID(1))
+        let made = (0..<1000).map { _ in b.makeID() }
+        #expect(Set(made).count == 1000)
+        #expect(made.allSatisfy { $0.rawValue >= 1 << 41 && $0.rawValue < 1 << 62 })
+        #expect(zip(made, made.dropFirst()).allSatisfy { $0.rawValue + 1 == $1.rawValue })
+        let empty = Board()
         #expect(empty.cardCount == 0 && empty.allIDs.isEmpty)
     }
 

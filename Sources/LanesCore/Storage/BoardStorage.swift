@@ -1,0 +1,73 @@
+import DragKit
+
+/// Where a board lives: a Markdown file, or a PostgreSQL database. The app and the CLI see only this.
+///
+/// A storage object is used from one thread at a time (the app's background writer, or a CLI
+/// command); it is not `Sendable`. Boards cross threads as values.
+///
+/// The contract is snapshot-based and never loses a writer's work: `commit` gets the board the
+/// caller started from (`base`, the last board this storage handed out) and the caller's board
+/// (`ours`, descended from `base` with the same card identities). Whatever changed in the store
+/// since `base` is merged with `ours`; the result is stored and returned, and becomes the next base.
+public protocol BoardStorage: AnyObject {
+    /// What to call the board in messages: a path, or a URL without any password.
+    var displayName: String { get }
+    /// Reads the board as it is stored now; it becomes the base of the next `commit`.
+    func load() throws -> Board
+    /// Stores `ours` (derived from `base`), merged with whatever others stored since `base`.
+    func commit(base: Board, ours: Board) throws -> CommitOutcome
+    /// The stored board if it changed since the last `load`, `commit` or `refresh`; nil otherwise.
+    /// Cheap when nothing changed (a stat, an inotify read, a notification check): no content is read.
+    func refresh() throws -> Board?
+    /// A descriptor that turns readable when the board may have changed elsewhere (inotify, a
+    /// database socket), for the app's poll loop; nil when the caller should call `refresh` on a timer.
+    var changeDescriptor: Int32? { get }
+}
+
+/// What a commit did.
+public struct CommitOutcome: Sendable {
+    /// The board as now stored; the base for the next commit. Cards of `ours` keep their identities.
+    public var board: Board
+    /// Collisions between our changes and others', each resolved by the fixed rule (nothing lost).
+    public var conflicts: [BoardConflict]
+    /// How many cards others added, removed, moved or edited since `base` (for "2 cards changed elsewhere").
+    public var incomingChanges: Int
+
+    public init(board: Board, conflicts: [BoardConflict] = [], incomingChanges: Int = 0) {
+        self.board = board
+        self.conflicts = conflicts
+        self.incomingChanges = incomingChanges
+    }
+}
+
+/// A collision between two writers, resolved by a fixed rule that loses no text, reported to the user.
+public struct BoardConflict: Hashable, Sendable, CustomStringConvertible {
+    public enum Kind: Hashable, Sendable {
+        /// The same card edited two ways (both texts kept).
+        case editedTwice
+        /// The same card moved to two places (one place wins, by the documented rule).
+        case movedTwice
+        /// Edited on one side, deleted on the other (the edit wins: the card stays).
+        case editedAndDeleted
+        /// A column renamed two ways, or a WIP limit or accept rule set two ways.
+        case columnChangedTwice
+        /// A column deleted on one side while the other side added or changed cards in it (the cards stay).
+        case columnDeletedWithChanges
+        /// A version check refused a change (a shared store): the other writer's change stands.
+        case refused
+    }
+
+    public var kind: Kind
+    /// The card in the resulting board that the collision is about, if it is about a card.
+    public var card: ItemID?
+    /// Words for the status line, e.g. `“Fix login” was edited here and elsewhere: both titles kept`.
+    public var message: String
+
+    public init(kind: Kind, card: ItemID? = nil, message: String) {
+        self.kind = kind
+        self.card = card
+        self.message = message
+    }
+
+    public var description: String { message }
+}
