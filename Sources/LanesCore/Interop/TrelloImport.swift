@@ -185,10 +185,13 @@ public enum TrelloImport {
         }
 
         mutating func finish(_ columns: [Column]) -> Board {
+            // Numbered 1, 2, 3… in board order, as a parse of a board file numbers its cards.
             var board = Board(columns: columns)
+            var next: UInt64 = 1
             for s in board.columns.indices {
                 for i in board.columns[s].cards.indices {
-                    board.columns[s].cards[i].id = board.makeID()
+                    board.columns[s].cards[i].id = ItemID(next)
+                    next += 1
                 }
             }
             return board
