@@ -1,7 +1,7 @@
 /// What the coordinator knows about the item when a drag starts.
 public struct DragStart: Hashable, Sendable {
     public var item: ItemID
-    public var source: IndexPath
+    public var source: ItemPath
     /// Where the drag grabbed the item (the press point).
     public var origin: Point
     /// The item's frame when it was grabbed.
@@ -11,7 +11,7 @@ public struct DragStart: Hashable, Sendable {
     /// Lifted from the keyboard: there is no pointer, the item sits where it would land.
     public var viaKeyboard: Bool
 
-    public init(item: ItemID, source: IndexPath, origin: Point, itemFrame: Rect, hidesOriginal: Bool = true,
+    public init(item: ItemID, source: ItemPath, origin: Point, itemFrame: Rect, hidesOriginal: Bool = true,
                 viaKeyboard: Bool = false) {
         self.item = item
         self.source = source
@@ -74,13 +74,13 @@ public enum CancelReason: Hashable, Sendable {
 /// A completed drop, already applied to the data source.
 public struct Drop: Hashable, Sendable {
     public var item: ItemID
-    public var from: IndexPath
-    public var to: IndexPath
+    public var from: ItemPath
+    public var to: ItemPath
     public var location: Point
     /// The release velocity from the gesture's end sample.
     public var velocity: Velocity
 
-    public init(item: ItemID, from: IndexPath, to: IndexPath, location: Point, velocity: Velocity = .zero) {
+    public init(item: ItemID, from: ItemPath, to: ItemPath, location: Point, velocity: Velocity = .zero) {
         self.item = item
         self.from = from
         self.to = to
@@ -95,7 +95,7 @@ public struct Drop: Hashable, Sendable {
 /// What the coordinator tells the renderer (and anyone else listening).
 public enum DragEvent: Hashable, Sendable {
     /// A press and release without a drag.
-    case tapped(at: Point, item: IndexPath?)
+    case tapped(at: Point, item: ItemPath?)
     /// A drag gesture started outside every draggable; no drag starts.
     case beganOutside(at: Point)
     /// A drag gesture started on a draggable but not on an item it lets go of; no drag starts.
@@ -107,8 +107,8 @@ public enum DragEvent: Hashable, Sendable {
     case targetChanged(section: Int?)
     case dropped(Drop)
     /// Released where nothing takes the item: it snaps back to `source`.
-    case endedOutside(item: ItemID, source: IndexPath, at: Point)
-    case cancelled(item: ItemID, source: IndexPath, reason: CancelReason)
+    case endedOutside(item: ItemID, source: ItemPath, at: Point)
+    case cancelled(item: ItemID, source: ItemPath, reason: CancelReason)
 }
 
 /// The drag-and-drop state machine: gesture samples in, events out, drops applied to a data source.
@@ -121,7 +121,7 @@ public struct DragCoordinator: Sendable {
     public struct Session: Hashable, Sendable {
         public var start: DragStart
         /// Where the item is now (it can shift when the data changes mid-drag).
-        public var current: IndexPath
+        public var current: ItemPath
         public var location: Point
         public var hover: Hover
         /// Started from the keyboard: moves come from `moveLifted`, not from the pointer.
@@ -182,7 +182,7 @@ public struct DragCoordinator: Sendable {
             guard let index = d.itemIndex(at: sample.start), d.canDragItem(at: index) else {
                 return events + [.notDraggable(at: sample.start, section: d.section, item: d.itemIndex(at: sample.start))]
             }
-            let path = IndexPath(section: d.section, item: index)
+            let path = ItemPath(section: d.section, item: index)
             let start = DragStart(item: d.itemID(at: index), source: path, origin: sample.start,
                                   itemFrame: d.frameOfItem(at: index), hidesOriginal: d.hidesDraggedItem)
             session = Session(start: start, current: path, location: sample.start, hover: .none, isKeyboard: false)
@@ -232,7 +232,7 @@ public struct DragCoordinator: Sendable {
         }
         if s.isKeyboard {
             // A keyboard drag stays keyboard-driven, accepted or refused; with its column gone it returns home.
-            let goal = session!.lastTarget.map { IndexPath(section: $0.section, item: $0.index) } ?? now
+            let goal = session!.lastTarget.map { ItemPath(section: $0.section, item: $0.index) } ?? now
             guard arena.draggable(forSection: goal.section) != nil else {
                 return apply(location: s.location, hover: .none, force: true)
             }
@@ -242,15 +242,15 @@ public struct DragCoordinator: Sendable {
     }
 
     /// The item under a point, if any.
-    public func hitTest(_ p: Point) -> IndexPath? {
+    public func hitTest(_ p: Point) -> ItemPath? {
         guard let d = arena.draggable(at: p), let i = d.itemIndex(at: p) else { return nil }
-        return IndexPath(section: d.section, item: i)
+        return ItemPath(section: d.section, item: i)
     }
 
     // MARK: Keyboard drags
 
     /// Lifts an item without a pointer; it hovers over its own place.
-    public mutating func lift(at path: IndexPath) -> [DragEvent] {
+    public mutating func lift(at path: ItemPath) -> [DragEvent] {
         var events = cancel(reason: .requested)
         guard let d = arena.draggable(forSection: path.section), path.item >= 0, path.item < d.itemCount,
               d.canDragItem(at: path.item) else { return events }
@@ -264,7 +264,7 @@ public struct DragCoordinator: Sendable {
     }
 
     /// Whether the lifted (or any) item could be dropped at `section`, final `index`.
-    public func canDrop(_ item: ItemID, from current: IndexPath, toSection section: Int, index: Int) -> Bool {
+    public func canDrop(_ item: ItemID, from current: ItemPath, toSection section: Int, index: Int) -> Bool {
         guard let d = arena.draggable(forSection: section) else { return false }
         if section == current.section { return index == current.item || d.canRearrange }
         return d.canAcceptDrop(of: item, from: current.section, at: index)

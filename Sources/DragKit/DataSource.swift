@@ -3,12 +3,12 @@ public protocol DragDataSource {
     associatedtype Item
 
     func numberOfItems(inSection section: Int) -> Int
-    func indexPath(for item: ItemID) -> IndexPath?
-    func item(at indexPath: IndexPath) -> Item?
+    func indexPath(for item: ItemID) -> ItemPath?
+    func item(at indexPath: ItemPath) -> Item?
     /// Moves inside one section; `to` is the final index after removal.
-    mutating func moveItem(from: IndexPath, to: IndexPath)
-    mutating func insertItem(_ item: Item, at indexPath: IndexPath)
-    mutating func deleteItem(at indexPath: IndexPath)
+    mutating func moveItem(from: ItemPath, to: ItemPath)
+    mutating func insertItem(_ item: Item, at indexPath: ItemPath)
+    mutating func deleteItem(at indexPath: ItemPath)
     /// Groups the calls of one drop so they apply, and undo, together.
     mutating func performTransaction(_ body: (inout Self) -> Void)
 }
@@ -36,7 +36,7 @@ public struct DropTarget: Hashable, Sendable, CustomStringConvertible {
         self.anchor = anchor
     }
 
-    public var indexPath: IndexPath { IndexPath(section: section, item: index) }
+    public var indexPath: ItemPath { ItemPath(section: section, item: index) }
     public var description: String { "\(section).\(index)" }
 }
 
@@ -53,7 +53,7 @@ public struct DropTransaction: Hashable, Sendable {
     /// Where the item will go given the data source as it is now: resolved by
     /// identity (the item and its anchor), falling back to the proposed index
     /// only when the anchor has gone. Nil when the item has gone.
-    public func resolve<D: DragDataSource>(in dataSource: D) -> (from: IndexPath, to: IndexPath)? {
+    public func resolve<D: DragDataSource>(in dataSource: D) -> (from: ItemPath, to: ItemPath)? {
         guard let from = dataSource.indexPath(for: item) else { return nil }
         let same = from.section == target.section
         let count = dataSource.numberOfItems(inSection: target.section) - (same ? 1 : 0)
@@ -65,14 +65,14 @@ public struct DropTransaction: Hashable, Sendable {
         } else {
             index = max(0, count)
         }
-        return (from, IndexPath(section: target.section, item: index))
+        return (from, ItemPath(section: target.section, item: index))
     }
 
     /// Applies the drop: one move inside a section, or delete + insert across
     /// sections, inside one transaction; nothing at all when the item would
     /// land where it is. Returns the resolved positions, or nil when the item has gone.
     @discardableResult
-    public func apply<D: DragDataSource>(to dataSource: inout D) -> (from: IndexPath, to: IndexPath)? {
+    public func apply<D: DragDataSource>(to dataSource: inout D) -> (from: ItemPath, to: ItemPath)? {
         guard let (from, to) = resolve(in: dataSource) else { return nil }
         guard dataSource.relocateItem(from: from, to: to) else { return nil }
         return (from, to)
@@ -84,7 +84,7 @@ extension DragDataSource {
     /// section, delete + insert across sections, nothing when they are equal.
     /// False when there is no item at `from`.
     @discardableResult
-    public mutating func relocateItem(from: IndexPath, to: IndexPath) -> Bool {
+    public mutating func relocateItem(from: ItemPath, to: ItemPath) -> Bool {
         guard let value = item(at: from) else { return false }
         guard from != to else { return true }
         if from.section == to.section {

@@ -11,7 +11,7 @@ public struct ItemID: Hashable, Comparable, Sendable, CustomStringConvertible {
 }
 
 /// An item's position: `section` is the draggable (a board column), `item` the index inside it.
-public struct IndexPath: Hashable, Comparable, Sendable, CustomStringConvertible {
+public struct ItemPath: Hashable, Comparable, Sendable, CustomStringConvertible {
     public var section: Int
     public var item: Int
 
@@ -20,7 +20,7 @@ public struct IndexPath: Hashable, Comparable, Sendable, CustomStringConvertible
         self.item = item
     }
 
-    public static func < (a: IndexPath, b: IndexPath) -> Bool {
+    public static func < (a: ItemPath, b: ItemPath) -> Bool {
         (a.section, a.item) < (b.section, b.item)
     }
 

@@ -89,11 +89,11 @@ extension BoardDocument: DragDataSource {
     public typealias Item = Card
 
     public func numberOfItems(inSection section: Int) -> Int { board.numberOfItems(inSection: section) }
-    public func indexPath(for item: ItemID) -> IndexPath? { board.indexPath(for: item) }
-    public func item(at indexPath: IndexPath) -> Card? { board.item(at: indexPath) }
-    public mutating func moveItem(from: IndexPath, to: IndexPath) { board.moveItem(from: from, to: to) }
-    public mutating func insertItem(_ item: Card, at indexPath: IndexPath) { board.insertItem(item, at: indexPath) }
-    public mutating func deleteItem(at indexPath: IndexPath) { board.deleteItem(at: indexPath) }
+    public func indexPath(for item: ItemID) -> ItemPath? { board.indexPath(for: item) }
+    public func item(at indexPath: ItemPath) -> Card? { board.item(at: indexPath) }
+    public mutating func moveItem(from: ItemPath, to: ItemPath) { board.moveItem(from: from, to: to) }
+    public mutating func insertItem(_ item: Card, at indexPath: ItemPath) { board.insertItem(item, at: indexPath) }
+    public mutating func deleteItem(at indexPath: ItemPath) { board.deleteItem(at: indexPath) }
 
     /// Runs the calls of one drop as one undo step; a transaction that changes nothing records nothing.
     public mutating func performTransaction(_ body: (inout BoardDocument) -> Void) {

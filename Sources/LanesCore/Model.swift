@@ -112,7 +112,7 @@ public struct Board: Hashable, Sendable {
 
     public var cardCount: Int { columns.reduce(0) { $0 + $1.cards.count } }
 
-    public subscript(path: IndexPath) -> Card {
+    public subscript(path: ItemPath) -> Card {
         get { columns[path.section].cards[path.item] }
         set { columns[path.section].cards[path.item] = newValue }
     }
@@ -128,32 +128,32 @@ extension Board: DragDataSource {
         columns.indices.contains(section) ? columns[section].cards.count : 0
     }
 
-    public func indexPath(for item: ItemID) -> IndexPath? {
+    public func indexPath(for item: ItemID) -> ItemPath? {
         for (s, column) in columns.enumerated() {
             if let i = column.cards.firstIndex(where: { $0.id == item }) {
-                return IndexPath(section: s, item: i)
+                return ItemPath(section: s, item: i)
             }
         }
         return nil
     }
 
-    public func item(at indexPath: IndexPath) -> Card? {
+    public func item(at indexPath: ItemPath) -> Card? {
         guard columns.indices.contains(indexPath.section),
               columns[indexPath.section].cards.indices.contains(indexPath.item) else { return nil }
         return columns[indexPath.section].cards[indexPath.item]
     }
 
-    public mutating func moveItem(from: IndexPath, to: IndexPath) {
+    public mutating func moveItem(from: ItemPath, to: ItemPath) {
         precondition(from.section == to.section, "moveItem moves inside one column")
         let card = columns[from.section].cards.remove(at: from.item)
         columns[to.section].cards.insert(card, at: to.item)
     }
 
-    public mutating func insertItem(_ item: Card, at indexPath: IndexPath) {
+    public mutating func insertItem(_ item: Card, at indexPath: ItemPath) {
         columns[indexPath.section].cards.insert(item, at: indexPath.item)
     }
 
-    public mutating func deleteItem(at indexPath: IndexPath) {
+    public mutating func deleteItem(at indexPath: ItemPath) {
         columns[indexPath.section].cards.remove(at: indexPath.item)
     }
 }

@@ -54,7 +54,7 @@ public struct BoardApp: Sendable {
     public internal(set) var size: Size
     public internal(set) var page = 0
     public internal(set) var scroll: [Int] = []
-    public internal(set) var selection: IndexPath?
+    public internal(set) var selection: ItemPath?
     public internal(set) var status: String
     public var title: String
     public var keymap: Keymap
@@ -90,8 +90,8 @@ public struct BoardApp: Sendable {
         coordinator = DragCoordinator(arena: DragArena(container: .zero, draggables: []))
         self.status = status.isEmpty ? "Drag cards with the mouse, or space to lift · ? help · q quit" : status
         scroll = Array(repeating: 0, count: board.columns.count)
-        if board.columns.first.map({ !$0.cards.isEmpty }) == true { selection = IndexPath(section: 0, item: 0) }
-        else if !board.columns.isEmpty { selection = IndexPath(section: 0, item: -1) }
+        if board.columns.first.map({ !$0.cards.isEmpty }) == true { selection = ItemPath(section: 0, item: 0) }
+        else if !board.columns.isEmpty { selection = ItemPath(section: 0, item: -1) }
         refreshLayout()
     }
 
@@ -260,7 +260,7 @@ public struct BoardApp: Sendable {
             case .tapped(let p, let item):
                 if let item { selection = item }
                 else if let c = layout.columns.first(where: { $0.frame.contains(p) }) {
-                    selection = IndexPath(section: c.section, item: c.itemCount > 0 ? min(max(0, selection?.item ?? 0), c.itemCount - 1) : -1)
+                    selection = ItemPath(section: c.section, item: c.itemCount > 0 ? min(max(0, selection?.item ?? 0), c.itemCount - 1) : -1)
                 }
             case .began(let s):
                 selection = s.source

@@ -116,7 +116,7 @@ extension BoardApp {
             guard board.columns.indices.contains(to) else { break }
             document.perform("move column") { $0.columns.swapAt(sel.section, to) }
             scroll.swapAt(sel.section, to)
-            selection = IndexPath(section: to, item: sel.item)
+            selection = ItemPath(section: to, item: sel.item)
             changed()
             showSection(to)
         case .setLimit:
@@ -131,7 +131,7 @@ extension BoardApp {
         return []
     }
 
-    var validSelection: IndexPath? {
+    var validSelection: ItemPath? {
         guard let s = selection, board.item(at: s) != nil else { return nil }
         return s
     }
@@ -145,9 +145,9 @@ extension BoardApp {
             let at = min(max(0, index), board.columns[section].cards.count)
             document.perform("add card") { b in
                 let card = Card(id: b.makeID(), title: trimmed)
-                b.insertItem(card, at: IndexPath(section: section, item: at))
+                b.insertItem(card, at: ItemPath(section: section, item: at))
             }
-            selection = IndexPath(section: section, item: at)
+            selection = ItemPath(section: section, item: at)
             status = "Added a card to \(DisplayText.safe(board.columns[section].title))"
             changed()
         case .editTitle(let id):
@@ -160,7 +160,7 @@ extension BoardApp {
             let at = min(after + 1, board.columns.count)
             document.perform("add column") { $0.columns.insert(Column(title: trimmed), at: at) }
             scroll.insert(0, at: min(at, scroll.count))
-            selection = IndexPath(section: at, item: -1)
+            selection = ItemPath(section: at, item: -1)
             changed()
             showSection(at)
         case .renameColumn(let section):
@@ -221,7 +221,7 @@ extension BoardApp {
         if board.columns.isEmpty { selection = nil }
         else {
             let s = min(section, board.columns.count - 1)
-            selection = IndexPath(section: s, item: board.columns[s].cards.isEmpty ? -1 : 0)
+            selection = ItemPath(section: s, item: board.columns[s].cards.isEmpty ? -1 : 0)
         }
         changed()
     }

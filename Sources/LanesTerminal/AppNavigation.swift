@@ -7,15 +7,15 @@ extension BoardApp {
         guard !board.columns.isEmpty else { selection = nil; return }
         let s = min(max(0, selection?.section ?? 0), board.columns.count - 1)
         let count = board.columns[s].cards.count
-        selection = IndexPath(section: s, item: count == 0 ? -1 : min(max(0, selection?.item ?? 0), count - 1))
+        selection = ItemPath(section: s, item: count == 0 ? -1 : min(max(0, selection?.item ?? 0), count - 1))
     }
 
     mutating func selectColumn(delta: Int) {
         guard !board.columns.isEmpty else { return }
-        let cur = selection ?? IndexPath(section: 0, item: 0)
+        let cur = selection ?? ItemPath(section: 0, item: 0)
         let s = min(max(0, cur.section + delta), board.columns.count - 1)
         let row = rowOf(cur)
-        selection = IndexPath(section: s, item: nearestIndex(in: s, toRow: row))
+        selection = ItemPath(section: s, item: nearestIndex(in: s, toRow: row))
         showSection(s)
         ensureSelectionVisible()
     }
@@ -33,7 +33,7 @@ extension BoardApp {
             while j >= 0 && j < count && !CardFilter.matches(cards[j], filter) { j += step }
             if j >= 0 && j < count { i = j } else if absolute == nil { i = cur.item }
         }
-        selection = IndexPath(section: cur.section, item: i)
+        selection = ItemPath(section: cur.section, item: i)
         ensureSelectionVisible()
     }
 
@@ -46,7 +46,7 @@ extension BoardApp {
     }
 
     /// The screen row of a card (its top), for keeping the row when changing columns.
-    func rowOf(_ path: IndexPath) -> Int {
+    func rowOf(_ path: ItemPath) -> Int {
         guard let c = geometry(of: path.section), path.item >= 0, path.item < c.itemCount else { return 0 }
         return c.frameOfItem(at: path.item).minY
     }
@@ -76,7 +76,7 @@ extension BoardApp {
     mutating func quickMove(dx: Int = 0, dy: Int = 0) {
         guard let sel = validSelection else { status = "No card selected"; return }
         let card = board[sel]
-        var to: IndexPath
+        var to: ItemPath
         if dx != 0 {
             // Like a keyboard drag: skip columns at their WIP limit or whose accept rule refuses the card.
             var s = sel.section + dx
@@ -89,10 +89,10 @@ extension BoardApp {
                 status = "No column there takes the card" + (why.map { " (\(DisplayText.safe($0)))" } ?? "")
                 return
             }
-            to = IndexPath(section: s, item: insertionIndex(in: s, atRow: rowOf(sel)))
+            to = ItemPath(section: s, item: insertionIndex(in: s, atRow: rowOf(sel)))
         } else {
             let count = board.columns[sel.section].cards.count
-            to = IndexPath(section: sel.section, item: min(max(0, sel.item + dy), count - 1))
+            to = ItemPath(section: sel.section, item: min(max(0, sel.item + dy), count - 1))
             guard to != sel else { return }
         }
         // Quick moves know the exact final index, so no anchor is resolved.
@@ -136,7 +136,7 @@ extension BoardApp {
         }
         showSection(section)
         apply(coordinator.moveLifted(toSection: section, index: index), now: 0)
-        selection = IndexPath(section: section, item: min(index, board.columns[section].cards.count))
+        selection = ItemPath(section: section, item: min(index, board.columns[section].cards.count))
         ensureRowVisible(section: section, gap: coordinator.session?.hover.target?.gap ?? index)
     }
 
@@ -167,7 +167,7 @@ extension BoardApp {
         page = target
         refreshLayout()
         if !coordinator.isDragging, let first = layout.columns.first {
-            selection = IndexPath(section: first.section, item: first.itemCount > 0 ? 0 : -1)
+            selection = ItemPath(section: first.section, item: first.itemCount > 0 ? 0 : -1)
         }
         status = "Page \(page + 1) of \(layout.pageCount)"
     }

@@ -25,7 +25,7 @@ public struct Theme: Hashable, Sendable {
 public struct BoardScene {
     public var board: Board
     public var layout: ScreenLayout
-    public var selection: IndexPath?
+    public var selection: ItemPath?
     public var decorations: DragDecorations
     public var ghost: (card: Card, frame: Rect)?
     public var title: String
@@ -34,7 +34,7 @@ public struct BoardScene {
     /// Cards that do not match are drawn dimmed; empty shows all.
     public var filter: String
 
-    public init(board: Board, layout: ScreenLayout, selection: IndexPath?, decorations: DragDecorations = DragDecorations(),
+    public init(board: Board, layout: ScreenLayout, selection: ItemPath?, decorations: DragDecorations = DragDecorations(),
                 ghost: (card: Card, frame: Rect)? = nil, title: String, status: String, theme: Theme = Theme(),
                 filter: String = "") {
         self.filter = filter
@@ -133,7 +133,7 @@ public enum BoardView {
         var columns: [ColumnKey]
         var boardIsEmpty: Bool
         var title: String
-        var selection: IndexPath?
+        var selection: ItemPath?
         var filter: String
         var theme: Theme
         var hidden: ItemID?

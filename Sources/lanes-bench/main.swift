@@ -290,9 +290,9 @@ func reps(for n: Int) -> Int { n >= 100_000 ? 5 : n >= 10_000 ? 10 : 20 }
         }
         // Alternate two boards (a card moved and back) so every save has something to write.
         var moved = b0
-        let card = moved[IndexPath(section: 0, item: 0)]
-        moved.deleteItem(at: IndexPath(section: 0, item: 0))
-        moved.insertItem(card, at: IndexPath(section: 1, item: 0))
+        let card = moved[ItemPath(section: 0, item: 0)]
+        moved.deleteItem(at: ItemPath(section: 0, item: 0))
+        moved.insertItem(card, at: ItemPath(section: 1, item: 0))
         for i in 0..<k {
             let (outcome, t) = try timed { try store.save(i % 2 == 0 ? moved : b0) }
             guard outcome == .saved else { throw BenchError("save did not write: \(outcome)") }

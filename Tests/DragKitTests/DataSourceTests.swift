@@ -101,18 +101,18 @@ struct DataSourceTests {
         struct Plain: DragDataSource {
             var items: [[Int]]
             func numberOfItems(inSection section: Int) -> Int { items[section].count }
-            func indexPath(for item: ItemID) -> IndexPath? {
+            func indexPath(for item: ItemID) -> ItemPath? {
                 for (s, c) in items.enumerated() {
-                    if let i = c.firstIndex(of: Int(item.rawValue)) { return IndexPath(section: s, item: i) }
+                    if let i = c.firstIndex(of: Int(item.rawValue)) { return ItemPath(section: s, item: i) }
                 }
                 return nil
             }
-            func item(at indexPath: IndexPath) -> Int? { items[indexPath.section][indexPath.item] }
-            mutating func moveItem(from: IndexPath, to: IndexPath) {
+            func item(at indexPath: ItemPath) -> Int? { items[indexPath.section][indexPath.item] }
+            mutating func moveItem(from: ItemPath, to: ItemPath) {
                 items[to.section].insert(items[from.section].remove(at: from.item), at: to.item)
             }
-            mutating func insertItem(_ item: Int, at indexPath: IndexPath) { items[indexPath.section].insert(item, at: indexPath.item) }
-            mutating func deleteItem(at indexPath: IndexPath) { items[indexPath.section].remove(at: indexPath.item) }
+            mutating func insertItem(_ item: Int, at indexPath: ItemPath) { items[indexPath.section].insert(item, at: indexPath.item) }
+            mutating func deleteItem(at indexPath: ItemPath) { items[indexPath.section].remove(at: indexPath.item) }
         }
         var p = Plain(items: [[1, 2], [3]])
         drop(2, section: 1, index: 0, gap: 0, anchor: 3).apply(to: &p)

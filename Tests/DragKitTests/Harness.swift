@@ -65,9 +65,9 @@ struct RecordingSource: DragDataSource {
     enum Call: Hashable, CustomStringConvertible {
         case begin
         case commit
-        case move(IndexPath, IndexPath)
-        case insert(ItemID, IndexPath)
-        case delete(IndexPath)
+        case move(ItemPath, ItemPath)
+        case insert(ItemID, ItemPath)
+        case delete(ItemPath)
 
         var description: String {
             switch self {
@@ -98,31 +98,31 @@ struct RecordingSource: DragDataSource {
         sections.indices.contains(section) ? sections[section].count : 0
     }
 
-    func indexPath(for item: ItemID) -> IndexPath? {
+    func indexPath(for item: ItemID) -> ItemPath? {
         for (s, ids) in sections.enumerated() {
-            if let i = ids.firstIndex(of: item) { return IndexPath(section: s, item: i) }
+            if let i = ids.firstIndex(of: item) { return ItemPath(section: s, item: i) }
         }
         return nil
     }
 
-    func item(at indexPath: IndexPath) -> ItemID? {
+    func item(at indexPath: ItemPath) -> ItemID? {
         guard sections.indices.contains(indexPath.section),
               sections[indexPath.section].indices.contains(indexPath.item) else { return nil }
         return sections[indexPath.section][indexPath.item]
     }
 
-    mutating func moveItem(from: IndexPath, to: IndexPath) {
+    mutating func moveItem(from: ItemPath, to: ItemPath) {
         log.append(.move(from, to))
         let id = sections[from.section].remove(at: from.item)
         sections[to.section].insert(id, at: to.item)
     }
 
-    mutating func insertItem(_ item: ItemID, at indexPath: IndexPath) {
+    mutating func insertItem(_ item: ItemID, at indexPath: ItemPath) {
         log.append(.insert(item, indexPath))
         sections[indexPath.section].insert(item, at: indexPath.item)
     }
 
-    mutating func deleteItem(at indexPath: IndexPath) {
+    mutating func deleteItem(at indexPath: ItemPath) {
         log.append(.delete(indexPath))
         sections[indexPath.section].remove(at: indexPath.item)
     }
@@ -244,7 +244,7 @@ struct Driver {
 
 /// Shorthand constructors for expected values.
 func id(_ raw: UInt64) -> ItemID { ItemID(raw) }
-func path(_ section: Int, _ item: Int) -> IndexPath { IndexPath(section: section, item: item) }
+func path(_ section: Int, _ item: Int) -> ItemPath { ItemPath(section: section, item: item) }
 func pt(_ x: Int, _ y: Int) -> Point { Point(x: x, y: y) }
 func target(_ section: Int, index: Int, gap: Int, anchor: UInt64?) -> Hover {
     .target(DropTarget(section: section, index: index, gap: gap, anchor: anchor.map(ItemID.init)))

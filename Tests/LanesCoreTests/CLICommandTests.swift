@@ -45,9 +45,9 @@ private func commandError(_ body: () throws -> Void, sourceLocation: SourceLocat
 struct CLIQueryTests {
     @Test func numbersCountInFileOrder() throws {
         let b = try load()
-        #expect(BoardQuery.path(ofNumber: 1, in: b) == IndexPath(section: 0, item: 0))
-        #expect(BoardQuery.path(ofNumber: 5, in: b) == IndexPath(section: 1, item: 0))
-        #expect(BoardQuery.path(ofNumber: 7, in: b) == IndexPath(section: 2, item: 0))
+        #expect(BoardQuery.path(ofNumber: 1, in: b) == ItemPath(section: 0, item: 0))
+        #expect(BoardQuery.path(ofNumber: 5, in: b) == ItemPath(section: 1, item: 0))
+        #expect(BoardQuery.path(ofNumber: 7, in: b) == ItemPath(section: 2, item: 0))
         #expect(BoardQuery.path(ofNumber: 8, in: b) == nil)
         #expect(BoardQuery.path(ofNumber: 0, in: b) == nil)
         for n in 1...7 { #expect(BoardQuery.number(of: BoardQuery.path(ofNumber: n, in: b)!, in: b) == n) }
@@ -55,14 +55,14 @@ struct CLIQueryTests {
 
     @Test func exactTitleThenCaseThenPrefix() throws {
         let b = try load()
-        #expect(try BoardQuery.card("Review", in: b) == IndexPath(section: 1, item: 0))
-        #expect(try BoardQuery.card("review", in: b) == IndexPath(section: 1, item: 0))
+        #expect(try BoardQuery.card("Review", in: b) == ItemPath(section: 1, item: 0))
+        #expect(try BoardQuery.card("review", in: b) == ItemPath(section: 1, item: 0))
         // "write" is an exact title, so it wins over the prefix matches "Write docs" and "Write tests".
-        #expect(try BoardQuery.card("write", in: b) == IndexPath(section: 1, item: 1))
+        #expect(try BoardQuery.card("write", in: b) == ItemPath(section: 1, item: 1))
         // "Write" matches "write" ignoring case before any prefix.
-        #expect(try BoardQuery.card("Write", in: b) == IndexPath(section: 1, item: 1))
-        #expect(try BoardQuery.card("write t", in: b) == IndexPath(section: 0, item: 1))
-        #expect(try BoardQuery.card("3", in: b) == IndexPath(section: 0, item: 2))
+        #expect(try BoardQuery.card("Write", in: b) == ItemPath(section: 1, item: 1))
+        #expect(try BoardQuery.card("write t", in: b) == ItemPath(section: 0, item: 1))
+        #expect(try BoardQuery.card("3", in: b) == ItemPath(section: 0, item: 2))
     }
 
     @Test func ambiguousAndMissingCards() throws {
@@ -73,9 +73,9 @@ struct CLIQueryTests {
         let prefix = try #require(commandError { _ = try BoardQuery.card("wri", in: b) })
         #expect(prefix.status == 2 && prefix.message.hasPrefix("\"wri\" matches 3 cards"))
         // Card number 12 does not exist, but a card is titled "12": that card.
-        #expect(try BoardQuery.card("12", in: b) == IndexPath(section: 0, item: 3))
+        #expect(try BoardQuery.card("12", in: b) == ItemPath(section: 0, item: 3))
         // Card number 4 is the card titled "12"; asking for "4" finds it by number.
-        #expect(try BoardQuery.card("4", in: b) == IndexPath(section: 0, item: 3))
+        #expect(try BoardQuery.card("4", in: b) == ItemPath(section: 0, item: 3))
         let missing = try #require(commandError { _ = try BoardQuery.card("Nothing", in: b) })
         #expect(missing.kind == .notFound && missing.status == 1)
         #expect(missing.message.contains("no card matches \"Nothing\""))
@@ -87,7 +87,7 @@ struct CLIQueryTests {
         let b = try load("## A\n\n- 2\n- Other\n")
         let e = try #require(commandError { _ = try BoardQuery.card("2", in: b) })
         #expect(e.status == 2 && e.message.contains("matches 2 cards"))
-        #expect(try BoardQuery.card("1", in: b) == IndexPath(section: 0, item: 0))
+        #expect(try BoardQuery.card("1", in: b) == ItemPath(section: 0, item: 0))
     }
 
     @Test func columnsByNumberTitleOrPrefix() throws {

@@ -167,4 +167,4 @@ struct HistoryTests {
     }
 }
 
-func path(_ s: Int, _ i: Int) -> IndexPath { IndexPath(section: s, item: i) }
+func path(_ s: Int, _ i: Int) -> ItemPath { ItemPath(section: s, item: i) }

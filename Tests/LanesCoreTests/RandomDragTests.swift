@@ -202,7 +202,7 @@ struct Episode {
     ///
     /// Only in odd-seeded episodes, so even ones check that undo restores the very first board.
     mutating func externalReorder() -> [DragEvent] {
-        let paths = doc.board.columns.indices.flatMap { s in doc.board.columns[s].cards.indices.map { IndexPath(section: s, item: $0) } }
+        let paths = doc.board.columns.indices.flatMap { s in doc.board.columns[s].cards.indices.map { ItemPath(section: s, item: $0) } }
         guard seed & 1 == 1, !paths.isEmpty else { return [] }
         let from = paths[rng.int(0...(paths.count - 1))]
         let card = doc.board.columns[from.section].cards.remove(at: from.item)
@@ -217,7 +217,7 @@ struct Episode {
         switch roll {
         case 86..<90:
             let s = rng.int(0...doc.board.columns.count)
-            return coordinator.lift(at: IndexPath(section: s, item: rng.int(-1...12)))
+            return coordinator.lift(at: ItemPath(section: s, item: rng.int(-1...12)))
         case 90..<96:
             return coordinator.moveLifted(toSection: rng.int(-1...doc.board.columns.count), index: rng.int(-2...14))
         default:
@@ -249,7 +249,7 @@ struct RandomDragTests {
         var changes = 0
         var active = false
         var hover = Hover.none
-        var source: IndexPath?
+        var source: ItemPath?
         var failed = false
         /// Records the first broken rule with the seed and step that replay it.
         func fail(_ step: Int, _ what: String, _ events: [DragEvent] = []) {
@@ -296,7 +296,7 @@ struct RandomDragTests {
                     if e.lastStepWasPointer, e.coordinator.overlap.policy == .pointerInside,
                        let column = layout.draggable(at: drop.location) {
                         let expected = expectedIndex(of: drop.item, at: drop.location, in: column)
-                        if drop.to != IndexPath(section: column.section, item: expected) {
+                        if drop.to != ItemPath(section: column.section, item: expected) {
                             fail(n, "pointer drop at \(drop.location) landed at \(drop.to), expected \(column.section).\(expected)", events)
                         }
                     }

@@ -35,7 +35,7 @@ private func row(_ screen: String, _ y: Int) -> String {
         #expect(d.app.board == board)
         #expect(d.app.revision == 0)
         #expect(d.app.status == "“a0” back in To do: Done accepts only from Doing")
-        #expect(d.app.selection == IndexPath(section: 0, item: 0))
+        #expect(d.app.selection == ItemPath(section: 0, item: 0))
     }
 
     @Test func aCardFromAListedColumnIsDropped() throws {

@@ -23,7 +23,7 @@ import Testing
         d.mouse(.release, 32, 7)
         #expect(titles(d.app.board) == [["a1", "a2"], ["b0", "b1", "a0"], []])
         #expect(d.app.status == "Dropped “a0” in Doing at position 3")
-        #expect(d.app.selection == IndexPath(section: 1, item: 2))
+        #expect(d.app.selection == ItemPath(section: 1, item: 2))
     }
 
     @Test func reorderDownwardUsesTheFinalIndex() {
@@ -68,7 +68,7 @@ import Testing
         d.mouse(.press, 30, 7)
         d.mouse(.release, 30, 7)
         #expect(d.app.board == before)
-        #expect(d.app.selection == IndexPath(section: 1, item: 1))
+        #expect(d.app.selection == ItemPath(section: 1, item: 1))
     }
 
     @Test func undoAndRedoAMouseDrop() {
@@ -437,7 +437,7 @@ import Testing
         d.type("#fruit")
         d.key(.enter)
         #expect(d.app.status.contains("1 matching"))
-        #expect(d.app.selection == IndexPath(section: 0, item: 3), "the selection jumps to the match")
+        #expect(d.app.selection == ItemPath(section: 0, item: 3), "the selection jumps to the match")
         d.key(.char("K"))
         #expect(titles(d.app.board)[0] == ["x1", "apple", "apricot #fruit", "x2"])
         d.key(.escape)

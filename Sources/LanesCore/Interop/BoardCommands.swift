@@ -105,7 +105,7 @@ public enum BoardCommands {
         let card = Card(id: board.makeID(), title: title)
         let index = top ? 0 : column.cards.count
         board.columns[s].cards.insert(card, at: index)
-        let path = IndexPath(section: s, item: index)
+        let path = ItemPath(section: s, item: index)
         return Placement(number: BoardQuery.number(of: path, in: board), title: title, column: column.title,
                          position: index + 1, changed: true)
     }
@@ -135,7 +135,7 @@ public enum BoardCommands {
             board.columns[from.section].cards.remove(at: from.item)
             board.columns[s].cards.insert(card, at: index)
         }
-        let path = IndexPath(section: s, item: index)
+        let path = ItemPath(section: s, item: index)
         return Placement(number: BoardQuery.number(of: path, in: board), title: card.title, column: target.title,
                          position: index + 1, changed: !unchanged)
     }

@@ -13,26 +13,26 @@ import DragKit
 /// Columns match the same way, with their 1-based number as `lanes columns` prints it.
 public enum BoardQuery {
     /// The card number `lanes show` prints for a position.
-    public static func number(of path: IndexPath, in board: Board) -> Int {
+    public static func number(of path: ItemPath, in board: Board) -> Int {
         board.columns[..<path.section].reduce(0) { $0 + $1.cards.count } + path.item + 1
     }
 
     /// The position of card number `n`, or nil when there is none.
-    public static func path(ofNumber n: Int, in board: Board) -> IndexPath? {
+    public static func path(ofNumber n: Int, in board: Board) -> ItemPath? {
         guard n >= 1 else { return nil }
         var left = n - 1
         for (s, column) in board.columns.enumerated() {
-            if left < column.cards.count { return IndexPath(section: s, item: left) }
+            if left < column.cards.count { return ItemPath(section: s, item: left) }
             left -= column.cards.count
         }
         return nil
     }
 
-    public static func card(_ query: String, in board: Board) throws(CommandError) -> IndexPath {
+    public static func card(_ query: String, in board: Board) throws(CommandError) -> ItemPath {
         guard !query.isEmpty else { throw CommandError(.badInput, "the card to find is empty; give its number or (the start of) its title") }
-        var paths: [IndexPath] = []
+        var paths: [ItemPath] = []
         for (s, column) in board.columns.enumerated() {
-            for i in column.cards.indices { paths.append(IndexPath(section: s, item: i)) }
+            for i in column.cards.indices { paths.append(ItemPath(section: s, item: i)) }
         }
         let numbered = isNumber(query) ? Int(query).flatMap { path(ofNumber: $0, in: board) } : nil
         let matches = tiers(query, candidates: paths, title: { board[$0].title }, numbered: numbered)

@@ -71,3 +71,11 @@ public struct BoardConflict: Hashable, Sendable, CustomStringConvertible {
 
     public var description: String { message }
 }
+
+/// The store cannot be reached right now (a database server restarting, the network down).
+/// Nothing was changed; the caller keeps its board and tries the same commit again later.
+public struct StorageUnavailable: Error, Hashable, Sendable, CustomStringConvertible {
+    public var reason: String
+    public init(reason: String) { self.reason = reason }
+    public var description: String { "offline: \(reason)" }
+}
