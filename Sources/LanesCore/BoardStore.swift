@@ -1,76 +1,65 @@
 import DragKit
-import Foundation
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
-/// A board file on disk: loads it, saves changes atomically, and never overwrites what someone else wrote.
+/// A board file on disk as a `BoardStorage`: every save merges with what others wrote meanwhile.
 ///
-/// The board's accept rules live in a sidecar (`AcceptRules.sidecarPath`), read and written
-/// with the board: a board loads with its rules, and a save writes whichever of the two changed.
-public final class BoardStore: @unchecked Sendable {
+/// Any number of Lanes processes (and other programs) may have the board open; there is no
+/// session lock. A commit holds a `WriteLock` on the file for the read–merge–write, reads the
+/// file only if its metadata moved, folds what others wrote into the board it last knew
+/// (`known`), merges our change on top and replaces the file atomically, writing the lines
+/// of what changed and keeping the rest byte for byte (the disk's own layout is used). A
+/// program that writes between our read and our rename is caught by `SafeFile`'s check and
+/// the merge runs again. The accept rules sidecar is read and written the same way.
+public final class BoardStore: BoardStorage {
     public let path: String
     /// The accept rules file beside the board.
     public let rulesPath: String
+    public var displayName: String { path }
     public private(set) var info: BoardFileInfo
-    /// The board as the files hold it now (after the last load or save), rules included.
-    public private(set) var saved: Board
+    /// The board as the files held it after the last load, commit or refresh, in our identities.
+    public private(set) var known: Board
     private var fingerprint: FileFingerprint?
     /// nil while there is no rules file.
     private var rulesFingerprint: FileFingerprint?
-    private var lock: BoardLock?
+    private let watcher: FileWatcher?
 
-    /// What `save` did when the file had changed on disk.
-    public enum SaveOutcome: Equatable, Sendable {
-        case unchanged
-        case saved
-        /// Both changed: ours went to `keptAt`, the file is untouched, and the disk's board is loaded.
-        case conflict(keptAt: String, disk: Board)
-    }
-
-    private init(path: String, info: BoardFileInfo, saved: Board, fingerprint: FileFingerprint?,
-                 rulesFingerprint: FileFingerprint?, lock: BoardLock?) {
+    private init(path: String, info: BoardFileInfo, known: Board, fingerprint: FileFingerprint?,
+                 rulesFingerprint: FileFingerprint?) {
         self.path = path
         rulesPath = AcceptRules.sidecarPath(forBoard: path)
         self.info = info
-        self.saved = saved
+        self.known = known
         self.fingerprint = fingerprint
         self.rulesFingerprint = rulesFingerprint
-        self.lock = lock
+        watcher = FileWatcher(files: [path, rulesPath])
     }
 
-    deinit { lock?.release() }
-
-    /// Opens a board file, creating it from `starter` (Markdown) when missing. Takes the board's lock.
-    /// The accept rules are read from the sidecar; a malformed one throws its `file:line:` error.
-    public static func open(_ path: String, starter: String?, lock takeLock: Bool = true) throws -> (store: BoardStore, board: Board, created: Bool) {
-        let lock = takeLock ? try BoardLock.acquire(path) : nil
+    /// Opens a board file, creating it from `starter` (Markdown) when missing.
+    /// A malformed board or rules file throws its `file:line:` error.
+    public static func open(_ path: String, starter: String?) throws -> (store: BoardStore, board: Board, created: Bool) {
+        let (rules, rulesFP) = try AcceptRules.read(AcceptRules.sidecarPath(forBoard: path))
+        let loaded: (bytes: [UInt8], fingerprint: FileFingerprint)
         do {
-            let (rules, rulesFP) = try AcceptRules.read(AcceptRules.sidecarPath(forBoard: path))
-            // Read once: the read gives the fingerprint too (a missing file means a new board).
-            let loaded: (bytes: [UInt8], fingerprint: FileFingerprint)
-            do {
-                loaded = try SafeFile.read(path)
-            } catch StorageError.notFound {
-                guard let starter else { throw StorageError.notFound(path: path) }
-                var (board, info) = try BoardFormat.parse(starter, file: "starter board")
-                let bytes = Array(BoardFormat.serialize(board, info: info).utf8)
-                let fp = try SafeFile.writeAtomically(bytes, to: path, expecting: nil)
-                board.acceptRules = rules
-                return (BoardStore(path: path, info: info, saved: board, fingerprint: fp, rulesFingerprint: rulesFP, lock: lock),
-                        board, true)
-            }
-            var (board, info) = try BoardFormat.parse(loaded.bytes, file: path)
+            loaded = try SafeFile.read(path)
+        } catch StorageError.notFound {
+            guard let starter else { throw StorageError.notFound(path: path) }
+            var (board, info) = try BoardFormat.parse(starter, file: "starter board")
+            let bytes = Array(BoardFormat.serialize(board, info: info).utf8)
+            let fp = try SafeFile.writeAtomically(bytes, to: path, expecting: nil)
             board.acceptRules = rules
-            return (BoardStore(path: path, info: info, saved: board, fingerprint: loaded.fingerprint,
-                               rulesFingerprint: rulesFP, lock: lock), board, false)
-        } catch {
-            lock?.release()
-            throw error
+            return (BoardStore(path: path, info: info, known: board, fingerprint: fp, rulesFingerprint: rulesFP), board, true)
         }
+        var (board, info) = try BoardFormat.parse(loaded.bytes, file: path)
+        board.acceptRules = rules
+        return (BoardStore(path: path, info: info, known: board, fingerprint: loaded.fingerprint, rulesFingerprint: rulesFP),
+                board, false)
     }
 
-    /// Reads a board and its accept rules without keeping a store (scripting commands).
+    /// Reads a board and its accept rules without keeping a store (read-only commands).
     public static func load(_ path: String) throws -> (board: Board, info: BoardFileInfo) {
         let (bytes, _) = try SafeFile.read(path)
         var (board, info) = try BoardFormat.parse(bytes, file: path)
@@ -78,97 +67,167 @@ public final class BoardStore: @unchecked Sendable {
         return (board, info)
     }
 
-    /// A cheap look (one stat, no read): whether the file's identity, size or mtime moved.
-    /// Same-size edits with a restored mtime are caught by `changedOnDisk` before every save.
+    // MARK: BoardStorage
+
+    public func load() throws -> Board {
+        let disk = try readDisk()
+        guard let board = disk.board, let fp = disk.fingerprint else { throw StorageError.notFound(path: path) }
+        known = board
+        info = disk.info
+        fingerprint = fp
+        rulesFingerprint = disk.rulesFingerprint
+        return board
+    }
+
+    public var changeDescriptor: Int32? { watcher?.descriptor }
+
+    public func refresh() throws -> Board? {
+        // Events only wake the caller (our own saves make some); the stat decides.
+        watcher?.drain()
+        guard looksChangedOnDisk() else { return nil }
+        let disk = try readDisk()
+        guard let adopted = adopt(disk) else {
+            // Same bytes (touched, or rewritten identically): remember the new metadata only.
+            fingerprint = disk.fingerprint ?? fingerprint
+            rulesFingerprint = disk.rulesFingerprint
+            return nil
+        }
+        known = adopted.board
+        info = adopted.info
+        fingerprint = disk.fingerprint ?? fingerprint
+        rulesFingerprint = disk.rulesFingerprint
+        return adopted.board
+    }
+
+    public func commit(base: Board, ours: Board) throws -> CommitOutcome {
+        let target = (try? POSIX.resolveFinalLinks(path).get()) ?? path
+        return try WriteLock.holding(target) { try mergeAndWrite(base: base, ours: ours) }
+    }
+
+    /// The read–merge–write of `commit`, under the write lock.
+    private func mergeAndWrite(base: Board, ours: Board) throws -> CommitOutcome {
+        var mustRead = false
+        for _ in 0..<8 {
+            // What the files hold now, in our identities.
+            var theirs = known
+            var theirsInfo = info
+            var incoming = 0
+            var diskFP = fingerprint
+            var diskRulesFP = rulesFingerprint
+            var fileMissing = false
+            if mustRead || looksChangedOnDisk() {
+                let disk = try readDisk()
+                diskFP = disk.fingerprint
+                diskRulesFP = disk.rulesFingerprint
+                fileMissing = disk.board == nil
+                if let adopted = adopt(disk) {
+                    theirs = adopted.board
+                    theirsInfo = adopted.info
+                    incoming = adopted.incoming
+                }
+            }
+            var result = ours
+            var conflicts: [BoardConflict] = []
+            if base == ours {
+                result = theirs
+            } else if base != theirs {
+                let merged = MergeSeam.merge(base: base, ours: ours, theirs: theirs, theirsSharesIdentity: true)
+                result = merged.board
+                conflicts = merged.conflicts
+            }
+            do {
+                var newFP = diskFP
+                var newRulesFP = diskRulesFP
+                if fileMissing || !Self.sameFile(result, theirs) {
+                    let bytes = Array(BoardFormat.serialize(result, info: theirsInfo).utf8)
+                    newFP = try SafeFile.writeAtomically(bytes, to: path, expecting: fileMissing ? nil : diskFP)
+                }
+                if result.acceptRules != theirs.acceptRules {
+                    newRulesFP = try writeRules(result.acceptRules, expecting: diskRulesFP)
+                }
+                known = result
+                info = theirsInfo
+                fingerprint = newFP
+                rulesFingerprint = newRulesFP
+                return CommitOutcome(board: result, conflicts: conflicts, incomingChanges: incoming)
+            } catch StorageError.modifiedOnDisk {
+                // Another program wrote between our read and our rename: read and merge again.
+                mustRead = true
+                continue
+            }
+        }
+        throw StorageError.writeFailed(path: path, reason: "it kept changing while Lanes merged and saved it")
+    }
+
+    // MARK: Pieces
+
+    /// A cheap look (stat only, no read): whether the board's or the rules file's identity, size or mtime moved.
     public func looksChangedOnDisk() -> Bool {
         looksChanged(path, from: fingerprint, missingMeansChanged: true)
             || looksChanged(rulesPath, from: rulesFingerprint, missingMeansChanged: false)
     }
 
     private func looksChanged(_ file: String, from fp: FileFingerprint?, missingMeansChanged: Bool) -> Bool {
-        var st = stat()
-        guard stat(file, &st) == 0 else { return fp != nil || missingMeansChanged }
+        guard case .success(let st) = POSIX.status(file) else { return fp != nil || missingMeansChanged }
         guard let fp else { return true }
         return !FileFingerprint(status: st, content: []).sameMetadata(as: fp)
     }
 
-    /// Whether the board file or the rules file on disk differs from what we last read or wrote.
-    public func changedOnDisk() -> Bool {
-        if let now = try? SafeFile.fingerprint(path), now != fingerprint { return true }
-        guard let rules = try? SafeFile.fingerprint(rulesPath) else { return false }
-        return rules != rulesFingerprint
+    private struct Disk {
+        /// nil when the board file is missing (deleted by someone).
+        var board: Board?
+        var info: BoardFileInfo
+        var fingerprint: FileFingerprint?
+        var rulesFingerprint: FileFingerprint?
+        var rules: AcceptRules
     }
 
-    /// Re-reads the board and its rules after they changed on disk.
-    public func reload() throws -> Board {
-        let (bytes, fp) = try SafeFile.read(path)
-        var (board, info) = try BoardFormat.parse(bytes, file: path)
+    /// Reads both files as they are now; a malformed one throws its `file:line:` error.
+    private func readDisk() throws -> Disk {
         let (rules, rulesFP) = try AcceptRules.read(rulesPath)
-        board.acceptRules = rules
-        self.info = info
-        saved = board
-        fingerprint = fp
-        rulesFingerprint = rulesFP
-        return board
+        do {
+            let (bytes, fp) = try SafeFile.read(path)
+            var (board, info) = try BoardFormat.parse(bytes, file: path)
+            board.acceptRules = rules
+            return Disk(board: board, info: info, fingerprint: fp, rulesFingerprint: rulesFP, rules: rules)
+        } catch StorageError.notFound {
+            return Disk(board: nil, info: info, fingerprint: nil, rulesFingerprint: rulesFP, rules: rules)
+        }
     }
 
-    /// Writes `board` if it differs from the file; never over a file someone else changed.
-    ///
-    /// `writeAtomically` checks the file against our fingerprint just before it replaces it;
-    /// when it changed, the disk's board is loaded and, if we had changes too, ours is kept beside it.
-    /// The rules are written the same way, to their sidecar, only when they changed; a rules file
-    /// left with no rules and nothing a person wrote is deleted. When the sidecar changed on disk
-    /// too, our rules go to `NAME.lanes-conflict-TIME.lanes` beside the board.
-    public func save(_ board: Board) throws -> SaveOutcome {
-        guard board != saved else { return .unchanged }
-        var fileBoard = board
-        fileBoard.acceptRules = saved.acceptRules
-        if fileBoard != saved {
-            let bytes = Array(BoardFormat.serialize(board, info: info).utf8)
-            do {
-                fingerprint = try SafeFile.writeAtomically(bytes, to: path, expecting: fingerprint)
-                saved = fileBoard
-            } catch StorageError.modifiedOnDisk {
-                let disk = try reload()
-                let kept = conflictPath(extension: nil)
-                _ = try SafeFile.writeAtomically(bytes, to: kept, expecting: nil)
-                return .conflict(keptAt: kept, disk: disk)
+    /// What the disk holds, folded into our identities; nil when it holds what we know.
+    private func adopt(_ disk: Disk) -> (board: Board, info: BoardFileInfo, incoming: Int)? {
+        guard var parsed = disk.board else {
+            // The file was deleted: keep what we know (the next commit writes it again).
+            if disk.rules == known.acceptRules { return nil }
+            var board = known
+            board.acceptRules = disk.rules
+            return (board, info, 0)
+        }
+        parsed.acceptRules = disk.rules
+        if disk.fingerprint?.content == fingerprint?.content && disk.rules == known.acceptRules { return nil }
+        let merged = MergeSeam.merge(base: known, ours: known, theirs: parsed, theirsSharesIdentity: false)
+        if merged.board == known { return nil }
+        return (merged.board, disk.info.remappingCards(merged.theirsIdentity), merged.incomingChanges)
+    }
+
+    /// Writes the rules sidecar, or deletes it when it would hold nothing a person wrote.
+    private func writeRules(_ rules: AcceptRules, expecting expected: FileFingerprint?) throws -> FileFingerprint? {
+        if rules.isDisposable {
+            guard let expected else { return nil }
+            guard try SafeFile.fingerprint(rulesPath) == expected else { throw StorageError.modifiedOnDisk(path: rulesPath) }
+            if unlink(rulesPath) != 0 && errno != ENOENT {
+                throw StorageError.writeFailed(path: rulesPath, reason: POSIX.message(errno))
             }
+            return nil
         }
-        if board.acceptRules != saved.acceptRules {
-            let rules = board.acceptRules
-            let bytes = Array(rules.serialized().utf8)
-            do {
-                if rules.isDisposable {
-                    try removeRulesFile()
-                } else {
-                    rulesFingerprint = try SafeFile.writeAtomically(bytes, to: rulesPath, expecting: rulesFingerprint)
-                }
-                saved.acceptRules = rules
-            } catch StorageError.modifiedOnDisk {
-                let disk = try reload()
-                let kept = conflictPath(extension: "lanes")
-                _ = try SafeFile.writeAtomically(bytes, to: kept, expecting: nil)
-                return .conflict(keptAt: kept, disk: disk)
-            }
-        }
-        return .saved
+        return try SafeFile.writeAtomically(Array(rules.serialized().utf8), to: rulesPath, expecting: expected)
     }
 
-    /// Deletes the rules file, unless someone changed it since we read or wrote it.
-    private func removeRulesFile() throws {
-        guard let expected = rulesFingerprint else { return }
-        guard try SafeFile.fingerprint(rulesPath) == expected else { throw StorageError.modifiedOnDisk(path: rulesPath) }
-        if unlink(rulesPath) != 0 && errno != ENOENT {
-            throw StorageError.writeFailed(path: rulesPath, reason: String(cString: strerror(errno)))
-        }
-        rulesFingerprint = nil
-    }
-
-    private func conflictPath(extension forced: String?) -> String {
-        let url = URL(fileURLWithPath: path)
-        let stamp = Int(Date().timeIntervalSince1970)
-        let ext = forced.map { "." + $0 } ?? (url.pathExtension.isEmpty ? "" : "." + url.pathExtension)
-        return url.deletingPathExtension().path + ".lanes-conflict-\(stamp)" + ext
+    /// Whether two boards give the same board file (the rules live in the sidecar).
+    private static func sameFile(_ a: Board, _ b: Board) -> Bool {
+        var a = a
+        a.acceptRules = b.acceptRules
+        return a == b
     }
 }

@@ -1,13 +1,14 @@
 import DragKit
 
-/// Undo and redo as snapshots of a value: undo restores the exact previous value.
+/// Undo and redo as pairs of snapshots: each step keeps the value before and after one change.
 ///
 /// Snapshots of copy-on-write values share storage, so a step costs what
 /// the change copied, not the whole board.
 public struct History<Value: Sendable>: Sendable {
     public struct Step: Sendable {
         public var label: String
-        public var value: Value
+        public var before: Value
+        public var after: Value
     }
 
     public private(set) var undoStack: [Step] = []
@@ -22,28 +23,33 @@ public struct History<Value: Sendable>: Sendable {
     public var canUndo: Bool { !undoStack.isEmpty }
     public var canRedo: Bool { !redoStack.isEmpty }
 
-    /// Records the value as it was before a change; clears the redo stack.
-    public mutating func record(_ before: Value, label: String) {
-        undoStack.append(Step(label: label, value: before))
+    /// Records one change; clears the redo stack.
+    public mutating func record(before: Value, after: Value, label: String) {
+        undoStack.append(Step(label: label, before: before, after: after))
         if undoStack.count > limit { undoStack.removeFirst(undoStack.count - limit) }
         redoStack.removeAll()
     }
 
-    /// Returns the value to restore and the step's label, and keeps `current` for redo.
-    public mutating func undo(current: Value) -> (value: Value, label: String)? {
+    /// The step to undo, moved to the redo stack.
+    public mutating func undo() -> Step? {
         guard let step = undoStack.popLast() else { return nil }
-        redoStack.append(Step(label: step.label, value: current))
-        return (step.value, step.label)
+        redoStack.append(step)
+        return step
     }
 
-    public mutating func redo(current: Value) -> (value: Value, label: String)? {
+    /// The step to redo, moved back to the undo stack.
+    public mutating func redo() -> Step? {
         guard let step = redoStack.popLast() else { return nil }
-        undoStack.append(Step(label: step.label, value: current))
-        return (step.value, step.label)
+        undoStack.append(step)
+        return step
     }
 }
 
-/// A board with its undo history; as a data source, every drop is one undo step.
+/// A board with the history of this session's own changes; as a data source, every drop is one undo step.
+///
+/// Changes others made (merged in by `absorb`) are not steps. Undo and redo replay the inverse
+/// (or the step again) onto the board as it is now, through the three-way merge, so they never
+/// remove or revert what someone else changed meanwhile.
 public struct BoardDocument: Sendable {
     public var board: Board
     public var history: History<Board>
@@ -66,22 +72,42 @@ public struct BoardDocument: Sendable {
             throw error
         }
         guard board != before else { return false }
-        history.record(before, label: label)
+        history.record(before: before, after: board, label: label)
         return true
     }
 
+    /// Takes in a board someone else changed: `stored` replaces what we had from `base`, our
+    /// changes since `base` are kept on top. Not an undo step. Returns what the merge reported.
+    @discardableResult
+    public mutating func absorb(stored: Board, base: Board) -> (conflicts: [BoardConflict], incoming: Int) {
+        if board == base {
+            board = stored
+            return ([], 0)
+        }
+        let merged = MergeSeam.merge(base: base, ours: board, theirs: stored, theirsSharesIdentity: true)
+        board = merged.board
+        return (merged.conflicts, merged.incomingChanges)
+    }
+
+    /// Reverses this session's last change on the board as it is now; its label.
     @discardableResult
     public mutating func undo() -> String? {
-        guard let (value, label) = history.undo(current: board) else { return nil }
-        board = value
-        return label
+        guard let step = history.undo() else { return nil }
+        board = replay(from: step.after, to: step.before)
+        return step.label
     }
 
     @discardableResult
     public mutating func redo() -> String? {
-        guard let (value, label) = history.redo(current: board) else { return nil }
-        board = value
-        return label
+        guard let step = history.redo() else { return nil }
+        board = replay(from: step.before, to: step.after)
+        return step.label
+    }
+
+    /// The current board with the change `from` → `to` applied (exactly `to` when nothing else changed).
+    private func replay(from: Board, to: Board) -> Board {
+        if board == from { return to }
+        return MergeSeam.merge(base: from, ours: board, theirs: to, theirsSharesIdentity: true).board
     }
 }
 
@@ -100,6 +126,6 @@ extension BoardDocument: DragDataSource {
         let before = board
         body(&self)
         guard board != before else { return }
-        history.record(before, label: "move")
+        history.record(before: before, after: board, label: "move")
     }
 }

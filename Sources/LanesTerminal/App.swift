@@ -8,6 +8,12 @@ public enum AppEffect: Hashable, Sendable {
     case suspend
     /// Edit a card in `$EDITOR`: the runner writes it out, runs the editor and calls `finishExternalEdit`.
     case editExternally(ItemID)
+    /// After a failed save, at the quit question: try saving again, then quit if it works.
+    case retrySaveAndQuit
+    /// After a failed save: write the board to this file, then quit if it works.
+    case saveCopyAndQuit(path: String)
+    /// After a failed save: quit although the last changes are not stored.
+    case quitDiscarding
 }
 
 /// The board app: state and behaviour, no I/O. Input events in, effects out; `render` draws a frame.
@@ -29,6 +35,7 @@ public struct BoardApp: Sendable {
         case setDue(ItemID)
         case setTags(ItemID)
         case filter
+        case saveCopy
 
         var label: String {
             switch self {
@@ -41,12 +48,15 @@ public struct BoardApp: Sendable {
             case .setDue: "Due date (empty clears): "
             case .setTags: "Tags: "
             case .filter: "Filter: "
+            case .saveCopy: "Save a copy to: "
             }
         }
     }
 
     enum Confirm: Sendable {
         case deleteColumn(Int)
+        /// Quitting while the last changes are not stored; the words say why.
+        case quitUnsaved(String)
     }
 
     public internal(set) var document: BoardDocument
@@ -79,6 +89,8 @@ public struct BoardApp: Sendable {
     var lastLayout: ScreenLayout?
     /// Set by a resize: shifts the page breaks so the kept column stays in its area (nil: canonical pages).
     var pageAnchor: LayoutAnchor<Int>?
+    /// Where "save a copy" suggests writing when a save failed (the runner sets it).
+    public var copySuggestion = ""
 
     public init(board: Board, title: String, size: Size = Size(width: 80, height: 24), status: String = "", keymap: Keymap = Keymap(),
                 metrics: LayoutMetrics = LayoutMetrics()) {
@@ -296,9 +308,12 @@ public struct BoardApp: Sendable {
             case .cancel: mode = .normal; status = "Cancelled"
             case .submit:
                 mode = .normal
+                if case .saveCopy = p { return saveCopyAnswer(editor.text) }
                 submit(p, editor.text)
             }
             return []
+        case .confirm(.quitUnsaved(let why)):
+            return answerQuitQuestion(key, why: why)
         case .confirm(let c):
             mode = .normal
             if case .char("y") = key, case .deleteColumn(let section) = c { deleteColumn(section, confirmed: true) }
@@ -320,6 +335,8 @@ public struct BoardApp: Sendable {
             statusText = p.label + editor.text
         } else if case .confirm(.deleteColumn(let s)) = mode, board.columns.indices.contains(s) {
             statusText = "Delete column “\(board.columns[s].title)” and its \(board.columns[s].cards.count) cards? y/n"
+        } else if case .confirm(.quitUnsaved(let why)) = mode {
+            statusText = Self.quitQuestion(why)
         }
         return BoardScene(board: board, layout: layout,
                           selection: coordinator.isDragging ? nil : selection,

@@ -191,6 +191,8 @@ extension BoardApp {
             let tags = trimmed.split(separator: " ").map { $0.hasPrefix("#") ? String($0.dropFirst()) : String($0) }.filter { !$0.isEmpty }
             document.perform("set tags") { $0[path].title = Card.retagged(title: $0[path].title, tags: tags) }
             changed()
+        case .saveCopy:
+            break   // answered in handleKey: it ends in an effect
         case .filter:
             filter = trimmed
             if trimmed.isEmpty {
@@ -231,15 +233,6 @@ extension BoardApp {
         guard let edited, let path = board.indexPath(for: id) else { status = "Edit abandoned"; return }
         document.perform("edit card") { $0[path] = edited }
         status = "Card updated"
-        changed()
-    }
-
-    /// Replaces the whole board (reloaded from disk); history is kept so undo can go back.
-    public mutating func replaceBoard(_ new: Board, status words: String) {
-        if coordinator.isDragging { apply(coordinator.cancel(reason: .requested), now: 0) }
-        document.perform("reload") { $0 = new }
-        status = words
-        clampSelection()
         changed()
     }
 

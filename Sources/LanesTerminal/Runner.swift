@@ -5,125 +5,236 @@ import LanesCore
 import Glibc
 #endif
 
-/// Runs the app on a terminal: input → decoder → app → frame, and saves after every change.
+/// Runs the app on a terminal: input → decoder → app → frame; saving and watching happen beside it.
+///
+/// The board's storage runs on a `StorageWorker` thread, so a frame never waits for a save and
+/// a key typed during one is answered in the next frame. The runner keeps `synced`, the board as
+/// last stored; when the app's board differs it sends a commit (one at a time — later changes
+/// wait for its report, which coalesces them). Reports come back through the poll loop: a
+/// stored board (with what others saved merged in) and boards changed elsewhere are merged
+/// under the app's own later changes (`BoardApp.absorb`).
+///
+/// Quitting waits for the last save. When it failed, `q` asks (retry, save a copy, discard);
+/// SIGTERM and SIGHUP cannot ask, so the board goes to a recovery copy (`RecoveryCopies`) and the
+/// next start says where.
 public final class AppRunner {
     public private(set) var app: BoardApp
     let device: TerminalDevice
-    let store: BoardStore?
+    let worker: StorageWorker?
+    /// The board's name in messages and in the recovery index.
+    let boardName: String
+    /// How a recovery copy or a saved copy is written (the board's dialect and layout at start).
+    let copyInfo: BoardFileInfo
+    let recovery: RecoveryCopies
     var decoder = InputDecoder()
     var buffer = CellBuffer(width: 0, height: 0)
-    var savedRevision = 0
-    var saveFailed = false
-    var nextRetry: Double?
-    var nextDiskCheck = 0.0
+    /// The board as last stored: the base of the next commit.
+    private(set) var synced: Board
+    /// The commit under way: its token and the board it sent.
+    private var inFlight: (token: Int, ours: Board)?
+    /// Why the last save failed; nil once stored.
+    private(set) var unsaved: String?
+    private var nextRetry: Double?
     let now: () -> Double
+    /// Where the board went when Lanes had to end unsaved (set on the way out).
+    public private(set) var recoveryCopy: String?
 
-    public init(app: BoardApp, device: TerminalDevice, store: BoardStore?, clock: @escaping () -> Double = monotonicNow) {
+    public init(app: BoardApp, device: TerminalDevice, storage: sending (any BoardStorage)?, boardName: String = "board",
+                copyInfo: BoardFileInfo = BoardFileInfo(dialect: .taskell),
+                environment: [String: String] = ProcessInfo.processInfo.environment,
+                clock: @escaping () -> Double = monotonicNow) {
         self.app = app
         self.device = device
-        self.store = store
-        self.now = clock
-        savedRevision = app.revision
+        if let storage {
+            worker = StorageWorker(storage: storage)
+        } else {
+            worker = nil
+        }
+        self.boardName = boardName
+        self.copyInfo = copyInfo
+        recovery = RecoveryCopies(environment: environment)
+        synced = app.board
+        now = clock
+        self.app.copySuggestion = recovery.suggestedPath(for: boardName)
     }
 
     /// Runs until the user quits or a signal ends it; the board is saved on the way out.
     public func run() throws {
         try device.start()
         defer { device.stop() }
+        worker?.start()
+        defer { worker?.stop() }
         app.resize(device.size)
         while true {
             let t = now()
             app.tick(now: t)
             app.render(into: &buffer, now: t)
             device.present(buffer)
-            var deadlines = [app.deadline(now: t), decoder.deadline, nextRetry, nextDiskCheck].compactMap { $0 }
+            var deadlines = [app.deadline(now: t), decoder.deadline, nextRetry].compactMap { $0 }
             if deadlines.isEmpty { deadlines = [t + 1] }
             let timeout = max(0, (deadlines.min() ?? t + 1) - t)
-            var quit = false
-            for input in device.wait(timeout: timeout) {
+            var ending: Ending?
+            for input in device.wait(timeout: timeout, wakingOn: worker?.reportDescriptor) {
                 switch input {
                 case .bytes(let bytes):
-                    for event in decoder.feed(bytes, now: now()) {
-                        if handle(app.handle(event, now: now())) { quit = true }
+                    for event in decoder.feed(bytes, now: now()) where ending == nil {
+                        ending = handle(app.handle(event, now: now()))
                     }
                 case .resized(let size):
                     app.resize(size)
                     device.invalidate()
-                case .terminate:
-                    quit = true
+                case .terminate(let signal):
+                    ending = .signal(signal)
                 case .resumed:
                     device.invalidate()
                 }
-                if quit { break }
+                if ending != nil { break }
             }
             let after = now()
             if let d = decoder.deadline, after >= d {
-                for event in decoder.flush(now: after) where !quit {
-                    if handle(app.handle(event, now: after)) { quit = true }
+                for event in decoder.flush(now: after) where ending == nil {
+                    ending = handle(app.handle(event, now: after))
                 }
             }
-            saveIfNeeded(now: after)
-            if quit {
-                saveIfNeeded(now: after, force: true)
-                return
-            }
-            if after >= nextDiskCheck {
-                nextDiskCheck = after + 1
-                checkDisk()
-            }
+            takeReports()
+            submitIfNeeded(now: after)
+            if let ending, finish(ending) { return }
         }
     }
 
-    /// Carries out effects; true when the app should quit.
-    private func handle(_ effects: [AppEffect]) -> Bool {
+    /// Why the loop may end.
+    private enum Ending {
+        /// `q`: only once everything is stored, else ask.
+        case user
+        /// SIGTERM, SIGHUP, SIGINT: end now, with a recovery copy if unsaved.
+        case signal(Int32)
+        /// The user chose to quit without storing the last changes (or saved a copy).
+        case discard
+    }
+
+    /// Carries out effects; how the loop should end, if it should.
+    private func handle(_ effects: [AppEffect]) -> Ending? {
         for effect in effects {
             switch effect {
             case .quit:
-                return true
+                return .user
+            case .quitDiscarding:
+                return .discard
+            case .retrySaveAndQuit:
+                unsaved = nil
+                nextRetry = nil
+                return .user
+            case .saveCopyAndQuit(let path):
+                let text = BoardFormat.serialize(app.board, info: copyInfo)
+                do {
+                    try SafeFile.writeAtomically(Array(text.utf8), to: path, expecting: nil)
+                    return .discard
+                } catch {
+                    app.askBeforeQuitting(because: "the copy could not be written either: \(error)")
+                }
             case .suspend:
-                saveIfNeeded(now: now(), force: true)
                 device.suspend { _ = kill(getpid(), SIGSTOP) }
                 device.invalidate()
             case .editExternally(let id):
                 editExternally(id)
             }
         }
-        return false
+        return nil
     }
 
-    private func saveIfNeeded(now t: Double, force: Bool = false) {
-        guard let store else { return }
-        guard app.revision != savedRevision || force || saveFailed else { return }
-        if saveFailed && !force, let r = nextRetry, t < r { return }
-        do {
-            switch try store.save(app.board) {
-            case .unchanged, .saved:
-                break
-            case .conflict(let kept, let disk):
-                app.replaceBoard(disk, status: "The file changed on disk: your version is kept in \(kept)")
+    /// Whether the loop ends now.
+    private func finish(_ ending: Ending) -> Bool {
+        switch ending {
+        case .discard:
+            return true
+        case .user:
+            if flush(timeout: 10) { return true }
+            app.askBeforeQuitting(because: unsaved ?? "the save did not finish in 10 s")
+            return false
+        case .signal:
+            if flush(timeout: 3) { return true }
+            let text = BoardFormat.serialize(app.board, info: copyInfo)
+            recoveryCopy = try? recovery.write(text, for: boardName)
+            if let copy = recoveryCopy {
+                FileHandle.standardError.write(Data("lanes: \(DisplayText.safe(boardName)) was not saved (\(DisplayText.safe(unsaved ?? "the save did not finish"))); your board is in \(DisplayText.safe(copy))\n".utf8))
             }
-            savedRevision = app.revision
-            if saveFailed { app.setStatus("Saved") }
-            saveFailed = false
-            nextRetry = nil
-        } catch {
-            saveFailed = true
-            nextRetry = t + 2
-            app.setStatus("NOT SAVED: \(error) — will retry; nothing is lost while Lanes runs")
+            return true
         }
     }
 
-    private func checkDisk() {
-        guard let store, !saveFailed, app.revision == savedRevision, !app.isBusy,
-              store.looksChangedOnDisk(), store.changedOnDisk() else { return }
-        do {
-            let disk = try store.reload()
-            app.replaceBoard(disk, status: "Reloaded: the file changed on disk")
-            savedRevision = app.revision
-        } catch {
-            app.setStatus("The file changed on disk and cannot be read: \(error). Not overwriting it.")
-            saveFailed = true
-            nextRetry = now() + 2
+    /// Sends what is unsaved and waits until it is stored; false when that failed or took too long.
+    private func flush(timeout: Double) -> Bool {
+        guard let worker else { return true }
+        let deadline = now() + timeout
+        var tried = false
+        while true {
+            takeReports()
+            if inFlight == nil {
+                if app.board == synced { return true }
+                if tried && unsaved != nil { return false }
+                submit()
+                tried = true
+            }
+            let left = deadline - now()
+            if left <= 0 { return false }
+            process(worker.waitForReports(timeout: left))
+        }
+    }
+
+    private func submitIfNeeded(now t: Double) {
+        guard worker != nil, inFlight == nil else { return }
+        if let r = nextRetry, t < r { return }
+        guard app.board != synced else { return }
+        submit()
+    }
+
+    private func submit() {
+        guard let worker else { return }
+        let ours = app.board
+        inFlight = (worker.commit(base: synced, ours: ours), ours)
+        nextRetry = nil
+    }
+
+    private func takeReports() {
+        guard let worker else { return }
+        process(worker.takeReports())
+    }
+
+    private func process(_ reports: [StorageWorker.Report]) {
+        for report in reports {
+            switch report {
+            case .committed(let token, let outcome):
+                guard let sent = inFlight, sent.token == token else { continue }
+                inFlight = nil
+                synced = outcome.board
+                let wasUnsaved = unsaved != nil
+                unsaved = nil
+                app.absorb(stored: outcome.board, base: sent.ours)
+                if let first = outcome.conflicts.first {
+                    let more = outcome.conflicts.count > 1 ? " (and \(outcome.conflicts.count - 1) more)" : ""
+                    app.setStatus(DisplayText.safe(first.message) + more)
+                } else if outcome.incomingChanges > 0 {
+                    let n = outcome.incomingChanges
+                    app.setStatus(n == 1 ? "Saved; 1 card changed elsewhere" : "Saved; \(n) cards changed elsewhere")
+                } else if wasUnsaved {
+                    app.setStatus("Saved")
+                }
+            case .commitFailed(let token, let message, let offline):
+                guard let sent = inFlight, sent.token == token else { continue }
+                inFlight = nil
+                unsaved = message
+                nextRetry = now() + (offline ? 1 : 2)
+                app.setStatus(offline
+                    ? "Offline, reconnecting… your changes are kept and will be saved"
+                    : "NOT SAVED: \(DisplayText.safe(message)) — retrying; q asks before quitting")
+            case .changed(let board):
+                app.absorb(stored: board, base: synced)
+                synced = board
+            case .refreshFailed(let message, let offline):
+                app.setStatus(offline
+                    ? "Offline, reconnecting…"
+                    : "The board changed elsewhere and cannot be read: \(DisplayText.safe(message)). Not saving over it.")
+            }
         }
     }
 

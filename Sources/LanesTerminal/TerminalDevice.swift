@@ -25,8 +25,14 @@ public protocol TerminalDevice: AnyObject {
     func present(_ buffer: CellBuffer)
     /// Forgets what is on screen: the next `present` repaints everything.
     func invalidate()
-    /// Waits up to `timeout` seconds (nil: forever) for input or signals.
-    func wait(timeout: Double?) -> [TerminalInput]
+    /// Waits up to `timeout` seconds (nil: forever) for input or signals, or until `wakingOn`
+    /// (another descriptor, e.g. the storage worker's reports) turns readable; that returns no input.
+    func wait(timeout: Double?, wakingOn: Int32?) -> [TerminalInput]
     /// Hands the terminal to another program (an editor) and takes it back afterwards.
     func suspend(while body: () -> Void)
+}
+
+extension TerminalDevice {
+    /// Waits for terminal input or signals only.
+    public func wait(timeout: Double?) -> [TerminalInput] { wait(timeout: timeout, wakingOn: nil) }
 }

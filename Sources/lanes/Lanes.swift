@@ -84,9 +84,15 @@ struct Open: ParsableCommand {
             let names = Board.listed(unknown.map { "“\($0)”" }, or: "and")
             status = "Accept rules in \(URL(fileURLWithPath: store.rulesPath).lastPathComponent) name no such column: \(names)"
         }
+        let key = URL(fileURLWithPath: file).standardizedFileURL.path
+        let recovery = RecoveryCopies(environment: ProcessInfo.processInfo.environment)
+        if let copy = recovery.takeCopies(for: key).last {
+            status = "Unsaved changes of your last session on this board were kept in \(copy)"
+        }
         let name = URL(fileURLWithPath: file).lastPathComponent
         let app = BoardApp(board: board, title: "Lanes · \(name)", status: status, keymap: keymap)
-        let runner = AppRunner(app: app, device: CursesTerminal(), store: store)
+        let info = store.info
+        let runner = AppRunner(app: app, device: CursesTerminal(), storage: store, boardName: key, copyInfo: info)
         try runner.run()
     }
 

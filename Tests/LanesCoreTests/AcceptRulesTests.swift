@@ -208,14 +208,17 @@ struct AcceptRulesStorageTests {
         let boardBefore = lstatOrNil(path)!
 
         // Only the rules changed: the board file is not rewritten.
+        let base = b
         b.acceptRules.setSources(["Review", "To do"], for: "Done")
-        #expect(try stored!.store.save(b) == .saved)
+        #expect(try stored!.store.commit(base: base, ours: b).board == b)
         #expect(contents(of: dir.file(".b.md.lanes")) == Array("# why\naccept \"Done\" from \"Review\" \"To do\"\n".utf8))
         #expect(lstatOrNil(path)!.st_ino == boardBefore.st_ino)
         #expect(contents(of: path) == Array(boardText.utf8))
-        #expect(try stored!.store.save(b) == .unchanged)
+        let rulesBefore = lstatOrNil(dir.file(".b.md.lanes"))!
+        #expect(try stored!.store.commit(base: b, ours: b).board == b)
+        #expect(lstatOrNil(dir.file(".b.md.lanes"))!.st_ino == rulesBefore.st_ino, "nothing to store: nothing written")
 
-        // Releasing the lock leaves the rules file; the lock file goes.
+        // No lock file is ever made; the store leaves only the board and its rules.
         stored = nil
         #expect(dir.entries() == [".b.md.lanes", "b.md"])
         #expect(try BoardStore.load(path).board.acceptRules == b.acceptRules)
@@ -229,11 +232,12 @@ struct AcceptRulesStorageTests {
         let (store, board, _) = try BoardStore.open(path, starter: nil)
         var b = board
         b.acceptRules.setSources(["Review"], for: "Done")
-        #expect(try store.save(b) == .saved)
+        #expect(try store.commit(base: board, ours: b).board == b)
         #expect(String(decoding: contents(of: dir.file(".b.md.lanes"))!, as: UTF8.self)
                 == AcceptRules.header + "\naccept \"Done\" from \"Review\"\n")
+        let withRule = b
         b.acceptRules.setSources(nil, for: "Done")
-        #expect(try store.save(b) == .saved)
+        #expect(try store.commit(base: withRule, ours: b).board == b)
         #expect(contents(of: dir.file(".b.md.lanes")) == nil)
         #expect(contents(of: path) == Array(boardText.utf8))
     }
@@ -270,10 +274,12 @@ struct AcceptRulesStorageTests {
         writeBehindTheBack(Array(boardText.utf8), to: path)
         let (store, _, _) = try BoardStore.open(path, starter: nil)
         #expect(!store.looksChangedOnDisk())
+        #expect(try store.refresh() == nil)
         writeBehindTheBack(Array("accept Review from Done\n".utf8), to: dir.file(".b.md.lanes"))
-        #expect(store.looksChangedOnDisk() && store.changedOnDisk())
-        #expect(try store.reload().acceptRules.sources(for: "Review") == ["Done"])
-        #expect(!store.changedOnDisk())
+        #expect(store.looksChangedOnDisk())
+        #expect(try store.refresh()?.acceptRules.sources(for: "Review") == ["Done"])
+        #expect(!store.looksChangedOnDisk())
+        #expect(try store.refresh() == nil)
     }
 }
 

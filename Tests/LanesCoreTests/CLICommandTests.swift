@@ -218,21 +218,21 @@ struct CLIFileTests {
         #expect(folder.entries() == ["b.md"])
     }
 
-    @Test func editRefusesALockedBoardAndAMissingFile() throws {
+    @Test func editRefusesAReadOnlyBoardAndAMissingFile() throws {
         let folder = ScratchFolder()
         defer { folder.remove() }
         let path = folder.file("b.md")
         writeBehindTheBack(Array(board.utf8), to: path)
-        let lock = try BoardLock.acquire(path)
+        chmod(path, 0o444)
         do {
-            _ = try BoardCommands.edit(path) { b in try BoardCommands.add(&b, column: "A", title: "y") }
-            Issue.record("expected the lock to refuse")
+            _ = try BoardCommands.edit(path) { b in try BoardCommands.add(&b, column: "To do", title: "y") }
+            Issue.record("expected the read-only board to be refused")
         } catch let error as StorageError {
-            guard case .locked = error else { Issue.record("unexpected \(error)"); return }
-            #expect(CommandError.report(error).status == 1)
+            #expect(error == .readOnly(path: path))
+            #expect(CommandError.report(error).status == 2)
         }
-        lock.release()
         #expect(contents(of: path) == Array(board.utf8))
+        #expect(folder.entries() == ["b.md"])
         do {
             _ = try BoardCommands.edit(folder.file("none.md")) { _ in 0 }
             Issue.record("expected not found")

@@ -85,28 +85,28 @@ struct ModelTests {
 
 @Suite("Undo history")
 struct HistoryTests {
-    @Test func undoAndRedoRestoreExactSnapshots() {
+    @Test func undoAndRedoHandBackTheStepsInOrder() {
         var h = History<Int>(limit: 10)
         #expect(!h.canUndo && !h.canRedo)
-        h.record(1, label: "a")
-        h.record(2, label: "b")
-        let u = h.undo(current: 3)
-        #expect(u?.value == 2 && u?.label == "b")
+        h.record(before: 1, after: 2, label: "a")
+        h.record(before: 2, after: 3, label: "b")
+        let u = h.undo()
+        #expect(u?.before == 2 && u?.after == 3 && u?.label == "b")
         #expect(h.canRedo)
-        let r = h.redo(current: 2)
-        #expect(r?.value == 3 && r?.label == "b")
-        #expect(h.undo(current: 3)?.value == 2)
-        #expect(h.undo(current: 2)?.value == 1)
-        #expect(h.undo(current: 1) == nil)
+        let r = h.redo()
+        #expect(r?.before == 2 && r?.after == 3 && r?.label == "b")
+        #expect(h.undo()?.label == "b")
+        #expect(h.undo()?.label == "a")
+        #expect(h.undo() == nil)
         #expect(h.redoStack.count == 2)
-        h.record(7, label: "c")
+        h.record(before: 1, after: 7, label: "c")
         #expect(!h.canRedo, "a new change clears redo")
     }
 
     @Test func limitDropsTheOldest() {
         var h = History<Int>(limit: 3)
-        for i in 0..<5 { h.record(i, label: "\(i)") }
-        #expect(h.undoStack.map(\.value) == [2, 3, 4])
+        for i in 0..<5 { h.record(before: i, after: i + 1, label: "\(i)") }
+        #expect(h.undoStack.map(\.before) == [2, 3, 4])
         #expect(History<Int>(limit: 0).limit == 1)
     }
 

@@ -85,7 +85,7 @@ final class Recorder<Value>: @unchecked Sendable {
         #expect(folder.entries() == ["board.md"])
     }
 
-    @Test(arguments: [0o600, 0o640, 0o755, 0o444] as [mode_t])
+    @Test(arguments: [0o600, 0o640, 0o755, 0o4755] as [mode_t])
     func modeIsPreserved(mode: mode_t) throws {
         let folder = ScratchFolder(); defer { folder.remove() }
         let path = folder.file("board.md")
@@ -378,9 +378,7 @@ final class Recorder<Value>: @unchecked Sendable {
             == "Cannot read /home/me/board.md: Permission denied.")
         #expect(StorageError.modifiedOnDisk(path: path).description
             == "/home/me/board.md was changed by another program since Lanes read it; not saving over those changes.")
-        #expect(StorageError.locked(path: path, byPID: 412).description
-            == "/home/me/board.md is already open in another Lanes process (PID 412).")
-        #expect(StorageError.locked(path: path, byPID: nil).description
-            == "/home/me/board.md is already open in another Lanes process.")
+        #expect(StorageError.readOnly(path: path).description
+            == "/home/me/board.md is read-only (no write permission): Lanes does not change it.")
     }
 }

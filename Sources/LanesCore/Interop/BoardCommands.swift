@@ -140,21 +140,25 @@ public enum BoardCommands {
                          position: index + 1, changed: !unchanged)
     }
 
-    /// Opens the board with its lock, applies `change`, and saves it atomically in its own dialect.
-    ///
-    /// The file is untouched when `change` throws. If another program rewrote the file
-    /// in the moment between reading and saving, our version goes to a conflict file
-    /// and this throws.
-    public static func edit<T>(_ path: String, _ change: (inout Board) throws -> T) throws -> T {
-        let (store, original, _) = try BoardStore.open(path, starter: nil)
+    /// Reads the board, applies `change`, and commits it: what others saved meanwhile is merged,
+    /// never overwritten or refused. The storage is untouched when `change` throws.
+    /// Collisions resolved by the merge rule are handed to `conflicts` (for stderr).
+    public static func edit<T>(_ storage: some BoardStorage, conflicts: ([BoardConflict]) -> Void = { _ in },
+                               _ change: (inout Board) throws -> T) throws -> T {
+        let original = try storage.load()
         var board = original
         let result = try change(&board)
-        switch try store.save(board) {
-        case .saved, .unchanged:
-            return result
-        case .conflict(let kept, _):
-            throw CommandError(.notFound, "\(path) was changed by another program while saving; it is untouched and this change is in \(kept)")
-        }
+        guard board != original else { return result }
+        let outcome = try storage.commit(base: original, ours: board)
+        if !outcome.conflicts.isEmpty { conflicts(outcome.conflicts) }
+        return result
+    }
+
+    /// `edit` on a board file (which must exist).
+    public static func edit<T>(_ path: String, conflicts: ([BoardConflict]) -> Void = { _ in },
+                               _ change: (inout Board) throws -> T) throws -> T {
+        let (store, _, _) = try BoardStore.open(path, starter: nil)
+        return try edit(store, conflicts: conflicts, change)
     }
 
     // MARK: Accept rules
@@ -190,20 +194,20 @@ public enum BoardCommands {
 
     /// Imports a Trello JSON file into a new board file; returns a one-line summary.
     ///
-    /// An existing `output` is refused unless `force`; the write takes the output's
-    /// board lock and is atomic.
+    /// An existing `output` is refused unless `force`; the write holds the output's
+    /// write lock and is atomic.
     public static func importTrello(from input: String, to output: String, dialect: BoardDialect,
                                     options: TrelloImport.Options, force: Bool) throws -> String {
         let (bytes, _) = try SafeFile.read(input)
         let board = try TrelloImport.board(from: bytes, file: input, options: options)
         let text = BoardFormat.serialize(board, as: dialect)
-        let lock = try BoardLock.acquire(output)
-        defer { lock.release() }
-        let existing = try SafeFile.fingerprint(output)
-        if existing != nil && !force {
-            throw CommandError(.badInput, "\(output) already exists; --force replaces it")
+        try WriteLock.holding((try? POSIX.resolveFinalLinks(output).get()) ?? output) {
+            let existing = try SafeFile.fingerprint(output)
+            if existing != nil && !force {
+                throw CommandError(.badInput, "\(output) already exists; --force replaces it")
+            }
+            try SafeFile.writeAtomically(Array(text.utf8), to: output, expecting: existing)
         }
-        try SafeFile.writeAtomically(Array(text.utf8), to: output, expecting: existing)
         let lists = board.columns.count, cards = board.cardCount
         return "Imported \(lists) \(lists == 1 ? "list" : "lists") and \(cards) \(cards == 1 ? "card" : "cards") into \(output) (\(dialect == .taskell ? "taskell" : "obsidian"))."
     }

@@ -23,11 +23,12 @@ public struct CommandError: Error, Equatable, Sendable, CustomStringConvertible 
     ///
     /// Parse errors print as `file:line: message` alone so editors can jump to them;
     /// everything else is prefixed with `lanes: `. Storage errors (missing, unreadable,
-    /// locked by another Lanes process, not writable) count as "not found".
+    /// not writable) count as "not found", but a read-only board is refused like bad input (2).
     public static func report(_ error: any Error) -> (message: String, status: Int32) {
         switch error {
         case let e as ParseError: return (e.description, 2)
         case let e as CommandError: return ("lanes: " + e.message, e.status)
+        case StorageError.readOnly(let path): return ("lanes: " + StorageError.readOnly(path: path).description, 2)
         case let e as StorageError: return ("lanes: " + e.description, 1)
         default: return ("lanes: \(error)", 1)
         }

@@ -39,12 +39,13 @@ public enum SafeFile {
     /// After a successful save, temp files of processes that no longer exist are deleted.
     ///
     /// `expecting` is checked before writing and again just before the rename; a change
-    /// by another program between that check and the rename goes unnoticed (a `BoardLock`
-    /// rules out other Lanes processes). With `expecting` nil the file is replaced unseen.
+    /// by another program between that check and the rename goes unnoticed (Lanes processes
+    /// hold a `WriteLock` around it). With `expecting` nil the file is replaced unseen.
     /// A failing fsync of the folder is ignored: the rename has happened by then and
     /// the new bytes are on disk, so reporting "unchanged" would be false.
-    /// A target with several hard links is detached from them (a new inode replaces it),
-    /// and extended attributes and ACLs are not carried over.
+    /// A target with several hard links is written in place instead (see `overwriteInPlace`),
+    /// so every name keeps seeing the board. A target without any write permission bit is
+    /// refused (`readOnly`). Extended attributes and ACLs are not carried over.
     @discardableResult
     public static func writeAtomically(_ bytes: [UInt8], to path: String, expecting: FileFingerprint?) throws -> FileFingerprint {
         let target: String
@@ -64,6 +65,8 @@ public enum SafeFile {
         switch POSIX.status(target) {
         case .success(let st):
             guard POSIX.isRegular(st) else { throw StorageError.writeFailed(path: path, reason: "it is not a regular file") }
+            // Permission bits, not access(2): root may write anything, but a 0444 board says "leave me".
+            if st.st_mode & 0o222 == 0 { throw StorageError.readOnly(path: path) }
             original = st
         case .failure(let error) where error.code == ENOENT:
             original = nil
@@ -124,6 +127,17 @@ public enum SafeFile {
 
         if case .fail(let code)? = inject(.rename, tempPath) { throw fail("", code) }
         if let expecting { try check(target, matches: expecting, reportingAs: path) }
+        if let original, original.st_nlink > 1 {
+            // Renaming would split the hard links: write in place instead. The complete new
+            // content is already synced beside it, kept under a name no cleanup removes, so a
+            // crash during the in-place write leaves the whole new board next to the old name.
+            let keptPath = POSIX.sidecar(of: target, suffix: ".lanes-saving")
+            if rename(tempPath, keptPath) != 0 { throw fail("", errno) }
+            committed = true
+            let result = try overwriteInPlace(target, with: bytes, reportingAs: path)
+            unlink(keptPath)
+            return result
+        }
         if rename(tempPath, target) != 0 { throw fail("", errno) }
         committed = true
 
@@ -164,6 +178,28 @@ public enum SafeFile {
     }
 
     // MARK: - Pieces
+
+    /// Writes `bytes` over the file's own inode (keeping its hard links), truncates and syncs it.
+    private static func overwriteInPlace(_ target: String, with bytes: [UInt8], reportingAs path: String) throws -> FileFingerprint {
+        let fd = open(target, O_WRONLY | O_CLOEXEC | O_NOFOLLOW)
+        guard fd >= 0 else { throw StorageError.writeFailed(path: path, reason: "writing in place: \(POSIX.message(errno))") }
+        defer { close(fd) }
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes { pwrite(fd, $0.baseAddress! + offset, min(chunkSize, $0.count - offset), off_t(offset)) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else {
+                throw StorageError.writeFailed(path: path, reason: "writing in place: \(n < 0 ? POSIX.message(errno) : "the disk took no more bytes"); the whole new board is in \(POSIX.sidecar(of: target, suffix: ".lanes-saving"))")
+            }
+            offset += n
+        }
+        guard ftruncate(fd, off_t(bytes.count)) == 0 else { throw StorageError.writeFailed(path: path, reason: "truncating: \(POSIX.message(errno))") }
+        while fsync(fd) != 0 {
+            if errno != EINTR { throw StorageError.writeFailed(path: path, reason: POSIX.message(errno)) }
+        }
+        guard case .success(let st) = POSIX.status(fd: fd) else { throw StorageError.writeFailed(path: path, reason: POSIX.message(errno)) }
+        return FileFingerprint(status: st, content: bytes)
+    }
 
     /// The file's bytes and fingerprint, read consistently: retried while the file changes under us.
     private static func snapshot(_ path: String) -> Result<(bytes: [UInt8], fingerprint: FileFingerprint), Errno> {

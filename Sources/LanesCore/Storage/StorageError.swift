@@ -6,13 +6,13 @@ public enum StorageError: Error, CustomStringConvertible, Sendable, Equatable {
     case writeFailed(path: String, reason: String)
     /// Someone else changed the file since we read or wrote it.
     case modifiedOnDisk(path: String)
-    /// Another Lanes process holds the board; `byPID` is nil when its PID could not be read.
-    case locked(path: String, byPID: Int32?)
+    /// The board has no write permission: Lanes shows it but does not change it.
+    case readOnly(path: String)
 
     public var path: String {
         switch self {
         case .notFound(let path), .unreadable(let path, _), .writeFailed(let path, _),
-             .modifiedOnDisk(let path), .locked(let path, _):
+             .modifiedOnDisk(let path), .readOnly(let path):
             return path
         }
     }
@@ -27,10 +27,8 @@ public enum StorageError: Error, CustomStringConvertible, Sendable, Equatable {
             return "Cannot save \(path): \(reason). The file on disk is unchanged."
         case .modifiedOnDisk(let path):
             return "\(path) was changed by another program since Lanes read it; not saving over those changes."
-        case .locked(let path, let pid?):
-            return "\(path) is already open in another Lanes process (PID \(pid))."
-        case .locked(let path, nil):
-            return "\(path) is already open in another Lanes process."
+        case .readOnly(let path):
+            return "\(path) is read-only (no write permission): Lanes does not change it."
         }
     }
 }

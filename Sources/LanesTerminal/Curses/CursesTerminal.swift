@@ -240,7 +240,7 @@ public final class CursesTerminal: TerminalDevice {
 
     // MARK: - Input and signals
 
-    public func wait(timeout: Double?) -> [TerminalInput] {
+    public func wait(timeout: Double?, wakingOn extra: Int32?) -> [TerminalInput] {
         if !pending.isEmpty { return takeQueued() }
         let deadline = timeout.map { monotonicNow() + max(0, $0) }
         while true {
@@ -248,12 +248,13 @@ public final class CursesTerminal: TerminalDevice {
                 pollfd(fd: inputFD, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: TerminalSignals.wakeFD, events: Int16(POLLIN), revents: 0),
             ]
+            if let extra { fds.append(pollfd(fd: extra, events: Int16(POLLIN), revents: 0)) }
             var ms: Int32 = -1
             if let deadline {
                 let left = deadline - monotonicNow()
                 ms = left <= 0 ? 0 : Int32(min(left * 1000, Double(Int32.max - 1)).rounded(.up))
             }
-            let ready = poll(&fds, 2, ms)
+            let ready = poll(&fds, nfds_t(fds.count), ms)
             if ready < 0 && errno != EINTR { return [] }
             var events = handleSignals()
             if ready > 0 && fds[0].revents != 0 {
@@ -261,7 +262,7 @@ public final class CursesTerminal: TerminalDevice {
             }
             events += takeQueued()
             if !events.isEmpty { return events }
-            if ready == 0 { return [] }
+            if ready == 0 || (fds.count > 2 && fds[2].revents != 0) { return [] }
             if let deadline, monotonicNow() >= deadline { return [] }
         }
     }

@@ -1,0 +1,187 @@
+import Foundation
+import LanesCore
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Runs a board's storage on a thread of its own, so saving and watching never hold up input or frames.
+///
+/// The app loop hands it commits (one at a time: the next waits for the report of the last,
+/// which is how saves coalesce) and reads its reports when `reportDescriptor` turns readable.
+/// Between requests the thread watches the storage for changes made elsewhere: it wakes on
+/// the storage's `changeDescriptor` (inotify, a database socket) or every `pollInterval`
+/// seconds and calls `refresh`, which reads nothing while nothing changed.
+/// The storage is handed over at `init` and from then on touched only by that thread.
+public final class StorageWorker: Sendable {
+    public enum Report: Sendable {
+        /// The commit with this token is stored; the outcome is the new shared board.
+        case committed(token: Int, CommitOutcome)
+        /// The commit with this token was not stored; `offline` when the store was unreachable.
+        case commitFailed(token: Int, message: String, offline: Bool)
+        /// Someone else changed the board; cards keep the identities of the last board reported.
+        case changed(Board)
+        /// Looking for changes failed (a file that no longer parses, a server that went away).
+        case refreshFailed(message: String, offline: Bool)
+    }
+
+    private struct State {
+        var pendingCommit: (token: Int, base: Board, ours: Board)?
+        var reports: [Report] = []
+        var nextToken = 1
+        var stopping = false
+        var lastRefreshFailed = false
+    }
+
+    private let storage: Mutex<any BoardStorage>
+    private let state = Mutex(State())
+    private let toWorker: (read: Int32, write: Int32)
+    private let toApp: (read: Int32, write: Int32)
+    private let pollInterval: Double
+    private let done = Mutex<Bool>(false)
+    private let changeDescriptor: Int32?
+
+    /// Readable when reports are waiting (for the app's poll loop).
+    public var reportDescriptor: Int32 { toApp.read }
+
+    public init(storage: sending any BoardStorage, pollInterval: Double = 1.0) {
+        changeDescriptor = storage.changeDescriptor
+        self.storage = Mutex(storage)
+        self.pollInterval = pollInterval
+        toWorker = StorageWorker.pipe()
+        toApp = StorageWorker.pipe()
+    }
+
+    deinit {
+        for fd in [toWorker.read, toWorker.write, toApp.read, toApp.write] { close(fd) }
+    }
+
+    public func start() {
+        let thread = Thread { [self] in run() }
+        thread.name = "lanes-storage"
+        thread.start()
+    }
+
+    /// Asks for `ours` (derived from `base`) to be stored; the report carries the returned token.
+    @discardableResult
+    public func commit(base: Board, ours: Board) -> Int {
+        let token = state.withLock { s in
+            defer { s.nextToken += 1 }
+            s.pendingCommit = (s.nextToken, base, ours)
+            return s.nextToken
+        }
+        StorageWorker.poke(toWorker.write)
+        return token
+    }
+
+    /// The reports so far, oldest first.
+    public func takeReports() -> [Report] {
+        StorageWorker.drain(toApp.read)
+        return state.withLock { s in
+            defer { s.reports = [] }
+            return s.reports
+        }
+    }
+
+    /// Waits up to `timeout` seconds for at least one report.
+    public func waitForReports(timeout: Double) -> [Report] {
+        let deadline = monotonicNow() + timeout
+        while true {
+            let reports = takeReports()
+            if !reports.isEmpty { return reports }
+            let left = deadline - monotonicNow()
+            if left <= 0 { return [] }
+            var fd = pollfd(fd: toApp.read, events: Int16(POLLIN), revents: 0)
+            _ = poll(&fd, 1, Int32(min(left * 1000, 1000).rounded(.up)))
+        }
+    }
+
+    /// Ends the thread once a pending commit is done; returns when it has ended (or after `timeout`).
+    public func stop(timeout: Double = 10) {
+        state.withLock { $0.stopping = true }
+        StorageWorker.poke(toWorker.write)
+        let deadline = monotonicNow() + timeout
+        while !done.withLock({ $0 }) && monotonicNow() < deadline { usleep(1000) }
+    }
+
+    // MARK: The thread
+
+    private func run() {
+        defer { done.withLock { $0 = true } }
+        var nextRefresh = monotonicNow() + pollInterval
+        while true {
+            var fds = [pollfd(fd: toWorker.read, events: Int16(POLLIN), revents: 0)]
+            if let changeDescriptor { fds.append(pollfd(fd: changeDescriptor, events: Int16(POLLIN), revents: 0)) }
+            let left = max(0, nextRefresh - monotonicNow())
+            _ = poll(&fds, nfds_t(fds.count), Int32((left * 1000).rounded(.up)))
+            StorageWorker.drain(toWorker.read)
+            let (job, stopping) = state.withLock { s in
+                defer { s.pendingCommit = nil }
+                return (s.pendingCommit, s.stopping)
+            }
+            if let job {
+                report(commitReport(job))
+            }
+            if stopping { return }
+            let changed = fds.count > 1 && fds[1].revents != 0
+            if changed || monotonicNow() >= nextRefresh {
+                nextRefresh = monotonicNow() + pollInterval
+                refresh()
+            }
+        }
+    }
+
+    private func commitReport(_ job: (token: Int, base: Board, ours: Board)) -> Report {
+        do {
+            let outcome = try storage.withLock { try $0.commit(base: job.base, ours: job.ours) }
+            return .committed(token: job.token, outcome)
+        } catch let error as StorageUnavailable {
+            return .commitFailed(token: job.token, message: error.description, offline: true)
+        } catch {
+            return .commitFailed(token: job.token, message: "\(error)", offline: false)
+        }
+    }
+
+    private func refresh() {
+        do {
+            if let board = try storage.withLock({ try $0.refresh() }) { report(.changed(board)) }
+            state.withLock { $0.lastRefreshFailed = false }
+        } catch {
+            // Said once per failure streak, not every second.
+            let first = state.withLock { s in
+                defer { s.lastRefreshFailed = true }
+                return !s.lastRefreshFailed
+            }
+            if first {
+                report(.refreshFailed(message: "\(error)", offline: error is StorageUnavailable))
+            }
+        }
+    }
+
+    private func report(_ report: Report) {
+        state.withLock { $0.reports.append(report) }
+        StorageWorker.poke(toApp.write)
+    }
+
+    // MARK: Pipes
+
+    private static func pipe() -> (read: Int32, write: Int32) {
+        var fds: [Int32] = [-1, -1]
+        guard Glibc.pipe(&fds) == 0 else { fatalError("pipe: \(String(decoding: Array(String(cString: strerror(errno)).utf8), as: UTF8.self))") }
+        for fd in fds {
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        }
+        return (fds[0], fds[1])
+    }
+
+    private static func poke(_ fd: Int32) {
+        var byte: UInt8 = 1
+        _ = write(fd, &byte, 1)   // a full pipe already wakes the reader
+    }
+
+    private static func drain(_ fd: Int32) {
+        var buffer = [UInt8](repeating: 0, count: 256)
+        while read(fd, &buffer, buffer.count) > 0 {}
+    }
+}
