@@ -69,8 +69,8 @@ public struct BoardLayout: Hashable, Sendable {
 ///
 /// Saving a board with the info it was loaded with reproduces the file byte
 /// for byte when nothing changed. Spacing that differs from the file's usual
-/// layout is remembered per column position and per card identity, so it
-/// follows a moved card and stays with a column's place.
+/// layout is remembered per column (by title) and per card identity, so it
+/// follows a moved card or column and stays put when others change.
 public struct BoardFileInfo: Hashable, Sendable {
     public var dialect: BoardDialect
     public var lineEnding: LineEnding
@@ -89,8 +89,9 @@ public struct BoardFileInfo: Hashable, Sendable {
     public var epilogue: [String]
     public var layout: BoardLayout
 
-    /// Spacing of the column at an index where it differs from `layout`.
-    var columnSpacing: [Int: ColumnSpacing] = [:]
+    /// Spacing of a column where it differs from `layout`, keyed by the column's title and
+    /// occurrence, so it stays with that column when others are added, moved or deleted.
+    var columnSpacing: [ColumnKey: ColumnSpacing] = [:]
     /// Blank lines before a card (not first in its column) where it differs from `layout`.
     var blankLinesBeforeCard: [ItemID: Int] = [:]
     /// Obsidian list markers other than `- [ ] ` and `- [x] `, such as `- ` or `* [X] `.
@@ -116,6 +117,22 @@ public struct BoardFileInfo: Hashable, Sendable {
             self.frontmatter = ["---", "", "kanban-plugin: board", "", "---"]
             self.preamble = [""]
             self.settings = ["%% kanban:settings", "```", #"{"kanban-plugin":"board"}"#, "```", "%%"]
+        }
+    }
+}
+
+/// A column as file spacing knows it: its title and which column of that title it is (0 for the first).
+struct ColumnKey: Hashable, Sendable {
+    var title: String
+    var occurrence: Int
+
+    /// The key of each column of a board, in order.
+    static func keys(of columns: [Column]) -> [ColumnKey] {
+        var seen: [String: Int] = [:]
+        return columns.map { column in
+            let k = seen[column.title, default: 0]
+            seen[column.title] = k + 1
+            return ColumnKey(title: column.title, occurrence: k)
         }
     }
 }

@@ -36,7 +36,8 @@ func assemble(_ raws: [RawColumn], into info: inout BoardFileInfo) -> Board {
 
     var columns: [Column] = []
     columns.reserveCapacity(raws.count)
-    var spacing: [Int: ColumnSpacing] = [:]
+    var spacing: [ColumnKey: ColumnSpacing] = [:]
+    let keys = ColumnKey.keys(of: raws.map(\.column))
     var cardGaps: [ItemID: Int] = [:]
     for (index, raw) in raws.enumerated() {
         var leading = raw.leadingBlanks
@@ -52,7 +53,7 @@ func assemble(_ raws: [RawColumn], into info: inout BoardFileInfo) -> Board {
         var exception = ColumnSpacing()
         if leading != layout.blankLinesAfterHeading { exception.afterHeading = leading }
         if !isLast && trailing != layout.blankLinesBetweenColumns { exception.afterColumn = trailing }
-        if exception != ColumnSpacing() { spacing[index] = exception }
+        if exception != ColumnSpacing() { spacing[keys[index]] = exception }
         for (k, card) in raw.column.cards.enumerated() where k > 0 {
             if raw.blanksBeforeCard[k] != layout.blankLinesBetweenCards {
                 cardGaps[card.id] = raw.blanksBeforeCard[k]
@@ -127,11 +128,14 @@ struct BoardWriter {
         lines(info.frontmatter)
         lines(info.preamble)
         let layout = info.layout
+        let keys = info.columnSpacing.isEmpty ? [] : ColumnKey.keys(of: board.columns)
+        var previous: ColumnSpacing?
         for (index, column) in board.columns.enumerated() {
-            let spacing = info.columnSpacing[index]
+            let spacing = keys.isEmpty ? nil : info.columnSpacing[keys[index]]
             if index > 0 {
-                blanks(info.columnSpacing[index - 1]?.afterColumn ?? layout.blankLinesBetweenColumns)
+                blanks(previous?.afterColumn ?? layout.blankLinesBetweenColumns)
             }
+            previous = spacing
             var heading = "## " + singleLine(column.title)
             if let limit = column.wipLimit { heading += " (\(limit))" }
             line(heading)

@@ -1,0 +1,408 @@
+import DragKit
+
+/// Three-way merge of boards: what two writers changed since a common base, card by card.
+///
+/// Pure and deterministic. Changes that do not collide are all kept; collisions resolve by the
+/// fixed rule in DECISIONS.md ("#12 merge") without losing text, and are reported. Swapping
+/// `ours` and `theirs` gives the same board except where a collision's winner is a side.
+public enum BoardMerge {
+    /// Whether a side's card identities are base's.
+    public enum Matching: Hashable, Sendable {
+        /// The same `ItemID` is the same card (the app's own versions, a database board).
+        case identity
+        /// Identities mean nothing (a freshly parsed file numbers its cards 1, 2, 3…): match by content and place.
+        case content
+    }
+
+    public struct Result: Sendable {
+        public var board: Board
+        public var conflicts: [BoardConflict]
+        /// Cards theirs added, removed, moved or edited since base.
+        public var incomingChanges: Int
+        /// Theirs' card identity → the identity of that card in `board` (for cards that survive).
+        public var theirsIdentity: [ItemID: ItemID]
+        /// For each of theirs' columns, the index of that column in `board` (nil: it did not survive).
+        public var theirsColumns: [Int?]
+    }
+
+    /// Merges what `ours` and `theirs` each changed since `base`.
+    public static func merge(base: Board, ours: Board, theirs: Board,
+                             matching: (ours: Matching, theirs: Matching) = (.identity, .identity)) -> Result {
+        var engine = MergeEngine(base: base, ours: ours, theirs: theirs, matching: matching)
+        return engine.run()
+    }
+}
+
+/// The working state of one merge: cards and columns as nodes shared by the three versions.
+private struct MergeEngine {
+    let base: FlatBoard, ours: FlatBoard, theirs: FlatBoard
+    let matching: (ours: BoardMerge.Matching, theirs: BoardMerge.Matching)
+    var om: SideMatch, tm: SideMatch
+
+    // Card nodes: 0..<base.cards.count are base's cards; then cards a side added.
+    var cardB: [Int] = [], cardO: [Int] = [], cardT: [Int] = []
+    var oursNode: [Int] = [], theirsNode: [Int] = []
+    // Column nodes likewise.
+    var colB: [Int] = [], colO: [Int] = [], colT: [Int] = []
+    var oursCol: [Int] = [], theirsCol: [Int] = []
+
+    var conflicts: [BoardConflict] = []
+
+    init(base: Board, ours: Board, theirs: Board, matching: (ours: BoardMerge.Matching, theirs: BoardMerge.Matching)) {
+        self.base = FlatBoard(base)
+        self.ours = FlatBoard(ours)
+        self.theirs = FlatBoard(theirs)
+        self.matching = matching
+        om = BoardMatcher.match(base: self.base, side: self.ours, by: matching.ours)
+        tm = BoardMatcher.match(base: self.base, side: self.theirs, by: matching.theirs)
+    }
+
+    mutating func buildNodes() {
+        let nb = base.cards.count
+        cardB = Array(0..<nb)
+        cardO = om.baseToCard.map { $0 ?? -1 }
+        cardT = tm.baseToCard.map { $0 ?? -1 }
+        oursNode = [Int](repeating: -1, count: ours.cards.count)
+        theirsNode = [Int](repeating: -1, count: theirs.cards.count)
+        var addedByOursContent: [Card: [Int]] = [:]
+        var addedByOursID: [ItemID: Int] = [:]
+        for s in ours.cards.indices {
+            if let b = om.cardToBase[s] { oursNode[s] = b; continue }
+            let node = cardB.count
+            cardB.append(-1); cardO.append(s); cardT.append(-1)
+            oursNode[s] = node
+            addedByOursContent[contentKey(ours.cards[s]), default: []].append(node)
+            addedByOursID[ours.cards[s].id] = node
+        }
+        var usedAdded: [Card: Int] = [:]
+        let sameIDs = matching.ours == .identity && matching.theirs == .identity
+        for s in theirs.cards.indices {
+            if let b = tm.cardToBase[s] { theirsNode[s] = b; continue }
+            let card = theirs.cards[s]
+            if sameIDs, let node = addedByOursID[card.id], cardT[node] < 0 {
+                cardT[node] = s; theirsNode[s] = node; continue
+            }
+            // Both sides added the same card: one card.
+            let key = contentKey(card)
+            let k = usedAdded[key, default: 0]
+            if let list = addedByOursContent[key], k < list.count, cardT[list[k]] < 0 {
+                usedAdded[key] = k + 1
+                cardT[list[k]] = s; theirsNode[s] = list[k]; continue
+            }
+            let node = cardB.count
+            cardB.append(-1); cardO.append(-1); cardT.append(s)
+            theirsNode[s] = node
+        }
+
+        let nbc = base.board.columns.count
+        colB = Array(0..<nbc)
+        colO = om.baseToColumn.map { $0 ?? -1 }
+        colT = tm.baseToColumn.map { $0 ?? -1 }
+        oursCol = [Int](repeating: -1, count: ours.board.columns.count)
+        theirsCol = [Int](repeating: -1, count: theirs.board.columns.count)
+        var addedColumns: [String: [Int]] = [:]
+        for j in ours.board.columns.indices {
+            if let b = om.columnToBase[j] { oursCol[j] = b; continue }
+            let node = colB.count
+            colB.append(-1); colO.append(j); colT.append(-1)
+            oursCol[j] = node
+            addedColumns[ours.board.columns[j].title.lowercased(), default: []].append(node)
+        }
+        var usedColumns: [String: Int] = [:]
+        for j in theirs.board.columns.indices {
+            if let b = tm.columnToBase[j] { theirsCol[j] = b; continue }
+            let t = theirs.board.columns[j].title.lowercased()
+            let k = usedColumns[t, default: 0]
+            if let list = addedColumns[t], k < list.count {
+                usedColumns[t] = k + 1
+                colT[list[k]] = j; theirsCol[j] = list[k]; continue
+            }
+            let node = colB.count
+            colB.append(-1); colO.append(-1); colT.append(j)
+            theirsCol[j] = node
+        }
+    }
+
+    /// Which of a side's base cards keep their place: same column node, in the longest run in base order.
+    func stillPlaced(_ side: FlatBoard, _ nodeOf: [Int], _ colOf: [Int]) -> [Bool] {
+        var still = [Bool](repeating: false, count: side.cards.count)
+        for (j, col) in side.board.columns.enumerated() {
+            let start = side.columnStart[j]
+            var positions: [Int] = []
+            var indices: [Int] = []
+            for p in col.cards.indices {
+                let node = nodeOf[start + p]
+                if node < base.cards.count && base.column[node] == colOf[j] {
+                    positions.append(node)
+                    indices.append(start + p)
+                }
+            }
+            let mask = OrderMerge.increasingMask(positions)
+            for (k, s) in indices.enumerated() where mask[k] { still[s] = true }
+        }
+        return still
+    }
+
+    func name(_ card: Card) -> String { "“\(card.title)”" }
+
+    mutating func run() -> BoardMerge.Result {
+        buildNodes()
+        let nodes = cardB.count
+        let oursStill = stillPlaced(ours, oursNode, oursCol)
+        let theirsStill = stillPlaced(theirs, theirsNode, theirsCol)
+
+        // Content of surviving cards, who places each, and where.
+        var survives = [Bool](repeating: false, count: nodes)
+        var placer = [MergeSide?](repeating: nil, count: nodes)
+        var finalColumn = [Int](repeating: -1, count: nodes)
+        var content = [Card?](repeating: nil, count: nodes)
+        var incoming = 0
+        var movedTwice: [Int] = []
+        for n in 0..<nodes {
+            let b = cardB[n], o = cardO[n], t = cardT[n]
+            if b >= 0 {
+                let bc = base.cards[b]
+                let oc = o >= 0 ? ours.cards[o] : nil
+                let tc = t >= 0 ? theirs.cards[t] : nil
+                let oEdited = oc.map { contentKey($0) != contentKey(bc) } ?? false
+                let tEdited = tc.map { contentKey($0) != contentKey(bc) } ?? false
+                let oMoved = o >= 0 && !oursStill[o]
+                let tMoved = t >= 0 && !theirsStill[t]
+                if t < 0 || tEdited || tMoved { incoming += 1 }
+                switch (oc, tc) {
+                case let (oc?, tc?):
+                    survives[n] = true
+                    let (merged, note) = CardMerge.merge(base: bc, ours: oc, theirs: tc)
+                    content[n] = merged
+                    if let note {
+                        conflicts.append(BoardConflict(kind: .editedTwice, card: ItemID(UInt64(n)),
+                                                       message: "\(name(merged)) was edited here and elsewhere: \(note)"))
+                    }
+                    if oMoved {
+                        placer[n] = .ours
+                        if tMoved { movedTwice.append(n) }
+                    } else if tMoved {
+                        placer[n] = .theirs
+                    }
+                case let (oc?, nil):
+                    if oEdited {
+                        survives[n] = true
+                        placer[n] = .ours
+                        content[n] = oc
+                        conflicts.append(BoardConflict(kind: .editedAndDeleted, card: ItemID(UInt64(n)), message: "\(name(oc)) was deleted elsewhere but edited here: kept"))
+                    }
+                case let (nil, tc?):
+                    if tEdited {
+                        survives[n] = true
+                        placer[n] = .theirs
+                        content[n] = tc
+                        conflicts.append(BoardConflict(kind: .editedAndDeleted, card: ItemID(UInt64(n)), message: "\(name(tc)) was deleted here but edited elsewhere: kept"))
+                    }
+                case (nil, nil):
+                    break
+                }
+                if survives[n] {
+                    switch placer[n] {
+                    case .ours: finalColumn[n] = oursCol[ours.column[o]]
+                    case .theirs: finalColumn[n] = theirsCol[theirs.column[t]]
+                    case nil: finalColumn[n] = base.column[b]
+                    }
+                }
+            } else {
+                survives[n] = true
+                if o >= 0 {
+                    placer[n] = .ours
+                    content[n] = ours.cards[o]
+                    finalColumn[n] = oursCol[ours.column[o]]
+                } else {
+                    placer[n] = .theirs
+                    content[n] = theirs.cards[t]
+                    finalColumn[n] = theirsCol[theirs.column[t]]
+                }
+                if t >= 0 && o < 0 { incoming += 1 }
+            }
+        }
+
+        // Columns: which survive (a deleted one comes back when a surviving card is placed in it).
+        let columnNodes = colB.count
+        var columnHolds = [Int](repeating: 0, count: columnNodes)
+        for n in 0..<nodes where survives[n] { columnHolds[finalColumn[n]] += 1 }
+        let oColStill = columnsStill(ours.board.columns.count, oursCol)
+        let tColStill = columnsStill(theirs.board.columns.count, theirsCol)
+        var colSurvives = [Bool](repeating: false, count: columnNodes)
+        var colPlacer = [MergeSide?](repeating: nil, count: columnNodes)
+        var columnContent = [Column?](repeating: nil, count: columnNodes)
+        for c in 0..<columnNodes {
+            let b = colB[c], o = colO[c], t = colT[c]
+            if b >= 0 {
+                let bc = base.board.columns[b]
+                if o >= 0 && t >= 0 {
+                    colSurvives[c] = true
+                    let (merged, note) = ColumnMerge.merge(base: bc, ours: ours.board.columns[o], theirs: theirs.board.columns[t])
+                    columnContent[c] = merged
+                    if let note { conflicts.append(BoardConflict(kind: .columnChangedTwice, message: "Column “\(bc.title)” was \(note)")) }
+                    if !oColStill[o] { colPlacer[c] = .ours } else if !tColStill[t] { colPlacer[c] = .theirs }
+                } else if (o >= 0 || t >= 0) && columnHolds[c] > 0 {
+                    colSurvives[c] = true
+                    colPlacer[c] = o >= 0 ? .ours : .theirs
+                    var column = o >= 0 ? ours.board.columns[o] : theirs.board.columns[t]
+                    column.cards = []
+                    columnContent[c] = column
+                    let kept = (0..<nodes).filter { survives[$0] && finalColumn[$0] == c }.prefix(5).map { name(content[$0]!) }
+                    let here = o >= 0 ? "elsewhere" : "here"
+                    let other = o >= 0 ? "here" : "elsewhere"
+                    conflicts.append(BoardConflict(kind: .columnDeletedWithChanges, card: nil,
+                        message: "Column “\(column.title)” was deleted \(here) but cards changed in it \(other): kept with \(Board.listed(kept, or: "and"))\(columnHolds[c] > 5 ? " and \(columnHolds[c] - 5) more" : "")"))
+                }
+            } else {
+                colSurvives[c] = true
+                colPlacer[c] = o >= 0 ? .ours : .theirs
+                var column = o >= 0 ? ours.board.columns[o] : theirs.board.columns[t]
+                column.cards = []
+                columnContent[c] = column
+            }
+        }
+        let columnOrder = OrderMerge.merge(
+            base: Array(0..<base.board.columns.count),
+            ours: oursCol, theirs: theirsCol,
+            stationary: { colSurvives[$0] && colPlacer[$0] == nil },
+            placedHere: { c, side in colSurvives[c] && colPlacer[c] == side },
+            runsInOrder: { columnContent[$0]!.title < columnContent[$1]!.title })
+
+        // Moved to two places: the same target column and the same stationary neighbour before it is one place.
+        let stationaryCard = { (n: Int) in survives[n] && placer[n] == nil }
+        if !movedTwice.isEmpty {
+            var oAnchor: [Int: Int?] = [:], tAnchor: [Int: Int?] = [:]
+            let needed = Set(movedTwice.map { ours.column[cardO[$0]] })
+            for j in needed { oAnchor.merge(OrderMerge.anchors(in: sideSequence(ours, j, oursNode), stationary: stationaryCard)) { a, _ in a } }
+            let neededT = Set(movedTwice.map { theirs.column[cardT[$0]] })
+            for j in neededT { tAnchor.merge(OrderMerge.anchors(in: sideSequence(theirs, j, theirsNode), stationary: stationaryCard)) { a, _ in a } }
+            for n in movedTwice {
+                let oc = oursCol[ours.column[cardO[n]]], tc = theirsCol[theirs.column[cardT[n]]]
+                if oc != tc || oAnchor[n]! != tAnchor[n]! {
+                    let column = columnContent[oc]?.title ?? ""
+                    conflicts.append(BoardConflict(kind: .movedTwice, card: ItemID(UInt64(n)),
+                        message: "\(name(content[n]!)) was moved here and elsewhere: this side's place kept (in “\(column)”)"))
+                }
+            }
+        }
+
+        // Cards of each surviving column.
+        var oursColumnOf = [Int](repeating: -1, count: columnNodes)
+        var theirsColumnOf = [Int](repeating: -1, count: columnNodes)
+        for (j, c) in oursCol.enumerated() { oursColumnOf[c] = j }
+        for (j, c) in theirsCol.enumerated() { theirsColumnOf[c] = j }
+        var result = Board()
+        result.columns.reserveCapacity(columnOrder.count)
+        var usedIDs = Set<ItemID>()
+        usedIDs.reserveCapacity(ours.cards.count)
+        for card in ours.cards { usedIDs.insert(card.id) }
+        var resultID = [ItemID?](repeating: nil, count: nodes)
+        var theirsIdentity: [ItemID: ItemID] = [:]
+        theirsIdentity.reserveCapacity(theirs.cards.count)
+        var resultColumnOf = [Int?](repeating: nil, count: columnNodes)
+        for c in columnOrder {
+            var column = columnContent[c]!
+            let bSeq = colB[c] >= 0 ? Array(base.columnStart[colB[c]]..<(base.columnStart[colB[c]] + base.board.columns[colB[c]].cards.count)) : []
+            let oSeq = oursColumnOf[c] >= 0 ? sideSequence(ours, oursColumnOf[c], oursNode) : []
+            let tSeq = theirsColumnOf[c] >= 0 ? sideSequence(theirs, theirsColumnOf[c], theirsNode) : []
+            let order = OrderMerge.merge(
+                base: bSeq, ours: oSeq, theirs: tSeq, stationary: stationaryCard,
+                placedHere: { n, side in survives[n] && placer[n] == side && finalColumn[n] == c },
+                runsInOrder: { (content[$0]!.title, content[$0]!.description.joined(separator: "\n")) < (content[$1]!.title, content[$1]!.description.joined(separator: "\n")) })
+            column.cards.reserveCapacity(order.count)
+            for n in order {
+                var card = content[n]!
+                if cardO[n] >= 0 {
+                    card.id = ours.cards[cardO[n]].id
+                } else if matching.theirs == .identity, cardT[n] >= 0, !usedIDs.contains(theirs.cards[cardT[n]].id) {
+                    card.id = theirs.cards[cardT[n]].id
+                    usedIDs.insert(card.id)
+                } else {
+                    card.id = ItemID.fresh()
+                }
+                resultID[n] = card.id
+                if cardT[n] >= 0 { theirsIdentity[theirs.cards[cardT[n]].id] = card.id }
+                column.cards.append(card)
+            }
+            resultColumnOf[c] = result.columns.count
+            result.columns.append(column)
+        }
+        // Conflicts name cards by node until now; give them the result's identities.
+        for i in conflicts.indices {
+            if let node = conflicts[i].card { conflicts[i].card = resultID[Int(node.rawValue)] }
+        }
+        result.acceptRules = mergeRules(resultColumnOf: resultColumnOf, result: result)
+        return BoardMerge.Result(board: result, conflicts: conflicts, incomingChanges: incoming,
+                                 theirsIdentity: theirsIdentity, theirsColumns: theirsCol.map { resultColumnOf[$0] })
+    }
+
+    func sideSequence(_ side: FlatBoard, _ j: Int, _ nodeOf: [Int]) -> [Int] {
+        let start = side.columnStart[j]
+        return Array(nodeOf[start..<(start + side.board.columns[j].cards.count)])
+    }
+
+    /// Which of a side's columns keep their base order.
+    func columnsStill(_ count: Int, _ colOf: [Int]) -> [Bool] {
+        let nbc = base.board.columns.count
+        let fromBase = (0..<count).filter { colOf[$0] < nbc }
+        let mask = OrderMerge.increasingMask(fromBase.map { colOf[$0] })
+        var still = [Bool](repeating: false, count: count)
+        for (k, j) in fromBase.enumerated() where mask[k] { still[j] = true }
+        return still
+    }
+
+    /// Accept rules: each side's rules in terms of column nodes, merged per column, written with the result's titles.
+    mutating func mergeRules(resultColumnOf: [Int?], result: Board) -> AcceptRules {
+        enum Name: Hashable { case column(Int), other(String) }
+        func names(_ board: Board, _ colOf: (Int) -> Int) -> (String) -> Name {
+            var first: [String: Int] = [:]
+            for (j, c) in board.columns.enumerated() where first[c.title] == nil { first[c.title] = colOf(j) }
+            return { title in first[title].map { .column($0) } ?? .other(title) }
+        }
+        func table(_ board: Board, _ colOf: @escaping (Int) -> Int) -> [Name: [Name]] {
+            let name = names(board, colOf)
+            var t: [Name: [Name]] = [:]
+            for rule in board.acceptRules.rules { t[name(rule.column)] = rule.sources.map(name) }
+            return t
+        }
+        let b = table(base.board) { $0 }
+        let oursCol = self.oursCol, theirsCol = self.theirsCol
+        let o = table(ours.board) { oursCol[$0] }
+        let t = table(theirs.board) { theirsCol[$0] }
+        if t == b && resultTitlesMatchOurs(resultColumnOf: resultColumnOf, result: result) { return ours.board.acceptRules }
+        func title(_ n: Name) -> String? {
+            switch n {
+            case .column(let c): resultColumnOf[c].map { result.columns[$0].title }
+            case .other(let s): s
+            }
+        }
+        // Start from ours' rules (keeping their comments), with ours' titles turned into the result's.
+        var rules = ours.board.acceptRules
+        let oursTitles = ours.board.columns.map(\.title)
+        for (j, c) in oursCol.enumerated() {
+            if let r = resultColumnOf[c] {
+                if result.columns[r].title != oursTitles[j] { rules.renameColumn(oursTitles[j], to: result.columns[r].title) }
+            } else {
+                rules.removeColumn(oursTitles[j])
+            }
+        }
+        for key in Set(b.keys).union(t.keys).sorted(by: { "\($0)" < "\($1)" }) {
+            let bv = b[key], ov = o[key], tv = t[key]
+            guard tv != bv, let column = title(key) else { continue }
+            if ov == bv || ov == tv {
+                rules.setSources(tv?.compactMap(title), for: column)
+            } else {
+                conflicts.append(BoardConflict(kind: .columnChangedTwice, message: "The accept rule of “\(column)” was changed here and elsewhere: this side's rule kept"))
+            }
+        }
+        return rules
+    }
+
+    func resultTitlesMatchOurs(resultColumnOf: [Int?], result: Board) -> Bool {
+        for (j, c) in oursCol.enumerated() {
+            guard let r = resultColumnOf[c], result.columns[r].title == ours.board.columns[j].title else { return false }
+        }
+        return true
+    }
+}

@@ -1,0 +1,213 @@
+import DragKit
+
+/// A board's cards in one flat array (column by column), with where each one sits.
+struct FlatBoard {
+    let board: Board
+    var cards: [Card] = []
+    /// Column index of each card.
+    var column: [Int] = []
+    /// Index of each card in its column.
+    var position: [Int] = []
+    /// Flat index of the first card of each column.
+    var columnStart: [Int] = []
+
+    init(_ board: Board) {
+        self.board = board
+        cards.reserveCapacity(board.cardCount)
+        for (c, col) in board.columns.enumerated() {
+            columnStart.append(cards.count)
+            for (p, card) in col.cards.enumerated() {
+                cards.append(card)
+                column.append(c)
+                position.append(p)
+            }
+        }
+    }
+
+    /// Flat index of the card at a column and position.
+    func index(column c: Int, position p: Int) -> Int? {
+        guard board.columns.indices.contains(c), p >= 0, p < board.columns[c].cards.count else { return nil }
+        return columnStart[c] + p
+    }
+}
+
+/// A card's content without its identity: what content matching compares.
+func contentKey(_ card: Card) -> Card {
+    var c = card
+    c.id = ItemID(0)
+    return c
+}
+
+/// How one side's cards and columns correspond to base's.
+struct SideMatch {
+    /// Flat index in base of each of the side's cards, nil for a card the side added.
+    var cardToBase: [Int?]
+    /// Flat index in the side of each of base's cards, nil for a card the side removed.
+    var baseToCard: [Int?]
+    /// Base column of each of the side's columns, nil for a column the side added.
+    var columnToBase: [Int?]
+    /// Side column of each of base's columns, nil for a column the side removed.
+    var baseToColumn: [Int?]
+
+    mutating func pair(_ b: Int, _ s: Int) {
+        baseToCard[b] = s
+        cardToBase[s] = b
+    }
+}
+
+/// Pairs base's cards and columns with one side's; see DECISIONS.md "#12 merge" for the rule.
+enum BoardMatcher {
+    static func match(base: FlatBoard, side: FlatBoard, by mode: BoardMerge.Matching) -> SideMatch {
+        var m = SideMatch(cardToBase: Array(repeating: nil, count: side.cards.count),
+                          baseToCard: Array(repeating: nil, count: base.cards.count),
+                          columnToBase: Array(repeating: nil, count: side.board.columns.count),
+                          baseToColumn: Array(repeating: nil, count: base.board.columns.count))
+        switch mode {
+        case .identity:
+            var baseIndex: [ItemID: Int] = [:]
+            baseIndex.reserveCapacity(base.cards.count)
+            for (i, card) in base.cards.enumerated() { baseIndex[card.id] = i }
+            for (s, card) in side.cards.enumerated() {
+                if let b = baseIndex[card.id], m.baseToCard[b] == nil { m.pair(b, s) }
+            }
+            matchColumns(base: base, side: side, into: &m)
+        case .content:
+            // 1. Exact content, nearest position among equals.
+            pairGroups(base: base, side: side, key: contentKey, into: &m)
+            // 2. The same title, other fields edited.
+            pairGroups(base: base, side: side, key: { $0.title }, into: &m)
+            matchColumns(base: base, side: side, into: &m)
+            // 3. The same slot (same matched neighbour before it, in the matched column) with a similar text.
+            pairSlots(base: base, side: side, into: &m)
+        }
+        return m
+    }
+
+    /// Pairs unmatched cards whose `key` is equal, nearest flat position first.
+    private static func pairGroups<K: Hashable>(base: FlatBoard, side: FlatBoard, key: (Card) -> K,
+                                                into m: inout SideMatch) {
+        var groups: [K: [Int]] = [:]
+        groups.reserveCapacity(base.cards.count)
+        for (i, card) in base.cards.enumerated() where m.baseToCard[i] == nil {
+            groups[key(card), default: []].append(i)
+        }
+        guard !groups.isEmpty else { return }
+        var sideGroups: [K: [Int]] = [:]
+        var order: [K] = []
+        for (s, card) in side.cards.enumerated() where m.cardToBase[s] == nil {
+            let k = key(card)
+            guard groups[k] != nil else { continue }
+            if sideGroups[k] == nil { order.append(k) }
+            sideGroups[k, default: []].append(s)
+        }
+        // Unique on both sides first, so that equal cards can then be told apart by their neighbours.
+        var ambiguous: [K] = []
+        for k in order {
+            let bs = groups[k]!, ss = sideGroups[k]!
+            if bs.count == 1 && ss.count == 1 { m.pair(bs[0], ss[0]) } else { ambiguous.append(k) }
+        }
+        for k in ambiguous {
+            let bs = groups[k]!, ss = sideGroups[k]!
+            if bs.count * ss.count <= 4096 {
+                // Best first: neighbours that are already each other's counterparts, then the nearest position.
+                func agreement(_ b: Int, _ s: Int) -> Int {
+                    var score = 0
+                    if side.position[s] > 0, base.position[b] > 0, m.cardToBase[s - 1] == b - 1 { score -= 1 }
+                    if s + 1 < side.cards.count, side.column[s + 1] == side.column[s], m.cardToBase[s + 1] == b + 1,
+                       b + 1 < base.cards.count, base.column[b + 1] == base.column[b] { score -= 1 }
+                    return score
+                }
+                var candidates: [(agreement: Int, distance: Int, b: Int, s: Int)] = []
+                for b in bs { for s in ss { candidates.append((agreement(b, s), abs(b - s), b, s)) } }
+                candidates.sort { ($0.agreement, $0.distance, $0.b, $0.s) < ($1.agreement, $1.distance, $1.b, $1.s) }
+                var usedB = Set<Int>(), usedS = Set<Int>()
+                for c in candidates where !usedB.contains(c.b) && !usedS.contains(c.s) {
+                    usedB.insert(c.b)
+                    usedS.insert(c.s)
+                    m.pair(c.b, c.s)
+                }
+            } else {
+                for (b, s) in zip(bs, ss) { m.pair(b, s) }
+            }
+        }
+    }
+
+    /// Columns: equal titles (case ignored, k-th with k-th), then most matched cards in common, then the same index.
+    private static func matchColumns(base: FlatBoard, side: FlatBoard, into m: inout SideMatch) {
+        let bc = base.board.columns, sc = side.board.columns
+        var byTitle: [String: [Int]] = [:]
+        for (i, c) in bc.enumerated() { byTitle[c.title.lowercased(), default: []].append(i) }
+        var used: [String: Int] = [:]
+        for (j, c) in sc.enumerated() {
+            let t = c.title.lowercased()
+            let k = used[t, default: 0]
+            if let list = byTitle[t], k < list.count {
+                used[t] = k + 1
+                m.columnToBase[j] = list[k]
+                m.baseToColumn[list[k]] = j
+            }
+        }
+        // Renames: the unmatched base column holding most of this column's cards.
+        for j in sc.indices where m.columnToBase[j] == nil {
+            var counts: [Int: Int] = [:]
+            let start = side.columnStart[j]
+            for s in start..<(start + sc[j].cards.count) {
+                if let b = m.cardToBase[s], m.baseToColumn[base.column[b]] == nil { counts[base.column[b], default: 0] += 1 }
+            }
+            if let best = counts.max(by: { ($0.value, -$0.key) < ($1.value, -$1.key) }) {
+                m.columnToBase[j] = best.key
+                m.baseToColumn[best.key] = j
+            }
+        }
+        for j in sc.indices where m.columnToBase[j] == nil && j < bc.count && m.baseToColumn[j] == nil {
+            m.columnToBase[j] = j
+            m.baseToColumn[j] = j
+        }
+    }
+
+    /// Pairs an unmatched side card with the unmatched base card in the same slot: after the
+    /// counterpart of its predecessor (or first in the matched column). When the card after it is
+    /// also the counterpart of the one after that base card (the slot is exact), one word in common
+    /// suffices; otherwise the texts must be `similar`.
+    private static func pairSlots(base: FlatBoard, side: FlatBoard, into m: inout SideMatch) {
+        for (j, col) in side.board.columns.enumerated() {
+            guard let bcol = m.columnToBase[j] else { continue }
+            let start = side.columnStart[j]
+            let baseCount = base.board.columns[bcol].cards.count
+            for p in col.cards.indices where m.cardToBase[start + p] == nil {
+                let s = start + p
+                var bp: Int?
+                if p == 0 {
+                    bp = 0
+                } else if let prev = m.cardToBase[s - 1], base.column[prev] == bcol {
+                    bp = base.position[prev] + 1
+                }
+                var exact = false
+                if let q = bp, q < baseCount {
+                    let nextSide = p + 1 < col.cards.count ? m.cardToBase[s + 1] : nil
+                    let atEnds = p + 1 == col.cards.count && q + 1 == baseCount
+                    exact = atEnds || (nextSide != nil && nextSide! == base.columnStart[bcol] + q + 1)
+                }
+                if bp == nil || bp! >= baseCount || m.baseToCard[base.columnStart[bcol] + bp!] != nil {
+                    bp = p  // the same index in the column
+                    exact = false
+                }
+                guard let q = bp, let b = base.index(column: bcol, position: q), m.baseToCard[b] == nil else { continue }
+                if similar(base.cards[b], side.cards[s]) || (exact && shareAWord(base.cards[b], side.cards[s])) { m.pair(b, s) }
+            }
+        }
+    }
+
+    static func shareAWord(_ a: Card, _ b: Card) -> Bool {
+        !Set(a.title.lowercased().split(separator: " ")).isDisjoint(with: b.title.lowercased().split(separator: " "))
+    }
+
+    /// Half or more of the title's words in common, or the same non-empty details under another title.
+    static func similar(_ a: Card, _ b: Card) -> Bool {
+        let wa = Set(a.title.lowercased().split(separator: " ")), wb = Set(b.title.lowercased().split(separator: " "))
+        let union = wa.union(wb).count
+        if union > 0 && wa.intersection(wb).count * 2 >= union { return true }
+        let hasDetails = !a.description.isEmpty || !a.subtasks.isEmpty || !a.extraLines.isEmpty
+        return hasDetails && a.description == b.description && a.subtasks == b.subtasks && a.extraLines == b.extraLines
+    }
+}

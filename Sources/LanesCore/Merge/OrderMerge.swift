@@ -1,0 +1,194 @@
+/// Which of the two descendants of a base a change came from.
+enum MergeSide: Hashable, Sendable {
+    case ours, theirs
+}
+
+/// Three-way merge of one ordered sequence of nodes (columns of a board, cards of a column, lines of a field).
+///
+/// Nodes are small integers shared by the three versions. A *stationary* node is in base and in
+/// both sides, where neither side moved it; both sides keep the stationary nodes in base order, so
+/// they form the skeleton of the result. Every other node that survives is *placed* by one side: it
+/// goes into the gap after the stationary node that precedes it in that side's sequence. When both
+/// sides put nodes into one gap, the two runs are ordered by `runsInOrder` on their first nodes — a
+/// comparison of content, not of sides — so the result does not depend on which side is "ours".
+struct OrderMerge {
+    /// Longest increasing subsequence of `values`: a mask of the positions that are in it.
+    /// O(n log n); among equally long ones it keeps, at each length, the one ending lowest.
+    static func increasingMask(_ values: [Int]) -> [Bool] {
+        let n = values.count
+        var mask = [Bool](repeating: false, count: n)
+        guard n > 0 else { return mask }
+        var tailValue: [Int] = []
+        var tailIndex: [Int] = []
+        var previous = [Int](repeating: -1, count: n)
+        for (i, v) in values.enumerated() {
+            var lo = 0, hi = tailValue.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if tailValue[mid] < v { lo = mid + 1 } else { hi = mid }
+            }
+            previous[i] = lo > 0 ? tailIndex[lo - 1] : -1
+            if lo == tailValue.count {
+                tailValue.append(v)
+                tailIndex.append(i)
+            } else {
+                tailValue[lo] = v
+                tailIndex[lo] = i
+            }
+        }
+        var k = tailIndex.last!
+        while k >= 0 {
+            mask[k] = true
+            k = previous[k]
+        }
+        return mask
+    }
+
+    /// For each node of `sequence` that is not stationary: the stationary node before it (nil: the start).
+    static func anchors(in sequence: [Int], stationary: (Int) -> Bool) -> [Int: Int?] {
+        var result: [Int: Int?] = [:]
+        var anchor: Int?
+        for node in sequence {
+            if stationary(node) { anchor = node } else { result[node] = anchor }
+        }
+        return result
+    }
+
+    /// The merged sequence: `base`'s stationary nodes in order, each followed by the runs the sides placed after it.
+    ///
+    /// A node a side placed follows the nearest node before it in that side's sequence that the
+    /// result holds and that side did not place (a stationary node, or one the other side placed),
+    /// so a card added after a card the other side added or moved lands after that card.
+    static func merge(base: [Int], ours: [Int], theirs: [Int],
+                      stationary: (Int) -> Bool,
+                      placedHere: (Int, MergeSide) -> Bool,
+                      runsInOrder: (Int, Int) -> Bool) -> [Int] {
+        var oursRuns: [Int: [Int]] = [:]
+        var theirsRuns: [Int: [Int]] = [:]
+        let start = -1
+        var placedCount = 0
+        func collect(_ sequence: [Int], _ side: MergeSide, into runs: inout [Int: [Int]]) {
+            let other: MergeSide = side == .ours ? .theirs : .ours
+            var anchor = start
+            for node in sequence {
+                if placedHere(node, side) {
+                    runs[anchor, default: []].append(node)
+                    placedCount += 1
+                } else if stationary(node) || placedHere(node, other) {
+                    anchor = node
+                }
+            }
+        }
+        collect(ours, .ours, into: &oursRuns)
+        collect(theirs, .theirs, into: &theirsRuns)
+        var result: [Int] = []
+        result.reserveCapacity(base.count + placedCount)
+        func runs(after anchor: Int) -> [Int] {
+            let o = oursRuns.removeValue(forKey: anchor) ?? []
+            let t = theirsRuns.removeValue(forKey: anchor) ?? []
+            if o.isEmpty { return t }
+            if t.isEmpty { return o }
+            return runsInOrder(t[0], o[0]) ? t + o : o + t
+        }
+        var emitted: Set<Int>?  // only once a cycle is being broken
+        func emit(after anchor: Int) {
+            var stack: [(nodes: [Int], next: Int)] = []
+            let first = runs(after: anchor)
+            if !first.isEmpty { stack.append((first, 0)) }
+            while !stack.isEmpty {
+                let top = stack.count - 1
+                if stack[top].next == stack[top].nodes.count { stack.removeLast(); continue }
+                let node = stack[top].nodes[stack[top].next]
+                stack[top].next += 1
+                if emitted != nil {
+                    guard emitted!.insert(node).inserted else { continue }
+                }
+                result.append(node)
+                let more = runs(after: node)
+                if !more.isEmpty { stack.append((more, 0)) }
+            }
+        }
+        emit(after: start)
+        for node in base where stationary(node) {
+            result.append(node)
+            emit(after: node)
+        }
+        // Runs anchored in a cycle (each side placed its node after the other's) are never reached: they go last.
+        if !oursRuns.isEmpty || !theirsRuns.isEmpty {
+            emitted = Set(result)
+            for (sequence, side) in [(ours, MergeSide.ours), (theirs, .theirs)] {
+                for node in sequence where placedHere(node, side) && !emitted!.contains(node) {
+                    emitted!.insert(node)
+                    result.append(node)
+                    emit(after: node)
+                }
+            }
+        }
+        return result
+    }
+}
+
+/// Three-way merge of a short list of values (description lines, sub-tasks, extra lines, tags).
+///
+/// Equal values pair up in order (the k-th occurrence of a value in base with the k-th on a side).
+/// A value one side removed is removed; a value a side added goes after its neighbour; values both
+/// sides added at one place are ordered by value. Deterministic and the same with sides swapped.
+func mergeList<T: Hashable & Comparable>(base: [T], ours: [T], theirs: [T]) -> [T] {
+    if ours == base { return theirs }
+    if theirs == base || ours == theirs { return ours }
+    return mergeList(base: base, ours: ours, theirs: theirs, less: <)
+}
+
+/// `mergeList` for values ordered by `less` when two sides add at one place.
+func mergeList<T: Hashable>(base: [T], ours: [T], theirs: [T], less: (T, T) -> Bool) -> [T] {
+    if ours == base { return theirs }
+    if theirs == base || ours == theirs { return ours }
+    var values = base
+    var occurrences: [T: [Int]] = [:]
+    for (i, v) in base.enumerated() { occurrences[v, default: []].append(i) }
+    /// Node of each element of a side; unmatched values get new nodes (shared between the sides by value and occurrence).
+    var added: [T: [Int]] = [:]
+    func nodes(_ side: [T], sharingAdded: Bool) -> [Int] {
+        var used: [T: Int] = [:]
+        var usedAdded: [T: Int] = [:]
+        return side.map { v in
+            let k = used[v, default: 0]
+            used[v] = k + 1
+            if let list = occurrences[v], k < list.count { return list[k] }
+            let a = usedAdded[v, default: 0]
+            usedAdded[v] = a + 1
+            if sharingAdded, let list = added[v], a < list.count { return list[a] }
+            values.append(v)
+            added[v, default: []].append(values.count - 1)
+            return values.count - 1
+        }
+    }
+    let b = Array(base.indices)
+    let o = nodes(ours, sharingAdded: false)
+    let t = nodes(theirs, sharingAdded: true)
+    var inOurs = [Bool](repeating: false, count: values.count)
+    var inTheirs = inOurs
+    for n in o { inOurs[n] = true }
+    for n in t { inTheirs[n] = true }
+    let oursStill = stillInOrder(o, baseCount: base.count)
+    let theirsStill = stillInOrder(t, baseCount: base.count)
+    let stationary = { (n: Int) in n < base.count && oursStill.contains(n) && theirsStill.contains(n) }
+    let merged = OrderMerge.merge(
+        base: b, ours: o, theirs: t, stationary: stationary,
+        placedHere: { n, side in
+            guard n < base.count else { return side == (inOurs[n] ? .ours : .theirs) }
+            if !inOurs[n] || !inTheirs[n] { return false }  // removed by a side
+            return side == (oursStill.contains(n) ? .theirs : .ours)
+        },
+        runsInOrder: { less(values[$0], values[$1]) })
+    return merged.map { values[$0] }
+}
+
+/// The base nodes of a side's sequence that keep their base order (the longest run in order).
+func stillInOrder(_ sequence: [Int], baseCount: Int) -> Set<Int> {
+    let fromBase = sequence.filter { $0 < baseCount }
+    let mask = OrderMerge.increasingMask(fromBase)
+    var result = Set<Int>()
+    for (i, n) in fromBase.enumerated() where mask[i] { result.insert(n) }
+    return result
+}
