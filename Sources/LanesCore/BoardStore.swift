@@ -131,7 +131,7 @@ public final class BoardStore: BoardStorage {
             if base == ours {
                 result = theirs
             } else if base != theirs {
-                let merged = MergeSeam.merge(base: base, ours: ours, theirs: theirs, theirsSharesIdentity: true)
+                let merged = BoardMerge.merge(base: base, ours: ours, theirs: theirs)
                 result = merged.board
                 conflicts = merged.conflicts
             }
@@ -206,9 +206,9 @@ public final class BoardStore: BoardStorage {
         }
         parsed.acceptRules = disk.rules
         if disk.fingerprint?.content == fingerprint?.content && disk.rules == known.acceptRules { return nil }
-        let merged = MergeSeam.merge(base: known, ours: known, theirs: parsed, theirsSharesIdentity: false)
+        let merged = BoardMerge.merge(base: known, ours: known, theirs: parsed, matching: (.identity, .content))
         if merged.board == known { return nil }
-        return (merged.board, disk.info.remappingCards(merged.theirsIdentity), merged.incomingChanges)
+        return (merged.board, disk.info.remapped(through: merged, theirs: parsed), merged.incomingChanges)
     }
 
     /// Writes the rules sidecar, or deletes it when it would hold nothing a person wrote.

@@ -84,7 +84,7 @@ public struct BoardDocument: Sendable {
             board = stored
             return ([], 0)
         }
-        let merged = MergeSeam.merge(base: base, ours: board, theirs: stored, theirsSharesIdentity: true)
+        let merged = BoardMerge.merge(base: base, ours: board, theirs: stored)
         board = merged.board
         return (merged.conflicts, merged.incomingChanges)
     }
@@ -107,7 +107,7 @@ public struct BoardDocument: Sendable {
     /// The current board with the change `from` → `to` applied (exactly `to` when nothing else changed).
     private func replay(from: Board, to: Board) -> Board {
         if board == from { return to }
-        return MergeSeam.merge(base: from, ours: board, theirs: to, theirsSharesIdentity: true).board
+        return BoardMerge.merge(base: from, ours: board, theirs: to).board
     }
 }
 
