@@ -67,6 +67,12 @@ public final class BoardStore: BoardStorage {
         return (board, info)
     }
 
+    /// Whether the board file has no write permission bit (Lanes then shows it and never writes it).
+    public var isReadOnly: Bool {
+        guard case .success(let st) = POSIX.status(path) else { return false }
+        return st.st_mode & 0o222 == 0
+    }
+
     // MARK: BoardStorage
 
     public func load() throws -> Board {

@@ -84,6 +84,9 @@ struct Open: ParsableCommand {
             let names = Board.listed(unknown.map { "“\($0)”" }, or: "and")
             status = "Accept rules in \(URL(fileURLWithPath: store.rulesPath).lastPathComponent) name no such column: \(names)"
         }
+        if store.isReadOnly {
+            status = "\(file) is read-only: changes stay in this session (q offers to save a copy)"
+        }
         let key = URL(fileURLWithPath: file).standardizedFileURL.path
         let recovery = RecoveryCopies(environment: ProcessInfo.processInfo.environment)
         if let copy = recovery.takeCopies(for: key).last {

@@ -7,11 +7,18 @@ private func output(_ text: String) {
     FileHandle.standardOutput.write(Data(text.utf8))
 }
 
+/// Collisions with what someone else saved meanwhile, resolved by the merge rule: said on stderr.
+private func reportConflicts(_ conflicts: [BoardConflict]) {
+    for c in conflicts {
+        FileHandle.standardError.write(Data("lanes: merged with a change made meanwhile: \(c.message)\n".utf8))
+    }
+}
+
 struct Show: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Print a board's columns and cards as plain text.",
         discussion: """
-            Cards are numbered 1, 2, 3, … in file order, column by column. Other commands accept these numbers as card ids; they change when cards are added or moved before them. Reads without taking the board lock, so it works while the board is open in Lanes.
+            Cards are numbered 1, 2, 3, … in file order, column by column. Other commands accept these numbers as card ids; they change when cards are added or moved before them. Works while the board is open in Lanes.
             """
     )
 
@@ -46,7 +53,7 @@ struct Add: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Add a card to a column (at the end, or at the top with --top).",
         discussion: """
-            COLUMN is the column's number (see lanes columns), its title, or the unique start of its title (case ignored). Prints the new card's number. Takes the board lock; the file keeps its dialect.
+            COLUMN is the column's number (see lanes columns), its title, or the unique start of its title (case ignored). Prints the new card's number. What others saved meanwhile is merged, never overwritten; the file keeps its dialect.
             """
     )
 
@@ -66,7 +73,7 @@ struct Add: ParsableCommand {
     var force = false
 
     func run() throws {
-        let placed = try BoardCommands.edit(board) { b in
+        let placed = try BoardCommands.edit(board, conflicts: reportConflicts) { b in
             try BoardCommands.add(&b, column: column, title: title, top: top, force: force)
         }
         output("Added card \(placed.number) to \"\(placed.column)\" at position \(placed.position).\n")
@@ -77,7 +84,7 @@ struct Move: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Move a card to a column, at the end or at a position.",
         discussion: """
-            CARD is the card's number as lanes show prints it, its exact title, or the unique start of its title (case ignored); a number that is also another card's exact title is ambiguous. COLUMN is matched the same way against column numbers and titles. --position counts from 1 in the target column, not counting the card itself. A move into another column is refused (exit status 2) when that column is full or its accept rule (see lanes rules) does not name the card's column. Takes the board lock; the file keeps its dialect.
+            CARD is the card's number as lanes show prints it, its exact title, or the unique start of its title (case ignored); a number that is also another card's exact title is ambiguous. COLUMN is matched the same way against column numbers and titles. --position counts from 1 in the target column, not counting the card itself. A move into another column is refused (exit status 2) when that column is full or its accept rule (see lanes rules) does not name the card's column. What others saved meanwhile is merged, never overwritten; the file keeps its dialect.
             """
     )
 
@@ -97,7 +104,7 @@ struct Move: ParsableCommand {
     var force = false
 
     func run() throws {
-        let placed = try BoardCommands.edit(board) { b in
+        let placed = try BoardCommands.edit(board, conflicts: reportConflicts) { b in
             try BoardCommands.move(&b, card: card, to: to, position: position, force: force)
         }
         if placed.changed {
@@ -114,7 +121,7 @@ struct Rules: ParsableCommand {
         discussion: """
             Without options, prints the board's accept rules, one line each in the syntax of the rules file (accept "Done" from "Review" "Doing"), then a comment for every name that matches no column. With --column, sets that column's rule: the --from columns (repeat the option) or, with --any, no rule at all (the column accepts from every column). Columns are found like lanes move finds them: number, title, or the unique start of a title.
 
-            The rules live beside the board in .NAME.lanes (for board.md: .board.md.lanes), so taskell and Obsidian keep reading the board itself. A column without a rule accepts cards from every column; moving a card inside its own column is always allowed. lanes move refuses a move the rules forbid (exit status 2) unless --force; lanes add is never refused by a rule. Setting takes the board lock.
+            The rules live beside the board in .NAME.lanes (for board.md: .board.md.lanes), so taskell and Obsidian keep reading the board itself. A column without a rule accepts cards from every column; moving a card inside its own column is always allowed. lanes move refuses a move the rules forbid (exit status 2) unless --force; lanes add is never refused by a rule. Setting merges with what others saved meanwhile.
             """
     )
 
@@ -141,7 +148,7 @@ struct Rules: ParsableCommand {
             FileHandle.standardOutput.write(Data(BoardCommands.rules(b).utf8))
             return
         }
-        let summary = try BoardCommands.edit(board) { b in
+        let summary = try BoardCommands.edit(board, conflicts: reportConflicts) { b in
             try BoardCommands.setRule(&b, column: column, from: any ? [] : from)
         }
         output(summary + "\n")
