@@ -38,6 +38,7 @@ bench: deps
 	$(SWIFT) build -c release --product lanes
 	.build/release/lanes-bench
 	./scripts/bench-e2e .build/release/lanes .build/release/lanes-bench --cards 10000 --runs 5
+	./scripts/bench-idle-io .build/release/lanes .build/release/lanes-bench --cards 10000
 
 install: deps
 	$(SWIFT) build -c release --product lanes
