@@ -38,6 +38,8 @@ public final class AppRunner {
     let now: () -> Double
     /// Where the board went when Lanes had to end unsaved (set on the way out).
     public private(set) var recoveryCopy: String?
+    /// What to say on stderr once the terminal is restored.
+    private var farewell: String?
 
     public init(app: BoardApp, device: TerminalDevice, storage: sending (any BoardStorage)?, boardName: String = "board",
                 copyInfo: BoardFileInfo = BoardFileInfo(dialect: .taskell),
@@ -60,6 +62,12 @@ public final class AppRunner {
 
     /// Runs until the user quits or a signal ends it; the board is saved on the way out.
     public func run() throws {
+        // Said after the terminal is restored (defers run last-registered first), so it stays on screen.
+        defer {
+            if let farewell {
+                FileHandle.standardError.write(Data(("lanes: " + DisplayText.safe(farewell) + "\n").utf8))
+            }
+        }
         try device.start()
         defer { device.stop() }
         worker?.start()
@@ -154,9 +162,13 @@ public final class AppRunner {
         case .signal:
             if flush(timeout: 3) { return true }
             let text = BoardFormat.serialize(app.board, info: copyInfo)
-            recoveryCopy = try? recovery.write(text, for: boardName)
-            if let copy = recoveryCopy {
-                FileHandle.standardError.write(Data("lanes: \(DisplayText.safe(boardName)) was not saved (\(DisplayText.safe(unsaved ?? "the save did not finish"))); your board is in \(DisplayText.safe(copy))\n".utf8))
+            let why = unsaved ?? "the save did not finish"
+            do {
+                let copy = try recovery.write(text, for: boardName)
+                recoveryCopy = copy
+                farewell = "\(boardName) was not saved (\(why)); your board is in \(copy)"
+            } catch {
+                farewell = "\(boardName) was not saved (\(why)) and no recovery copy could be written: \(error)"
             }
             return true
         }

@@ -111,6 +111,33 @@ final class Recorder<Value>: @unchecked Sendable {
         #expect(st.st_mode & 0o7777 == 0o640)
     }
 
+    @Test func aHardLinkedFileIsWrittenInPlaceSoEveryNameSeesIt() throws {
+        let folder = ScratchFolder(); defer { folder.remove() }
+        let path = folder.file("board.md")
+        writeBehindTheBack(boardBytes(1, count: 200), to: path)
+        #expect(link(path, folder.file("other-name.md")) == 0)
+        let before = try #require(lstatOrNil(path))
+        let (_, fp) = try SafeFile.read(path)
+        let written = try SafeFile.writeAtomically(boardBytes(2, count: 90), to: path, expecting: fp)
+        #expect(contents(of: path) == boardBytes(2, count: 90))
+        #expect(contents(of: folder.file("other-name.md")) == boardBytes(2, count: 90), "the link is not split")
+        #expect(lstatOrNil(path)!.st_ino == before.st_ino && lstatOrNil(path)!.st_nlink == 2)
+        #expect(try SafeFile.read(path).fingerprint == written)
+        #expect(folder.entries() == ["board.md", "other-name.md"], "the copy kept during the write is gone")
+    }
+
+    @Test func aFileWithoutWritePermissionIsRefusedAndUntouched() throws {
+        let folder = ScratchFolder(); defer { folder.remove() }
+        let path = folder.file("board.md")
+        writeBehindTheBack(Array("old".utf8), to: path)
+        #expect(chmod(path, 0o444) == 0)
+        #expect(throws: StorageError.readOnly(path: path)) {
+            try SafeFile.writeAtomically(Array("new".utf8), to: path, expecting: nil)
+        }
+        #expect(contents(of: path) == Array("old".utf8))
+        #expect(folder.entries() == ["board.md"])
+    }
+
     @Test func symlinkIsWrittenThroughWithTheTempFileBesideTheTarget() throws {
         let folder = ScratchFolder(); defer { folder.remove() }
         #expect(mkdir(folder.file("links"), 0o755) == 0)

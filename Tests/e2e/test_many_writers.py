@@ -97,3 +97,33 @@ def test_quit_after_a_failed_save_asks_and_a_copy_can_be_saved(lanes, tmp_path):
     mine = [("To do", ["a1", "a0", "a2"]), ("Doing", ["b0", "b1", "b2"]), ("Done", ["c0"])]
     assert copy.read_text() == board_md(mine)
     assert app.board_path.read_text() == board_md(THREE), "the read-only board was not written"
+
+
+def lanes_pid(app) -> int:
+    shell = int(app.tmux.run("display", "-p", "-t", app.name, "#{pane_pid}").strip())
+    out = subprocess.run(["ps", "-o", "pid=,comm=", "--ppid", str(shell)], capture_output=True, text=True).stdout
+    pids = [int(line.split()[0]) for line in out.splitlines() if line.split()[1] == "lanes"]
+    assert len(pids) == 1, out
+    return pids[0]
+
+
+def test_sigterm_with_unsaved_work_leaves_a_recovery_copy_named_at_the_next_start(lanes):
+    app = lanes(board_md(THREE), wait_for="a0")
+    os.chmod(app.board_path, 0o444)
+    app.send_keys("J")
+    app.wait_status("NOT SAVED")
+    os.kill(lanes_pid(app), 15)
+    assert app.wait_exit() == 0, app.dump()
+    lines = "\n".join(app.capture())
+    assert "was not saved" in lines and "your board is in" in lines, app.dump()
+    recovery = app.config_home / ".local" / "state" / "lanes" / "recovery"
+    copies = sorted(p for p in recovery.iterdir() if p.name.startswith("board.md."))
+    assert len(copies) == 1, list(recovery.iterdir())
+    mine = [("To do", ["a1", "a0", "a2"]), ("Doing", ["b0", "b1", "b2"]), ("Done", ["c0"])]
+    assert copies[0].read_text() == board_md(mine)
+    assert app.board_path.read_text() == board_md(THREE)
+    # The next start on that board says where the copy is (once).
+    os.chmod(app.board_path, 0o644)
+    again = lanes(None, wait_for="a0", workdir=app.workdir)
+    again.wait_status("Unsaved changes of your last session on this board were kept in")
+    quit_and_check(again, board_md(THREE))
