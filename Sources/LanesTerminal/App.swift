@@ -317,7 +317,7 @@ public struct BoardApp: Sendable {
     func scene(now: Double) -> BoardScene {
         var statusText = status
         if case .prompt(let p, let editor) = mode {
-            statusText = p.label + editor.text
+            statusText = p.label + editor.prefix(512)
         } else if case .confirm(.deleteColumn(let s)) = mode, board.columns.indices.contains(s) {
             statusText = "Delete column “\(board.columns[s].title)” and its \(board.columns[s].cards.count) cards? y/n"
         }
@@ -340,6 +340,11 @@ public struct BoardApp: Sendable {
             buf.write(shown.text, x: labelWidth, y: y, style: Style(reverse: true))
             let cx = labelWidth + shown.cursor
             if cx < size.width { buf[cx, y] = Cell(buf[cx, y].text.isEmpty ? " " : buf[cx, y].text, style: Style()) }
+            if let note = editor.note, y > 0 {
+                // What the last paste changed or why it was refused, above the prompt.
+                buf.fill(x: 0, y: y - 1, width: size.width, height: 1, style: Style(reverse: true))
+                buf.write(" " + note, x: 0, y: y - 1, style: Style(bold: true, reverse: true))
+            }
         }
         if case .help(let scroll) = mode { HelpView.draw(keymap: keymap, scroll: scroll, into: &buf) }
     }

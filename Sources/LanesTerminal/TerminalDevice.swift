@@ -29,4 +29,10 @@ public protocol TerminalDevice: AnyObject {
     func wait(timeout: Double?) -> [TerminalInput]
     /// Hands the terminal to another program (an editor) and takes it back afterwards.
     func suspend(while body: () -> Void)
+    /// Stops Lanes as Ctrl-Z does in a shell (its whole process group), the terminal restored meanwhile.
+    func suspendToShell()
+}
+
+extension TerminalDevice {
+    public func suspendToShell() {}
 }
