@@ -170,6 +170,21 @@ def test_a_malformed_line_with_escape_sequences_changes_no_title_clipboard_or_sc
     assert_no_controls(body.replace(b"\r\n", b"\n"), "the error as written to the terminal")
 
 
+def test_a_file_made_malformed_while_open_is_reported_on_the_status_line_safely(lanes):
+    app = lanes(board_md(START), wait_for="a0", width=250)
+    title = app.fmt("#{pane_title}")
+    time.sleep(1.1)  # a different mtime second for the idle poll
+    app.board_path.write_bytes(("## To do\n\n- a0\nbroken " + HOSTILE + "\n").encode())
+    app.wait_status("cannot be read", timeout=10)
+    assert 'found "broken ^[]0;PWNED-TITLE^G^[]52;c;' in app.status(), app.status()
+    assert app.fmt("#{pane_title}") == title
+    assert app.fmt("#{window_bell_flag}") == "0"
+    app.send_keys("q")
+    assert app.wait_exit() == 0
+    assert_restored(app)
+    assert b"broken" in app.read_file(), "the file someone else wrote was overwritten"
+
+
 def test_cli_messages_quoting_file_text_are_sanitised(tmp_path, lanes_bin):
     (tmp_path / "bad.md").write_bytes(("## To do\n\n- a0\noops " + HOSTILE + "\n").encode())
     r = run_lanes(lanes_bin, "show", "bad.md", cwd=tmp_path)
