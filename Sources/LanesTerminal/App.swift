@@ -134,6 +134,7 @@ public struct BoardApp: Sendable {
         case .key(let k, let mods): return handleKey(k, mods, now: now)
         case .paste(let text):
             if case .prompt(let p, var editor) = mode {
+                mode = .normal  // the editor's text is then ours alone: changing it copies nothing
                 editor.insert(text)
                 mode = .prompt(p, editor)
             }
@@ -291,6 +292,7 @@ public struct BoardApp: Sendable {
             mode = .normal
             return []
         case .prompt(let p, var editor):
+            mode = .normal  // the editor's text is then ours alone: a key copies nothing
             switch editor.handle(key, mods) {
             case .editing: mode = .prompt(p, editor)
             case .cancel: mode = .normal; status = "Cancelled"

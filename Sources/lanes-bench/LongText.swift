@@ -26,7 +26,8 @@ func benchLongText(lengths: [Int], keys: Int = 30) -> [String: Double] {
         }
         var perKey: [Double] = []
         for k in 0..<keys {
-            let key: Key = k % 3 == 2 ? .left : .char("x")
+            // Typing (refused past the editor's limit), deleting and moving: each changes or redraws the prompt.
+            let key: Key = [.char("x"), .backspace, .left][k % 3]
             let (_, t) = timed {
                 now += 0.01
                 _ = app.handle(.key(key, []), now: now)
