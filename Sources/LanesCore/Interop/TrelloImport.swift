@@ -263,7 +263,7 @@ public enum TrelloImport {
             var due: String?
             if let value = card["due"], !value.isNull {
                 guard let text = value.string, let day = TrelloImport.day(fromISODate: text) else {
-                    throw fail(value, "card \"\(title)\": \"due\" must be an ISO 8601 date such as \"2024-01-31T12:00:00.000Z\"; found \(value.string.map { "\"\($0)\"" } ?? value.kindDescription)")
+                    throw fail(value, "card \"\(title)\": \"due\" must be a real date in ISO 8601, such as \"2024-01-31T12:00:00.000Z\"; found \(value.string.map { "\"\($0)\"" } ?? value.kindDescription)")
                 }
                 due = day
             }
