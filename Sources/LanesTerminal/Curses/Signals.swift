@@ -10,12 +10,15 @@ import Synchronization
 enum TerminalSignals {
     /// Signals reported through the self-pipe.
     static let eventSignals: [Int32] = [SIGWINCH, SIGHUP, SIGTERM, SIGINT, SIGTSTP, SIGCONT]
-    /// Signals whose default action ends the process (crashes and the rest): each restores the
-    /// terminal, then the process dies of the same signal with its default action. Installed only
-    /// where the disposition is still the default, so a signal the parent ignored stays ignored.
-    static let crashSignals: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP, SIGQUIT, SIGSYS,
-                                        SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF, SIGXCPU, SIGXFSZ,
-                                        SIGSTKFLT, SIGPWR, SIGIO]
+    /// Crashes: each restores the terminal, then the process dies of the same signal with its
+    /// default action. They replace any handler (Swift's backtracer kept the process running
+    /// after a `kill -SEGV`), but not SIG_IGN.
+    static let crashSignals: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP, SIGQUIT, SIGSYS]
+    /// The other signals whose default action ends the process: handled like crashes, but only
+    /// where the disposition is still the default, so one the parent ignored (nohup) or a library
+    /// handles keeps that.
+    static let lethalSignals: [Int32] = [SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF, SIGXCPU, SIGXFSZ,
+                                         SIGSTKFLT, SIGPWR, SIGIO]
         + Array(Int32(34)...Int32(64))  // SIGRTMIN...SIGRTMAX as the kernel numbers them (glibc keeps 32 and 33)
     /// Ignored while the terminal is ours: a closed pipe is an error from `write`, not a silent death.
     static let ignoredSignals: [Int32] = [SIGPIPE]
@@ -44,12 +47,12 @@ enum TerminalSignals {
             action.sa_flags = SA_RESTART
             sigaction(sig, &action, previousActions + Int(sig))
         }
-        for sig in crashSignals {
+        for sig in crashSignals + lethalSignals {
             let previous = previousActions + Int(sig)
             sigaction(sig, nil, previous)
+            // 0 is SIG_DFL, 1 SIG_IGN.
             let handler = unsafeBitCast(previous.pointee.__sigaction_handler.sa_handler, to: Int.self)
-            // SIG_IGN stays: a signal the parent ignored (nohup) must not kill us now.
-            guard handler != 1 else { continue }
+            guard handler != 1, handler == 0 || crashSignals.contains(sig) else { continue }
             var action = sigaction()
             action.__sigaction_handler.sa_sigaction = onCrashSignal
             sigfillset(&action.sa_mask)
@@ -68,7 +71,7 @@ enum TerminalSignals {
     /// Puts back the handlers that were there before `install`.
     static func uninstall() {
         armed.store(false, ordering: .sequentiallyConsistent)
-        for sig in eventSignals + crashSignals + ignoredSignals {
+        for sig in eventSignals + crashSignals + lethalSignals + ignoredSignals {
             sigaction(sig, previousActions + Int(sig), nil)
         }
         drain()
