@@ -278,6 +278,25 @@ def test_a_crash_signal_restores_the_terminal_and_really_dies(lanes, sig):
     assert_restored(app)
 
 
+def test_a_signal_ignored_by_the_parent_stays_ignored(tmux_server, lanes_bin, tmp_path):
+    (tmp_path / "b.md").write_text(board_md(START))
+    name = f"ign{os.getpid()}"
+    tmux_server.run("new-session", "-d", "-s", name, "-x", "100", "-y", "30", "-c", str(tmp_path),
+                    f"trap '' USR1; env LC_ALL=C.UTF-8 TERM=xterm-256color {lanes_bin} b.md; echo EXITED; sleep 30")
+    try:
+        deadline = time.monotonic() + 10
+        while "Doing" not in tmux_server.run("capture-pane", "-p", "-t", name):
+            assert time.monotonic() < deadline, "the board did not appear"
+            time.sleep(POLL)
+        pid = descendant_running(int(tmux_server.run("display-message", "-p", "-t", name, "#{pane_pid}").strip()), lanes_bin)
+        os.kill(pid, signal.SIGUSR1)
+        time.sleep(0.5)
+        assert alive(pid), "SIGUSR1, ignored by the parent (like nohup does), killed lanes"
+        assert tmux_server.run("display-message", "-p", "-t", name, "#{alternate_on}").strip() == "1"
+    finally:
+        tmux_server.run("kill-session", "-t", name, check=False)
+
+
 def test_sigpipe_is_ignored_and_sigtstp_without_job_control_changes_nothing(lanes):
     app = lanes(board_md(START), wait_for="a0")
     pid = lanes_pid(app)
