@@ -203,12 +203,12 @@ public struct AcceptRules: Hashable, Sendable {
         "accept \(quoted(rule.column)) from " + rule.sources.map(quoted).joined(separator: " ")
     }
 
-    /// A name in double quotes, `"` and `\` escaped.
+    /// A name in double quotes, `"` and `\` escaped; never a NUL or line break (see `TextRules.writable`).
     public static func quoted(_ name: String) -> String {
         var out = "\""
-        for ch in name {
-            if ch == "\"" || ch == "\\" { out.append("\\") }
-            out.append(ch)
+        for scalar in TextRules.writable(name).unicodeScalars {
+            if scalar == "\"" || scalar == "\\" { out.append("\\") }
+            out.unicodeScalars.append(scalar)
         }
         return out + "\""
     }
@@ -228,9 +228,10 @@ private struct Words {
         }
     }
 
-    var rest: Substring
+    /// Read by Unicode scalar, not by grapheme: a quote followed by a combining mark is still a quote.
+    var rest: Substring.UnicodeScalarView
 
-    init(_ text: String) { rest = Substring(text) }
+    init(_ text: String) { rest = Substring(text).unicodeScalars }
 
     /// Once `next` returned nil: the comment ending the line with the blanks before it (`""` when none).
     var comment: String = ""
@@ -239,7 +240,7 @@ private struct Words {
         let blanks = rest
         while let c = rest.first, c == " " || c == "\t" { rest.removeFirst() }
         guard let c = rest.first, c != "#" else {
-            comment = rest.isEmpty ? "" : String(blanks)
+            comment = rest.isEmpty ? "" : String(Substring(blanks))
             return nil
         }
         if c == "\"" {
@@ -256,12 +257,12 @@ private struct Words {
                         throw source.error(line, "only \\\" and \\\\ may follow a backslash in a quoted name")
                     }
                     rest.removeFirst()
-                    name.append(esc)
+                    name.unicodeScalars.append(esc)
                 } else {
-                    name.append(ch)
+                    name.unicodeScalars.append(ch)
                 }
             }
-            guard !name.isEmpty else { throw source.error(line, "an empty column name (\"\")") }
+            // An empty name is allowed: "## " is a column with an empty title, and its rule must read back.
             if let after = rest.first, after != " " && after != "\t" {
                 throw source.error(line, "expected a space after the quoted name \(AcceptRules.quoted(name))")
             }
@@ -272,7 +273,7 @@ private struct Words {
             if ch == "\"" || ch == "#" {
                 throw source.error(line, "a name with \(ch == "#" ? "#" : "quotes") must be written in double quotes")
             }
-            word.append(ch)
+            word.unicodeScalars.append(ch)
             rest.removeFirst()
         }
         return .bare(word)

@@ -146,6 +146,7 @@ public struct BoardApp: Sendable {
         case .key(let k, let mods): return handleKey(k, mods, now: now)
         case .paste(let text):
             if case .prompt(let p, var editor) = mode {
+                mode = .normal  // the editor's text is then ours alone: changing it copies nothing
                 editor.insert(text)
                 mode = .prompt(p, editor)
             }
@@ -303,6 +304,7 @@ public struct BoardApp: Sendable {
             mode = .normal
             return []
         case .prompt(let p, var editor):
+            mode = .normal  // the editor's text is then ours alone: a key copies nothing
             switch editor.handle(key, mods) {
             case .editing: mode = .prompt(p, editor)
             case .cancel: mode = .normal; status = "Cancelled"
@@ -332,7 +334,7 @@ public struct BoardApp: Sendable {
     func scene(now: Double) -> BoardScene {
         var statusText = status
         if case .prompt(let p, let editor) = mode {
-            statusText = p.label + editor.text
+            statusText = p.label + editor.prefix(512)
         } else if case .confirm(.deleteColumn(let s)) = mode, board.columns.indices.contains(s) {
             statusText = "Delete column “\(board.columns[s].title)” and its \(board.columns[s].cards.count) cards? y/n"
         } else if case .confirm(.quitUnsaved(let why)) = mode {
@@ -357,6 +359,11 @@ public struct BoardApp: Sendable {
             buf.write(shown.text, x: labelWidth, y: y, style: Style(reverse: true))
             let cx = labelWidth + shown.cursor
             if cx < size.width { buf[cx, y] = Cell(buf[cx, y].text.isEmpty ? " " : buf[cx, y].text, style: Style()) }
+            if let note = editor.note, y > 0 {
+                // What the last paste changed or why it was refused, above the prompt.
+                buf.fill(x: 0, y: y - 1, width: size.width, height: 1, style: Style(reverse: true))
+                buf.write(" " + note, x: 0, y: y - 1, style: Style(bold: true, reverse: true))
+            }
         }
         if case .help(let scroll) = mode { HelpView.draw(keymap: keymap, scroll: scroll, into: &buf) }
     }

@@ -137,7 +137,8 @@ extension BoardApp {
     }
 
     mutating func submit(_ prompt: Prompt, _ text: String) {
-        let trimmed = text.trimmingCharacters(in: " \t")
+        // The door every prompt's text passes: one storable line (see TextRules).
+        let trimmed = TextRules.oneLine(text).text.trimmingCharacters(in: " \t")
         switch prompt {
         case .addCard(let section, let index):
             guard !trimmed.isEmpty else { status = "Empty title: nothing added"; return }
@@ -180,7 +181,7 @@ extension BoardApp {
             }
             changed()
         case .setAccepts(let section):
-            setAccepts(section, text)
+            setAccepts(section, TextRules.oneLine(text).text)
         case .setDue(let id):
             guard let path = board.indexPath(for: id) else { return }
             document.perform(trimmed.isEmpty ? "clear due date" : "set due date") { $0[path].due = trimmed.isEmpty ? nil : trimmed }
@@ -231,8 +232,9 @@ extension BoardApp {
     /// External edit finished: replace the card's details (one undo step).
     public mutating func finishExternalEdit(_ id: ItemID, edited: Card?) {
         guard let edited, let path = board.indexPath(for: id) else { status = "Edit abandoned"; return }
-        document.perform("edit card") { $0[path] = edited }
-        status = "Card updated"
+        let (card, changes) = TextRules.storable(edited)
+        document.perform("edit card") { $0[path] = card }
+        status = "Card updated" + (changes.words.map { ": \($0) (each field of a card is one line)" } ?? "")
         changed()
     }
 

@@ -1,8 +1,20 @@
+import LanesCore
+
 /// A one-line text editor: cursor keys, Home/End, Backspace/Delete, Ctrl-U/K/W/A/E, wide characters.
+///
+/// Text comes in through `TextRules.oneLine` (a line break becomes a space, a NUL is dropped) and
+/// stops at `maxCharacters`; `note` says what was changed or refused. Drawing (`visible`) measures
+/// only the characters around the cursor, so a key costs the same at 10 or 1,000,000 characters
+/// (a longer text than the limit can still arrive from a file and be edited).
 public struct LineEditor: Hashable, Sendable {
+    /// The most characters typing or pasting makes a prompt hold; a paste that would pass it is refused whole.
+    public static let maxCharacters = 10_000
+
     public private(set) var characters: [Character]
     /// Index in `characters` where typing goes.
     public private(set) var cursor: Int
+    /// What the last insertion changed or refused, in words; nil when it went in as given.
+    public private(set) var note: String?
 
     public init(_ text: String = "") {
         characters = Array(text)
@@ -11,16 +23,29 @@ public struct LineEditor: Hashable, Sendable {
 
     public var text: String { String(characters) }
 
+    /// The text's first `limit` characters (what a status line can show of a long text).
+    public func prefix(_ limit: Int) -> String { String(characters.prefix(limit)) }
+
     /// The cursor's column in cells from the start of the text.
-    public var cursorColumn: Int { TextWidth.width(of: String(characters[..<cursor])) }
+    public var cursorColumn: Int { characters[..<cursor].reduce(0) { $0 + Self.cells($1) } }
 
     public enum Outcome: Hashable, Sendable { case editing, submit, cancel }
 
+    /// Inserts typed or pasted text at the cursor, made one storable line.
     public mutating func insert(_ s: String) {
-        for ch in s where ch != "\n" && ch != "\r" {
-            characters.insert(ch, at: cursor)
-            cursor += 1
+        let (clean, changes) = TextRules.oneLine(s)
+        var words = changes.words
+        let added = Array(clean)
+        let room = Self.maxCharacters - characters.count
+        if added.count > max(0, room) {
+            let what = added.count == 1 ? "Not typed" : "Paste refused (\(added.count) characters)"
+            note = "\(what): a prompt holds at most \(Self.maxCharacters) characters; longer text belongs in the description (E edits in $EDITOR)"
+            return
         }
+        characters.insert(contentsOf: added, at: cursor)
+        cursor += added.count
+        if let w = words { words = "Pasted text: \(w) (a title or name is one line)" }
+        note = words
     }
 
     /// Applies a key; Enter submits, Esc cancels.
@@ -65,22 +90,37 @@ public struct LineEditor: Hashable, Sendable {
     }
 
     /// The slice of text to show in `width` cells so the cursor stays visible, and the cursor's column in it.
+    ///
+    /// The text before the cursor is shown as far as it fits (the cursor at the right edge once the
+    /// text is longer than the field); only characters within `width` cells of the cursor are measured.
     public func visible(width: Int) -> (text: String, cursor: Int) {
         guard width > 1 else { return ("", 0) }
         // The character under the cursor (or the cell after the end) must fit too.
-        let under = cursor < characters.count ? TextWidth.width(of: DisplayText.safe(String(characters[cursor]))) : 1
-        var start = 0
-        while start < cursor, TextWidth.width(of: DisplayText.safe(String(characters[start..<cursor]))) + under > width {
-            start += 1
+        let under = cursor < characters.count ? Self.cells(characters[cursor]) : 1
+        var start = cursor
+        var before = 0
+        while start > 0 {
+            let w = Self.cells(characters[start - 1])
+            if before + w + under > width { break }
+            before += w
+            start -= 1
         }
         var shown = ""
         var used = 0
-        for ch in characters[start...] {
-            let w = TextWidth.width(of: DisplayText.safe(String(ch)))
+        var i = start
+        while i < characters.count {
+            let piece = DisplayText.safe(String(characters[i]))
+            let w = TextWidth.width(of: piece)
             if used + w > width { break }
-            shown += DisplayText.safe(String(ch))
+            shown += piece
             used += w
+            i += 1
         }
-        return (shown, TextWidth.width(of: DisplayText.safe(String(characters[start..<cursor]))))
+        return (shown, before)
+    }
+
+    /// Cells a character takes on screen, control characters as their placeholder.
+    static func cells(_ ch: Character) -> Int {
+        CellBuffer.isPlain(ch) ? TextWidth.width(of: ch) : TextWidth.width(of: DisplayText.safe(String(ch)))
     }
 }

@@ -141,7 +141,7 @@ public final class AppRunner {
                     app.askBeforeQuitting(because: "the copy could not be written either: \(error)")
                 }
             case .suspend:
-                device.suspend { _ = kill(getpid(), SIGSTOP) }
+                device.suspendToShell()
                 device.invalidate()
             case .editExternally(let id):
                 editExternally(id)

@@ -30,6 +30,12 @@ public protocol TerminalDevice: AnyObject {
     func wait(timeout: Double?, wakingOn: Int32?) -> [TerminalInput]
     /// Hands the terminal to another program (an editor) and takes it back afterwards.
     func suspend(while body: () -> Void)
+    /// Stops Lanes as Ctrl-Z does in a shell (its whole process group), the terminal restored meanwhile.
+    func suspendToShell()
+}
+
+extension TerminalDevice {
+    public func suspendToShell() {}
 }
 
 extension TerminalDevice {

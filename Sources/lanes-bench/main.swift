@@ -33,8 +33,8 @@ let sizes = option("--only").flatMap(Int.init).map { [$0] }
 let motions = option("--motions").flatMap(Int.init) ?? 3000
 let jsonPath = option("--json") ?? "bench-results.json"
 let screens = option("--screen").flatMap(parseSize).map { [$0] } ?? [Size(width: 120, height: 40), Size(width: 80, height: 24)]
-/// Which parts to run (all by default): parse, launch, drag, pty, save, rss.
-let phases = Set((option("--phases") ?? "parse,launch,drag,pty,save,rss").split(separator: ",").map(String.init))
+/// Which parts to run (all by default): parse, launch, drag, pty, save, rss, text.
+let phases = Set((option("--phases") ?? "parse,launch,drag,pty,save,rss,text").split(separator: ",").map(String.init))
 func on(_ phase: String) -> Bool { phases.contains(phase) && !flag("--no-" + phase) }
 
 func makeTempDir() -> String {
@@ -333,6 +333,12 @@ for n in sizes {
     perSize[n] = try benchSize(n)
 }
 
+var longText: [String: Double] = [:]
+if on("text") {
+    say("long text in the line editor (per key with its frame, 120x40):")
+    longText = benchLongText(lengths: [1_000, 16_000, 1_000_000])
+}
+
 // MARK: Report
 
 @MainActor func row(_ label: String, _ key: String, target: String = "", scale: Double = 1) {
@@ -383,6 +389,7 @@ for (label, values, target) in table {
 var json: [String: Any] = [:]
 for (n, v) in perSize { json["\(n)"] = v }
 json["motions_per_drag"] = motions
+if !longText.isEmpty { json["long_text"] = longText }
 json["minimal_diff_definition"] = "per run of changed cells (CellBuffer.diff): one ESC[row;colH cursor move + UTF-8 bytes of each changed cell (wide char once) + the shortest SGR wherever a cell's style differs from the pen, and ESC[m at the end if the pen is not plain; *_text_only: the same without SGR"
 var existing: [String: Any] = [:]
 if let data = FileManager.default.contents(atPath: jsonPath),

@@ -37,14 +37,14 @@ struct Lanes: ParsableCommand {
         } catch {
             // Usage errors exit 2 like other bad input; help, versions and completion scripts go their usual way.
             guard exitCode(for: error) == .validationFailure else { exit(withError: error) }
-            FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+            errorLine(fullMessage(for: error))
             Foundation.exit(2)
         }
     }
 
     private static func fail(_ error: any Error) -> Never {
         let (message, status) = CommandError.report(error)
-        FileHandle.standardError.write(Data((message + "\n").utf8))
+        errorLine(message)
         Foundation.exit(status)
     }
 }
@@ -63,7 +63,7 @@ struct Open: ParsableCommand {
 
     func run() throws {
         var keymap = Keymap()
-        if let (text, path) = Open.readConfig() {
+        if let (text, path) = try Open.readConfig() {
             do { try keymap.apply(config: text, file: path) } catch {
                 throw ValidationError("\(error)")
             }
@@ -74,7 +74,7 @@ struct Open: ParsableCommand {
         do {
             (store, board, created) = try BoardStore.open(file, starter: StarterBoard.markdown)
         } catch {
-            FileHandle.standardError.write(Data("lanes: \(error)\n".utf8))
+            errorLine("lanes: \(error)")
             throw ExitCode(2)
         }
         var status = created ? "Created \(file) from the starter board · drag cards with the mouse · ? help" : ""
@@ -99,12 +99,16 @@ struct Open: ParsableCommand {
         try runner.run()
     }
 
-    static func readConfig() -> (String, String)? {
+    /// The config file's text and path; nil when there is none. A file that is not UTF-8 is an error.
+    static func readConfig() throws -> (String, String)? {
         let env = ProcessInfo.processInfo.environment
         let base = env["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? (env["HOME"].map { $0 + "/.config" } ?? "")
         let path = base + "/lanes/config"
-        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else { return nil }
-        return (text, path)
+        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        if let bad = firstInvalidUTF8([UInt8](data)) {
+            throw ValidationError("\(path):\(bad.line): invalid UTF-8 at byte \(bad.byte) of the line; the config file must be UTF-8 text")
+        }
+        return (String(decoding: data, as: UTF8.self), path)
     }
 }
 

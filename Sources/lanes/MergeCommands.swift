@@ -50,14 +50,14 @@ struct Merge: ParsableCommand {
             Merge.fail(error)
         }
         for conflict in outcome.result.conflicts {
-            FileHandle.standardError.write(Data("lanes merge: \(label): \(conflict.message)\n".utf8))
+            errorLine("lanes merge: \(label): \(conflict.message)")
         }
         if !outcome.result.conflicts.isEmpty { throw ExitCode(1) }
     }
 
     private static func fail(_ error: any Error) -> Never {
         let message = error is ParseError ? "\(error)" : "lanes merge: \(CommandError.report(error).message.replacingOccurrences(of: "lanes: ", with: ""))"
-        FileHandle.standardError.write(Data((message + "\n").utf8))
+        errorLine(message)
         Foundation.exit(2)
     }
 }
@@ -99,8 +99,8 @@ struct GitSetup: ParsableCommand {
                     if current != value { _ = try GitSetup.git(["-C", realTop, "config", "--local", key, value], board: board) }
                 }
             }
-            print(added ? "\(board): merged by lanes merge from now on (.gitattributes: \(GitSetup.pattern(for: path)) merge=lanes)"
-                        : "\(board): already set up")
+            emit((added ? "\(board): merged by lanes merge from now on (.gitattributes: \(GitSetup.pattern(for: path)) merge=lanes)"
+                        : "\(board): already set up") + "\n")
         }
     }
 

@@ -2,16 +2,9 @@ import ArgumentParser
 import Foundation
 import LanesCore
 
-/// Writes text to stdout as is.
-private func output(_ text: String) {
-    FileHandle.standardOutput.write(Data(text.utf8))
-}
-
 /// Collisions with what someone else saved meanwhile, resolved by the merge rule: said on stderr.
 private func reportConflicts(_ conflicts: [BoardConflict]) {
-    for c in conflicts {
-        FileHandle.standardError.write(Data("lanes: merged with a change made meanwhile: \(c.message)\n".utf8))
-    }
+    for c in conflicts { errorLine("lanes: merged with a change made meanwhile: \(c.message)") }
 }
 
 struct Show: ParsableCommand {
@@ -30,7 +23,7 @@ struct Show: ParsableCommand {
 
     func run() throws {
         let (b, info) = try BoardStore.load(board)
-        output(BoardCommands.show(b, info: info, details: details))
+        emit(BoardCommands.show(b, info: info, details: details))
     }
 }
 
@@ -45,7 +38,7 @@ struct Columns: ParsableCommand {
 
     func run() throws {
         let (b, _) = try BoardStore.load(board)
-        output(BoardCommands.columns(b))
+        emit(BoardCommands.columns(b))
     }
 }
 
@@ -76,7 +69,7 @@ struct Add: ParsableCommand {
         let placed = try BoardCommands.edit(board, conflicts: reportConflicts) { b in
             try BoardCommands.add(&b, column: column, title: title, top: top, force: force)
         }
-        output("Added card \(placed.number) to \"\(placed.column)\" at position \(placed.position).\n")
+        emit("Added card \(placed.number) to \"\(placed.column)\" at position \(placed.position).\n")
     }
 }
 
@@ -108,9 +101,9 @@ struct Move: ParsableCommand {
             try BoardCommands.move(&b, card: card, to: to, position: position, force: force)
         }
         if placed.changed {
-            output("Moved \"\(placed.title)\" to \"\(placed.column)\" at position \(placed.position) (now card \(placed.number)).\n")
+            emit("Moved \"\(placed.title)\" to \"\(placed.column)\" at position \(placed.position) (now card \(placed.number)).\n")
         } else {
-            output("\"\(placed.title)\" already is at position \(placed.position) of \"\(placed.column)\"; nothing changed.\n")
+            emit("\"\(placed.title)\" already is at position \(placed.position) of \"\(placed.column)\"; nothing changed.\n")
         }
     }
 }
@@ -145,13 +138,13 @@ struct Rules: ParsableCommand {
     func run() throws {
         guard let column else {
             let (b, _) = try BoardStore.load(board)
-            FileHandle.standardOutput.write(Data(BoardCommands.rules(b).utf8))
+            emit(BoardCommands.rules(b))
             return
         }
         let summary = try BoardCommands.edit(board, conflicts: reportConflicts) { b in
             try BoardCommands.setRule(&b, column: column, from: any ? [] : from)
         }
-        output(summary + "\n")
+        emit(summary + "\n")
     }
 }
 
@@ -177,7 +170,7 @@ struct Export: ParsableCommand {
 
     func run() throws {
         let (b, info) = try BoardStore.load(board)
-        output(BoardExport.text(b, info: info, format: format))
+        outputDocument(BoardExport.text(b, info: info, format: format))
     }
 }
 
@@ -186,6 +179,11 @@ struct Import: ParsableCommand {
         abstract: "Create a board from another tool's file.",
         subcommands: [Trello.self]
     )
+
+    /// `lanes import` alone names no format: a usage error (exit status 2), not help with status 0.
+    func run() throws {
+        throw ValidationError("name the format to import from: lanes import trello EXPORT.json --output BOARD.md")
+    }
 
     enum Dialect: String, ExpressibleByArgument, CaseIterable {
         case taskell, obsidian
@@ -219,7 +217,7 @@ struct Import: ParsableCommand {
             let summary = try BoardCommands.importTrello(
                 from: export, to: output, dialect: dialect.value,
                 options: TrelloImport.Options(includeArchived: includeArchived), force: force)
-            FileHandle.standardOutput.write(Data((summary + "\n").utf8))
+            emit(summary + "\n")
         }
     }
 }

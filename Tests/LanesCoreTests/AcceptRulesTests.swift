@@ -82,7 +82,6 @@ struct AcceptRulesFormatTests {
         #expect(parseError("accept \"Done from Review\n") == ".b.md.lanes:1: a quoted name is not closed (a \" is missing)")
         #expect(parseError("accept \"Do\\ne\" from Review\n")
                 == ".b.md.lanes:1: only \\\" and \\\\ may follow a backslash in a quoted name")
-        #expect(parseError("accept \"\" from Review\n") == ".b.md.lanes:1: an empty column name (\"\")")
         #expect(parseError("accept \"Done\"x from Review\n") == ".b.md.lanes:1: expected a space after the quoted name \"Done\"")
         #expect(parseError("accept Done from Re#view\n") == ".b.md.lanes:1: a name with # must be written in double quotes")
         #expect(parseError("accept Done from Review\n\naccept Done from Doing\n")

@@ -178,7 +178,7 @@ struct CLIEditTests {
             """)
         #expect(BoardCommands.show(b, info: info, details: true).contains("  1. One   due 2024-01-31   sub-tasks 1/2\n       > about\n       [x] a\n       [ ] b\n  2. Two\n"))
         #expect(BoardCommands.columns(b) == "1\tTo do\t2\n2\tEmpty\t0/3\n")
-        #expect(BoardCommands.printable("a\u{1B}[31mb\tc") == "a?[31mb?c")
+        #expect(BoardCommands.printable("a\u{1B}[31mb\tc") == "a^[[31mb^Ic")
     }
 }
 

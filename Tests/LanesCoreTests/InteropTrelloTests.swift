@@ -228,7 +228,7 @@ struct InteropTrelloTests {
              "cards": [{"id": "c", "idList": "l", "name": "When",
                "due": "next week"}]}
             """))
-        #expect(badDue.line == 3 && badDue.message.contains("\"due\" must be an ISO 8601 date"))
+        #expect(badDue.line == 3 && badDue.message.contains("\"due\" must be a real date in ISO 8601"))
         let badPos = try #require(importError("{\"lists\": [{\"id\": \"l\", \"name\": \"L\", \"pos\": true}], \"cards\": []}"))
         #expect(badPos.message.contains("\"pos\" must be a number"))
     }

@@ -114,8 +114,9 @@ struct BoardWriter {
         out += newline
     }
 
+    /// Lines kept verbatim; still never what the parser refuses.
     mutating func lines(_ texts: [String]) {
-        for text in texts { line(text) }
+        for text in texts { line(singleLine(text)) }
     }
 
     mutating func blanks(_ count: Int) {
@@ -185,11 +186,7 @@ struct BoardWriter {
     }
 }
 
-/// The text with line breaks turned into spaces, so a value can never split a line.
+/// The text as one line the parser reads back: see `TextRules.writable`.
 func singleLine(_ text: String) -> String {
-    let isBreak = { (b: UInt8) in b == 0x0A || b == 0x0D }
-    // Scanning the contiguous bytes directly: the generic UTF8View walk was 8 % of a save.
-    let hasBreak = text.utf8.withContiguousStorageIfAvailable { $0.contains(where: isBreak) } ?? text.utf8.contains(where: isBreak)
-    guard hasBreak else { return text }
-    return String(text.map { $0 == "\n" || $0 == "\r" || $0 == "\r\n" ? " " : $0 })
+    TextRules.writable(text)
 }

@@ -62,16 +62,9 @@ public enum BoardCommands {
         return text
     }
 
-    /// Text safe to print to a terminal: control characters become `?`.
+    /// One value on one line of output: every control character (tab and line feed too) shown visibly.
     static func printable(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: isControl) else { return text }
-        var out = ""
-        for scalar in text.unicodeScalars { out.unicodeScalars.append(isControl(scalar) ? "?" : scalar) }
-        return out
-    }
-
-    private static func isControl(_ s: Unicode.Scalar) -> Bool {
-        s.value < 0x20 || (0x7F...0x9F).contains(s.value)
+        TerminalSafe.escape(text, keepLayout: false)
     }
 
     // MARK: Changing
@@ -94,8 +87,8 @@ public enum BoardCommands {
     public static func add(_ board: inout Board, column query: String, title: String, top: Bool = false, force: Bool = false) throws(CommandError) -> Placement {
         let title = title.trimmingSpaces()
         guard !title.isEmpty else { throw CommandError(.badInput, "the card title is empty") }
-        guard !title.contains(where: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" }) else {
-            throw CommandError(.badInput, "the card title must be a single line")
+        if let problem = TextRules.problem(in: title) {
+            throw CommandError(.badInput, "the card title holds \(problem); a title is one line of text")
         }
         let s = try BoardQuery.column(query, in: board)
         let column = board.columns[s]
@@ -199,7 +192,7 @@ public enum BoardCommands {
     public static func importTrello(from input: String, to output: String, dialect: BoardDialect,
                                     options: TrelloImport.Options, force: Bool) throws -> String {
         let (bytes, _) = try SafeFile.read(input)
-        let board = try TrelloImport.board(from: bytes, file: input, options: options)
+        let (board, changes) = TextRules.storable(try TrelloImport.board(from: bytes, file: input, options: options))
         let text = BoardFormat.serialize(board, as: dialect)
         try WriteLock.holding((try? POSIX.resolveFinalLinks(output).get()) ?? output) {
             let existing = try SafeFile.fingerprint(output)
@@ -210,6 +203,7 @@ public enum BoardCommands {
         }
         let lists = board.columns.count, cards = board.cardCount
         return "Imported \(lists) \(lists == 1 ? "list" : "lists") and \(cards) \(cards == 1 ? "card" : "cards") into \(output) (\(dialect == .taskell ? "taskell" : "obsidian"))."
+            + (changes.words.map { " In names and descriptions \($0) (a board line holds neither)." } ?? "")
     }
 }
 

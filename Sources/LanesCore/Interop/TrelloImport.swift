@@ -56,12 +56,58 @@ public enum TrelloImport {
         return TrelloImport.tag(forLabelNamed: color, color: nil)
     }
 
-    /// `YYYY-MM-DD` from the start of an ISO 8601 date, or nil when it does not start with one.
+    /// `YYYY-MM-DD` from an ISO 8601 date (`2024-01-31`, or with a time such as `T12:00:00.000Z`),
+    /// or nil when it is not a real date and time (`2024-13-45T99:99:99Z` is not).
     public static func day(fromISODate text: String) -> String? {
-        let b = Array(text.utf8.prefix(10))
-        guard b.count == 10, b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-") else { return nil }
-        for k in [0, 1, 2, 3, 5, 6, 8, 9] where !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(b[k]) { return nil }
-        return String(decoding: b, as: UTF8.self)
+        let b = Array(text.utf8)
+        func number(_ from: Int, _ count: Int) -> Int? {
+            guard from + count <= b.count else { return nil }
+            var n = 0
+            for k in from..<from + count {
+                guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(b[k]) else { return nil }
+                n = n * 10 + Int(b[k] - UInt8(ascii: "0"))
+            }
+            return n
+        }
+        guard b.count >= 10, b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-"),
+              let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
+              (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year) else { return nil }
+        if b.count > 10 {
+            // The time: THH:MM, optional :SS and .fraction, then Z or ±HH:MM (or nothing).
+            guard b[10] == UInt8(ascii: "T") || b[10] == UInt8(ascii: " "),
+                  let hour = number(11, 2), hour < 24, b.count > 13, b[13] == UInt8(ascii: ":"),
+                  let minute = number(14, 2), minute < 60 else { return nil }
+            var k = 16
+            if k < b.count, b[k] == UInt8(ascii: ":") {
+                guard let second = number(k + 1, 2), second <= 60 else { return nil }
+                k += 3
+                if k < b.count, b[k] == UInt8(ascii: ".") {
+                    k += 1
+                    let digits = k
+                    while k < b.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(b[k]) { k += 1 }
+                    guard k > digits else { return nil }
+                }
+            }
+            if k < b.count {
+                if b[k] == UInt8(ascii: "Z") {
+                    k += 1
+                } else if b[k] == UInt8(ascii: "+") || b[k] == UInt8(ascii: "-") {
+                    guard let h = number(k + 1, 2), h < 24, k + 3 < b.count, b[k + 3] == UInt8(ascii: ":"),
+                          let m = number(k + 4, 2), m < 60 else { return nil }
+                    k += 6
+                }
+            }
+            guard k == b.count else { return nil }
+        }
+        return String(decoding: b[0..<10], as: UTF8.self)
+    }
+
+    private static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
     }
 
     private struct ShapeReader {
@@ -217,7 +263,7 @@ public enum TrelloImport {
             var due: String?
             if let value = card["due"], !value.isNull {
                 guard let text = value.string, let day = TrelloImport.day(fromISODate: text) else {
-                    throw fail(value, "card \"\(title)\": \"due\" must be an ISO 8601 date such as \"2024-01-31T12:00:00.000Z\"; found \(value.string.map { "\"\($0)\"" } ?? value.kindDescription)")
+                    throw fail(value, "card \"\(title)\": \"due\" must be a real date in ISO 8601, such as \"2024-01-31T12:00:00.000Z\"; found \(value.string.map { "\"\($0)\"" } ?? value.kindDescription)")
                 }
                 due = day
             }

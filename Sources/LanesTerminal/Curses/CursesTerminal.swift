@@ -310,8 +310,10 @@ public final class CursesTerminal: TerminalDevice {
     /// With `raw()` Ctrl-Z arrives as byte 0x1A and the app calls this; a SIGTSTP sent
     /// from outside lands here too, via `wait`. On return the screen has been repainted
     /// from curses' copy and `wait` reports `.resumed` (and `.resized` if the window changed).
+    /// Without job control (an orphaned process group: Lanes is the terminal's own process) nothing
+    /// could continue us, so the terminal is not given away at all: no moment of cooked input.
     public func suspendToShell() {
-        guard state == .running else { return }
+        guard state == .running, TerminalSignals.hasJobControl() else { return }
         leave()
         TerminalSignals.stopProcess()
         TerminalSignals.discard(SIGCONT)

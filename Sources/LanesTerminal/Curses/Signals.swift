@@ -10,8 +10,18 @@ import Synchronization
 enum TerminalSignals {
     /// Signals reported through the self-pipe.
     static let eventSignals: [Int32] = [SIGWINCH, SIGHUP, SIGTERM, SIGINT, SIGTSTP, SIGCONT]
-    /// Signals that end the process, after which the terminal must not stay in curses mode.
+    /// Crashes: each restores the terminal, then the process dies of the same signal with its
+    /// default action. They replace any handler (Swift's backtracer kept the process running
+    /// after a `kill -SEGV`), but not SIG_IGN.
     static let crashSignals: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP, SIGQUIT, SIGSYS]
+    /// The other signals whose default action ends the process: handled like crashes, but only
+    /// where the disposition is still the default, so one the parent ignored (nohup) or a library
+    /// handles keeps that.
+    static let lethalSignals: [Int32] = [SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF, SIGXCPU, SIGXFSZ,
+                                         SIGSTKFLT, SIGPWR, SIGIO]
+        + Array(Int32(34)...Int32(64))  // SIGRTMIN...SIGRTMAX as the kernel numbers them (glibc keeps 32 and 33)
+    /// Ignored while the terminal is ours: a closed pipe is an error from `write`, not a silent death.
+    static let ignoredSignals: [Int32] = [SIGPIPE]
 
     /// The read end of the self-pipe: readable whenever a signal has arrived.
     static var wakeFD: Int32 { wakeReadFD }
@@ -37,11 +47,22 @@ enum TerminalSignals {
             action.sa_flags = SA_RESTART
             sigaction(sig, &action, previousActions + Int(sig))
         }
-        for sig in crashSignals {
+        for sig in crashSignals + lethalSignals {
+            let previous = previousActions + Int(sig)
+            sigaction(sig, nil, previous)
+            // 0 is SIG_DFL, 1 SIG_IGN.
+            let handler = unsafeBitCast(previous.pointee.__sigaction_handler.sa_handler, to: Int.self)
+            guard handler != 1, handler == 0 || crashSignals.contains(sig) else { continue }
             var action = sigaction()
             action.__sigaction_handler.sa_sigaction = onCrashSignal
+            sigfillset(&action.sa_mask)
+            action.sa_flags = SA_SIGINFO | SA_ONSTACK | Int32(bitPattern: UInt32(SA_RESETHAND))
+            sigaction(sig, &action, nil)
+        }
+        for sig in ignoredSignals {
+            var action = sigaction()
+            action.__sigaction_handler.sa_handler = unsafeBitCast(1, to: (@convention(c) (Int32) -> Void).self)
             sigemptyset(&action.sa_mask)
-            action.sa_flags = SA_SIGINFO | SA_ONSTACK
             sigaction(sig, &action, previousActions + Int(sig))
         }
         armed.store(true, ordering: .sequentiallyConsistent)
@@ -50,7 +71,7 @@ enum TerminalSignals {
     /// Puts back the handlers that were there before `install`.
     static func uninstall() {
         armed.store(false, ordering: .sequentiallyConsistent)
-        for sig in eventSignals + crashSignals {
+        for sig in eventSignals + crashSignals + lethalSignals + ignoredSignals {
             sigaction(sig, previousActions + Int(sig), nil)
         }
         drain()
@@ -76,7 +97,10 @@ enum TerminalSignals {
         pendingBits.bitwiseAnd(~(UInt64(1) << UInt64(signal)), ordering: .sequentiallyConsistent)
     }
 
-    /// Stops the process as a shell's Ctrl-Z would and returns once it is continued.
+    /// Stops the process group as a shell's Ctrl-Z would and returns once it is continued.
+    ///
+    /// The whole group stops, so a parent in it (`sh -c`, `make run`) stops too and the
+    /// interactive shell sees its job stopped and prints its prompt.
     static func stopProcess() {
         var defaultAction = sigaction()
         defaultAction.__sigaction_handler.sa_handler = nil  // SIG_DFL
@@ -87,9 +111,25 @@ enum TerminalSignals {
         sigemptyset(&set)
         sigaddset(&set, SIGTSTP)
         pthread_sigmask(SIG_UNBLOCK, &set, nil)
-        raise(SIGTSTP)
-        // An orphaned process group ignores SIGTSTP: then this returns at once, which is fine.
+        kill(0, SIGTSTP)
         sigaction(SIGTSTP, &ours, nil)
+    }
+
+    /// Whether a shell can stop and continue us: the process group is not orphaned.
+    ///
+    /// A group is orphaned when no member's parent is in another group of the same session
+    /// (`tmux new lanes`, `xterm -e lanes`: Lanes leads its own session). The kernel discards
+    /// SIGTSTP sent to an orphaned group, and nobody would send SIGCONT after a SIGSTOP.
+    static func hasJobControl() -> Bool {
+        let group = getpgrp(), session = getsid(0)
+        var pid = getpid()
+        for _ in 0..<64 {
+            guard let parent = ProcStat(pid: pid), parent.ppid > 0, let up = ProcStat(pid: parent.ppid) else { return false }
+            if up.session != session { return false }
+            if up.pgrp != group { return true }
+            pid = parent.ppid
+        }
+        return false
     }
 
     /// Runs `body` with the default disposition of SIGTSTP, so a child that stops its
@@ -182,12 +222,46 @@ enum TerminalSignals {
         }
     }
 
-    /// Hands the signal to whoever handled it before us (the Swift backtracer, or the default action).
-    fileprivate static func chain(_ signal: Int32, reexecutes: Bool) {
-        sigaction(signal, previousActions + Int(signal), nil)
-        // A fault re-executes the faulting instruction on return and meets the previous
-        // handler with its real details; anything else has to be raised again.
-        if !reexecutes { raise(signal) }
+    /// Dies of `signal` with its default action (a core dump where that is the default).
+    ///
+    /// The previous handler is not called: Swift's backtracer returned from a signal sent with
+    /// `kill` and left the process running. SA_RESETHAND has already put back SIG_DFL; a fault
+    /// raised by the kernel re-executes the faulting instruction on return and dies there.
+    fileprivate static func die(_ signal: Int32, reexecutes: Bool) {
+        var action = sigaction()
+        action.__sigaction_handler.sa_handler = nil  // SIG_DFL
+        sigemptyset(&action.sa_mask)
+        sigaction(signal, &action, nil)
+        if reexecutes { return }
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, signal)
+        raise(signal)
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
+        // Not reached unless the signal's default action is to ignore it.
+        _exit(128 + signal)
+    }
+}
+
+/// The fields of /proc/PID/stat that job control needs.
+private struct ProcStat {
+    var ppid: pid_t
+    var pgrp: pid_t
+    var session: pid_t
+
+    init?(pid: pid_t) {
+        guard let file = fopen("/proc/\(pid)/stat", "r") else { return nil }
+        defer { fclose(file) }
+        var buffer = [CChar](repeating: 0, count: 1024)
+        guard fgets(&buffer, Int32(buffer.count), file) != nil else { return nil }
+        let line = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        // The command name is in parentheses and may hold spaces: fields follow the last ')'.
+        guard let close = line.lastIndex(of: ")") else { return nil }
+        let fields = line[line.index(after: close)...].split(separator: " ")
+        guard fields.count > 4, let ppid = pid_t(fields[1]), let pgrp = pid_t(fields[2]), let session = pid_t(fields[3]) else { return nil }
+        self.ppid = ppid
+        self.pgrp = pgrp
+        self.session = session
     }
 }
 
@@ -207,7 +281,7 @@ private func onCrashSignal(_ signal: Int32, _ info: UnsafeMutablePointer<siginfo
     TerminalSignals.emergencyRestore()
     let sentByKernel = info.map { $0.pointee.si_code > 0 } ?? false
     let isFault = signal == SIGSEGV || signal == SIGBUS || signal == SIGILL || signal == SIGFPE
-    TerminalSignals.chain(signal, reexecutes: sentByKernel && isFault)
+    TerminalSignals.die(signal, reexecutes: sentByKernel && isFault)
 }
 
 private func restoreAtExit() {

@@ -1,0 +1,42 @@
+import Foundation
+import LanesCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Writes command output to stdout through the terminal sanitiser (`TerminalSafe.escape`).
+func emit(_ text: String) {
+    FileHandle.standardOutput.write(Data(TerminalSafe.escape(text).utf8))
+}
+
+/// Writes a file's contents (an export) to stdout: byte for byte into a pipe or file,
+/// sanitised when stdout is a terminal.
+func outputDocument(_ text: String) {
+    let shown = isatty(STDOUT_FILENO) != 0 ? TerminalSafe.escape(text) : text
+    FileHandle.standardOutput.write(Data(shown.utf8))
+}
+
+/// Writes one message line to stderr through the terminal sanitiser.
+func errorLine(_ message: String) {
+    FileHandle.standardError.write(Data((TerminalSafe.escape(message) + "\n").utf8))
+}
+
+/// Where the first invalid UTF-8 sequence is: 1-based line and byte within that line.
+func firstInvalidUTF8(_ bytes: [UInt8]) -> (line: Int, byte: Int)? {
+    var decoder = Unicode.UTF8.ForwardParser()
+    var iterator = bytes.makeIterator()
+    var offset = 0
+    while true {
+        switch decoder.parseScalar(from: &iterator) {
+        case .valid(let encoded):
+            offset += encoded.count
+        case .emptyInput:
+            return nil
+        case .error:
+            let before = bytes[..<offset]
+            let line = before.filter { $0 == 0x0A }.count + 1
+            let lineStart = (before.lastIndex(of: 0x0A) ?? -1) + 1
+            return (line, offset - lineStart + 1)
+        }
+    }
+}
