@@ -41,7 +41,10 @@ extension BoardApp {
             guard let sel = validSelection else { status = "No card to lift"; break }
             showSection(sel.section)
             apply(coordinator.lift(at: sel), now: now)
-        case .drop: break
+        case .drop:
+            // Nothing lifted: enter opens the selected card.
+            guard let sel = validSelection else { status = "No card selected"; break }
+            openDetail(at: sel)
         case .cancel:
             if !filter.isEmpty { filter = ""; status = "Filter cleared" }
         case .moveLeft: quickMove(dx: -1)
@@ -56,7 +59,8 @@ extension BoardApp {
         case .redo:
             if let label = document.redo() { status = "Redid \(label)"; clampSelection(); changed() }
             else { status = "Nothing to redo" }
-        case .help: mode = .help(scroll: 0)
+        case .help: openHelp()
+        case .toggleCompact: toggleCompact()
         case .quit: return [.quit]
         case .suspend: return [.suspend]
         case .addBelow:
@@ -77,8 +81,7 @@ extension BoardApp {
             changed()
         case .toggleDone:
             guard let sel = validSelection else { status = "No card selected"; break }
-            document.perform("toggle done") { $0[sel].done.toggle() }
-            changed()
+            toggleDone(sel)
         case .editExternal:
             guard let sel = validSelection else { status = "No card selected"; break }
             return [.editExternally(board[sel].id)]
@@ -154,26 +157,41 @@ extension BoardApp {
             guard let path = board.indexPath(for: id) else { return }
             guard !trimmed.isEmpty else { status = "Empty title: kept the old one"; return }
             document.perform("edit title") { $0[path].title = trimmed }
+            status = "Title changed"
             changed()
         case .addColumn(let after):
             guard !trimmed.isEmpty else { status = "Empty title: nothing added"; return }
             let at = min(after + 1, board.columns.count)
-            document.perform("add column") { $0.columns.insert(Column(title: trimmed), at: at) }
+            if let clash = board.columnTitleClash(trimmed) {
+                status = "Not added: " + DisplayText.safe(ColumnNameError(title: trimmed, existing: clash).description)
+                return
+            }
+            document.perform("add column") { try? $0.addColumn(titled: trimmed, at: at) }
+            status = "Added column “\(DisplayText.safe(trimmed))”"
+
             scroll.insert(0, at: min(at, scroll.count))
             selection = ItemPath(section: at, item: -1)
             changed()
             showSection(at)
         case .renameColumn(let section):
             guard !trimmed.isEmpty, board.columns.indices.contains(section) else { return }
+            if let clash = board.columnTitleClash(trimmed, except: section) {
+                status = "Not renamed: " + DisplayText.safe(ColumnNameError(title: trimmed, existing: clash).description)
+                return
+            }
             // The accept rules follow the new title (one undo step with the rename).
-            document.perform("rename column") { $0.renameColumn(at: section, to: trimmed) }
+            document.perform("rename column") { try? $0.renameColumn(at: section, toUnique: trimmed) }
+            status = "Renamed the column to “\(DisplayText.safe(trimmed))”"
             changed()
         case .setLimit(let section):
             guard board.columns.indices.contains(section) else { return }
             if trimmed.isEmpty {
                 document.perform("clear WIP limit") { $0.columns[section].wipLimit = nil }
+                status = "\(DisplayText.safe(board.columns[section].title)) has no WIP limit"
             } else if let n = Int(trimmed), n > 0 {
                 document.perform("set WIP limit") { $0.columns[section].wipLimit = n }
+                status = "\(DisplayText.safe(board.columns[section].title)) takes at most \(n) cards"
+
             } else {
                 status = "A WIP limit is a whole number above 0"
                 return
@@ -183,6 +201,12 @@ extension BoardApp {
             setAccepts(section, text)
         case .setDue(let id):
             guard let path = board.indexPath(for: id) else { return }
+            if !trimmed.isEmpty {
+                do { _ = try DueDate(parsing: trimmed) } catch {
+                    status = "Not set: " + DisplayText.safe(error.description)
+                    return
+                }
+            }
             document.perform(trimmed.isEmpty ? "clear due date" : "set due date") { $0[path].due = trimmed.isEmpty ? nil : trimmed }
             status = trimmed.isEmpty ? "Due date cleared" : "Due \(DisplayText.safe(trimmed))"
             changed()
@@ -190,6 +214,7 @@ extension BoardApp {
             guard let path = board.indexPath(for: id) else { return }
             let tags = trimmed.split(separator: " ").map { $0.hasPrefix("#") ? String($0.dropFirst()) : String($0) }.filter { !$0.isEmpty }
             document.perform("set tags") { $0[path].title = Card.retagged(title: $0[path].title, tags: tags) }
+            status = tags.isEmpty ? "Tags cleared" : "Tagged " + DisplayText.safe(tags.map { "#" + $0 }.joined(separator: " "))
             changed()
         case .filter:
             filter = trimmed
