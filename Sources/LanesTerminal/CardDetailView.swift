@@ -32,13 +32,19 @@ public enum CardDetailView {
                 out.append(Line(text: (i == 0 ? "" : pad) + piece, style: style, subtask: subtask))
             }
         }
+        func field(_ label: String, _ value: String) {
+            let pad = 10
+            for (i, piece) in DisplayText.wrap(value, width: max(1, width - pad)).enumerated() {
+                out.append(Line(text: (i == 0 ? label.padding(toLength: pad) : String(repeating: " ", count: pad)) + piece, style: Style()))
+            }
+        }
         let title = DisplayText.safe(card.title.isEmpty ? "(untitled)" : card.title)
         add((card.done ? "✓ " : "") + title, Style(bold: true, dim: card.done))
         out.append(Line(text: "", style: Style()))
-        add("Column:   " + DisplayText.safe(column), Style(), indent: 10)
-        add("Due:      " + (card.due.map { DisplayText.safe($0) } ?? "none"), Style(), indent: 10)
-        add("Tags:     " + (card.tags.isEmpty ? "none" : DisplayText.safe(card.tags.map { "#" + $0 }.joined(separator: " "))), Style(), indent: 10)
-        add("Done:     " + (storesDoneMark ? (card.done ? "yes" : "no") : "— (taskell files have no done mark)"), Style(), indent: 10)
+        field("Column:", DisplayText.safe(column))
+        field("Due:", card.due.map { DisplayText.safe($0) } ?? "none")
+        field("Tags:", card.tags.isEmpty ? "none" : DisplayText.safe(card.tags.map { "#" + $0 }.joined(separator: " ")))
+        field("Done:", storesDoneMark ? (card.done ? "yes" : "no") : "— (taskell files have no done mark)")
         out.append(Line(text: "", style: Style()))
         if card.description.isEmpty {
             out.append(Line(text: "No description", style: Style(dim: true)))

@@ -402,3 +402,19 @@ def test_shrinking_and_growing_back_returns_to_one_page(lanes):
     assert "page" not in lines[0], app.dump()
     assert lines[1].index("Col0") == 0, app.dump()
     quit_and_check(app, board)
+
+
+# --- the action names on the command line ----------------------------------------------------------
+
+def test_lanes_help_and_lanes_keys_name_every_action(lanes_bin):
+    import subprocess
+    keys = subprocess.run([str(lanes_bin), "keys"], capture_output=True, text=True)
+    assert keys.returncode == 0, keys.stderr
+    rows = [line.split("\t") for line in keys.stdout.splitlines()]
+    assert all(len(r) == 3 for r in rows), keys.stdout
+    table = {r[0]: r[1] for r in rows}
+    assert table["toggle-done"] == "x" and table["quit"] == "q ctrl-c" and table["toggle-compact"] == "z"
+    helped = subprocess.run([str(lanes_bin), "--help"], capture_output=True, text=True)
+    text = re.sub(r"\s+", " ", helped.stdout)
+    for name in table:
+        assert re.search(rf"(: |, ){re.escape(name)}(,| \()", text), f"--help lacks {name}\n{helped.stdout}"
