@@ -10,6 +10,22 @@ extension Board {
         return nil
     }
 
+    /// Gives each column whose title an earlier one has (case ignored) a number: `Done`, `Done 2`, `Done 3`.
+    /// For boards made from elsewhere (Trello lists may share a name), where refusing would lose the import.
+    public mutating func makeColumnTitlesUnique() {
+        var taken = Set<String>()
+        for i in columns.indices {
+            var title = columns[i].title
+            var n = 2
+            while taken.contains(title.lowercased()) {
+                title = "\(columns[i].title) \(n)"
+                n += 1
+            }
+            taken.insert(title.lowercased())
+            columns[i].title = title
+        }
+    }
+
     /// Inserts a new empty column; refuses a title another column has (case ignored).
     public mutating func addColumn(titled title: String, at index: Int) throws(ColumnNameError) {
         if let clash = columnTitleClash(title) { throw ColumnNameError(title: title, existing: clash) }
