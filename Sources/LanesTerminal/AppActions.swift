@@ -22,7 +22,9 @@ extension BoardApp {
                 apply(coordinator.cancel(reason: .requested), now: now)
                 return [.quit]
             default:
-                status = "Drop the card first (space or enter), or esc to cancel"
+                let drops = [keymap.keys(for: .lift).first, keymap.keys(for: .drop).first].compactMap { $0?.description }
+                status = "Drop the card first" + (drops.isEmpty ? "" : " (\(drops.joined(separator: " or ")))")
+                    + (keymap.keys(for: .cancel).first.map { ", or \($0) to cancel" } ?? "")
             }
             return []
         }
@@ -64,10 +66,10 @@ extension BoardApp {
         case .quit: return [.quit]
         case .suspend: return [.suspend]
         case .addBelow:
-            guard let sel = selection else { status = "Add a column first (A)"; break }
+            guard let sel = selection else { status = "Add a column first" + keyHint(.addColumn); break }
             mode = .prompt(.addCard(section: sel.section, index: sel.item + 1), LineEditor())
         case .addTop:
-            guard let sel = selection else { status = "Add a column first (A)"; break }
+            guard let sel = selection else { status = "Add a column first" + keyHint(.addColumn); break }
             mode = .prompt(.addCard(section: sel.section, index: 0), LineEditor())
         case .editTitle:
             guard let sel = validSelection else { status = "No card selected"; break }
@@ -77,7 +79,7 @@ extension BoardApp {
             let t = board[sel].title
             document.perform("delete card") { $0.deleteItem(at: sel) }
             clampSelection()
-            status = "Deleted “\(DisplayText.truncate(DisplayText.safe(t), to: 40))” (u undoes)"
+            status = "Deleted “\(DisplayText.truncate(DisplayText.safe(t), to: 40))”" + keyHint(.undo, "undoes")
             changed()
         case .toggleDone:
             guard let sel = validSelection else { status = "No card selected"; break }
@@ -88,7 +90,7 @@ extension BoardApp {
         case .toggleSubtask:
             guard let sel = validSelection else { status = "No card selected"; break }
             let subs = board[sel].subtasks
-            guard !subs.isEmpty else { status = "This card has no sub-tasks (E edits the whole card)"; break }
+            guard !subs.isEmpty else { status = "This card has no sub-tasks" + keyHint(.editExternal, "edits the whole card"); break }
             if let i = subs.firstIndex(where: { !$0.done }) {
                 document.perform("tick sub-task") { $0[sel].subtasks[i].done = true }
                 status = "Ticked “\(DisplayText.truncate(DisplayText.safe(subs[i].title), to: 40))” (\(i + 1) of \(subs.count))"
@@ -126,7 +128,7 @@ extension BoardApp {
             guard let sel = selection else { break }
             mode = .prompt(.setLimit(sel.section), LineEditor(board.columns[sel.section].wipLimit.map(String.init) ?? ""))
         case .setAccepts:
-            guard let sel = selection else { status = "Add a column first (A)"; break }
+            guard let sel = selection else { status = "Add a column first" + keyHint(.addColumn); break }
             mode = .prompt(.setAccepts(sel.section), LineEditor(acceptsPromptText(for: sel.section)))
         case .filter:
             mode = .prompt(.filter, LineEditor(filter))
@@ -222,7 +224,10 @@ extension BoardApp {
                 status = "Filter cleared"
             } else {
                 let matches = board.columns.reduce(0) { n, c in n + c.cards.filter { CardFilter.matches($0, trimmed) }.count }
-                status = "Filter “\(DisplayText.safe(trimmed))”: \(matches) matching (others dimmed; j/k jump between matches; esc clears)"
+                var how = ["others dimmed"]
+                if let down = keymap.keys(for: .down).first, let up = keymap.keys(for: .up).first { how.append("\(down)/\(up) jump between matches") }
+                if let esc = keymap.keys(for: .cancel).first { how.append("\(esc) clears") }
+                status = "Filter “\(DisplayText.safe(trimmed))”: \(matches) matching (\(how.joined(separator: "; ")))"
                 if let sel = validSelection, !CardFilter.matches(board[sel], trimmed) { selectCard(delta: 1) }
             }
         }
@@ -239,7 +244,7 @@ extension BoardApp {
         // Its name leaves the accept rules too (one undo step with the deletion).
         document.perform("delete column") { opened = $0.removeColumn(at: section) }
         if scroll.indices.contains(section) { scroll.remove(at: section) }
-        status = "Deleted column “\(DisplayText.safe(t))” (u undoes)"
+        status = "Deleted column “\(DisplayText.safe(t))”" + keyHint(.undo, "undoes")
         if !opened.isEmpty {
             status += "; \(DisplayText.safe(Board.listed(opened, or: "and"))) now \(opened.count == 1 ? "accepts" : "accept") from any column"
         }

@@ -64,6 +64,12 @@ extension BoardApp {
 
     var idleHint: String { BoardApp.idleHint(keymap: keymap, filter: filter) }
 
+    /// ` (KEY words)` naming the action's first key, or nothing when no key is bound to it.
+    func keyHint(_ action: Action, _ words: String = "") -> String {
+        guard let key = keymap.keys(for: action).first else { return "" }
+        return words.isEmpty ? " (\(key))" : " (\(key) \(words))"
+    }
+
     // MARK: Done marks
 
     /// Toggles a card's done mark, or says why the file cannot keep one (then nothing changes, no undo step).

@@ -95,7 +95,9 @@ public enum HelpView {
         buf.write("╭", x: b.minX, y: b.minY, style: frame)
         buf.write(repeating: "─", count: b.width - 2, x: b.minX + 1, y: b.minY, style: frame)
         buf.write("╮", x: b.maxX - 1, y: b.minY, style: frame)
-        let title = DisplayText.truncate(" Keys · ↑↓ j k scroll · pgup pgdn · esc closes ", to: b.width - 4)
+        let rowKeys = ["↑↓"] + [keymap.keys(for: .down).first, keymap.keys(for: .up).first].compactMap { $0?.description }
+            .filter { $0 != "down" && $0 != "up" }
+        let title = DisplayText.truncate(" Keys · \(rowKeys.joined(separator: " ")) scroll · pgup pgdn · esc closes ", to: b.width - 4)
         buf.write(title, x: b.minX + 2, y: b.minY, style: frame)
         for r in 0..<rows {
             let y = b.minY + 1 + r
