@@ -53,8 +53,8 @@ extension BoardApp {
             let esc = keymap.keys(for: .cancel).first.map { " · \($0) clears" } ?? ""
             parts.append("Filter “\(DisplayText.safe(filter))”" + esc)
         } else {
-            parts.append("Drag cards with the mouse")
-            if let lift = keymap.keys(for: .lift).first { parts[0] += ", or \(lift) to lift" }
+            parts.append("Drag with the mouse")
+            if let lift = keymap.keys(for: .lift).first { parts[0] += " or \(lift) to lift" }
         }
         if let open = keymap.keys(for: .drop).first { parts.append("\(open) opens a card") }
         if let help = keymap.keys(for: .help).first { parts.append("\(help) help") } else { parts.append("click ? help") }

@@ -67,8 +67,9 @@ public enum CardDetailView {
         return out
     }
 
-    /// The keys the view answers to, from the keymap (a key that is not bound is not named).
-    public static func hint(keymap: Keymap, hasSubtasks: Bool) -> String {
+    /// The keys the view answers to, from the keymap (a key that is not bound is not named);
+    /// within `width` cells by leaving out the least needed ones (never "esc close").
+    public static func hint(keymap: Keymap, hasSubtasks: Bool, width: Int = .max) -> String {
         var parts: [String] = []
         func add(_ action: Action, _ words: String) {
             if let k = keymap.keys(for: action).first { parts.append("\(k) \(words)") }
@@ -85,6 +86,7 @@ public enum CardDetailView {
         add(.toggleDone, "done")
         add(.editExternal, "editor")
         parts.append("esc close")
+        while parts.count > 1, TextWidth.width(of: parts.joined(separator: " · ")) > width { parts.remove(at: parts.count - 2) }
         return parts.joined(separator: " · ")
     }
 
@@ -126,7 +128,7 @@ public enum CardDetailView {
         buf.write("╰", x: b.minX, y: y, style: frame)
         buf.write(repeating: "─", count: b.width - 2, x: b.minX + 1, y: y, style: frame)
         buf.write("╯", x: b.maxX - 1, y: y, style: frame)
-        let keys = DisplayText.truncate(" " + hint(keymap: keymap, hasSubtasks: !card.subtasks.isEmpty) + " ", to: b.width - 4)
+        let keys = DisplayText.truncate(" " + hint(keymap: keymap, hasSubtasks: !card.subtasks.isEmpty, width: b.width - 6) + " ", to: b.width - 4)
         buf.write(keys, x: b.minX + 2, y: y, style: Style(dim: true))
     }
 }

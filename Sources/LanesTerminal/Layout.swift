@@ -33,7 +33,7 @@ public struct CardFace: Hashable, Sendable {
         self.compact = compact
         let inner = max(1, compact ? width - 2 : width - 4)
         let title = (card.done ? "✓ " : "") + DisplayText.safe(card.title.isEmpty ? "(untitled)" : card.title)
-        let badges = CardFace.badges(of: card)
+        let badges = CardFace.badges(of: card, tight: compact)
         if compact {
             let shown = badges.map { DisplayText.truncate($0, to: max(0, inner / 2)) }
             hint = shown
@@ -46,14 +46,14 @@ public struct CardFace: Hashable, Sendable {
     }
 
     /// The card's details in short: `≡` (a description), `☑ 1/3` (sub-tasks), `@date`; nil when it has none.
-    static func badges(of card: Card) -> String? {
+    static func badges(of card: Card, tight: Bool = false) -> String? {
         var parts: [String] = []
         if !card.description.isEmpty { parts.append("≡") }
         if !card.subtasks.isEmpty {
-            parts.append("☑ \(card.subtasks.filter(\.done).count)/\(card.subtasks.count)")
+            parts.append("☑" + (tight ? "" : " ") + "\(card.subtasks.filter(\.done).count)/\(card.subtasks.count)")
         }
         if let due = card.due { parts.append("@" + DisplayText.safe(due)) }
-        return parts.isEmpty ? nil : parts.joined(separator: "  ")
+        return parts.isEmpty ? nil : parts.joined(separator: tight ? " " : "  ")
     }
 }
 

@@ -240,7 +240,7 @@ import Testing
         #expect(!hint.contains("q quit"))
         #expect(hint.contains("ctrl-c quit"))
         #expect(!hint.contains("space to lift"))
-        #expect(BoardApp.idleHint(keymap: Keymap(), filter: "") == "Drag cards with the mouse, or space to lift · enter opens a card · ? help · q quit")
+        #expect(BoardApp.idleHint(keymap: Keymap(), filter: "") == "Drag with the mouse or space to lift · enter opens a card · ? help · q quit")
     }
 
     @Test func datesMustBeRealDates() {
@@ -285,5 +285,15 @@ import Testing
         d.app.resize(Size(width: 120, height: 40))
         #expect(d.app.layout.pageCount == 1)
         #expect(d.app.layout.columns.map(\.section) == [0, 1, 2, 3])
+    }
+}
+
+@Suite struct CardDetailHintTests {
+    @Test func theHintFitsItsWidthKeepingEscClose() {
+        let full = CardDetailView.hint(keymap: Keymap(), hasSubtasks: true)
+        #expect(full == "space tick · ↑↓ choose · e title · @ due · # tags · x done · E editor · esc close")
+        let narrow = CardDetailView.hint(keymap: Keymap(), hasSubtasks: true, width: 52)
+        #expect(TextWidth.width(of: narrow) <= 52)
+        #expect(narrow.hasPrefix("space tick") && narrow.hasSuffix("esc close"))
     }
 }
