@@ -182,26 +182,24 @@ public struct Keymap: Sendable {
     /// One non-blank, non-comment config line: `bind KEY ACTION` or `unbind KEY`.
     mutating func apply(line: String, number: Int, file: String) throws(ConfigError) {
         let n = number - 1
-        do {
-            let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
-            switch (words.first, words.count) {
-            case ("bind", 3):
-                guard let chord = KeyChord(name: words[1]) else {
-                    throw ConfigError(file: file, line: n + 1, message: "unknown key \"\(words[1])\"")
-                }
-                guard let action = Action(rawValue: words[2]) else {
-                    throw ConfigError(file: file, line: n + 1, message: "unknown action \"\(words[2])\" (lanes keys lists the actions)")
-                }
-                bind(chord, to: action)
-            case ("unbind", 2):
-                guard let chord = KeyChord(name: words[1]) else {
-                    throw ConfigError(file: file, line: n + 1, message: "unknown key \"\(words[1])\"")
-                }
-                unbind(chord)
-            default:
-                throw ConfigError(file: file, line: n + 1,
-                                  message: "expected \"bind KEY ACTION\", \"unbind KEY\" or \"set view compact|cards\", found \"\(line)\"")
+        let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+        switch (words.first, words.count) {
+        case ("bind", 3):
+            guard let chord = KeyChord(name: words[1]) else {
+                throw ConfigError(file: file, line: n + 1, message: "unknown key \"\(words[1])\"")
             }
+            guard let action = Action(rawValue: words[2]) else {
+                throw ConfigError(file: file, line: n + 1, message: "unknown action \"\(words[2])\" (lanes keys lists the actions)")
+            }
+            bind(chord, to: action)
+        case ("unbind", 2):
+            guard let chord = KeyChord(name: words[1]) else {
+                throw ConfigError(file: file, line: n + 1, message: "unknown key \"\(words[1])\"")
+            }
+            unbind(chord)
+        default:
+            throw ConfigError(file: file, line: n + 1,
+                              message: "expected \"bind KEY ACTION\", \"unbind KEY\" or \"set view compact|cards\", found \"\(line)\"")
         }
     }
 }

@@ -1,4 +1,5 @@
 import DragKit
+import SeededRandom
 import LanesCore
 import Testing
 @testable import LanesTerminal
@@ -295,5 +296,39 @@ import Testing
         let narrow = CardDetailView.hint(keymap: Keymap(), hasSubtasks: true, width: 52)
         #expect(TextWidth.width(of: narrow) <= 52)
         #expect(narrow.hasPrefix("space tick") && narrow.hasSuffix("esc close"))
+    }
+}
+
+/// Random keys, clicks and resizes through the reading views never crash or draw outside the
+/// frame, and every view can be left with esc.
+@Suite struct ReadingRandomTests {
+    @Test(arguments: [11, 12, 13] as [UInt64])
+    func randomSessionsThroughDetailHelpAndCompact(seed: UInt64) {
+        var random = SplitMix64(seed: seed)
+        var b = sampleBoard([("To do", (0..<12).map { "card \($0) 👩‍💻 🇯🇵" }), ("Doing", ["d"]), ("Done", [])])
+        b.columns[0].cards[0].description = ["a long description line that wraps", "", "more"]
+        b.columns[0].cards[0].subtasks = (0..<8).map { Subtask("step \($0)") }
+        b.columns[0].wipLimit = 3
+        var d = AppDriver(board: b, width: 80, height: 24)
+        let keys: [Key] = [.enter, .escape, .char("?"), .char("z"), .char("j"), .char("k"), .char(" "), .char("t"), .char("x"),
+                           .pageDown, .pageUp, .home, .end, .up, .down, .char("u"), .char("l"), .char("h"), .char("G")]
+        for _ in 0..<1500 {
+            switch random.next() % 10 {
+            case 0..<7: d.key(keys[Int(random.next() % UInt64(keys.count))])
+            case 7:
+                let x = Int(random.next() % UInt64(d.app.size.width)), y = Int(random.next() % UInt64(d.app.size.height))
+                d.mouse(.press, x, y)
+                d.mouse(.release, x, y)
+            case 8: d.mouse(random.next() % 2 == 0 ? .wheelUp : .wheelDown, 10, 5, button: .none)
+            default:
+                d.app.resize(Size(width: [24, 30, 60, 80, 120][Int(random.next() % 5)], height: [8, 10, 20, 24, 40][Int(random.next() % 5)]))
+            }
+            var buf = CellBuffer(width: 0, height: 0)
+            d.app.render(into: &buf, now: d.now)
+            #expect(buf.width == d.app.size.width && buf.height == d.app.size.height)
+        }
+        for _ in 0..<3 { d.key(.escape) }
+        if case .normal = d.app.mode {} else { Issue.record("esc did not leave \(d.app.mode)") }
+        #expect(d.app.board.cardCount == 13)
     }
 }
