@@ -37,11 +37,16 @@ static inline int lanes_ccharw_max(void) { return CCHARW_MAX; }
 static inline int lanes_wcwidth(wchar_t c) { return wcwidth(c); }
 
 /* Puts one grapheme (up to CCHARW_MAX code points) with attributes at (y, x).
+   setcchar keeps only the zero-width code points after the first, which would cut
+   ZWJ sequences and skin tones (👩‍💻 → 👩): the rest is copied into the cchar_t
+   after it. Curses measures the cell by its first code point and writes them all.
    With `insert` the cell is inserted instead of added, so the cursor does not
    advance: the way to fill the bottom-right corner without an ERR or a scroll. */
 static inline int lanes_put_cell(int y, int x, const wchar_t *wcs, attr_t attrs, short pair, int insert) {
     cchar_t cc;
-    if (setcchar(&cc, wcs, attrs, pair, NULL) != OK) return ERR;
+    wchar_t first[2] = { wcs[0], L'\0' };
+    if (setcchar(&cc, first, attrs, pair, NULL) != OK) return ERR;
+    for (int i = 1; i < CCHARW_MAX && wcs[i] != L'\0'; ++i) cc.chars[i] = wcs[i];
     return insert ? mvins_wch(y, x, &cc) : mvadd_wch(y, x, &cc);
 }
 

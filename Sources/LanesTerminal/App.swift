@@ -21,6 +21,7 @@ public struct BoardApp: Sendable {
     enum Mode: Sendable {
         case normal
         case help(scroll: Int)
+        case detail(CardDetail)
         case prompt(Prompt, LineEditor)
         case confirm(Confirm)
     }
@@ -91,6 +92,8 @@ public struct BoardApp: Sendable {
     var pageAnchor: LayoutAnchor<Int>?
     /// Where "save a copy" suggests writing when a save failed (the runner sets it).
     public var copySuggestion = ""
+    /// Reading settings: compact cards, whether the file keeps done marks, where a prompt returns to.
+    var reading = ReadingState()
 
     public init(board: Board, title: String, size: Size = Size(width: 80, height: 24), status: String = "", keymap: Keymap = Keymap(),
                 metrics: LayoutMetrics = LayoutMetrics()) {
@@ -100,7 +103,7 @@ public struct BoardApp: Sendable {
         self.keymap = keymap
         cache = LayoutCache(metrics: metrics)
         coordinator = DragCoordinator(arena: DragArena(container: .zero, draggables: []))
-        self.status = status.isEmpty ? "Drag cards with the mouse, or space to lift · ? help · q quit" : status
+        self.status = status.isEmpty ? BoardApp.idleHint(keymap: keymap, filter: "") : status
         scroll = Array(repeating: 0, count: board.columns.count)
         if board.columns.first.map({ !$0.cards.isEmpty }) == true { selection = ItemPath(section: 0, item: 0) }
         else if !board.columns.isEmpty { selection = ItemPath(section: 0, item: -1) }
@@ -116,7 +119,7 @@ public struct BoardApp: Sendable {
     }
 
     func makeLayout() -> ScreenLayout {
-        ScreenLayout(board: board, size: size, page: page, scroll: scroll, cache: cache, anchor: pageAnchor)
+        ScreenLayout(board: board, size: size, page: page, scroll: scroll, cache: cache, anchor: pageAnchor, compact: reading.compact)
     }
 
     /// Recomputes the layout and hands the new arena to the coordinator.
@@ -224,7 +227,8 @@ public struct BoardApp: Sendable {
     }
 
     mutating func handleMouse(_ m: MouseEvent, now: Double) -> [AppEffect] {
-        if case .help = mode { mode = .normal; return [] }
+        if case .help(let s) = mode { return helpMouse(m, scroll: s) }
+        if case .detail(let d) = mode { return detailMouse(m, detail: d) }
         if case .prompt = mode { return [] }
         if case .confirm = mode { return [] }
         if let s = coordinator.session, s.isKeyboard {
@@ -239,6 +243,7 @@ public struct BoardApp: Sendable {
             }
             return []
         case .press where m.button == .left:
+            if !coordinator.isDragging, BoardView.helpButton(layout: layout).contains(m.location) { openHelp(); return [] }
             if !coordinator.isDragging, let arrows = BoardView.pageArrows(layout: layout) {
                 if arrows.previous.contains(m.location) { flipPage(-1); return [] }
                 if arrows.next.contains(m.location) { flipPage(1); return [] }
@@ -268,10 +273,16 @@ public struct BoardApp: Sendable {
     /// Routes coordinator events to the renderer and to the app's own state.
     mutating func apply(_ events: [DragEvent], now: Double) {
         for e in events {
-            if let words = renderer.handle(e, board: board, now: now) { status = words }
+            if let words = renderer.handle(e, board: board, now: now) { status = words; reading.pageWordsShown = false }
+            else if case .moved(_, let hover) = e, reading.pageWordsShown, hover != .none {
+                // A page flip's words give way to where the card would land once the pointer is over a column again.
+                status = renderer.describe(hover: hover, board: board)
+                reading.pageWordsShown = false
+            }
             switch e {
             case .tapped(let p, let item):
-                if let item { selection = item }
+                if let item, item == selection, case .normal = mode { openDetail(at: item) }
+                else if let item { selection = item }
                 else if let c = layout.columns.first(where: { $0.frame.contains(p) }) {
                     selection = ItemPath(section: c.section, item: c.itemCount > 0 ? min(max(0, selection?.item ?? 0), c.itemCount - 1) : -1)
                 }
@@ -300,18 +311,21 @@ public struct BoardApp: Sendable {
 
     mutating func handleKey(_ key: Key, _ mods: Modifiers, now: Double) -> [AppEffect] {
         switch mode {
-        case .help:
-            mode = .normal
+        case .help(let scroll):
+            helpKey(key, mods, scroll: scroll)
             return []
+        case .detail(let d):
+            return detailKey(key, mods, detail: d, now: now)
         case .prompt(let p, var editor):
             mode = .normal  // the editor's text is then ours alone: a key copies nothing
             switch editor.handle(key, mods) {
             case .editing: mode = .prompt(p, editor)
-            case .cancel: mode = .normal; status = "Cancelled"
+            case .cancel: mode = .normal; status = "Cancelled"; returnFromPrompt()
             case .submit:
                 mode = .normal
                 if case .saveCopy = p { return saveCopyAnswer(editor.text) }
                 submit(p, editor.text)
+                returnFromPrompt()
             }
             return []
         case .confirm(.quitUnsaved(let why)):
@@ -325,6 +339,8 @@ public struct BoardApp: Sendable {
             break
         }
         guard let action = keymap.action(for: key, mods) else { return [] }
+        // Fresh words: each action says what it did, or the idle hint stands instead of old words.
+        if !coordinator.isDragging, action != .quit, action != .suspend { status = idleHint; reading.pageWordsShown = false }
         return perform(action, now: now)
     }
 
@@ -343,7 +359,7 @@ public struct BoardApp: Sendable {
         return BoardScene(board: board, layout: layout,
                           selection: coordinator.isDragging ? nil : selection,
                           decorations: renderer.decorations(now: now), ghost: renderer.ghost(now: now),
-                          title: title, status: statusText, filter: filter)
+                          title: title, status: statusText, filter: filter, compact: reading.compact)
     }
 
     /// Draws the whole frame.
@@ -366,5 +382,9 @@ public struct BoardApp: Sendable {
             }
         }
         if case .help(let scroll) = mode { HelpView.draw(keymap: keymap, scroll: scroll, into: &buf) }
+        if case .detail(let d) = mode, let path = board.indexPath(for: d.id) {
+            CardDetailView.draw(card: board[path], column: board.columns[path.section].title, detail: d, keymap: keymap,
+                                storesDoneMark: reading.storesDoneMark, into: &buf)
+        }
     }
 }

@@ -22,7 +22,9 @@ extension BoardApp {
                 apply(coordinator.cancel(reason: .requested), now: now)
                 return [.quit]
             default:
-                status = "Drop the card first (space or enter), or esc to cancel"
+                let drops = [keymap.keys(for: .lift).first, keymap.keys(for: .drop).first].compactMap { $0?.description }
+                status = "Drop the card first" + (drops.isEmpty ? "" : " (\(drops.joined(separator: " or ")))")
+                    + (keymap.keys(for: .cancel).first.map { ", or \($0) to cancel" } ?? "")
             }
             return []
         }
@@ -41,7 +43,10 @@ extension BoardApp {
             guard let sel = validSelection else { status = "No card to lift"; break }
             showSection(sel.section)
             apply(coordinator.lift(at: sel), now: now)
-        case .drop: break
+        case .drop:
+            // Nothing lifted: enter opens the selected card.
+            guard let sel = validSelection else { status = "No card selected"; break }
+            openDetail(at: sel)
         case .cancel:
             if !filter.isEmpty { filter = ""; status = "Filter cleared" }
         case .moveLeft: quickMove(dx: -1)
@@ -56,14 +61,15 @@ extension BoardApp {
         case .redo:
             if let label = document.redo() { status = "Redid \(label)"; clampSelection(); changed() }
             else { status = "Nothing to redo" }
-        case .help: mode = .help(scroll: 0)
+        case .help: openHelp()
+        case .toggleCompact: toggleCompact()
         case .quit: return [.quit]
         case .suspend: return [.suspend]
         case .addBelow:
-            guard let sel = selection else { status = "Add a column first (A)"; break }
+            guard let sel = selection else { status = "Add a column first" + keyHint(.addColumn); break }
             mode = .prompt(.addCard(section: sel.section, index: sel.item + 1), LineEditor())
         case .addTop:
-            guard let sel = selection else { status = "Add a column first (A)"; break }
+            guard let sel = selection else { status = "Add a column first" + keyHint(.addColumn); break }
             mode = .prompt(.addCard(section: sel.section, index: 0), LineEditor())
         case .editTitle:
             guard let sel = validSelection else { status = "No card selected"; break }
@@ -73,19 +79,18 @@ extension BoardApp {
             let t = board[sel].title
             document.perform("delete card") { $0.deleteItem(at: sel) }
             clampSelection()
-            status = "Deleted “\(DisplayText.truncate(DisplayText.safe(t), to: 40))” (u undoes)"
+            status = "Deleted “\(DisplayText.truncate(DisplayText.safe(t), to: 40))”" + keyHint(.undo, "undoes")
             changed()
         case .toggleDone:
             guard let sel = validSelection else { status = "No card selected"; break }
-            document.perform("toggle done") { $0[sel].done.toggle() }
-            changed()
+            toggleDone(sel)
         case .editExternal:
             guard let sel = validSelection else { status = "No card selected"; break }
             return [.editExternally(board[sel].id)]
         case .toggleSubtask:
             guard let sel = validSelection else { status = "No card selected"; break }
             let subs = board[sel].subtasks
-            guard !subs.isEmpty else { status = "This card has no sub-tasks (E edits the whole card)"; break }
+            guard !subs.isEmpty else { status = "This card has no sub-tasks" + keyHint(.editExternal, "edits the whole card"); break }
             if let i = subs.firstIndex(where: { !$0.done }) {
                 document.perform("tick sub-task") { $0[sel].subtasks[i].done = true }
                 status = "Ticked “\(DisplayText.truncate(DisplayText.safe(subs[i].title), to: 40))” (\(i + 1) of \(subs.count))"
@@ -123,7 +128,7 @@ extension BoardApp {
             guard let sel = selection else { break }
             mode = .prompt(.setLimit(sel.section), LineEditor(board.columns[sel.section].wipLimit.map(String.init) ?? ""))
         case .setAccepts:
-            guard let sel = selection else { status = "Add a column first (A)"; break }
+            guard let sel = selection else { status = "Add a column first" + keyHint(.addColumn); break }
             mode = .prompt(.setAccepts(sel.section), LineEditor(acceptsPromptText(for: sel.section)))
         case .filter:
             mode = .prompt(.filter, LineEditor(filter))
@@ -155,26 +160,41 @@ extension BoardApp {
             guard let path = board.indexPath(for: id) else { return }
             guard !trimmed.isEmpty else { status = "Empty title: kept the old one"; return }
             document.perform("edit title") { $0[path].title = trimmed }
+            status = "Title changed"
             changed()
         case .addColumn(let after):
             guard !trimmed.isEmpty else { status = "Empty title: nothing added"; return }
             let at = min(after + 1, board.columns.count)
-            document.perform("add column") { $0.columns.insert(Column(title: trimmed), at: at) }
+            if let clash = board.columnTitleClash(trimmed) {
+                status = "Not added: " + DisplayText.safe(ColumnNameError(title: trimmed, existing: clash).description)
+                return
+            }
+            document.perform("add column") { try? $0.addColumn(titled: trimmed, at: at) }
+            status = "Added column “\(DisplayText.safe(trimmed))”"
+
             scroll.insert(0, at: min(at, scroll.count))
             selection = ItemPath(section: at, item: -1)
             changed()
             showSection(at)
         case .renameColumn(let section):
             guard !trimmed.isEmpty, board.columns.indices.contains(section) else { return }
+            if let clash = board.columnTitleClash(trimmed, except: section) {
+                status = "Not renamed: " + DisplayText.safe(ColumnNameError(title: trimmed, existing: clash).description)
+                return
+            }
             // The accept rules follow the new title (one undo step with the rename).
-            document.perform("rename column") { $0.renameColumn(at: section, to: trimmed) }
+            document.perform("rename column") { try? $0.renameColumn(at: section, toUnique: trimmed) }
+            status = "Renamed the column to “\(DisplayText.safe(trimmed))”"
             changed()
         case .setLimit(let section):
             guard board.columns.indices.contains(section) else { return }
             if trimmed.isEmpty {
                 document.perform("clear WIP limit") { $0.columns[section].wipLimit = nil }
+                status = "\(DisplayText.safe(board.columns[section].title)) has no WIP limit"
             } else if let n = Int(trimmed), n > 0 {
                 document.perform("set WIP limit") { $0.columns[section].wipLimit = n }
+                status = "\(DisplayText.safe(board.columns[section].title)) takes at most \(n) cards"
+
             } else {
                 status = "A WIP limit is a whole number above 0"
                 return
@@ -184,6 +204,12 @@ extension BoardApp {
             setAccepts(section, TextRules.oneLine(text).text)
         case .setDue(let id):
             guard let path = board.indexPath(for: id) else { return }
+            if !trimmed.isEmpty {
+                do { _ = try DueDate(parsing: trimmed) } catch {
+                    status = "Not set: " + DisplayText.safe(error.description)
+                    return
+                }
+            }
             document.perform(trimmed.isEmpty ? "clear due date" : "set due date") { $0[path].due = trimmed.isEmpty ? nil : trimmed }
             status = trimmed.isEmpty ? "Due date cleared" : "Due \(DisplayText.safe(trimmed))"
             changed()
@@ -191,6 +217,7 @@ extension BoardApp {
             guard let path = board.indexPath(for: id) else { return }
             let tags = trimmed.split(separator: " ").map { $0.hasPrefix("#") ? String($0.dropFirst()) : String($0) }.filter { !$0.isEmpty }
             document.perform("set tags") { $0[path].title = Card.retagged(title: $0[path].title, tags: tags) }
+            status = tags.isEmpty ? "Tags cleared" : "Tagged " + DisplayText.safe(tags.map { "#" + $0 }.joined(separator: " "))
             changed()
         case .saveCopy:
             break   // answered in handleKey: it ends in an effect
@@ -200,7 +227,10 @@ extension BoardApp {
                 status = "Filter cleared"
             } else {
                 let matches = board.columns.reduce(0) { n, c in n + c.cards.filter { CardFilter.matches($0, trimmed) }.count }
-                status = "Filter “\(DisplayText.safe(trimmed))”: \(matches) matching (others dimmed; j/k jump between matches; esc clears)"
+                var how = ["others dimmed"]
+                if let down = keymap.keys(for: .down).first, let up = keymap.keys(for: .up).first { how.append("\(down)/\(up) jump between matches") }
+                if let esc = keymap.keys(for: .cancel).first { how.append("\(esc) clears") }
+                status = "Filter “\(DisplayText.safe(trimmed))”: \(matches) matching (\(how.joined(separator: "; ")))"
                 if let sel = validSelection, !CardFilter.matches(board[sel], trimmed) { selectCard(delta: 1) }
             }
         }
@@ -217,7 +247,7 @@ extension BoardApp {
         // Its name leaves the accept rules too (one undo step with the deletion).
         document.perform("delete column") { opened = $0.removeColumn(at: section) }
         if scroll.indices.contains(section) { scroll.remove(at: section) }
-        status = "Deleted column “\(DisplayText.safe(t))” (u undoes)"
+        status = "Deleted column “\(DisplayText.safe(t))”" + keyHint(.undo, "undoes")
         if !opened.isEmpty {
             status += "; \(DisplayText.safe(Board.listed(opened, or: "and"))) now \(opened.count == 1 ? "accepts" : "accept") from any column"
         }

@@ -158,6 +158,11 @@ extension BoardApp {
             return
         }
         (pageAnchor, page) = old.transformed(to: newSize, keeping: kept)
+        // When every column fits on one page again, the canonical layout comes back (no shifted breaks).
+        if ScreenLayout(board: board, size: newSize, page: 0, scroll: scroll, cache: cache, compact: reading.compact).pageCount == 1 {
+            pageAnchor = nil
+            page = 0
+        }
     }
 
     mutating func flipPage(_ delta: Int) {
@@ -170,6 +175,7 @@ extension BoardApp {
             selection = ItemPath(section: first.section, item: first.itemCount > 0 ? 0 : -1)
         }
         status = "Page \(page + 1) of \(layout.pageCount)"
+        reading.pageWordsShown = coordinator.isDragging
     }
 
     /// Flips to the page showing a section.

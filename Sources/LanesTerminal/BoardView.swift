@@ -17,6 +17,11 @@ public struct Theme: Hashable, Sendable {
     public var flash = Style(fg: .green, bold: true, reverse: true)
     public var header = Style(bold: true)
     public var status = Style(reverse: true)
+    /// A column header at its WIP limit, and over it.
+    public var atLimit = Style(fg: .yellow, bold: true)
+    public var overLimit = Style(fg: .red, bold: true)
+    /// A done card's title.
+    public var done = Style(dim: true)
 
     public init() {}
 }
@@ -33,11 +38,14 @@ public struct BoardScene {
     public var theme: Theme
     /// Cards that do not match are drawn dimmed; empty shows all.
     public var filter: String
+    /// One row per card (title, then badges) instead of boxes.
+    public var compact: Bool
 
     public init(board: Board, layout: ScreenLayout, selection: ItemPath?, decorations: DragDecorations = DragDecorations(),
                 ghost: (card: Card, frame: Rect)? = nil, title: String, status: String, theme: Theme = Theme(),
-                filter: String = "") {
+                filter: String = "", compact: Bool = false) {
         self.filter = filter
+        self.compact = compact
         self.board = board
         self.layout = layout
         self.selection = selection
@@ -72,9 +80,10 @@ public enum BoardView {
         buf = cache.layer
         var face: CardFace?
         if let g = scene.ghost, !scene.layout.tooSmall {
-            if let k = cache.ghost, k.card == g.card, k.width == g.frame.width { face = k.face }
+            if let k = cache.ghost, k.card == g.card, k.width == g.frame.width, k.face.compact == scene.compact { face = k.face }
             else {
-                let made = CardFace(card: g.card, width: g.frame.width, maxTitleLines: LayoutMetrics().maxTitleLines)
+                let made = CardFace(card: g.card, width: g.frame.width, maxTitleLines: LayoutMetrics().maxTitleLines,
+                                    compact: scene.compact)
                 cache.ghost = (g.card, g.frame.width, made)
                 face = made
             }
@@ -135,6 +144,7 @@ public enum BoardView {
         var title: String
         var selection: ItemPath?
         var filter: String
+        var compact: Bool
         var theme: Theme
         var hidden: ItemID?
         var flash: ItemID?
@@ -152,6 +162,7 @@ public enum BoardView {
             title = scene.title
             selection = scene.selection
             filter = scene.filter
+            compact = scene.compact
             theme = scene.theme
             let d = scene.decorations
             hidden = d.hidden
@@ -179,6 +190,12 @@ public enum BoardView {
         let left = DisplayText.truncate(" " + DisplayText.safe(scene.title), to: max(0, width - rightWidth - 2))
         buf.write(left, x: 0, y: 0, style: scene.theme.header)
         buf.write(right, x: max(0, width - rightWidth - 1), y: 0, style: scene.theme.hint)
+    }
+
+    /// Where "? help" is in the title bar, for clicks.
+    public static func helpButton(layout: ScreenLayout) -> Rect {
+        guard !layout.tooSmall else { return .zero }
+        return Rect(x: max(0, layout.size.width - TextWidth.width(of: "? help") - 1), y: 0, width: TextWidth.width(of: "? help"), height: 1)
     }
 
     /// Where the page indicator's arrows are, for clicks: (previous, next) cells.
@@ -252,7 +269,12 @@ public enum BoardView {
             ruleStyle = theme.refused.withBold(false)
             suffix += column.isFull ? " ✕ full" : " ✕"
         case nil:
-            break
+            // At rest a column at its limit says so, and one over it louder.
+            if let limit = column.wipLimit, column.cards.count >= limit {
+                let over = column.cards.count > limit
+                suffix += over ? " ▲ over" : " ● full"
+                headerStyle = over ? theme.overLimit : theme.atLimit
+            }
         }
         buf.fill(x: c.frame.minX, y: c.frame.minY, width: c.frame.width, height: 1)
         let suffixWidth = TextWidth.width(of: suffix)
@@ -304,7 +326,11 @@ public enum BoardView {
                          into buf: inout CellBuffer, face known: CardFace? = nil) {
         let w = frame.width
         guard w >= 4 else { return }
-        let face = known ?? CardFace(card: card, width: w, maxTitleLines: LayoutMetrics().maxTitleLines)
+        let face = known ?? CardFace(card: card, width: w, maxTitleLines: LayoutMetrics().maxTitleLines, compact: scene.compact)
+        if face.compact {
+            drawCompactCard(card, face: face, frame: frame, clip: clip, border: border, scene: scene, into: &buf)
+            return
+        }
         let inner = w - 4
         let maxX = min(clip.maxX, buf.width)
         for y in frame.minY..<frame.maxY where y >= clip.minY && y < clip.maxY {
@@ -324,12 +350,31 @@ public enum BoardView {
             let style: Style
             if r - 1 < face.titleLines.count {
                 line = face.titleLines[r - 1]
-                style = border == scene.theme.border ? scene.theme.title : border.withReverse(false)
+                style = border == scene.theme.border ? (card.done ? scene.theme.done : scene.theme.title) : border.withReverse(false)
             } else {
                 line = face.hint ?? ""
                 style = scene.theme.hint
             }
             buf.write(line, x: frame.minX + 2, y: y, style: style, maxX: min(frame.minX + 2 + inner, clip.maxX))
+        }
+    }
+
+    /// A card in the compact view: one row, `▸` on the selected one, the title, the badges at the right.
+    static func drawCompactCard(_ card: Card, face: CardFace, frame: Rect, clip: Rect, border: Style, scene: BoardScene,
+                                into buf: inout CellBuffer) {
+        let y = frame.minY
+        guard y >= clip.minY, y < clip.maxY else { return }
+        let maxX = min(clip.maxX, frame.maxX, buf.width)
+        let plain = border == scene.theme.border
+        // The selection, the ghost and the flash show as reversed rows: a compact card has no border to colour.
+        let rowStyle = plain ? Style() : border.withReverse()
+        buf.fill(x: frame.minX, y: y, width: maxX - frame.minX, height: 1, style: rowStyle)
+        var x = buf.write(plain ? " " : "▸", x: frame.minX, y: y, style: rowStyle, maxX: maxX)
+        let titleStyle = plain ? (card.done ? scene.theme.done : scene.theme.title) : rowStyle
+        x = buf.write(face.titleLines.first ?? "", x: x, y: y, style: titleStyle, maxX: maxX)
+        if let hint = face.hint {
+            let hx = max(x + 1, maxX - 1 - TextWidth.width(of: hint))
+            buf.write(hint, x: hx, y: y, style: plain ? scene.theme.hint : rowStyle, maxX: maxX)
         }
     }
 

@@ -176,7 +176,7 @@ public struct DragRenderer: Sendable {
         hover = .none
     }
 
-    private func describe(hover: Hover, board: Board) -> String {
+    func describe(hover: Hover, board: Board) -> String {
         switch hover {
         case .none:
             return "Dragging “\(title(card))”: release here to put it back"

@@ -1,15 +1,59 @@
-/// The `?` screen: every binding from the keymap table.
+import DragKit
+
+/// The `?` screen: every binding from the keymap table, scrollable, descriptions wrapped in full.
+///
+/// Each binding is a row `keys  action-name  what it does`; the description wraps under itself
+/// (a hanging indent), so nothing is cut at any width. The title names the scroll keys, the
+/// bottom border where the view is in the list.
 public enum HelpView {
-    public static func lines(keymap: Keymap) -> [String] {
-        var out = ["Mouse: press on a card, drag it, release where it belongs.",
-                   "      click selects · wheel scrolls a column · release outside or esc cancels", ""]
+    /// The help's rows at a text width (the keys column is 14 cells, the action names' 19).
+    public static func lines(keymap: Keymap, width: Int = 74) -> [String] {
+        var out: [String] = []
+        func para(_ text: String) {
+            out += DisplayText.wrap(text, width: max(10, width))
+        }
+        para("Mouse: press on a card, drag it, release where it belongs. Click selects; click the selected card to open it; the wheel scrolls a column; release outside or esc cancels.")
+        out.append("")
+        let keysWidth = 14, nameWidth = 19
+        let wide = width >= keysWidth + nameWidth + 20
         for action in Action.allCases {
             let keys = keymap.keys(for: action).map(\.description)
             guard !keys.isEmpty else { continue }
             let k = keys.joined(separator: " ")
-            out.append(k.padding(toLength: max(k.count, 16)) + " " + action.summary)
+            if wide {
+                let head = k.padding(toLength: keysWidth) + " " + action.rawValue.padding(toLength: nameWidth) + " "
+                let indent = TextWidth.width(of: head)
+                let headOnly = TextWidth.width(of: k) > keysWidth
+                if headOnly { out.append(k) }
+                let prefix = headOnly ? String(repeating: " ", count: keysWidth + 1) + action.rawValue.padding(toLength: nameWidth) + " " : head
+                let body = DisplayText.wrap(action.summary, width: max(10, width - indent))
+                for (i, line) in body.enumerated() {
+                    out.append((i == 0 ? prefix : String(repeating: " ", count: indent)) + line)
+                }
+            } else {
+                // Narrow: keys and name on one row, the description under them.
+                out.append(k + "  (" + action.rawValue + ")")
+                for line in DisplayText.wrap(action.summary, width: max(10, width - 4)) { out.append("    " + line) }
+            }
         }
+        out.append("")
+        para("Change keys in $XDG_CONFIG_HOME/lanes/config: \"bind KEY ACTION\", \"unbind KEY\"; \"set view compact\" starts in the compact view. lanes keys lists the actions.")
         return out
+    }
+
+    /// The box over the board: up to 78 cells wide, all the rows between the title bar and the status line.
+    static func box(width: Int, height: Int) -> Rect {
+        let w = min(width - 2, 78), h = max(0, height - 2)
+        return Rect(x: (width - w) / 2, y: 1, width: w, height: h)
+    }
+
+    /// Rows of the list the box shows at once.
+    public static func visibleRows(height: Int) -> Int { max(1, height - 4) }
+
+    /// How far the list scrolls at a size: its last row at the bottom of the box.
+    public static func maxScroll(keymap: Keymap, size: Size) -> Int {
+        let b = box(width: size.width, height: size.height)
+        return max(0, lines(keymap: keymap, width: b.width - 4).count - visibleRows(height: size.height))
     }
 
     /// The bindings as a Markdown table, for the README (a test keeps the README equal to it).
@@ -41,20 +85,34 @@ public enum HelpView {
     }
 
     public static func draw(keymap: Keymap, scroll: Int, into buf: inout CellBuffer) {
-        let all = lines(keymap: keymap)
-        let w = min(buf.width - 2, 78), h = min(buf.height - 2, all.count + 2)
-        guard w > 10, h > 3 else { return }
-        let x0 = (buf.width - w) / 2, y0 = (buf.height - h) / 2
-        buf.fill(x: x0, y: y0, width: w, height: h)
-        buf.write("╭" + String(repeating: "─", count: w - 2) + "╮", x: x0, y: y0, style: Style(bold: true))
-        buf.write(" Keys (any key closes) ", x: x0 + 2, y: y0, style: Style(bold: true))
-        for r in 1..<(h - 1) {
-            buf.write("│", x: x0, y: y0 + r, style: Style(bold: true))
-            buf.write("│", x: x0 + w - 1, y: y0 + r, style: Style(bold: true))
-            let i = scroll + r - 1
-            if i < all.count { buf.write(DisplayText.truncate(all[i], to: w - 4), x: x0 + 2, y: y0 + r) }
+        let b = box(width: buf.width, height: buf.height)
+        guard b.width > 10, b.height > 3 else { return }
+        let all = lines(keymap: keymap, width: b.width - 4)
+        let rows = visibleRows(height: buf.height)
+        let top = min(max(0, scroll), max(0, all.count - rows))
+        let frame = Style(bold: true)
+        buf.fill(x: b.minX, y: b.minY, width: b.width, height: b.height)
+        buf.write("╭", x: b.minX, y: b.minY, style: frame)
+        buf.write(repeating: "─", count: b.width - 2, x: b.minX + 1, y: b.minY, style: frame)
+        buf.write("╮", x: b.maxX - 1, y: b.minY, style: frame)
+        let rowKeys = ["↑↓"] + [keymap.keys(for: .down).first, keymap.keys(for: .up).first].compactMap { $0?.description }
+            .filter { $0 != "down" && $0 != "up" }
+        let title = DisplayText.truncate(" Keys · \(rowKeys.joined(separator: " ")) scroll · pgup pgdn · esc closes ", to: b.width - 4)
+        buf.write(title, x: b.minX + 2, y: b.minY, style: frame)
+        for r in 0..<rows {
+            let y = b.minY + 1 + r
+            buf.write("│", x: b.minX, y: y, style: frame)
+            buf.write("│", x: b.maxX - 1, y: y, style: frame)
+            let i = top + r
+            if i < all.count { buf.write(all[i], x: b.minX + 2, y: y, maxX: b.maxX - 2) }
         }
-        buf.write("╰" + String(repeating: "─", count: w - 2) + "╯", x: x0, y: y0 + h - 1, style: Style(bold: true))
+        let y = b.minY + rows + 1
+        buf.write("╰", x: b.minX, y: y, style: frame)
+        buf.write(repeating: "─", count: b.width - 2, x: b.minX + 1, y: y, style: frame)
+        buf.write("╯", x: b.maxX - 1, y: y, style: frame)
+        let end = min(all.count, top + rows)
+        let place = top + rows >= all.count ? " \(top + 1)–\(end) of \(all.count) · end " : " \(top + 1)–\(end) of \(all.count) · ↓ more "
+        buf.write(place, x: b.maxX - 2 - TextWidth.width(of: place), y: y, style: frame)
     }
 }
 

@@ -11,6 +11,7 @@ public enum Action: String, CaseIterable, Hashable, Sendable {
     case moveColumnLeft = "move-column-left", moveColumnRight = "move-column-right", setLimit = "set-limit"
     case setAccepts = "set-accepts"
     case undo, redo, filter, help, quit, suspend
+    case toggleCompact = "toggle-compact"
 
     /// What the action does, for the help screen and the README.
     public var summary: String {
@@ -22,7 +23,7 @@ public enum Action: String, CaseIterable, Hashable, Sendable {
         case .first: "select the first card"
         case .last: "select the last card"
         case .lift: "lift the selected card (then move it, and drop with space or enter)"
-        case .drop: "drop the lifted card"
+        case .drop: "drop the lifted card; with none lifted, open the selected card"
         case .cancel: "cancel the drag / clear the filter / close"
         case .moveLeft: "move the card to the previous column"
         case .moveRight: "move the card to the next column"
@@ -52,6 +53,7 @@ public enum Action: String, CaseIterable, Hashable, Sendable {
         case .help: "show this help"
         case .quit: "quit (everything is already saved)"
         case .suspend: "suspend to the shell (fg to come back)"
+        case .toggleCompact: "switch between full cards and the compact view (one line per card)"
         }
     }
 }
@@ -137,7 +139,7 @@ public struct Keymap: Sendable {
         ("A", .addColumn), ("R", .renameColumn), ("D", .deleteColumn),
         ("<", .moveColumnLeft), (">", .moveColumnRight), ("W", .setLimit), ("F", .setAccepts),
         ("u", .undo), ("ctrl-r", .redo), ("/", .filter), ("?", .help),
-        ("q", .quit), ("ctrl-c", .quit), ("ctrl-z", .suspend),
+        ("q", .quit), ("ctrl-c", .quit), ("ctrl-z", .suspend), ("z", .toggleCompact),
     ]
 
     public init() {
@@ -173,25 +175,31 @@ public struct Keymap: Sendable {
         for (n, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let line = raw.trimmingCharacters(in: " \t\r")
             if line.isEmpty || line.hasPrefix("#") { continue }
-            let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
-            switch (words.first, words.count) {
-            case ("bind", 3):
-                guard let chord = KeyChord(name: words[1]) else {
-                    throw ConfigError(file: file, line: n + 1, message: "unknown key \"\(words[1])\"")
-                }
-                guard let action = Action(rawValue: words[2]) else {
-                    throw ConfigError(file: file, line: n + 1, message: "unknown action \"\(words[2])\" (see lanes --help)")
-                }
-                bind(chord, to: action)
-            case ("unbind", 2):
-                guard let chord = KeyChord(name: words[1]) else {
-                    throw ConfigError(file: file, line: n + 1, message: "unknown key \"\(words[1])\"")
-                }
-                unbind(chord)
-            default:
-                throw ConfigError(file: file, line: n + 1,
-                                  message: "expected \"bind KEY ACTION\" or \"unbind KEY\", found \"\(line)\"")
+            try apply(line: line, number: n + 1, file: file)
+        }
+    }
+
+    /// One non-blank, non-comment config line: `bind KEY ACTION` or `unbind KEY`.
+    mutating func apply(line: String, number: Int, file: String) throws(ConfigError) {
+        let n = number - 1
+        let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+        switch (words.first, words.count) {
+        case ("bind", 3):
+            guard let chord = KeyChord(name: words[1]) else {
+                throw ConfigError(file: file, line: n + 1, message: "unknown key \"\(words[1])\"")
             }
+            guard let action = Action(rawValue: words[2]) else {
+                throw ConfigError(file: file, line: n + 1, message: "unknown action \"\(words[2])\" (lanes keys lists the actions)")
+            }
+            bind(chord, to: action)
+        case ("unbind", 2):
+            guard let chord = KeyChord(name: words[1]) else {
+                throw ConfigError(file: file, line: n + 1, message: "unknown key \"\(words[1])\"")
+            }
+            unbind(chord)
+        default:
+            throw ConfigError(file: file, line: n + 1,
+                              message: "expected \"bind KEY ACTION\", \"unbind KEY\" or \"set view compact|cards\", found \"\(line)\"")
         }
     }
 }

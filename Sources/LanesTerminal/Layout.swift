@@ -19,24 +19,41 @@ public struct LayoutMetrics: Hashable, Sendable {
 }
 
 /// How one card is drawn: its wrapped title and its hint line.
+///
+/// A compact face is one row: the title cut to leave room for the badges (`hint`) at the right.
 public struct CardFace: Hashable, Sendable {
     public var titleLines: [String]
     public var hint: String?
+    public var compact = false
 
-    /// Rows including the box's top and bottom borders.
-    public var height: Int { titleLines.count + (hint == nil ? 0 : 1) + 2 }
+    /// Rows including the box's top and bottom borders (one row in the compact view).
+    public var height: Int { compact ? 1 : titleLines.count + (hint == nil ? 0 : 1) + 2 }
 
-    public init(card: Card, width: Int, maxTitleLines: Int) {
-        let inner = max(1, width - 4)
-        let title = DisplayText.safe(card.title.isEmpty ? "(untitled)" : card.title)
+    public init(card: Card, width: Int, maxTitleLines: Int, compact: Bool = false) {
+        self.compact = compact
+        let inner = max(1, compact ? width - 2 : width - 4)
+        let title = (card.done ? "✓ " : "") + DisplayText.safe(card.title.isEmpty ? "(untitled)" : card.title)
+        let badges = CardFace.badges(of: card, tight: compact)
+        if compact {
+            let shown = badges.map { DisplayText.truncate($0, to: max(0, inner / 2)) }
+            hint = shown
+            let room = inner - (shown.map { TextWidth.width(of: $0) + 1 } ?? 0)
+            titleLines = [DisplayText.truncate(title, to: max(1, room))]
+            return
+        }
         titleLines = DisplayText.wrap(title, width: inner, maxLines: maxTitleLines)
+        hint = badges.map { DisplayText.truncate($0, to: inner) }
+    }
+
+    /// The card's details in short: `≡` (a description), `☑ 1/3` (sub-tasks), `@date`; nil when it has none.
+    static func badges(of card: Card, tight: Bool = false) -> String? {
         var parts: [String] = []
         if !card.description.isEmpty { parts.append("≡") }
         if !card.subtasks.isEmpty {
-            parts.append("☑ \(card.subtasks.filter(\.done).count)/\(card.subtasks.count)")
+            parts.append("☑" + (tight ? "" : " ") + "\(card.subtasks.filter(\.done).count)/\(card.subtasks.count)")
         }
         if let due = card.due { parts.append("@" + DisplayText.safe(due)) }
-        hint = parts.isEmpty ? nil : DisplayText.truncate(parts.joined(separator: "  "), to: inner)
+        return parts.isEmpty ? nil : parts.joined(separator: tight ? " " : "  ")
     }
 }
 
@@ -52,20 +69,22 @@ public struct ColumnMetrics: Sendable {
         let cards: [Card]
         let width: Int
         let maxTitleLines: Int
+        let compact: Bool
         /// `tops[k]` for every k computed so far (always holds `tops[0] == 0`).
         var tops: [Int] = [0]
         var faces: [CardFace] = []
 
-        init(cards: [Card], width: Int, maxTitleLines: Int) {
+        init(cards: [Card], width: Int, maxTitleLines: Int, compact: Bool) {
             self.cards = cards
             self.width = width
             self.maxTitleLines = maxTitleLines
+            self.compact = compact
         }
 
         var complete: Bool { tops.count > cards.count }
 
         private func step() {
-            let face = CardFace(card: cards[faces.count], width: width, maxTitleLines: maxTitleLines)
+            let face = CardFace(card: cards[faces.count], width: width, maxTitleLines: maxTitleLines, compact: compact)
             faces.append(face)
             tops.append(tops[tops.count - 1] + face.height)
         }
@@ -84,8 +103,8 @@ public struct ColumnMetrics: Sendable {
 
     let storage: Storage
 
-    init(cards: [Card], width: Int, maxTitleLines: Int) {
-        storage = Storage(cards: cards, width: width, maxTitleLines: maxTitleLines)
+    init(cards: [Card], width: Int, maxTitleLines: Int, compact: Bool = false) {
+        storage = Storage(cards: cards, width: width, maxTitleLines: maxTitleLines, compact: compact)
     }
 
     /// The lazily computed offsets: `tops[i]` computes up to card i on first use.
@@ -138,6 +157,7 @@ public final class LayoutCache: @unchecked Sendable {
     private struct Entry {
         var cards: [Card]
         var width: Int
+        var compact: Bool
         var metrics: ColumnMetrics
     }
 
@@ -150,10 +170,10 @@ public final class LayoutCache: @unchecked Sendable {
 
     /// Metrics for a column's cards at a width. Comparing unchanged arrays is cheap: they share storage.
     /// New metrics cost nothing until asked: cards are measured as far as the screen needs.
-    public func columnMetrics(section: Int, cards: [Card], width: Int) -> ColumnMetrics {
-        if let e = entries[section], e.width == width, e.cards == cards { return e.metrics }
-        let m = ColumnMetrics(cards: cards, width: width, maxTitleLines: metrics.maxTitleLines)
-        entries[section] = Entry(cards: cards, width: width, metrics: m)
+    public func columnMetrics(section: Int, cards: [Card], width: Int, compact: Bool = false) -> ColumnMetrics {
+        if let e = entries[section], e.width == width, e.compact == compact, e.cards == cards { return e.metrics }
+        let m = ColumnMetrics(cards: cards, width: width, maxTitleLines: metrics.maxTitleLines, compact: compact)
+        entries[section] = Entry(cards: cards, width: width, compact: compact, metrics: m)
         return m
     }
 
@@ -209,7 +229,7 @@ public struct ScreenLayout: Sendable {
 
     /// `anchor` (from a resize's transform) shifts the page breaks so that section sits in that area.
     public init(board: Board, size: Size, page requestedPage: Int, scroll: [Int], cache: LayoutCache,
-                anchor: LayoutAnchor<Int>? = nil) {
+                anchor: LayoutAnchor<Int>? = nil, compact: Bool = false) {
         let m = cache.metrics
         self.size = size
         tooSmall = size.width < m.minimumSize.width || size.height < m.minimumSize.height
@@ -233,7 +253,7 @@ public struct ScreenLayout: Sendable {
             let width = frame.width
             let viewport = Rect(x: frame.minX, y: frame.minY + 2, width: width, height: max(0, frame.height - 2))
             let column = board.columns[section]
-            let metrics = cache.columnMetrics(section: section, cards: column.cards, width: width)
+            let metrics = cache.columnMetrics(section: section, cards: column.cards, width: width, compact: compact)
             // Clamp to max(0, contentHeight - viewport height) without measuring the whole column:
             // a column taller than scroll + viewport needs no clamping.
             let wanted = section < scroll.count ? max(0, scroll[section]) : 0

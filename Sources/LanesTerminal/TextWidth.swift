@@ -1,6 +1,11 @@
 /// Terminal display widths of text, independent of the C library's locale tables.
 public enum TextWidth {
     /// Cells a grapheme takes: 0, 1 or 2. Control characters count 1: they are shown as a placeholder.
+    ///
+    /// A grapheme is as wide as its first code point, except that an emoji presentation
+    /// selector (U+FE0F) widens a narrow one and a pair of regional indicators (a flag) is 2.
+    /// ZWJ sequences and skin tones take their first emoji's 2 cells. What follows the first
+    /// code point never adds width: terminals draw the cluster as one glyph.
     public static func width(of ch: Character) -> Int {
         // One byte: ASCII, printable or a control shown as a placeholder; 1 cell either way.
         if ch.utf8.count == 1 { return 1 }
@@ -8,6 +13,9 @@ public enum TextWidth {
         for (i, scalar) in ch.unicodeScalars.enumerated() {
             if i == 0 {
                 cells = width(of: scalar)
+            } else if i == 1, (0x1F1E6...0x1F1FF).contains(scalar.value), cells == 1,
+                      (0x1F1E6...0x1F1FF).contains(ch.unicodeScalars.first!.value) {
+                cells = 2
             } else if scalar.value == 0xFE0F, cells == 1 {
                 // The emoji presentation selector turns a text symbol into a wide emoji.
                 cells = 2

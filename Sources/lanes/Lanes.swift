@@ -14,12 +14,12 @@ struct Lanes: ParsableCommand {
             lanes <subcommand>
             """,
         discussion: """
-            lanes [FILE] opens FILE in the terminal (default: lanes.md in the current folder; created from the starter board if missing). Boards are Markdown (taskell or Obsidian Kanban). Every change is saved at once. Keys: press ? in the app. Key bindings can be changed in $XDG_CONFIG_HOME/lanes/config with lines "bind KEY ACTION" and "unbind KEY".
+            lanes [FILE] opens FILE in the terminal (default: lanes.md in the current folder; created from the starter board if missing). Boards are Markdown (taskell or Obsidian Kanban). Every change is saved at once. Keys: press ? in the app. Key bindings can be changed in $XDG_CONFIG_HOME/lanes/config with lines "bind KEY ACTION" and "unbind KEY"; "set view compact" starts in the compact view. ACTION is one of: \(Action.allCases.map(\.rawValue).joined(separator: ", ")) (lanes keys says what each does).
 
             The other subcommands script a board without the UI. Exit status: 0 success; 1 not found (file, card, column) or the file cannot be used (locked by another Lanes process, unreadable); 2 bad input (malformed file, ambiguous card, bad option). Errors go to stderr; a malformed file is reported as FILE:LINE: message.
             """,
         version: LanesVersion.string,
-        subcommands: [Open.self, Show.self, Columns.self, Add.self, Move.self, Rules.self, Export.self, Import.self, Merge.self, GitSetup.self],
+        subcommands: [Open.self, Show.self, Columns.self, Add.self, Move.self, Rules.self, Export.self, Import.self, Merge.self, GitSetup.self, Keys.self],
         defaultSubcommand: Open.self
     )
 
@@ -62,9 +62,9 @@ struct Open: ParsableCommand {
     var file: String = "lanes.md"
 
     func run() throws {
-        var keymap = Keymap()
+        var config = AppConfig()
         if let (text, path) = try Open.readConfig() {
-            do { try keymap.apply(config: text, file: path) } catch {
+            do { try config.apply(config: text, file: path) } catch {
                 throw ValidationError("\(error)")
             }
         }
@@ -93,7 +93,8 @@ struct Open: ParsableCommand {
             status = "Unsaved changes of your last session on this board were kept in \(copy)"
         }
         let name = URL(fileURLWithPath: file).lastPathComponent
-        let app = BoardApp(board: board, title: "Lanes · \(name)", status: status, keymap: keymap)
+        var app = BoardApp(board: board, title: "Lanes · \(name)", status: status, keymap: config.keymap)
+        app.configure(compact: config.compact, storesDoneMark: store.info.dialect != .taskell)
         let info = store.info
         let runner = AppRunner(app: app, device: CursesTerminal(), storage: store, boardName: key, copyInfo: info)
         try runner.run()

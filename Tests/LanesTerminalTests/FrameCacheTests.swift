@@ -60,6 +60,10 @@ import Testing
                     driver.key(.enter)
                 }
             }
+            // A tap on the selected card opens its detail, one on "? help" the help, over the board;
+            // this test is about the board.
+            if case .detail = driver.app.mode { driver.key(.escape) }
+            if case .help = driver.app.mode { driver.key(.escape) }
             var cached = CellBuffer(width: 0, height: 0)
             driver.app.render(into: &cached, now: driver.now)
             var fresh = CellBuffer(width: driver.app.size.width, height: driver.app.size.height)

@@ -17,7 +17,8 @@ import Testing
         #expect(k.action(for: .char("J"), [.shift]) == .moveDown)
         #expect(k.action(for: .char("r"), [.ctrl]) == .redo)
         #expect(k.action(for: .char(" "), []) == .lift)
-        #expect(k.action(for: .char("z"), []) == nil)
+        #expect(k.action(for: .char("z"), []) == .toggleCompact)
+        #expect(k.action(for: .char("y"), []) == nil)
     }
 
     @Test func configRebindsAndUnbinds() throws {
@@ -29,10 +30,10 @@ import Testing
     }
 
     @Test(arguments: [
-        ("bind q\n", 1, "expected \"bind KEY ACTION\" or \"unbind KEY\", found \"bind q\""),
+        ("bind q\n", 1, "expected \"bind KEY ACTION\", \"unbind KEY\" or \"set view compact|cards\", found \"bind q\""),
         ("\nbind zz down\n", 2, "unknown key \"zz\""),
-        ("bind x\tfly\n", 1, "unknown action \"fly\" (see lanes --help)"),
-        ("# ok\nunbind\n", 2, "expected \"bind KEY ACTION\" or \"unbind KEY\", found \"unbind\""),
+        ("bind x\tfly\n", 1, "unknown action \"fly\" (lanes keys lists the actions)"),
+        ("# ok\nunbind\n", 2, "expected \"bind KEY ACTION\", \"unbind KEY\" or \"set view compact|cards\", found \"unbind\""),
     ])
     func badConfigNamesTheLine(_ text: String, _ line: Int, _ message: String) {
         var k = Keymap()

@@ -41,8 +41,11 @@ def test_lift_then_escape_cancels(lanes):
     app.wait_status("Cancelled: “a0” back in To do, position 1")
     L = Layout.simple(100, 30, BOARD)
     app.wait_for(lambda l: title_shown_at(app, L, 0, 0, "a0", l), what="a0 back in its place")
-    # Esc ended the lift: Enter now drops nothing.
+    # Esc ended the lift: Enter now drops nothing (it opens the selected card; esc closes it).
     app.send_keys("Enter")
+    app.wait_for(lambda l: any(" Card " in r for r in l), what="the card detail")
+    app.send_keys("Escape")
+    app.wait_for(lambda l: not any(" Card " in r for r in l), what="the detail closed")
     quit_and_check(app, board_md(BOARD))
     assert stat_key(app.board_path) == before_stat, "the file was rewritten although nothing changed"
 

@@ -233,6 +233,7 @@ public enum TrelloImport {
         mutating func finish(_ columns: [Column]) -> Board {
             // Numbered 1, 2, 3… in board order, as a parse of a board file numbers its cards.
             var board = Board(columns: columns)
+            board.makeColumnTitlesUnique()
             var next: UInt64 = 1
             for s in board.columns.indices {
                 for i in board.columns[s].cards.indices {

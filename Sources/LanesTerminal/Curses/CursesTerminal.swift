@@ -188,11 +188,15 @@ public final class CursesTerminal: TerminalDevice {
             scalars = [0xFFFD]
             cursesWidth = 1
         }
-        // Only zero-width code points may follow the first one in a cchar_t.
-        var kept = 1
-        while kept < scalars.count, lanes_wcwidth(scalars[kept]) == 0 { kept += 1 }
-        if kept > 1, scalars[kept - 1] == 0x200D { kept -= 1 }
-        scalars.removeSubrange(kept...)
+        // A flag (two regional indicators) is two cells to curses, one indicator each: the terminal
+        // joins them into one flag two cells wide, or shows two letters; either way curses' cursor
+        // and the terminal's stay together.
+        if width == 2, cursesWidth == 1, scalars.count == 2, scalars.allSatisfy({ (0x1F1E6...0x1F1FF).contains($0) }) {
+            put([scalars[0]], x: x, y: y, attrs: attrs, pair: pair, rows: rows, span: 1)
+            put([scalars[1]], x: x + 1, y: y, attrs: attrs, pair: pair, rows: rows, span: 1)
+            return
+        }
+        // The whole grapheme goes into the cchar_t (ZWJ sequences, skin tones: see lanes_put_cell).
         put(scalars, x: x, y: y, attrs: attrs, pair: pair, rows: rows, span: cursesWidth)
         if width == 2 && cursesWidth == 1 {
             put([0x20], x: x + 1, y: y, attrs: attrs, pair: pair, rows: rows, span: 1)
