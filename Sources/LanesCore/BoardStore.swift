@@ -59,6 +59,11 @@ public final class BoardStore: BoardStorage {
                 board, false)
     }
 
+    /// A store for `path` that has read nothing yet: `load()` reads the board (commands that change it).
+    public static func unread(_ path: String) -> BoardStore {
+        BoardStore(path: path, info: BoardFileInfo(dialect: .taskell), known: Board(), fingerprint: nil, rulesFingerprint: nil)
+    }
+
     /// Reads a board and its accept rules without keeping a store (read-only commands).
     public static func load(_ path: String) throws -> (board: Board, info: BoardFileInfo) {
         let (bytes, _) = try SafeFile.read(path)

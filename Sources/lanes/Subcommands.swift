@@ -22,7 +22,7 @@ struct Show: ParsableCommand {
     var details = false
 
     func run() throws {
-        let (b, info) = try BoardStore.load(board)
+        let (b, info) = try BoardLocation.read(board)
         emit(BoardCommands.show(b, info: info, details: details))
     }
 }
@@ -37,7 +37,7 @@ struct Columns: ParsableCommand {
     var board: String
 
     func run() throws {
-        let (b, _) = try BoardStore.load(board)
+        let (b, _) = try BoardLocation.read(board)
         emit(BoardCommands.columns(b))
     }
 }
@@ -66,7 +66,7 @@ struct Add: ParsableCommand {
     var force = false
 
     func run() throws {
-        let placed = try BoardCommands.edit(board, conflicts: reportConflicts) { b in
+        let placed = try BoardCommands.edit(BoardLocation.storage(board), conflicts: reportConflicts) { b in
             try BoardCommands.add(&b, column: column, title: title, top: top, force: force)
         }
         emit("Added card \(placed.number) to \"\(placed.column)\" at position \(placed.position).\n")
@@ -97,7 +97,7 @@ struct Move: ParsableCommand {
     var force = false
 
     func run() throws {
-        let placed = try BoardCommands.edit(board, conflicts: reportConflicts) { b in
+        let placed = try BoardCommands.edit(BoardLocation.storage(board), conflicts: reportConflicts) { b in
             try BoardCommands.move(&b, card: card, to: to, position: position, force: force)
         }
         if placed.changed {
@@ -137,11 +137,11 @@ struct Rules: ParsableCommand {
 
     func run() throws {
         guard let column else {
-            let (b, _) = try BoardStore.load(board)
+            let (b, _) = try BoardLocation.read(board)
             emit(BoardCommands.rules(b))
             return
         }
-        let summary = try BoardCommands.edit(board, conflicts: reportConflicts) { b in
+        let summary = try BoardCommands.edit(BoardLocation.storage(board), conflicts: reportConflicts) { b in
             try BoardCommands.setRule(&b, column: column, from: any ? [] : from)
         }
         emit(summary + "\n")
@@ -169,7 +169,7 @@ struct Export: ParsableCommand {
     var format: BoardExport.Format = .json
 
     func run() throws {
-        let (b, info) = try BoardStore.load(board)
+        let (b, info) = try BoardLocation.read(board)
         outputDocument(BoardExport.text(b, info: info, format: format))
     }
 }

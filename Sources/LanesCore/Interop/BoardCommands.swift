@@ -150,8 +150,7 @@ public enum BoardCommands {
     /// `edit` on a board file (which must exist).
     public static func edit<T>(_ path: String, conflicts: ([BoardConflict]) -> Void = { _ in },
                                _ change: (inout Board) throws -> T) throws -> T {
-        let (store, _, _) = try BoardStore.open(path, starter: nil)
-        return try edit(store, conflicts: conflicts, change)
+        try edit(BoardStore.unread(path), conflicts: conflicts, change)
     }
 
     // MARK: Accept rules
