@@ -153,7 +153,7 @@ def help_statuses() -> dict[int, list[str]]:
         meanings = []
         # "not found (file, card, column) or the file cannot be used (locked by ..., unreadable, ...)"
         for head, items in re.findall(r"(?:^| or )([^()]+?) \(([^()]*)\)", part):
-            meanings += [f"{head}: {item.strip()}" for item in re.split(r", | or ", items)]
+            meanings += [f"{head}: {item.strip()}" for item in items.split(", ")]
         statuses[status] = meanings
     return statuses
 
@@ -165,8 +165,8 @@ def test_help_lists_these_meanings():
             "the file cannot be used: locked by another Lanes process", "the file cannot be used: unreadable",
             "the file cannot be used: cannot be created"],
         2: ["bad input or usage: malformed file", "bad input or usage: ambiguous card",
-            "bad input or usage: bad option", "bad input or usage: a mistyped subcommand",
-            "bad input or usage: no terminal", "bad input or usage: one that cannot place the cursor"],
+            "bad input or usage: bad option", "bad input or usage: a move refused by a WIP limit or an accept rule",
+            "bad input or usage: a mistyped subcommand", "bad input or usage: no usable terminal"],
     }
 
 
@@ -203,10 +203,19 @@ def test_every_meaning_exits_with_the_status_help_gives_it(lanes, tmp_path):
     got["bad input or usage: malformed file"] = cli("show", "broken.md")
     got["bad input or usage: ambiguous card"] = cli("move", "board.md", "Fix bug", "--to", "Doing")
     got["bad input or usage: bad option"] = cli("show", "board.md", "--frobnicate")
+    (tmp_path / ".board.md.lanes").write_text('accept "Done" from "Doing"\n')
+    got["bad input or usage: a move refused by a WIP limit or an accept rule"] = cli(
+        "move", "board.md", "Write docs", "--to", "Done")
+    os.unlink(tmp_path / ".board.md.lanes")
     got["bad input or usage: a mistyped subcommand"] = cli("shwo")
-    got["bad input or usage: no terminal"] = cli("board.md")
-    got["bad input or usage: one that cannot place the cursor"] = tui("dumb", "board.md", term="dumb", board=BOARD)
+    got["bad input or usage: no usable terminal"] = cli("board.md")
     assert got == want
+    # Every way a terminal can be unusable has the same status.
+    assert tui("dumb", "board.md", term="dumb", board=BOARD) == want["bad input or usage: no usable terminal"]
+    assert tui("unknown", "board.md", term="vt-no-such-type", board=BOARD) == want["bad input or usage: no usable terminal"]
+    # And a WIP limit: Doing (1) already holds its one card.
+    (tmp_path / "wip.md").write_text("## To do\n\n- a\n- b\n\n## Doing (1)\n\n- c\n")
+    assert cli("move", "wip.md", "a", "--to", "Doing") == want["bad input or usage: a move refused by a WIP limit or an accept rule"]
     # The board UI reports a malformed file and a missing folder with the same statuses.
     assert tui("malformed", "board.md", board=BROKEN) == want["bad input or usage: malformed file"]
     (tmp_path / "folder").mkdir()
