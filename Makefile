@@ -5,42 +5,55 @@
 #   make install  the release binary and the man page under PREFIX (default /usr/local)
 
 SWIFT ?= swift
+# The interpreter that runs the terminal tests: Debian's, with Debian's python3-pytest
+# (scripts/ensure-deps installs it). PYTHON=… for another one that has pytest.
+PYTHON ?= /usr/bin/python3
+export PYTHON
 BOARD ?= lanes.md
 PREFIX ?= /usr/local
 BIN := .build/debug/lanes
 
-.PHONY: all deps build run test unit e2e bench install clean
+.PHONY: all deps run-deps test-deps build run test unit e2e bench install clean
 
 all: build
 
-deps:
-	@./scripts/ensure-deps --all
+# What building and running need (swift, ncursesw and libpq headers) ...
+run-deps:
+	@./scripts/ensure-deps run
 
-build: deps
+# ... and what the tests add (tmux, terminfo, git, PostgreSQL server, pytest).
+test-deps:
+	@./scripts/ensure-deps test
+
+deps: test-deps
+
+build: run-deps
 	$(SWIFT) build
 
 run: build
 	$(BIN) $(BOARD)
 
-unit: deps
+unit: test-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
 
-e2e: build
-	python3 -m pytest -q Tests/e2e
+# -rs: a skipped test prints its reason (the interop tests without ../shared/fixtures).
+e2e: test-deps
+	$(SWIFT) build
+	$(PYTHON) -m pytest -q -rs Tests/e2e
 
 test: unit e2e
 
 # Release build of the benchmark and of lanes (for the end-to-end measure), then both
 # benchmarks; results on stdout and in bench-results.json. Benchmarks only report.
-bench: deps
+bench: test-deps
 	$(SWIFT) build -c release --product lanes-bench
 	$(SWIFT) build -c release --product lanes
 	.build/release/lanes-bench
 	./scripts/bench-e2e .build/release/lanes .build/release/lanes-bench --cards 10000 --runs 5
 	./scripts/bench-idle-io .build/release/lanes .build/release/lanes-bench --cards 10000
 
-install: deps
+install: run-deps
 	$(SWIFT) build -c release --product lanes
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 .build/release/lanes $(DESTDIR)$(PREFIX)/bin/lanes

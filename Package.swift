@@ -3,7 +3,6 @@ import PackageDescription
 
 let package = Package(
     name: "Lanes",
-    platforms: [.macOS(.v13)],
     products: [
         .executable(name: "lanes", targets: ["lanes"]),
         .library(name: "DragKit", targets: ["DragKit"]),

@@ -50,6 +50,23 @@ static inline int lanes_put_cell(int y, int x, const wchar_t *wcs, attr_t attrs,
     return insert ? mvins_wch(y, x, &cc) : mvadd_wch(y, x, &cc);
 }
 
+/* What terminfo says about a terminal type, without including term.h (its capability macros
+   would leak into every importer): 1 when it can place the cursor (cup), 0 when it cannot
+   (no cup, or a hardcopy terminal), -1 when there is no entry. Call it before curses starts:
+   it loads the entry as the current terminal and frees it again. */
+struct term;
+extern int setupterm(const char *, int, int *);
+extern struct term *set_curterm(struct term *);
+extern int del_curterm(struct term *);
+static inline int lanes_terminfo_can_address_cursor(const char *name, int fd) {
+    int err = 0;
+    if (setupterm(name, fd, &err) != OK) return err == 1 ? 0 : -1;
+    char *cup = tigetstr("cup");
+    int result = (cup != NULL && cup != (char *)-1) ? 1 : 0;
+    del_curterm(set_curterm(NULL));
+    return result;
+}
+
 /* Opens a pseudo-terminal pair of the given size; returns 0, or -1 with errno set. */
 static inline int lanes_open_pty(int rows, int cols, int *master, int *slave) {
     int m = posix_openpt(O_RDWR | O_NOCTTY);

@@ -17,7 +17,7 @@ public enum AppEffect: Hashable, Sendable {
 }
 
 /// The board app: state and behaviour, no I/O. Input events in, effects out; `render` draws a frame.
-public struct BoardApp: Sendable {
+public struct BoardApp {
     enum Mode: Sendable {
         case normal
         case help(scroll: Int)

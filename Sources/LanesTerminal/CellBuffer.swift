@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Synchronization
 
 /// How a cell looks: colours and attributes, independent of curses.
 ///
@@ -102,36 +103,32 @@ public struct Cell: Hashable, Sendable {
 enum Glyphs {
     static let firstShared: UInt32 = 0x110000
 
-    private final class Table: @unchecked Sendable {
-        var lock = pthread_mutex_t()
+    private struct Table {
         var texts: [String] = []
         var numbers: [String: UInt32] = [:]
-        init() { pthread_mutex_init(&lock, nil) }
     }
 
-    private static let table = Table()
+    private static let table = Mutex(Table())
 
     static func number(of text: String) -> UInt32 {
         var it = text.unicodeScalars.makeIterator()
         guard let first = it.next() else { return 0 }
         if it.next() == nil { return first.value }
-        pthread_mutex_lock(&table.lock)
-        defer { pthread_mutex_unlock(&table.lock) }
-        if let n = table.numbers[text] { return n }
-        let n = firstShared + UInt32(table.texts.count)
-        table.texts.append(text)
-        table.numbers[text] = n
-        return n
+        return table.withLock { table in
+            if let n = table.numbers[text] { return n }
+            let n = firstShared + UInt32(table.texts.count)
+            table.texts.append(text)
+            table.numbers[text] = n
+            return n
+        }
     }
 
     static func text(of glyph: UInt32) -> String {
         if glyph == 0 { return "" }
         if glyph < 0x80 { return CellBuffer.asciiText[Int(glyph)] }
         if glyph < firstShared { return Unicode.Scalar(glyph).map { String(Character($0)) } ?? "\u{FFFD}" }
-        pthread_mutex_lock(&table.lock)
-        defer { pthread_mutex_unlock(&table.lock) }
         let i = Int(glyph - firstShared)
-        return i < table.texts.count ? table.texts[i] : "\u{FFFD}"
+        return table.withLock { $0.texts.indices.contains(i) ? $0.texts[i] : "\u{FFFD}" }
     }
 }
 

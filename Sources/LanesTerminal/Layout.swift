@@ -1,5 +1,6 @@
 import DragKit
 import LanesCore
+import Synchronization
 
 /// Sizes that shape the board on screen.
 public struct LayoutMetrics: Hashable, Sendable {
@@ -65,14 +66,20 @@ public struct CardFace: Hashable, Sendable {
 /// shared storage is invisible to value semantics. Each card's `CardFace` is kept
 /// with its height, so drawing a frame does not wrap titles again.
 public struct ColumnMetrics: Sendable {
-    final class Storage: @unchecked Sendable {
+    /// The inputs, and behind a lock what has been computed from them so far (copies of
+    /// the metrics share it, and a `Draggable` may be read from any thread).
+    final class Storage: Sendable {
         let cards: [Card]
         let width: Int
         let maxTitleLines: Int
         let compact: Bool
-        /// `tops[k]` for every k computed so far (always holds `tops[0] == 0`).
-        var tops: [Int] = [0]
-        var faces: [CardFace] = []
+        private let computed = Mutex(Computed())
+
+        struct Computed {
+            /// `tops[k]` for every k computed so far (always holds `tops[0] == 0`).
+            var tops: [Int] = [0]
+            var faces: [CardFace] = []
+        }
 
         init(cards: [Card], width: Int, maxTitleLines: Int, compact: Bool) {
             self.cards = cards
@@ -81,23 +88,30 @@ public struct ColumnMetrics: Sendable {
             self.compact = compact
         }
 
-        var complete: Bool { tops.count > cards.count }
+        /// How many cards have been measured so far.
+        var measured: Int { computed.withLock { $0.faces.count } }
 
-        private func step() {
-            let face = CardFace(card: cards[faces.count], width: width, maxTitleLines: maxTitleLines, compact: compact)
-            faces.append(face)
-            tops.append(tops[tops.count - 1] + face.height)
+        private func step(_ c: inout Computed) {
+            let face = CardFace(card: cards[c.faces.count], width: width, maxTitleLines: maxTitleLines, compact: compact)
+            c.faces.append(face)
+            c.tops.append(c.tops[c.tops.count - 1] + face.height)
         }
 
-        /// Computes `tops` through `index` (at most `cards.count`).
-        func extend(through index: Int) {
-            let target = min(index, cards.count)
-            while tops.count <= target { step() }
+        /// Runs `body` on what is computed through `index` (at most `cards.count`).
+        func through<T>(_ index: Int, _ body: (borrowing Computed) -> T) -> T {
+            computed.withLock { c in
+                let target = min(index, cards.count)
+                while c.tops.count <= target { step(&c) }
+                return body(c)
+            }
         }
 
-        /// Computes until the content reaches below `row` (or every card is done).
-        func extend(pastRow row: Int) {
-            while !complete && tops[tops.count - 1] <= row { step() }
+        /// Runs `body` on what is computed until the content reaches below `row` (or every card is done).
+        func past<T>(row: Int, _ body: (borrowing Computed) -> T) -> T {
+            computed.withLock { c in
+                while c.tops.count <= cards.count && c.tops[c.tops.count - 1] <= row { step(&c) }
+                return body(c)
+            }
         }
     }
 
@@ -111,49 +125,47 @@ public struct ColumnMetrics: Sendable {
     public struct Tops: Sendable {
         let storage: Storage
         public subscript(i: Int) -> Int {
-            storage.extend(through: i)
-            return storage.tops[i]
+            storage.through(i) { $0.tops[i] }
         }
         public var count: Int { storage.cards.count + 1 }
         public var last: Int? {
-            storage.extend(through: storage.cards.count)
-            return storage.tops.last
+            storage.through(storage.cards.count) { $0.tops.last }
         }
     }
 
     public var tops: Tops { Tops(storage: storage) }
     /// The whole column's height: computes every card.
     public var contentHeight: Int { tops.last ?? 0 }
-    public func height(of i: Int) -> Int { tops[i + 1] - tops[i] }
+    public func height(of i: Int) -> Int {
+        storage.through(i + 1) { $0.tops[i + 1] - $0.tops[i] }
+    }
 
     /// How card i is drawn at this width (wrapped once, then kept).
     public func face(at i: Int) -> CardFace {
-        storage.extend(through: i + 1)
-        return storage.faces[i]
+        storage.through(i + 1) { $0.faces[i] }
     }
 
     /// Whether the content is taller than `row` rows; computes only that far.
     public func extends(beyond row: Int) -> Bool {
-        storage.extend(pastRow: row)
-        return storage.tops[storage.tops.count - 1] > row
+        storage.past(row: row) { $0.tops[$0.tops.count - 1] > row }
     }
 
     /// The first card whose bottom lies below content row `row` (binary search over the
     /// part computed so far, which is extended just far enough), or the card count.
     public func firstItem(endingBelow row: Int) -> Int {
-        storage.extend(pastRow: row)
-        let tops = storage.tops
-        var lo = 0, hi = tops.count - 1
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if tops[mid + 1] > row { hi = mid } else { lo = mid + 1 }
+        storage.past(row: row) { c in
+            var lo = 0, hi = c.tops.count - 1
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if c.tops[mid + 1] > row { hi = mid } else { lo = mid + 1 }
+            }
+            return lo
         }
-        return lo
     }
 }
 
 /// Remembers column metrics between frames; starts a column afresh only when its cards or width change.
-public final class LayoutCache: @unchecked Sendable {
+public final class LayoutCache {
     private struct Entry {
         var cards: [Card]
         var width: Int

@@ -253,18 +253,22 @@ public final class AppRunner {
     private func editExternally(_ id: ItemID) {
         guard let path = app.board.indexPath(for: id) else { return }
         let card = app.board[path]
-        let tmp = NSTemporaryDirectory() + "lanes-card-\(getpid()).md"
-        let text = CardText.render(card)
-        FileManager.default.createFile(atPath: tmp, contents: Data(text.utf8))
-        defer { try? FileManager.default.removeItem(atPath: tmp) }
+        let file: EditorFile
+        do {
+            file = try EditorFile(name: "card.md", contents: Array(CardText.render(card).utf8))
+        } catch {
+            app.setStatus("Cannot edit in $EDITOR: \(error)")
+            return
+        }
+        defer { file.remove() }
         let env = ProcessInfo.processInfo.environment
         let editor = [env["VISUAL"], env["EDITOR"]].compactMap { $0 }.first { !$0.isEmpty } ?? "vi"
         var status: Int32 = 0
         device.suspend {
-            status = runShell("\(editor) \(shellQuote(tmp))")
+            status = runShell("\(editor) \(shellQuote(file.path))")
         }
         device.invalidate()
-        guard status == 0, let data = FileManager.default.contents(atPath: tmp),
+        guard status == 0, let data = FileManager.default.contents(atPath: file.path),
               let edited = String(data: data, encoding: .utf8) else {
             app.finishExternalEdit(id, edited: nil)
             return

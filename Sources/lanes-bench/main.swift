@@ -43,8 +43,12 @@ func makeTempDir() -> String {
     return String(cString: p)
 }
 
+/// Writes a benchmark's input; a benchmark that cannot write it has nothing to measure, so it stops.
 func writeFile(_ bytes: [UInt8], _ path: String) {
-    FileManager.default.createFile(atPath: path, contents: Data(bytes))
+    guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else {
+        FileHandle.standardError.write(Data("lanes-bench: cannot write \(path)\n".utf8))
+        exit(1)
+    }
 }
 
 func parseSize(_ s: String) -> Size? {
@@ -396,8 +400,11 @@ if let data = FileManager.default.contents(atPath: jsonPath),
    let obj = try? JSONSerialization.jsonObject(with: data) as? [String: Any] { existing = obj }
 existing["bench"] = json
 if let data = try? JSONSerialization.data(withJSONObject: existing, options: [.prettyPrinted, .sortedKeys]) {
-    FileManager.default.createFile(atPath: jsonPath, contents: data)
-    print("\nwrote \(jsonPath)")
+    if FileManager.default.createFile(atPath: jsonPath, contents: data) {
+        print("\nwrote \(jsonPath)")
+    } else {
+        FileHandle.standardError.write(Data("lanes-bench: cannot write \(jsonPath)\n".utf8))
+    }
 }
 
 extension String {

@@ -16,7 +16,7 @@ struct Lanes: ParsableCommand {
         discussion: """
             lanes [FILE] opens FILE in the terminal (default: lanes.md in the current folder; created from the starter board if missing). Boards are Markdown (taskell or Obsidian Kanban). Every change is saved at once. Keys: press ? in the app. Key bindings can be changed in $XDG_CONFIG_HOME/lanes/config with lines "bind KEY ACTION" and "unbind KEY"; "set view compact" starts in the compact view. ACTION is one of: \(Action.allCases.map(\.rawValue).joined(separator: ", ")) (lanes keys says what each does).
 
-            The other subcommands script a board without the UI. Exit status: 0 success; 1 not found (file, card, column) or the file cannot be used (locked by another Lanes process, unreadable); 2 bad input (malformed file, ambiguous card, bad option). Errors go to stderr; a malformed file is reported as FILE:LINE: message.
+            The other subcommands script a board without the UI. Exit status: 0 success; 1 not found (file, card, column) or the file cannot be used (unreadable, cannot be created); 2 bad input or usage (malformed file, a read-only board to change, ambiguous card, bad option, a move refused by a WIP limit or an accept rule, a mistyped subcommand, no usable terminal). Errors go to stderr; a malformed file is reported as FILE:LINE: message.
             """,
         version: LanesVersion.string,
         subcommands: [Open.self, Show.self, Columns.self, Add.self, Move.self, Rules.self, Export.self, Import.self, Merge.self, GitSetup.self, Keys.self],
@@ -25,6 +25,15 @@ struct Lanes: ParsableCommand {
 
     /// Runs the command; errors go to stderr with exit status 1 (not found) or 2 (bad input or usage).
     static func main() {
+        if let first = CommandLine.arguments.dropFirst().first, let name = mistypedSubcommand(first) {
+            // Caught before `open` would create a board by that name.
+            FileHandle.standardError.write(Data("""
+                lanes: "\(first)" is neither a subcommand nor a file here; did you mean `lanes \(name)`? \
+                (`lanes open \(first)` creates a board named \(first).)
+
+                """.utf8))
+            Foundation.exit(2)
+        }
         do {
             var command = try parseAsRoot()
             try command.run()
@@ -40,6 +49,15 @@ struct Lanes: ParsableCommand {
             errorLine(fullMessage(for: error))
             Foundation.exit(2)
         }
+    }
+
+    /// The subcommand `argument` is one edit away from, when it names no file and is no option.
+    static func mistypedSubcommand(_ argument: String) -> String? {
+        guard !argument.hasPrefix("-"), !argument.contains("/"), !FileManager.default.fileExists(atPath: argument) else {
+            return nil
+        }
+        let names = configuration.subcommands.map { $0._commandName } + ["help"]
+        return Spelling.suggestion(for: argument, among: names)
     }
 
     private static func fail(_ error: any Error) -> Never {
@@ -62,21 +80,16 @@ struct Open: ParsableCommand {
     var file: String = "lanes.md"
 
     func run() throws {
+        // Nothing is read or created before it is known that the board can be shown here.
+        if let problem = TerminalCheck.problemHere() { throw CommandError(.badInput, problem.description) }
         var config = AppConfig()
         if let (text, path) = try Open.readConfig() {
             do { try config.apply(config: text, file: path) } catch {
                 throw ValidationError("\(error)")
             }
         }
-        let store: BoardStore
-        let board: Board
-        let created: Bool
-        do {
-            (store, board, created) = try BoardStore.open(file, starter: StarterBoard.markdown)
-        } catch {
-            errorLine("lanes: \(error)")
-            throw ExitCode(2)
-        }
+        // Its errors are reported like the other subcommands': 2 for a malformed file, 1 for one that cannot be used.
+        let (store, board, created) = try BoardStore.open(file, starter: StarterBoard.markdown)
         var status = created ? "Created \(file) from the starter board · drag cards with the mouse · ? help" : ""
         let unknown = board.unknownRuleColumns
         if !unknown.isEmpty {
@@ -97,7 +110,11 @@ struct Open: ParsableCommand {
         app.configure(compact: config.compact, storesDoneMark: store.info.dialect != .taskell)
         let info = store.info
         let runner = AppRunner(app: app, device: CursesTerminal(), storage: store, boardName: key, copyInfo: info)
-        try runner.run()
+        do {
+            try runner.run()
+        } catch let error as CursesTerminalError {
+            throw CommandError(.badInput, "\(error)")
+        }
     }
 
     /// The config file's text and path; nil when there is none. A file that is not UTF-8 is an error.

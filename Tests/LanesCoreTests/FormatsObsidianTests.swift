@@ -212,7 +212,7 @@ struct FormatsObsidianTests {
     }
 
     @Test func convertingBetweenDialectsKeepsTheModel() throws {
-        let taskell = try Fixtures.text("taskell-roadmap.md")
+        let taskell = try Fixtures.text("taskell-release-plan.md")
         let (board, _) = try BoardFormat.parse(taskell, file: "roadmap.md")
         let obsidian = BoardFormat.serialize(board, as: .obsidian)
         let (again, info) = try BoardFormat.parse(obsidian, file: "roadmap-obsidian.md")
@@ -220,7 +220,7 @@ struct FormatsObsidianTests {
         #expect(again.columns.map(\.title) == board.columns.map(\.title))
         #expect(again.columns.flatMap(\.cards).map(\.title) == board.columns.flatMap(\.cards).map(\.title))
 
-        let demo = try Fixtures.text("obsidian-format-super-kanban-demo.md")
+        let demo = try Fixtures.text("obsidian-garden.md")
         let (lanes, _) = try BoardFormat.parse(demo, file: "demo.md")
         let asTaskell = BoardFormat.serialize(lanes, as: .taskell)
         let (back, backInfo) = try BoardFormat.parse(asTaskell, file: "demo-taskell.md")

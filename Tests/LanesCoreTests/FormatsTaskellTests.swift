@@ -142,7 +142,7 @@ struct FormatsTaskellTests {
     }
 
     @Test func anAddedColumnFollowsTheFilesStyle() throws {
-        let text = try Fixtures.text("taskell-roadmap.md")
+        let text = try Fixtures.text("taskell-release-plan.md")
         let (parsed, info) = try BoardFormat.parse(text, file: "roadmap.md")
         var board = parsed
         board.columns.append(Column(title: "Later", cards: [Card(id: board.makeID(), title: "New card")]))

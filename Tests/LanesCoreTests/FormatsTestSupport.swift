@@ -3,15 +3,10 @@ import Testing
 import DragKit
 @testable import LanesCore
 
-/// Files under `/work/shared/fixtures`, found from this source file: `<package root>/../shared/fixtures`.
+/// Board files written for these tests, committed under `Tests/Fixtures` (found from this source file).
 enum Fixtures {
     static func directory(_ filePath: String = #filePath) -> URL {
-        URL(fileURLWithPath: filePath)
-            .deletingLastPathComponent()  // LanesCoreTests
-            .deletingLastPathComponent()  // Tests
-            .deletingLastPathComponent()  // package root
-            .appendingPathComponent("../shared/fixtures")
-            .standardizedFileURL
+        packageRoot(filePath).appendingPathComponent("Tests/Fixtures")
     }
 
     /// The fixture's bytes; a missing directory or file fails the test with the path it looked at.
@@ -19,17 +14,53 @@ enum Fixtures {
                       sourceLocation: SourceLocation = #_sourceLocation) throws -> [UInt8] {
         var isDirectory: ObjCBool = false
         try #require(FileManager.default.fileExists(atPath: dir.path, isDirectory: &isDirectory) && isDirectory.boolValue,
-                     "fixture directory missing: \(dir.path) (expected <package root>/../shared/fixtures)",
-                     sourceLocation: sourceLocation)
+                     "fixture directory missing: \(dir.path)", sourceLocation: sourceLocation)
         let path = dir.appendingPathComponent(name).path
         let data = try #require(FileManager.default.contents(atPath: path),
                                 "fixture file missing: \(path)", sourceLocation: sourceLocation)
         return Array(data)
     }
 
-    static func text(_ name: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
-        let bytes = try bytes(name, sourceLocation: sourceLocation)
+    static func text(_ name: String, in dir: URL = directory(),
+                     sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+        let bytes = try bytes(name, in: dir, sourceLocation: sourceLocation)
         return try #require(String(validating: bytes, as: UTF8.self), "fixture is not UTF-8: \(name)")
+    }
+
+    static func packageRoot(_ filePath: String) -> URL {
+        URL(fileURLWithPath: filePath)
+            .deletingLastPathComponent()  // LanesCoreTests
+            .deletingLastPathComponent()  // Tests
+            .deletingLastPathComponent()  // package root
+    }
+}
+
+/// Real files from other tools in `<package root>/../shared/fixtures`, present in CI and
+/// on the project's own machines but not in a user's clone: the interop suite runs only
+/// where they are.
+enum SharedFixtures {
+    static func directory(_ filePath: String = #filePath) -> URL {
+        Fixtures.packageRoot(filePath).appendingPathComponent("../shared/fixtures").standardizedFileURL
+    }
+
+    /// Whether the folder is there; when it is not, says so once, on standard error.
+    static let available: Bool = {
+        let dir = directory()
+        var isDirectory: ObjCBool = false
+        let found = FileManager.default.fileExists(atPath: dir.path, isDirectory: &isDirectory) && isDirectory.boolValue
+        if !found {
+            FileHandle.standardError.write(Data(
+                "interop suite skipped: \(dir.path) is not there (real taskell, Obsidian and Trello files; present in CI)\n".utf8))
+        }
+        return found
+    }()
+
+    static func bytes(_ name: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> [UInt8] {
+        try Fixtures.bytes(name, in: directory(), sourceLocation: sourceLocation)
+    }
+
+    static func text(_ name: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+        try Fixtures.text(name, in: directory(), sourceLocation: sourceLocation)
     }
 }
 

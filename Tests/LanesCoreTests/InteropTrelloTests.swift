@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import DragKit
 @testable import LanesCore
@@ -63,46 +64,51 @@ private func importError(_ json: String) -> ParseError? {
 
 @Suite("Interop: Trello import")
 struct InteropTrelloTests {
-    @Test func realNextcloudDeckExportGivesItsOneListAndCard() throws {
-        let bytes = try Fixtures.bytes("trello-export-nextcloud-deck.json")
-        let board = try TrelloImport.board(from: bytes, file: "trello-export-nextcloud-deck.json")
-        #expect(board == Board(columns: [Column(title: "TODO", cards: [Card(id: ItemID(1), title: "Name Card 7")])]))
-        #expect(BoardFormat.serialize(board, as: .taskell) == "## TODO\n\n- Name Card 7\n")
-        #expect(BoardFormat.serialize(board, as: .obsidian) == """
-            ---
-
-            kanban-plugin: board
-
-            ---
-
-            ## TODO
-
-            - [ ] Name Card 7
-
-
-
-
-            %% kanban:settings
-            ```
-            {"kanban-plugin":"board"}
-            ```
-            %%
-            """)
+    @Test func committedExportGivesOpenListsAndCardsInPosOrder() throws {
+        let bytes = try Fixtures.bytes("trello-export-conference.json")
+        let board = try TrelloImport.board(from: bytes, file: "trello-export-conference.json")
+        #expect(board == Board(columns: [
+            Column(title: "To do", cards: [
+                Card(id: ItemID(1), title: "Open the call for papers"),
+                Card(id: ItemID(2), title: "Book the venue #Blocker", due: "2027-02-15",
+                     description: ["Two rooms, one for talks and one for workshops.", "Ask about the projector."],
+                     subtasks: [Subtask("Get a quote", done: true), Subtask("Visit the rooms", done: true),
+                                Subtask("Sign the contract")]),
+            ], wipLimit: 4),
+            Column(title: "In progress", cards: [
+                Card(id: ItemID(3), title: "Hotel block for speakers #Travel-plans #green", due: "2027-01-31",
+                     subtasks: [Subtask("Count the speakers", done: true), Subtask("Ask three hotels"),
+                                Subtask("Pay the deposit")]),
+            ]),
+            Column(title: "Done", cards: [
+                Card(id: ItemID(4), title: "Website: “Call for speakers” page", due: "2026-12-01",
+                     description: ["Live at /speakers ✓"]),
+            ]),
+        ]))
     }
 
-    @Test func realRESTListsWithCardsKeepTheirOrder() throws {
-        let bytes = try Fixtures.bytes("taskell-trello-api-lists.json")
-        let board = try TrelloImport.board(from: bytes, file: "taskell-trello-api-lists.json")
-        #expect(board.columns.map(\.title) == ["List 1", "List 2", "List 3", "List 4", "List 5"])
-        #expect(board.columns.map { $0.cards.map(\.title) } == [
-            ["Item 1", "Item 2", "Item 3", "Item 4"],
-            ["Item 1", "Item 2", "Item 3"],
-            ["Item 1", "Item 2", "Item 3", "Item 4", "Item 5"],
-            ["Item 1"],
-            ["Item 1", "Item 2"],
-        ])
-        #expect(board.allIDs == (1...15).map { ItemID(UInt64($0)) })
-        #expect(board.columns.allSatisfy { $0.cards.allSatisfy { $0.subtasks.isEmpty && $0.description.isEmpty && $0.due == nil } })
+    @Test func committedExportWithArchivedKeepsTheClosedListAndCard() throws {
+        let bytes = try Fixtures.bytes("trello-export-conference.json")
+        let board = try TrelloImport.board(from: bytes, file: "trello-export-conference.json",
+                                           options: TrelloImport.Options(includeArchived: true))
+        #expect(board.columns.map(\.title) == ["To do", "Parked", "In progress", "Done"])
+        #expect(board.columns[0].cards.map(\.title) == ["Open the call for papers", "Order stickers", "Book the venue #Blocker"])
+        #expect(board.columns[0].cards[1].description == ["Cancelled: no budget"])
+        #expect(board.columns[1].cards == [Card(id: ItemID(4), title: "Livestream", description: ["Maybe next year"])])
+        #expect(board.allIDs == (1...6).map { ItemID(UInt64($0)) })
+    }
+
+    @Test func committedRESTListsKeepTheirOrder() throws {
+        let bytes = try Fixtures.bytes("trello-rest-lists.json")
+        let board = try TrelloImport.board(from: bytes, file: "trello-rest-lists.json")
+        #expect(board == Board(columns: [
+            Column(title: "Backlog", cards: [
+                Card(id: ItemID(1), title: "Sketch the onboarding", description: ["Three screens at most"]),
+                Card(id: ItemID(2), title: "Pick a font", due: "2027-03-01"),
+            ]),
+            Column(title: "Doing", cards: [Card(id: ItemID(3), title: "Write the copy")]),
+            Column(title: "Shipped"),
+        ]))
     }
 
     @Test func sampleExportMapsEveryField() throws {

@@ -364,7 +364,7 @@ import Testing
         }
         guard let long = d.app.layout.column(section: 0) else { Issue.record("no column"); return }
         #expect(long.scroll > 0)
-        let measured = long.metrics.storage.faces.count
+        let measured = long.metrics.storage.measured
         #expect(measured < 100, "after half a second only what scrolled by is measured, not all 400 cards (\(measured))")
         for _ in 0..<2000 {
             t += 0.05

@@ -145,7 +145,7 @@ def test_a_malformed_line_with_escape_sequences_changes_no_title_clipboard_or_sc
     bad = ("## To do\n\n- a0\nnot a card " + HOSTILE + "\n").encode()
     tmux_server.run("set-option", "-s", "set-clipboard", "on")
     try:
-        app = lanes(bad, wait_for=None)
+        app = lanes(bad, wait_for=None, width=400)
         code = app.wait_exit()
         assert code == 2
         screen = app.screen()
@@ -353,7 +353,7 @@ def test_a_stop_under_sh_c_stops_the_whole_job_and_the_shell_prompt_comes_back(l
 # --------------------------------------------------------------------------- 9: small items
 
 
-def test_small_items_import_alone_bad_due_and_a_config_that_is_not_utf8(tmp_path, lanes_bin):
+def test_small_items_import_alone_and_a_bad_due(tmp_path, lanes_bin):
     r = run_lanes(lanes_bin, "import", cwd=tmp_path)
     assert r.returncode == 2, (r.returncode, r.stdout, r.stderr)
     assert b"name the format to import from" in r.stderr
@@ -365,9 +365,11 @@ def test_small_items_import_alone_bad_due_and_a_config_that_is_not_utf8(tmp_path
     assert r.returncode == 2 and b'"2024-13-45T99:99:99Z"' in r.stderr, r.stderr
     assert not (tmp_path / "out.md").exists()
 
-    (tmp_path / "b.md").write_text(board_md(START))
+
+
+def test_a_config_that_is_not_utf8_stops_lanes_with_file_and_line(lanes, tmp_path):
     (tmp_path / "config" / "lanes").mkdir(parents=True)
     (tmp_path / "config" / "lanes" / "config").write_bytes(b"bind j down\nbind \xff\xfe up\n")
-    r = run_lanes(lanes_bin, "b.md", cwd=tmp_path, stdin=subprocess.DEVNULL)
-    assert r.returncode == 2, (r.returncode, r.stderr)
-    assert f"{tmp_path}/config/lanes/config:2: invalid UTF-8 at byte 6 of the line".encode() in r.stderr, r.stderr
+    app = lanes(board_md(START), wait_for=None, width=400, env={"XDG_CONFIG_HOME": str(tmp_path / "config")})
+    assert app.wait_exit() == 2, app.dump()
+    assert f"{tmp_path}/config/lanes/config:2: invalid UTF-8 at byte 6 of the line" in app.screen(), app.dump()

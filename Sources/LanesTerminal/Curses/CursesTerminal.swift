@@ -400,3 +400,15 @@ public final class CursesTerminal: TerminalDevice {
         inFile = nil
     }
 }
+
+extension CursesTerminal {
+    /// Whether terminfo's entry for `term` can place the cursor (`cup`); nil when it has no
+    /// entry. Only before any `CursesTerminal` has started: it swaps curses' current terminal.
+    public static func canAddressCursor(term: String, outputFD: Int32 = 1) -> Bool? {
+        switch term.withCString({ lanes_terminfo_can_address_cursor($0, outputFD) }) {
+        case 1: return true
+        case 0: return false
+        default: return nil
+        }
+    }
+}

@@ -58,11 +58,20 @@ enum TerminalIO {
 }
 
 /// Why a `CursesTerminal` could not start.
-public enum CursesTerminalError: Error, Equatable, Sendable {
+public enum CursesTerminalError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Another `CursesTerminal` is running: curses has one screen per process here.
     case alreadyRunning
     /// The output file descriptor is not a terminal.
     case notATerminal
     /// `newterm` failed, usually because terminfo does not know the terminal type.
     case cannotInitialize(term: String?)
+
+    public var description: String {
+        switch self {
+        case .alreadyRunning: return "the terminal is already in use by this process"
+        case .notATerminal: return "standard output is not a terminal"
+        case .cannotInitialize(let term?): return "curses could not start on the terminal type \"\(term)\" (TERM)"
+        case .cannotInitialize(nil): return "curses could not start: TERM is not set"
+        }
+    }
 }
