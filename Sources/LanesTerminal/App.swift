@@ -63,6 +63,10 @@ public struct BoardApp: Sendable {
     public internal(set) var coordinator: DragCoordinator
     public internal(set) var renderer = DragRenderer()
     public internal(set) var filter: String = ""
+    /// The multi-selection (`v`, ctrl-click, alt-click): a drag of any of these cards carries all of them.
+    public internal(set) var marked: Set<ItemID> = []
+    /// A ctrl- or alt-press toggled a mark: its drags and release start nothing.
+    var markingClick = false
     var mode: Mode = .normal
     let cache: LayoutCache
     /// The last frame's board layer, redrawn only when what it shows changes.
@@ -73,8 +77,6 @@ public struct BoardApp: Sendable {
     var edgePointer: Point?
     /// Flips the page while a card rests at the board's left or right edge (or is flung there).
     var dwell = PageDwell(config: BoardApp.dwellConfig)
-    /// The pointer's velocity during a drag, for flings toward an edge.
-    var pointerVelocity = VelocityEstimator()
     /// Column that keyboard moves up/down aim at, so left/right keeps the row.
     var lastLayout: ScreenLayout?
     /// Set by a resize: shifts the page breaks so the kept column stays in its area (nil: canonical pages).
@@ -178,9 +180,9 @@ public struct BoardApp: Sendable {
             dwell.reset()
             return
         }
-        feedAutoScroller(p, now: now)
+        if s.start.kind == .item { feedAutoScroller(p, now: now) }
         if layout.pageCount > 1 {
-            dwell.update(pointer: p, velocity: pointerVelocity.velocity, board: layout.boardArea, now: now)
+            dwell.update(pointer: p, velocity: s.velocity, board: layout.boardArea, now: now)
         }
     }
 
@@ -225,16 +227,23 @@ public struct BoardApp: Sendable {
                 refreshLayout()
             }
             return []
+        case .press where m.button == .left && !coordinator.isDragging
+                && (m.modifiers.contains(.ctrl) || m.modifiers.contains(.alt)):
+            // Ctrl-click (or alt-click: shift-click is the terminal's own selection) marks a card.
+            markingClick = true
+            if let p = coordinator.hitTest(m.location), p.section >= 0, let card = board.item(at: p) {
+                toggleMark(card.id)
+                selection = p
+            }
+        case .drag where markingClick, .release where markingClick:
+            if m.kind == .release { markingClick = false }
         case .press where m.button == .left:
             if !coordinator.isDragging, let arrows = BoardView.pageArrows(layout: layout) {
                 if arrows.previous.contains(m.location) { flipPage(-1); return [] }
                 if arrows.next.contains(m.location) { flipPage(1); return [] }
             }
-            pointerVelocity.reset()
-            pointerVelocity.add(m.location, at: now)
             feed(PointerInput(.press, m.location, at: now), now: now)
         case .drag where m.button == .left || m.button == .none:
-            pointerVelocity.add(m.location, at: now)
             feed(PointerInput(.move, m.location, at: now), now: now)
             trackEdges(m.location, now: now)
         case .release:
@@ -248,6 +257,7 @@ public struct BoardApp: Sendable {
     }
 
     mutating func feed(_ input: PointerInput, now: Double) {
+        coordinator.selectedItems = marked
         let events = coordinator.handle(input, dataSource: &document)
         apply(events, now: now)
     }
@@ -257,18 +267,33 @@ public struct BoardApp: Sendable {
         for e in events {
             if let words = renderer.handle(e, board: board, now: now) { status = words }
             switch e {
+            case .tapped(_, let item?) where item.section == BoardDraggable.section:
+                // A click on a column's header selects the column.
+                if board.columns.indices.contains(item.item) {
+                    selection = ItemPath(section: item.item, item: board.columns[item.item].cards.isEmpty ? -1 : 0)
+                }
             case .tapped(let p, let item):
                 if let item { selection = item }
                 else if let c = layout.columns.first(where: { $0.frame.contains(p) }) {
                     selection = ItemPath(section: c.section, item: c.itemCount > 0 ? min(max(0, selection?.item ?? 0), c.itemCount - 1) : -1)
                 }
             case .began(let s):
-                selection = s.source
+                if s.kind == .item { selection = s.source }
+            case .dropped(let d) where d.to.section == BoardDraggable.section:
+                if !d.isNoOp {
+                    let kept = scroll.remove(at: d.from.item)
+                    scroll.insert(kept, at: d.to.item)
+                    let row = selection?.section == d.from.item ? selection?.item ?? -1 : (board.columns[d.to.item].cards.isEmpty ? -1 : 0)
+                    selection = ItemPath(section: d.to.item, item: row)
+                    changed()
+                }
+                autoScroller.reset()
+                dwell.reset()
             case .dropped(let d):
                 selection = d.to
                 if !d.isNoOp { changed() }
             case .endedOutside(_, let source, _), .cancelled(_, let source, _):
-                if board.item(at: source) != nil { selection = source }
+                if source.section >= 0, board.item(at: source) != nil { selection = source }
                 autoScroller.reset()
                 dwell.reset()
             default:
@@ -279,6 +304,12 @@ public struct BoardApp: Sendable {
 
     mutating func changed() {
         revision += 1
+        if !marked.isEmpty {
+            // Marks follow the cards: a deleted card is no longer marked.
+            var present = Set<ItemID>()
+            for c in board.columns { for card in c.cards where marked.contains(card.id) { present.insert(card.id) } }
+            marked = present
+        }
         refreshLayout()
         ensureSelectionVisible()
     }
@@ -321,10 +352,22 @@ public struct BoardApp: Sendable {
         } else if case .confirm(.deleteColumn(let s)) = mode, board.columns.indices.contains(s) {
             statusText = "Delete column “\(board.columns[s].title)” and its \(board.columns[s].cards.count) cards? y/n"
         }
-        return BoardScene(board: board, layout: layout,
-                          selection: coordinator.isDragging ? nil : selection,
-                          decorations: renderer.decorations(now: now), ghost: renderer.ghost(now: now),
-                          title: title, status: statusText, filter: filter)
+        var ghost = renderer.ghost(now: now)
+        if var g = ghost, renderer.isDragging, let width = layout.columns.first?.frame.width, g.frame.width != width {
+            // After a resize mid-drag the ghost takes the columns' new width, keeping the pointer on it.
+            let grab = renderer.start.map { $0.grabOffset.x } ?? 0
+            if grab >= width { g.frame.origin.x += grab - (width - 1) }
+            g.frame.size.width = width
+            ghost = g
+        }
+        var scene = BoardScene(board: board, layout: layout,
+                               selection: coordinator.isDragging ? nil : selection,
+                               decorations: renderer.decorations(now: now), ghost: ghost,
+                               title: title, status: statusText, filter: filter)
+        scene.marked = marked
+        scene.columnGhost = renderer.columnGhost()
+        if var cg = scene.columnGhost, let width = layout.columns.first?.frame.width { cg.frame.size.width = width; scene.columnGhost = cg }
+        return scene
     }
 
     /// Draws the whole frame.
@@ -340,7 +383,11 @@ public struct BoardApp: Sendable {
             buf.write(shown.text, x: labelWidth, y: y, style: Style(reverse: true))
             let cx = labelWidth + shown.cursor
             if cx < size.width { buf[cx, y] = Cell(buf[cx, y].text.isEmpty ? " " : buf[cx, y].text, style: Style()) }
+            buf.cursor = Point(x: min(cx, size.width - 1), y: y)
         }
-        if case .help(let scroll) = mode { HelpView.draw(keymap: keymap, scroll: scroll, into: &buf) }
+        if case .help(let scroll) = mode {
+            HelpView.draw(keymap: keymap, scroll: scroll, into: &buf)
+            buf.cursor = nil
+        }
     }
 }

@@ -40,10 +40,15 @@ extension BoardApp {
         case .lift:
             guard let sel = validSelection else { status = "No card to lift"; break }
             showSection(sel.section)
-            apply(coordinator.lift(at: sel), now: now)
+            coordinator.selectedItems = marked
+            apply(coordinator.lift(at: sel, dataSource: document), now: now)
         case .drop: break
+        case .toggleMark:
+            guard let sel = validSelection else { status = "No card to mark"; break }
+            toggleMark(board[sel].id)
         case .cancel:
-            if !filter.isEmpty { filter = ""; status = "Filter cleared" }
+            if !marked.isEmpty { marked = []; status = "Marks cleared" }
+            else if !filter.isEmpty { filter = ""; status = "Filter cleared" }
         case .moveLeft: quickMove(dx: -1)
         case .moveRight: quickMove(dx: 1)
         case .moveUp: quickMove(dy: -1)

@@ -187,6 +187,13 @@ public struct ColumnDraggable: Draggable {
         !column.isFull && (allowedSources?.contains(source) ?? true)
     }
 
+    /// Several cards at once: every one's own column must be allowed, and the WIP limit must
+    /// hold them all.
+    public func canAcceptDrop(of items: [IncomingItem], at index: Int) -> Bool {
+        if let limit = column.wipLimit, cards.count + items.count > limit { return false }
+        return items.allSatisfy { allowedSources?.contains($0.source) ?? true }
+    }
+
     /// Same answer as the protocol's binary search over frames, but measures cards only as far as row `y`.
     public func firstItem(endingBelow y: Int) -> Int {
         metrics.firstItem(endingBelow: y - viewport.minY + scroll)
@@ -206,6 +213,8 @@ public struct ScreenLayout: Sendable {
     public var tooSmall: Bool
     /// DragKit's pages of sections for this size (areas `c0`, `c1`, … left to right).
     public var paged: PagedLayout<Int>
+    /// The columns as items of the board, dragged by their headers; nil when nothing is drawn.
+    public var headers: BoardDraggable?
 
     /// `anchor` (from a resize's transform) shifts the page breaks so that section sits in that area.
     public init(board: Board, size: Size, page requestedPage: Int, scroll: [Int], cache: LayoutCache,
@@ -242,6 +251,7 @@ public struct ScreenLayout: Sendable {
             columns.append(ColumnDraggable(section: section, frame: frame, viewport: viewport, column: column,
                                            metrics: metrics, scroll: s, allowedSources: board.allowedSources(of: section)))
         }
+        if !columns.isEmpty { headers = BoardDraggable(board: board, layout: self) }
     }
 
     /// Columns a page holds at `size`: as many as fit, or all of them when fewer (spread over the width).
@@ -276,7 +286,7 @@ public struct ScreenLayout: Sendable {
     }
 
     public var arena: DragArena {
-        DragArena(container: boardArea, draggables: columns)
+        DragArena(container: boardArea, draggables: columns + (headers.map { [$0] } ?? []))
     }
 
     public func column(section: Int) -> ColumnDraggable? {
