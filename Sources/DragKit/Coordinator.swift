@@ -275,7 +275,8 @@ public struct DragCoordinator: Sendable {
         }
         if s.isKeyboard {
             // A keyboard drag stays keyboard-driven, accepted or refused; with its column gone it returns home.
-            let goal = session!.lastTarget.map { ItemPath(section: $0.section, item: $0.index) } ?? now
+            let goal = session!.lastTarget.map { ItemPath(section: $0.section, item: $0.index) }
+                ?? ItemPath(section: now.section, item: now.item - session!.carriedBefore(now.item, in: now.section))
             guard arena.draggable(forSection: goal.section) != nil else {
                 return apply(location: s.location, hover: .none, force: true)
             }
@@ -327,7 +328,9 @@ public struct DragCoordinator: Sendable {
         session = Session(start: start, current: path, location: frame.origin, hover: .none, isKeyboard: true,
                           carriedPaths: paths)
         events.append(.began(start))
-        events += moveLifted(toSection: path.section, index: path.item, force: true)
+        // Where the grabbed item stands, counted among the items the drag does not carry.
+        let home = path.item - session!.carriedBefore(path.item, in: path.section)
+        events += moveLifted(toSection: path.section, index: home, force: true)
         return events
     }
 

@@ -95,8 +95,10 @@ public struct DragRenderer: Sendable {
             location = p
             hover = h
             guard h != old else { return nil }
-            // Hovering where it was picked up adds nothing to "Picked up …".
-            if quietOverSource, let t = h.target, let s = start, t.section == s.source.section, t.index == s.source.item {
+            // Hovering where it was picked up adds nothing to "Picked up …" (a lifted group's
+            // first hover is its home, counted without the others it carries).
+            if quietOverSource, let t = h.target, let s = start, t.section == s.source.section,
+               t.index == s.source.item || (s.viaKeyboard && old == .none) {
                 return nil
             }
             quietOverSource = false
@@ -159,7 +161,9 @@ public struct DragRenderer: Sendable {
             switch hover {
             case .target(let t):
                 d.targetSection = t.section
-                d.marker = Marker(section: t.section, gap: t.gap)
+                // Over its own place a pointer-dragged card needs no marker: the empty slot says where it goes.
+                let home = !s.viaKeyboard && s.carried.isEmpty && t.section == s.source.section && t.index == s.source.item
+                if !home { d.marker = Marker(section: t.section, gap: t.gap) }
                 if s.viaKeyboard { d.markerLabel = title(card) + (s.carried.count > 1 ? " +\(s.carried.count - 1)" : "") }
             case .refused(let section):
                 d.refusedSection = section
