@@ -145,6 +145,8 @@ public struct DragCoordinator: Sendable {
         public internal(set) var lastTarget: DropTarget? = nil
         /// Where each carried item is now, in board order (the dragged item alone for a single drag).
         public internal(set) var carriedPaths: [ItemPath] = []
+        /// The identities of `carriedPaths`, in the same order.
+        public internal(set) var carriedIDs: [ItemID] = []
         /// The gesture's velocity at the last sample (cells/s): the app's fling detection reads it here.
         public internal(set) var velocity: Velocity = .zero
 
@@ -220,7 +222,7 @@ public struct DragCoordinator: Sendable {
                                   itemFrame: d.frameOfItem(at: index), hidesOriginal: d.hidesDraggedItem,
                                   carried: carried, kind: d.itemKind)
             session = Session(start: start, current: path, location: sample.start, hover: .none, isKeyboard: false,
-                              carriedPaths: paths, velocity: sample.velocity)
+                              carriedPaths: paths, carriedIDs: carried.isEmpty ? [id] : carried, velocity: sample.velocity)
             events.append(.began(start))
             events += move(to: sample.location, force: true)
             return events
@@ -264,8 +266,13 @@ public struct DragCoordinator: Sendable {
         if s.start.carried.isEmpty {
             session!.carriedPaths = [now]
         } else {
-            // Carried items another writer deleted are simply no longer carried.
-            session!.carriedPaths = s.start.carried.compactMap { dataSource.indexPath(for: $0) }.sorted()
+            // Carried items another writer deleted are no longer carried; the rest are confirmed
+            // where they were (no search) or looked for.
+            let found = zip(s.carriedIDs, s.carriedPaths).compactMap { id, hint in
+                dataSource.indexPath(for: id, hint: hint).map { (id, $0) }
+            }.sorted { $0.1 < $1.1 }
+            session!.carriedIDs = found.map(\.0)
+            session!.carriedPaths = found.map(\.1)
         }
         // Re-anchor what the drag aimed at: indices of the old layout mean nothing in the new one.
         if let last = s.lastTarget, let d = arena.draggable(forSection: last.section) {
@@ -326,7 +333,7 @@ public struct DragCoordinator: Sendable {
         let start = DragStart(item: id, source: path, origin: frame.origin,
                               itemFrame: frame, hidesOriginal: d.hidesDraggedItem, viaKeyboard: true, carried: carried)
         session = Session(start: start, current: path, location: frame.origin, hover: .none, isKeyboard: true,
-                          carriedPaths: paths)
+                          carriedPaths: paths, carriedIDs: carried.isEmpty ? [id] : carried)
         events.append(.began(start))
         // Where the grabbed item stands, counted among the items the drag does not carry.
         let home = path.item - session!.carriedBefore(path.item, in: path.section)
@@ -339,7 +346,7 @@ public struct DragCoordinator: Sendable {
     public func canDrop(_ item: ItemID, from current: ItemPath, toSection section: Int, index: Int) -> Bool {
         guard let d = arena.draggable(forSection: section) else { return false }
         if let s = session, s.start.item == item, !s.start.carried.isEmpty {
-            let incoming = zip(s.start.carried, s.carriedPaths).filter { $0.1.section != section }
+            let incoming = zip(s.carriedIDs, s.carriedPaths).filter { $0.1.section != section }
                 .map { IncomingItem(item: $0.0, source: $0.1.section) }
             if incoming.isEmpty { return d.canRearrange }
             if s.carriedCount(in: section) > 0, !d.canRearrange { return false }

@@ -17,12 +17,21 @@ public protocol DragDataSource {
     var numberOfSections: Int { get }
     /// Moves a section to a final index (after its removal).
     mutating func moveSection(from: Int, to: Int)
+    /// The identity of the item at a path, when the source can say cheaply (nil: unknown, or none
+    /// there). Lets a drag confirm where its carried items still are without searching for them.
+    func identity(at path: ItemPath) -> ItemID?
 }
 
 extension DragDataSource {
     public func sectionIndex(for id: ItemID) -> Int? { nil }
     public var numberOfSections: Int { 0 }
     public mutating func moveSection(from: Int, to: Int) {}
+    public func identity(at path: ItemPath) -> ItemID? { nil }
+
+    /// Where `id` is now: `hint` when the source confirms it is still there, else a search.
+    public func indexPath(for id: ItemID, hint: ItemPath) -> ItemPath? {
+        identity(at: hint) == id ? hint : indexPath(for: id)
+    }
 
     public mutating func performTransaction(_ body: (inout Self) -> Void) {
         body(&self)

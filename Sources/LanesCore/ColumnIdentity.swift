@@ -37,4 +37,5 @@ extension BoardDocument {
     public func sectionIndex(for id: ItemID) -> Int? { board.columnIndex(for: id) }
     public var numberOfSections: Int { board.columns.count }
     public mutating func moveSection(from: Int, to: Int) { board.moveColumn(from: from, to: to) }
+    public func identity(at path: ItemPath) -> ItemID? { board.item(at: path)?.id }
 }
