@@ -60,8 +60,13 @@ public struct BoardApp: Sendable {
     public var keymap: Keymap
     /// Bumped on every change to the board; the runner saves when it moves.
     public internal(set) var revision = 0
-    public internal(set) var coordinator: DragCoordinator
-    public internal(set) var renderer = DragRenderer()
+    /// The drag engine, renderer, auto-scroller and page dwell, as one value.
+    public internal(set) var drag = DragSession()
+    public internal(set) var coordinator: DragCoordinator {
+        get { drag.coordinator }
+        set { drag.coordinator = newValue }
+    }
+    public var renderer: DragRenderer { drag.renderer }
     public internal(set) var filter: String = ""
     /// The multi-selection (`v`, ctrl-click, alt-click): a drag of any of these cards carries all of them.
     public internal(set) var marked: Set<ItemID> = []
@@ -71,12 +76,6 @@ public struct BoardApp: Sendable {
     let cache: LayoutCache
     /// The last frame's board layer, redrawn only when what it shows changes.
     let frames = FrameCache()
-    /// Scrolls a column while a card is held near its top or bottom edge.
-    var autoScroller = EdgeAutoScroller()
-    /// Where the pointer was when the auto-scroller last heard of it.
-    var edgePointer: Point?
-    /// Flips the page while a card rests at the board's left or right edge (or is flung there).
-    var dwell = PageDwell(config: BoardApp.dwellConfig)
     /// Column that keyboard moves up/down aim at, so left/right keeps the row.
     var lastLayout: ScreenLayout?
     /// Set by a resize: shifts the page breaks so the kept column stays in its area (nil: canonical pages).
@@ -89,7 +88,6 @@ public struct BoardApp: Sendable {
         self.size = size
         self.keymap = keymap
         cache = LayoutCache(metrics: metrics)
-        coordinator = DragCoordinator(arena: DragArena(container: .zero, draggables: []))
         self.status = status.isEmpty ? "Drag cards with the mouse, or space to lift · ? help · q quit" : status
         scroll = Array(repeating: 0, count: board.columns.count)
         if board.columns.first.map({ !$0.cards.isEmpty }) == true { selection = ItemPath(section: 0, item: 0) }
@@ -109,7 +107,7 @@ public struct BoardApp: Sendable {
         ScreenLayout(board: board, size: size, page: page, scroll: scroll, cache: cache, anchor: pageAnchor)
     }
 
-    /// Recomputes the layout and hands the new arena to the coordinator.
+    /// Recomputes the layout and hands the new arena to the drag.
     mutating func refreshLayout() {
         if scroll.count != board.columns.count {
             scroll = Array(scroll.prefix(board.columns.count)) + Array(repeating: 0, count: max(0, board.columns.count - scroll.count))
@@ -119,12 +117,20 @@ public struct BoardApp: Sendable {
         // Store the clamped scroll offsets so wheel and keys start from what is shown.
         for c in l.columns { scroll[c.section] = c.scroll }
         lastLayout = l
-        if coordinator.isDragging {
-            let events = coordinator.updateArena(l.arena, dataSource: document)
-            apply(events, now: 0)
-        } else {
-            coordinator.arena = l.arena
-        }
+        let (events, words) = drag.layoutChanged(l.arena, dataSource: document, board: board, now: 0)
+        if let words { status = words }
+        apply(events, now: 0, rendered: true)
+    }
+
+    /// Takes a board that replaced this one from outside (another writer's change, already
+    /// merged; nothing is saved for it): a drag under way keeps its card in hand if the card
+    /// still exists, re-resolved by identity, and is cancelled with words if it was deleted.
+    public mutating func boardChanged(to newBoard: Board, now: Double) {
+        document.board = newBoard
+        pruneMarks()
+        refreshLayout()
+        if !coordinator.isDragging { clampSelection() }
+        ensureSelectionVisible()
     }
 
     // MARK: Input
@@ -156,52 +162,25 @@ public struct BoardApp: Sendable {
 
     /// Advances animations, auto-scroll and the edge dwell.
     public mutating func tick(now: Double) {
-        renderer.tick(now: now)
-        guard let s = coordinator.session, !s.isKeyboard else { return }
-        if let step = autoScroller.tick(now: now), scroll.indices.contains(step.id) {
+        let (step, flip) = drag.tick(now: now)
+        if let step, scroll.indices.contains(step.id) {
             scroll[step.id] += step.rows
             refreshLayout()
-            if let p = edgePointer { feedAutoScroller(p, now: now) }
+            if let p = drag.edgePointer { trackEdges(p, now: now) }
         }
-        if let flip = dwell.tick(now: now) {
-            flipPage(flip == .next ? 1 : -1)
-        }
+        if let flip { flipPage(flip == .next ? 1 : -1) }
     }
 
     /// When the app wants to run again without input (animations, auto-scroll, dwell).
-    public func deadline(now: Double) -> Double? {
-        [renderer.deadline(now: now), autoScroller.nextDeadline, dwell.nextDeadline].compactMap { $0 }.min()
-    }
-
-    /// Feeds the pointer to the auto-scroller and the page dwell while a mouse drag is on.
-    mutating func trackEdges(_ p: Point, now: Double) {
-        guard let s = coordinator.session, !s.isKeyboard else {
-            autoScroller.reset()
-            dwell.reset()
-            return
-        }
-        if s.start.kind == .item { feedAutoScroller(p, now: now) }
-        if layout.pageCount > 1 {
-            dwell.update(pointer: p, velocity: s.velocity, board: layout.boardArea, now: now)
-        }
-    }
-
-    /// Half a second at the edge flips the page; staying there flips again every 0.75 s, so
-    /// a card can travel several pages without leaving the edge and coming back.
-    static let dwellConfig: PageDwell.Config = {
-        var c = PageDwell.Config()
-        c.repeatInterval = 0.75
-        return c
-    }()
+    public func deadline(now: Double) -> Double? { drag.deadline(now: now) }
 
     /// Rows past a column's viewport the auto-scroller is told about: the content length it
     /// gets is exact only within this reach, so a long column is never measured card by card
     /// to its end. Each step it takes re-feeds it (`tick`), so the reach moves along.
     static let scrollReach = 64
 
-    /// Tells the auto-scroller where the pointer is and how far the columns under it go.
-    mutating func feedAutoScroller(_ p: Point, now: Double) {
-        edgePointer = p
+    /// Tells the drag's edges where the pointer is and how far the columns under it go.
+    mutating func trackEdges(_ p: Point, now: Double) {
         let scrollers = layout.columns
             .filter { p.x >= $0.frame.minX && p.x < $0.frame.maxX }
             .map { c -> Scrollable in
@@ -209,7 +188,7 @@ public struct BoardApp: Sendable {
                 let length = c.metrics.extends(beyond: reach) ? reach + 1 : c.metrics.contentHeight
                 return Scrollable(id: c.section, viewport: c.viewport, contentLength: length, offset: c.scroll)
             }
-        autoScroller.update(pointer: p, scrollers: scrollers, now: now)
+        drag.pointerMoved(p, scrollers: scrollers, board: layout.boardArea, pages: layout.pageCount, now: now)
     }
 
     mutating func handleMouse(_ m: MouseEvent, now: Double) -> [AppEffect] {
@@ -248,8 +227,7 @@ public struct BoardApp: Sendable {
             trackEdges(m.location, now: now)
         case .release:
             feed(PointerInput(.release, m.location, at: now), now: now)
-            autoScroller.reset()
-            dwell.reset()
+            drag.stopEdges()
         default:
             break
         }
@@ -258,14 +236,15 @@ public struct BoardApp: Sendable {
 
     mutating func feed(_ input: PointerInput, now: Double) {
         coordinator.selectedItems = marked
-        let events = coordinator.handle(input, dataSource: &document)
+        let events = drag.coordinator.handle(input, dataSource: &document)
         apply(events, now: now)
     }
 
-    /// Routes coordinator events to the renderer and to the app's own state.
-    mutating func apply(_ events: [DragEvent], now: Double) {
+    /// Routes coordinator events to the renderer (unless the drag session already did:
+    /// `rendered`) and to the app's own state.
+    mutating func apply(_ events: [DragEvent], now: Double, rendered: Bool = false) {
         for e in events {
-            if let words = renderer.handle(e, board: board, now: now) { status = words }
+            if !rendered, let words = drag.take([e], board: board, now: now) { status = words }
             switch e {
             case .tapped(_, let item?) where item.section == BoardDraggable.section:
                 // A click on a column's header selects the column.
@@ -287,15 +266,11 @@ public struct BoardApp: Sendable {
                     selection = ItemPath(section: d.to.item, item: row)
                     changed()
                 }
-                autoScroller.reset()
-                dwell.reset()
             case .dropped(let d):
                 selection = d.to
                 if !d.isNoOp { changed() }
             case .endedOutside(_, let source, _), .cancelled(_, let source, _):
                 if source.section >= 0, board.item(at: source) != nil { selection = source }
-                autoScroller.reset()
-                dwell.reset()
             default:
                 break
             }
@@ -304,14 +279,17 @@ public struct BoardApp: Sendable {
 
     mutating func changed() {
         revision += 1
-        if !marked.isEmpty {
-            // Marks follow the cards: a deleted card is no longer marked.
-            var present = Set<ItemID>()
-            for c in board.columns { for card in c.cards where marked.contains(card.id) { present.insert(card.id) } }
-            marked = present
-        }
+        pruneMarks()
         refreshLayout()
         ensureSelectionVisible()
+    }
+
+    /// Marks follow the cards: a deleted card is no longer marked.
+    mutating func pruneMarks() {
+        guard !marked.isEmpty else { return }
+        var present = Set<ItemID>()
+        for c in board.columns { for card in c.cards where marked.contains(card.id) { present.insert(card.id) } }
+        marked = present
     }
 
     // MARK: Keys

@@ -15,7 +15,7 @@ extension BoardApp {
             case .first: liftedMove(toIndex: 0)
             case .last: liftedMove(toIndex: Int.max)
             case .lift, .drop:
-                apply(coordinator.dropLifted(dataSource: &document), now: now)
+                apply(drag.coordinator.dropLifted(dataSource: &document), now: now)
             case .cancel:
                 apply(coordinator.cancel(reason: .requested), now: now)
             case .quit:
