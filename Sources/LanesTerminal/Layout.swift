@@ -3,7 +3,7 @@ import LanesCore
 
 /// Sizes that shape the board on screen.
 public struct LayoutMetrics: Hashable, Sendable {
-    /// How columns are paged: DragKit's board templates, wide from 80 cells, narrow (≥ 28-cell columns) below.
+    /// How columns are paged: the board's page templates (`BoardPaging`), wide from 80 cells, narrow (≥ 28-cell columns) below.
     public var paging: BoardPaging = {
         var p = BoardPaging()
         p.wideFromWidth = 80
