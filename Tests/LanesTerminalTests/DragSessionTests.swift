@@ -174,3 +174,44 @@ import Testing
         #expect(d.app.status == "Cancelled: the card was removed")
     }
 }
+
+extension String {
+    func hasPrefix(_ p: String, at offset: Int) -> Bool { dropFirst(offset).hasPrefix(p) }
+}
+
+@Suite struct DragDetailsTests {
+    @Test func theMarkerNeverHidesTheGhostsTitle() {
+        var d = AppDriver(board: sampleBoard())
+        // a0 grabbed on its top border: as the pointer goes down Doing, the marker falls on the
+        // ghost's title row at some rows (the ghost's top is the pointer's row); the title stays.
+        d.drag([(5, 3), (20, 4), (32, 4)], release: false)
+        var covered = 0
+        for y in 4...12 {
+            d.mouse(.drag, 32, y)
+            let s = d.screen().split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            let g = d.app.renderer.ghost(now: d.now)!.frame
+            #expect(s[g.minY + 1].hasPrefix(" a0 ", at: 28), "pointer row \(y):\n\(s.joined(separator: "\n"))")
+            if s[g.minY + 1].hasPrefix("▶", at: 27) { covered += 1 }
+        }
+        #expect(covered > 0, "the marker met the title row at least once (only its end arrows are drawn there)")
+    }
+
+    @Test func theGhostTakesTheColumnsWidthAfterAResize() {
+        var d = AppDriver(board: sampleBoard(), width: 80, height: 16)
+        d.drag([(5, 4), (20, 5), (32, 8)], release: false)
+        #expect(d.app.scene(now: d.now).ghost?.frame.width == 26)
+        d.app.resize(Size(width: 120, height: 30))
+        let width = d.app.layout.columns.first!.frame.width
+        #expect(width != 26)
+        #expect(d.app.scene(now: d.now).ghost?.frame.width == width)
+    }
+
+    @Test func theOverflowHintSitsOnTheRuleNotOverCardText() {
+        let many = sampleBoard([("Long", (0..<30).map { "card \($0)" })])
+        let d = AppDriver(board: many, width: 40, height: 16)
+        let rows = d.screen().split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(rows[2].hasSuffix("▼ 26 more─"), "\(rows.joined(separator: "\n"))")
+        // The last visible row is a card's own row, untouched.
+        #expect(!rows[14].contains("more"), "\(rows.joined(separator: "\n"))")
+    }
+}
