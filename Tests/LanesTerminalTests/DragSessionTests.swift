@@ -215,3 +215,23 @@ extension String {
         #expect(!rows[14].contains("more"), "\(rows.joined(separator: "\n"))")
     }
 }
+
+@Suite struct ColumnDragPagingTests {
+    @Test func aColumnHeldAtTheBoardsEdgeFlipsThePageAndLandsThere() {
+        let eight = sampleBoard((0..<8).map { ("C\($0)", ["c\($0)a"]) })
+        var d = AppDriver(board: eight, width: 80, height: 16)
+        #expect(d.app.layout.pageCount == 3)
+        d.drag([(5, 1), (6, 1), (30, 4), (60, 4), (79, 4)], release: false)
+        #expect(d.app.status.hasPrefix("Column C0 to position"))
+        // Resting at the right edge for half a second flips to page 2 (C3, C4, C5).
+        d.now += 0.6
+        d.app.tick(now: d.now)
+        #expect(d.app.layout.visibleSections == 3..<6)
+        // The ghost (x 35–60) has passed C4's centre, not C5's: between C4 and C5.
+        d.mouse(.drag, 40, 4)
+        #expect(d.app.status == "Column C0 to position 5 of 8")
+        d.mouse(.release, 40, 4)
+        #expect(d.app.board.columns.map(\.title) == ["C1", "C2", "C3", "C4", "C0", "C5", "C6", "C7"])
+        #expect(d.app.status == "Moved column C0 to position 5")
+    }
+}
