@@ -50,21 +50,58 @@ public struct ScrollStep: Hashable, Sendable {
 ///
 /// The edge zone is `insideRows` rows inside the viewport's start or end edge
 /// plus `outsideRows` rows beyond it, within the viewport's extent across the
-/// axis. Depth counts from 1 at the innermost zone row; the speed is
-/// `speedPerRow × depth` rows/s up to `maxSpeed`, scaled by a linear ramp from
-/// 0 to 1 over `rampTime` seconds since the pointer entered the zone of that
-/// region in that direction. Speeds are integrated exactly between calls, so
+/// axis. Depth counts from 1 at the innermost zone row (the edge row itself is
+/// depth `insideRows`). The speed is `maxSpeed × min(1, depth / insideRows)`
+/// rows/s (nearness), times a factor of time held in the zone of that region in
+/// that direction: `crawlFraction` until `rampStart` seconds, then rising
+/// linearly to 1 at `rampEnd`. Speeds are integrated exactly between calls, so
 /// the rows returned do not depend on how often the app ticks.
 public struct EdgeAutoScroller: Sendable {
+    /// The curve's constants; the defaults are Lanes' (DECISIONS.md gives the anchor figures they follow).
     public struct Config: Hashable, Sendable {
-        public var insideRows = 2
+        public var insideRows = 4
         public var outsideRows = 3
-        /// Rows per second added by each row of depth.
-        public var speedPerRow = 8.0
-        public var maxSpeed = 32.0
-        public var rampTime = 0.3
+        /// Rows per second at the edge row (and beyond) once the time ramp is over.
+        public var maxSpeed = 80.0
+        /// The share of the speed while the hold is short: a brief touch moves a row or two.
+        public var crawlFraction = 0.05
+        /// Seconds held before the speed starts to rise.
+        public var rampStart = 0.35
+        /// Seconds held when full speed is reached.
+        public var rampEnd = 1.2
 
         public init() {}
+
+        /// Full speed (after the time ramp) at a depth, rows/s.
+        public func speed(atDepth depth: Int) -> Double {
+            maxSpeed * min(1, Double(max(0, depth)) / Double(max(1, insideRows)))
+        }
+
+        /// The time factor after `e` seconds held: `crawlFraction`, then linear up to 1.
+        public func timeFactor(_ e: Double) -> Double {
+            if e < rampStart { return crawlFraction }
+            if e >= rampEnd || rampEnd <= rampStart { return 1 }
+            return crawlFraction + (1 - crawlFraction) * (e - rampStart) / (rampEnd - rampStart)
+        }
+
+        /// The integral of `timeFactor` from 0 to `e`: seconds at full speed.
+        public func ramped(_ e: Double) -> Double {
+            let e = max(0, e), a = rampStart, b = max(rampStart, rampEnd), c = crawlFraction
+            if e < a { return c * e }
+            if e < b { return c * e + (1 - c) * (e - a) * (e - a) / (2 * (b - a)) }
+            return c * b + (1 - c) * (b - a) / 2 + (e - b)
+        }
+
+        /// The time held at which `ramped` reaches `f` (its inverse).
+        public func unramped(_ f: Double) -> Double {
+            let a = rampStart, b = max(rampStart, rampEnd), c = crawlFraction
+            if f <= 0 { return 0 }
+            if c > 0, f < c * a { return f / c }
+            if f >= ramped(b) { return b + (f - ramped(b)) }
+            // c·x + k·x² = f − c·a with x = e − a.
+            let k = (1 - c) / (2 * (b - a)), r = f - c * a
+            return a + (-c + (c * c + 4 * k * r).squareRoot()) / (2 * k)
+        }
     }
 
     public var config: Config
@@ -146,9 +183,7 @@ public struct EdgeAutoScroller: Sendable {
         let need = 1 - carry
         guard need > 1e-9 else { return lastTime }
         let f = ramped(lastTime) + need / speed
-        let r = config.rampTime
-        if r <= 0 { return enteredAt + f }
-        return f <= r / 2 ? enteredAt + (2 * r * f).squareRoot() : enteredAt + r + (f - r / 2)
+        return enteredAt + config.unramped(f)
     }
 
     /// Stops, forgets the regions and any fraction of a row (drop, cancel, end of a drag).
@@ -177,7 +212,7 @@ public struct EdgeAutoScroller: Sendable {
         }
         target = s
         direction = dir
-        speed = min(config.maxSpeed, config.speedPerRow * Double(depth))
+        speed = config.speed(atDepth: depth)
     }
 
     /// Adds the rows covered since the last call.
@@ -190,10 +225,7 @@ public struct EdgeAutoScroller: Sendable {
 
     /// The integral of the ramp from entering the zone to `t`: seconds at full speed.
     private func ramped(_ t: Double) -> Double {
-        let e = max(0, t - enteredAt)
-        let r = config.rampTime
-        guard r > 0 else { return e }
-        return e <= r ? e * e / (2 * r) : r / 2 + (e - r)
+        config.ramped(t - enteredAt)
     }
 }
 

@@ -10,16 +10,25 @@ public struct DragStart: Hashable, Sendable {
     public var hidesOriginal: Bool
     /// Lifted from the keyboard: there is no pointer, the item sits where it would land.
     public var viaKeyboard: Bool
+    /// Every item the drag carries, in board order, when it carries more than `item` (a selection); else empty.
+    public var carried: [ItemID]
+    /// An item of the data source, or a section (a column dragged by its header).
+    public var kind: DragItemKind
 
     public init(item: ItemID, source: ItemPath, origin: Point, itemFrame: Rect, hidesOriginal: Bool = true,
-                viaKeyboard: Bool = false) {
+                viaKeyboard: Bool = false, carried: [ItemID] = [], kind: DragItemKind = .item) {
         self.item = item
         self.source = source
         self.origin = origin
         self.itemFrame = itemFrame
         self.hidesOriginal = hidesOriginal
         self.viaKeyboard = viaKeyboard
+        self.carried = carried
+        self.kind = kind
     }
+
+    /// The items the drag carries: `carried`, or just `item`.
+    public var items: [ItemID] { carried.isEmpty ? [item] : carried }
 
     /// Where inside the item it was grabbed; the ghost keeps this offset to the pointer.
     public var grabOffset: Point { origin - itemFrame.origin }
@@ -79,17 +88,21 @@ public struct Drop: Hashable, Sendable {
     public var location: Point
     /// The release velocity from the gesture's end sample.
     public var velocity: Velocity
+    /// For a drag carrying several items: each one's move, in board order (the grabbed one among them).
+    public var carried: [CarriedMove]
 
-    public init(item: ItemID, from: ItemPath, to: ItemPath, location: Point, velocity: Velocity = .zero) {
+    public init(item: ItemID, from: ItemPath, to: ItemPath, location: Point, velocity: Velocity = .zero,
+                carried: [CarriedMove] = []) {
         self.item = item
         self.from = from
         self.to = to
         self.location = location
         self.velocity = velocity
+        self.carried = carried
     }
 
     /// Dropped where it was: the data source was not called.
-    public var isNoOp: Bool { from == to }
+    public var isNoOp: Bool { from == to && carried.allSatisfy { $0.from == $0.to } }
 }
 
 /// What the coordinator tells the renderer (and anyone else listening).
@@ -130,6 +143,21 @@ public struct DragCoordinator: Sendable {
         /// while the pointer rests in the gutter beside it; for the keyboard, the
         /// place `moveLifted` chose, accepted or not. Re-anchored by `updateArena`.
         public internal(set) var lastTarget: DropTarget? = nil
+        /// Where each carried item is now, in board order (the dragged item alone for a single drag).
+        public internal(set) var carriedPaths: [ItemPath] = []
+        /// The identities of `carriedPaths`, in the same order.
+        public internal(set) var carriedIDs: [ItemID] = []
+        /// The gesture's velocity at the last sample (cells/s): the app's fling detection reads it here.
+        public internal(set) var velocity: Velocity = .zero
+
+        /// How many carried items sit in `section` before layout index `gap`.
+        func carriedBefore(_ gap: Int, in section: Int) -> Int {
+            carriedPaths.reduce(0) { $0 + ($1.section == section && $1.item < gap ? 1 : 0) }
+        }
+
+        func carriedCount(in section: Int) -> Int {
+            carriedPaths.reduce(0) { $0 + ($1.section == section ? 1 : 0) }
+        }
     }
 
     public var arena: DragArena
@@ -138,6 +166,9 @@ public struct DragCoordinator: Sendable {
     /// How far outside the last target's frame (cells) the pointer may rest and still keep that target.
     public var gutterTolerance: Int
     public private(set) var session: Session?
+    /// The app's multi-selection: a drag that grabs one of these carries all of them
+    /// (those the data source still has). A drag of an item outside it carries that item alone.
+    public var selectedItems: Set<ItemID> = []
 
     public init(arena: DragArena, recognizer: (any GestureRecognizing)? = nil,
                 overlap: OverlapEvaluator = OverlapEvaluator(), gutterTolerance: Int = 2) {
@@ -176,24 +207,32 @@ public struct DragCoordinator: Sendable {
                 events.append(.cancelled(item: s.start.item, source: s.current,
                                          reason: s.isKeyboard ? .requested : .gesture))
             }
-            guard let d = arena.draggable(at: sample.start) else {
+            let hit = arena.item(at: sample.start)
+            guard let d = hit?.draggable ?? arena.draggable(at: sample.start) else {
                 return events + [.beganOutside(at: sample.start)]
             }
-            guard let index = d.itemIndex(at: sample.start), d.canDragItem(at: index) else {
-                return events + [.notDraggable(at: sample.start, section: d.section, item: d.itemIndex(at: sample.start))]
+            guard let index = hit?.index, d.canDragItem(at: index) else {
+                return events + [.notDraggable(at: sample.start, section: d.section, item: hit?.index)]
             }
             let path = ItemPath(section: d.section, item: index)
-            let start = DragStart(item: d.itemID(at: index), source: path, origin: sample.start,
-                                  itemFrame: d.frameOfItem(at: index), hidesOriginal: d.hidesDraggedItem)
-            session = Session(start: start, current: path, location: sample.start, hover: .none, isKeyboard: false)
+            let id = d.itemID(at: index)
+            let (carried, paths) = d.itemKind == .item ? carriedItems(grabbing: id, at: path, dataSource: dataSource)
+                : ([], [path])
+            let start = DragStart(item: id, source: path, origin: sample.start,
+                                  itemFrame: d.frameOfItem(at: index), hidesOriginal: d.hidesDraggedItem,
+                                  carried: carried, kind: d.itemKind)
+            session = Session(start: start, current: path, location: sample.start, hover: .none, isKeyboard: false,
+                              carriedPaths: paths, carriedIDs: carried.isEmpty ? [id] : carried, velocity: sample.velocity)
             events.append(.began(start))
             events += move(to: sample.location, force: true)
             return events
         case .changed:
             guard let s = session, !s.isKeyboard else { return [] }
+            session!.velocity = sample.velocity
             return move(to: sample.location, force: false)
         case .ended:
             guard let s = session, !s.isKeyboard else { return [] }
+            session!.velocity = sample.velocity
             var events = move(to: sample.location, force: false)
             events += finish(velocity: sample.velocity, dataSource: &dataSource)
             return events
@@ -218,12 +257,23 @@ public struct DragCoordinator: Sendable {
     public mutating func updateArena<D: DragDataSource>(_ newArena: DragArena, dataSource: D) -> [DragEvent] {
         arena = newArena
         guard let s = session else { return [] }
-        guard let now = dataSource.indexPath(for: s.start.item) else {
+        guard let now = locate(s.start.item, kind: s.start.kind, section: s.start.source.section, in: dataSource) else {
             session = nil
             recognizer.reset()
             return [.cancelled(item: s.start.item, source: s.current, reason: .itemVanished)]
         }
         session!.current = now
+        if s.start.carried.isEmpty {
+            session!.carriedPaths = [now]
+        } else {
+            // Carried items another writer deleted are no longer carried; the rest are confirmed
+            // where they were (no search) or looked for.
+            let found = zip(s.carriedIDs, s.carriedPaths).compactMap { id, hint in
+                dataSource.indexPath(for: id, hint: hint).map { (id, $0) }
+            }.sorted { $0.1 < $1.1 }
+            session!.carriedIDs = found.map(\.0)
+            session!.carriedPaths = found.map(\.1)
+        }
         // Re-anchor what the drag aimed at: indices of the old layout mean nothing in the new one.
         if let last = s.lastTarget, let d = arena.draggable(forSection: last.section) {
             session!.lastTarget = refreshed(last, in: d, session: session!)
@@ -232,7 +282,8 @@ public struct DragCoordinator: Sendable {
         }
         if s.isKeyboard {
             // A keyboard drag stays keyboard-driven, accepted or refused; with its column gone it returns home.
-            let goal = session!.lastTarget.map { ItemPath(section: $0.section, item: $0.index) } ?? now
+            let goal = session!.lastTarget.map { ItemPath(section: $0.section, item: $0.index) }
+                ?? ItemPath(section: now.section, item: now.item - session!.carriedBefore(now.item, in: now.section))
             guard arena.draggable(forSection: goal.section) != nil else {
                 return apply(location: s.location, hover: .none, force: true)
             }
@@ -243,42 +294,80 @@ public struct DragCoordinator: Sendable {
 
     /// The item under a point, if any.
     public func hitTest(_ p: Point) -> ItemPath? {
-        guard let d = arena.draggable(at: p), let i = d.itemIndex(at: p) else { return nil }
+        guard let (d, i) = arena.item(at: p) else { return nil }
         return ItemPath(section: d.section, item: i)
+    }
+
+    /// The selection's items in board order when `id` is one of several selected, else none; and their paths.
+    private func carriedItems<D: DragDataSource>(grabbing id: ItemID, at path: ItemPath,
+                                                 dataSource: D) -> ([ItemID], [ItemPath]) {
+        guard selectedItems.count > 1, selectedItems.contains(id) else { return ([], [path]) }
+        let found = selectedItems.compactMap { i in dataSource.indexPath(for: i).map { (i, $0) } }.sorted { $0.1 < $1.1 }
+        guard found.count > 1 else { return ([], [path]) }
+        return (found.map(\.0), found.map(\.1))
+    }
+
+    /// Where a dragged item or section is in `dataSource` now.
+    private func locate<D: DragDataSource>(_ id: ItemID, kind: DragItemKind, section: Int, in dataSource: D) -> ItemPath? {
+        switch kind {
+        case .item: dataSource.indexPath(for: id)
+        case .section: dataSource.sectionIndex(for: id).map { ItemPath(section: section, item: $0) }
+        }
     }
 
     // MARK: Keyboard drags
 
     /// Lifts an item without a pointer; it hovers over its own place.
     public mutating func lift(at path: ItemPath) -> [DragEvent] {
+        lift(at: path, dataSource: NoSource())
+    }
+
+    /// Lifts an item without a pointer, with the selection it belongs to (see `selectedItems`).
+    public mutating func lift<D: DragDataSource>(at path: ItemPath, dataSource: D) -> [DragEvent] {
         var events = cancel(reason: .requested)
-        guard let d = arena.draggable(forSection: path.section), path.item >= 0, path.item < d.itemCount,
-              d.canDragItem(at: path.item) else { return events }
+        guard let d = arena.draggable(forSection: path.section), d.itemKind == .item, path.item >= 0,
+              path.item < d.itemCount, d.canDragItem(at: path.item) else { return events }
         let frame = d.frameOfItem(at: path.item)
-        let start = DragStart(item: d.itemID(at: path.item), source: path, origin: frame.origin,
-                              itemFrame: frame, hidesOriginal: d.hidesDraggedItem, viaKeyboard: true)
-        session = Session(start: start, current: path, location: frame.origin, hover: .none, isKeyboard: true)
+        let id = d.itemID(at: path.item)
+        let (carried, paths) = carriedItems(grabbing: id, at: path, dataSource: dataSource)
+        let start = DragStart(item: id, source: path, origin: frame.origin,
+                              itemFrame: frame, hidesOriginal: d.hidesDraggedItem, viaKeyboard: true, carried: carried)
+        session = Session(start: start, current: path, location: frame.origin, hover: .none, isKeyboard: true,
+                          carriedPaths: paths, carriedIDs: carried.isEmpty ? [id] : carried)
         events.append(.began(start))
-        events += moveLifted(toSection: path.section, index: path.item, force: true)
+        // Where the grabbed item stands, counted among the items the drag does not carry.
+        let home = path.item - session!.carriedBefore(path.item, in: path.section)
+        events += moveLifted(toSection: path.section, index: home, force: true)
         return events
     }
 
-    /// Whether the lifted (or any) item could be dropped at `section`, final `index`.
+    /// Whether the lifted (or any) item could be dropped at `section`, final `index`; for the
+    /// dragged item, with everything the drag carries (each from its own section).
     public func canDrop(_ item: ItemID, from current: ItemPath, toSection section: Int, index: Int) -> Bool {
         guard let d = arena.draggable(forSection: section) else { return false }
+        if let s = session, s.start.item == item, !s.start.carried.isEmpty {
+            let incoming = zip(s.carriedIDs, s.carriedPaths).filter { $0.1.section != section }
+                .map { IncomingItem(item: $0.0, source: $0.1.section) }
+            if incoming.isEmpty { return d.canRearrange }
+            if s.carriedCount(in: section) > 0, !d.canRearrange { return false }
+            return d.canAcceptDrop(of: incoming, at: index)
+        }
         if section == current.section { return index == current.item || d.canRearrange }
-        return d.canAcceptDrop(of: item, from: current.section, at: index)
+        return d.canAcceptDrop(of: [IncomingItem(item: item, source: current.section)], at: index)
     }
 
     /// Moves a lifted item to a final index in a section; the ghost sits where it would land.
     public mutating func moveLifted(toSection section: Int, index: Int, force: Bool = false) -> [DragEvent] {
         guard let s = session, s.isKeyboard, let d = arena.draggable(forSection: section) else { return [] }
-        let same = section == s.current.section
-        let maxIndex = d.itemCount - (same ? 1 : 0)
+        let maxIndex = d.itemCount - s.carriedCount(in: section)
         let final = min(max(0, index), max(0, maxIndex))
-        let gap = same && final > s.current.item ? final + 1 : final
+        // The layout gap with `final` uncarried items before it.
+        var gap = final
+        for p in s.carriedPaths where p.section == section {
+            if p.item < gap { gap += 1 } else { break }
+        }
         let goal = DropTarget(section: section, index: final, gap: gap,
-                              anchor: anchor(in: d, gap: gap, dragged: s.start.item))
+                              anchor: anchor(in: d, gap: gap, session: s))
         let hover: Hover = canDrop(s.start.item, from: s.current, toSection: section, index: final)
             ? .target(goal) : .refused(section: section)
         session!.lastTarget = goal
@@ -303,23 +392,24 @@ public struct DragCoordinator: Sendable {
 
     // MARK: Internals
 
-    private func anchor(in d: any Draggable, gap: Int, dragged: ItemID) -> ItemID? {
+    /// The first item at or after `gap` that the drag does not carry.
+    private func anchor(in d: any Draggable, gap: Int, session s: Session) -> ItemID? {
         var i = gap
         while i < d.itemCount {
             let id = d.itemID(at: i)
-            if id != dragged { return id }
+            if id != s.start.item && !(s.start.carried.count > 1 && s.start.carried.contains(id)) { return id }
             i += 1
         }
         return nil
     }
 
-    /// The drop target a draggable offers at a pointer location, or nil when it refuses.
+    /// The drop target a draggable offers for the ghost at a pointer location, or nil when it refuses.
     private func target(in d: any Draggable, at p: Point, session s: Session) -> DropTarget? {
-        let gap = d.gapIndex(at: p)
         let same = d.section == s.current.section
-        let index = same && gap > s.current.item ? gap - 1 : gap
+        let gap = d.gapIndex(ghost: s.start.ghostFrame(at: p), dragged: same ? s.current.item : nil)
+        let index = gap - s.carriedBefore(gap, in: d.section)
         guard canDrop(s.start.item, from: s.current, toSection: d.section, index: index) else { return nil }
-        return DropTarget(section: d.section, index: index, gap: gap, anchor: anchor(in: d, gap: gap, dragged: s.start.item))
+        return DropTarget(section: d.section, index: index, gap: gap, anchor: anchor(in: d, gap: gap, session: s))
     }
 
     private mutating func move(to p: Point, force: Bool) -> [DragEvent] {
@@ -329,7 +419,11 @@ public struct DragCoordinator: Sendable {
         // Outside the container nothing takes the item, whatever a draggable's frame or the ghost overlaps.
         if arena.container.contains(p) {
             let ghost = s.start.ghostFrame(at: p)
-            let candidates = arena.draggables.map { OverlapCandidate(rect: $0.frame, priority: $0.priority) }
+            // Items drop only into draggables of their kind: cards into columns, columns into the board.
+            let candidates = arena.draggables.map { d in
+                d.itemKind == s.start.kind ? OverlapCandidate(rect: d.frame, priority: d.priority)
+                    : OverlapCandidate(rect: .zero, priority: d.priority)
+            }
             var found: DropTarget?
             let result = overlap.evaluate(pointer: p, dragged: ghost, candidates: candidates) { i in
                 found = target(in: arena.draggables[i], at: p, session: s)
@@ -359,16 +453,15 @@ public struct DragCoordinator: Sendable {
     /// the dragged item's current place.
     private func refreshed(_ t: DropTarget, in d: any Draggable, session s: Session) -> DropTarget {
         var gap = t.gap
-        if gap < 0 || gap > d.itemCount || anchor(in: d, gap: gap, dragged: s.start.item) != t.anchor {
+        if gap < 0 || gap > d.itemCount || anchor(in: d, gap: gap, session: s) != t.anchor {
             if let a = t.anchor {
                 gap = (0..<d.itemCount).first { d.itemID(at: $0) == a } ?? min(max(0, t.gap), d.itemCount)
             } else {
                 gap = d.itemCount
             }
         }
-        let same = d.section == s.current.section
-        let index = same && gap > s.current.item ? gap - 1 : gap
-        return DropTarget(section: d.section, index: index, gap: gap, anchor: anchor(in: d, gap: gap, dragged: s.start.item))
+        let index = gap - s.carriedBefore(gap, in: d.section)
+        return DropTarget(section: d.section, index: index, gap: gap, anchor: anchor(in: d, gap: gap, session: s))
     }
 
     private mutating func apply(location: Point, hover: Hover, force: Bool) -> [DragEvent] {
@@ -389,10 +482,52 @@ public struct DragCoordinator: Sendable {
         guard let t = s.hover.target else {
             return [.endedOutside(item: s.start.item, source: s.current, at: s.location)]
         }
+        if s.start.kind == .section {
+            return finishSection(s, target: t, velocity: velocity, dataSource: &dataSource)
+        }
+        if !s.start.carried.isEmpty {
+            guard dataSource.indexPath(for: s.start.item) != nil else {
+                return [.cancelled(item: s.start.item, source: s.current, reason: .itemVanished)]
+            }
+            let moves = GroupDropTransaction(items: s.start.carried, target: t).apply(to: &dataSource)
+            guard let mine = moves.first(where: { $0.item == s.start.item }) else {
+                return [.cancelled(item: s.start.item, source: s.current, reason: .itemVanished)]
+            }
+            return [.dropped(Drop(item: s.start.item, from: mine.from, to: mine.to, location: s.location,
+                                  velocity: velocity, carried: moves))]
+        }
         let transaction = DropTransaction(item: s.start.item, target: t)
         guard let (from, to) = transaction.apply(to: &dataSource) else {
             return [.cancelled(item: s.start.item, source: s.current, reason: .itemVanished)]
         }
         return [.dropped(Drop(item: s.start.item, from: from, to: to, location: s.location, velocity: velocity))]
     }
+
+    /// A section dropped by its header: resolved by the identities of the section and its anchor.
+    private mutating func finishSection<D: DragDataSource>(_ s: Session, target t: DropTarget, velocity: Velocity,
+                                                           dataSource: inout D) -> [DragEvent] {
+        guard let from = dataSource.sectionIndex(for: s.start.item) else {
+            return [.cancelled(item: s.start.item, source: s.current, reason: .itemVanished)]
+        }
+        var to = min(max(0, t.index), max(0, dataSource.numberOfSections - 1))
+        if let a = t.anchor {
+            if let ai = dataSource.sectionIndex(for: a) { to = ai > from ? ai - 1 : ai }
+        } else {
+            to = max(0, dataSource.numberOfSections - 1)
+        }
+        if from != to { dataSource.performTransaction { $0.moveSection(from: from, to: to) } }
+        let section = s.start.source.section
+        return [.dropped(Drop(item: s.start.item, from: ItemPath(section: section, item: from),
+                              to: ItemPath(section: section, item: to), location: s.location, velocity: velocity))]
+    }
+}
+
+/// The data source of a drag that needs none (a keyboard lift without a selection).
+private struct NoSource: DragDataSource {
+    func numberOfItems(inSection section: Int) -> Int { 0 }
+    func indexPath(for item: ItemID) -> ItemPath? { nil }
+    func item(at indexPath: ItemPath) -> Int? { nil }
+    mutating func moveItem(from: ItemPath, to: ItemPath) {}
+    mutating func insertItem(_ item: Int, at indexPath: ItemPath) {}
+    mutating func deleteItem(at indexPath: ItemPath) {}
 }

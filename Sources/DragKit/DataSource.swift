@@ -11,11 +11,92 @@ public protocol DragDataSource {
     mutating func deleteItem(at indexPath: ItemPath)
     /// Groups the calls of one drop so they apply, and undo, together.
     mutating func performTransaction(_ body: (inout Self) -> Void)
+    /// For drags of sections themselves (columns by their headers): the section an identity
+    /// names now, nil when it has gone (the default: sections cannot be dragged).
+    func sectionIndex(for id: ItemID) -> Int?
+    var numberOfSections: Int { get }
+    /// Moves a section to a final index (after its removal).
+    mutating func moveSection(from: Int, to: Int)
+    /// The identity of the item at a path, when the source can say cheaply (nil: unknown, or none
+    /// there). Lets a drag confirm where its carried items still are without searching for them.
+    func identity(at path: ItemPath) -> ItemID?
 }
 
 extension DragDataSource {
+    public func sectionIndex(for id: ItemID) -> Int? { nil }
+    public var numberOfSections: Int { 0 }
+    public mutating func moveSection(from: Int, to: Int) {}
+    public func identity(at path: ItemPath) -> ItemID? { nil }
+
+    /// Where `id` is now: `hint` when the source confirms it is still there, else a search.
+    public func indexPath(for id: ItemID, hint: ItemPath) -> ItemPath? {
+        identity(at: hint) == id ? hint : indexPath(for: id)
+    }
+
     public mutating func performTransaction(_ body: (inout Self) -> Void) {
         body(&self)
+    }
+}
+
+/// One carried item of a multi-item drop: where it was and where it went.
+public struct CarriedMove: Hashable, Sendable {
+    public var item: ItemID
+    public var from: ItemPath
+    public var to: ItemPath
+
+    public init(item: ItemID, from: ItemPath, to: ItemPath) {
+        self.item = item
+        self.from = from
+        self.to = to
+    }
+}
+
+/// Several items dropped together: they land side by side at the target, in board order
+/// (by section, then position), as one transaction.
+public struct GroupDropTransaction: Hashable, Sendable {
+    /// The carried items, in any order; those no longer in the data source are left out.
+    public var items: [ItemID]
+    /// `index` is the final index of the first carried item after all of them are removed.
+    public var target: DropTarget
+
+    public init(items: [ItemID], target: DropTarget) {
+        self.items = items
+        self.target = target
+    }
+
+    /// Where each item goes given the data source as it is now, in board order: resolved by
+    /// the anchor's identity (an anchor that is carried or gone falls back to the index).
+    public func resolve<D: DragDataSource>(in dataSource: D) -> [CarriedMove] {
+        let found = items.compactMap { id in dataSource.indexPath(for: id).map { (id, $0) } }.sorted { $0.1 < $1.1 }
+        let carried = Set(found.map(\.0))
+        let inTarget = found.filter { $0.1.section == target.section }.map(\.1.item)
+        let remaining = dataSource.numberOfItems(inSection: target.section) - inTarget.count
+        var index = min(max(0, target.index), max(0, remaining))
+        if let anchor = target.anchor {
+            if !carried.contains(anchor), let a = dataSource.indexPath(for: anchor), a.section == target.section {
+                index = a.item - inTarget.filter { $0 < a.item }.count
+            }
+        } else {
+            index = max(0, remaining)
+        }
+        return found.enumerated().map { k, e in
+            CarriedMove(item: e.0, from: e.1, to: ItemPath(section: target.section, item: index + k))
+        }
+    }
+
+    /// Applies the drop in one transaction: every carried item deleted, then inserted in board
+    /// order at the target; nothing at all when every item would land where it is.
+    @discardableResult
+    public func apply<D: DragDataSource>(to dataSource: inout D) -> [CarriedMove] {
+        let moves = resolve(in: dataSource)
+        guard moves.contains(where: { $0.from != $0.to }) else { return moves }
+        let values = moves.compactMap { dataSource.item(at: $0.from) }
+        guard values.count == moves.count else { return [] }
+        dataSource.performTransaction { ds in
+            for m in moves.reversed() { ds.deleteItem(at: m.from) }
+            for (m, v) in zip(moves, values) { ds.insertItem(v, at: m.to) }
+        }
+        return moves
     }
 }
 

@@ -71,21 +71,22 @@ public struct BoardApp {
     public var keymap: Keymap
     /// Bumped on every change to the board; the runner saves when it moves.
     public internal(set) var revision = 0
-    public internal(set) var coordinator: DragCoordinator
-    public internal(set) var renderer = DragRenderer()
+    /// The drag engine, renderer, auto-scroller and page dwell, as one value.
+    public internal(set) var drag = DragSession()
+    public internal(set) var coordinator: DragCoordinator {
+        get { drag.coordinator }
+        set { drag.coordinator = newValue }
+    }
+    public var renderer: DragRenderer { drag.renderer }
     public internal(set) var filter: String = ""
+    /// The multi-selection (`v`, ctrl-click, alt-click): a drag of any of these cards carries all of them.
+    public internal(set) var marked: Set<ItemID> = []
+    /// A ctrl- or alt-press toggled a mark: its drags and release start nothing.
+    var markingClick = false
     var mode: Mode = .normal
     let cache: LayoutCache
     /// The last frame's board layer, redrawn only when what it shows changes.
     let frames = FrameCache()
-    /// Scrolls a column while a card is held near its top or bottom edge.
-    var autoScroller = EdgeAutoScroller()
-    /// Where the pointer was when the auto-scroller last heard of it.
-    var edgePointer: Point?
-    /// Flips the page while a card rests at the board's left or right edge (or is flung there).
-    var dwell = PageDwell(config: BoardApp.dwellConfig)
-    /// The pointer's velocity during a drag, for flings toward an edge.
-    var pointerVelocity = VelocityEstimator()
     /// Column that keyboard moves up/down aim at, so left/right keeps the row.
     var lastLayout: ScreenLayout?
     /// Set by a resize: shifts the page breaks so the kept column stays in its area (nil: canonical pages).
@@ -102,7 +103,6 @@ public struct BoardApp {
         self.size = size
         self.keymap = keymap
         cache = LayoutCache(metrics: metrics)
-        coordinator = DragCoordinator(arena: DragArena(container: .zero, draggables: []))
         self.status = status.isEmpty ? BoardApp.idleHint(keymap: keymap, filter: "") : status
         scroll = Array(repeating: 0, count: board.columns.count)
         if board.columns.first.map({ !$0.cards.isEmpty }) == true { selection = ItemPath(section: 0, item: 0) }
@@ -122,7 +122,7 @@ public struct BoardApp {
         ScreenLayout(board: board, size: size, page: page, scroll: scroll, cache: cache, anchor: pageAnchor, compact: reading.compact)
     }
 
-    /// Recomputes the layout and hands the new arena to the coordinator.
+    /// Recomputes the layout and hands the new arena to the drag.
     mutating func refreshLayout() {
         if scroll.count != board.columns.count {
             scroll = Array(scroll.prefix(board.columns.count)) + Array(repeating: 0, count: max(0, board.columns.count - scroll.count))
@@ -132,12 +132,20 @@ public struct BoardApp {
         // Store the clamped scroll offsets so wheel and keys start from what is shown.
         for c in l.columns { scroll[c.section] = c.scroll }
         lastLayout = l
-        if coordinator.isDragging {
-            let events = coordinator.updateArena(l.arena, dataSource: document)
-            apply(events, now: 0)
-        } else {
-            coordinator.arena = l.arena
-        }
+        let (events, words) = drag.layoutChanged(l.arena, dataSource: document, board: board, now: 0)
+        if let words { status = words }
+        apply(events, now: 0, rendered: true)
+    }
+
+    /// Takes a board that replaced this one from outside (another writer's change, already
+    /// merged; nothing is saved for it): a drag under way keeps its card in hand if the card
+    /// still exists, re-resolved by identity, and is cancelled with words if it was deleted.
+    public mutating func boardChanged(to newBoard: Board, now: Double) {
+        document.board = newBoard
+        pruneMarks()
+        refreshLayout()
+        if !coordinator.isDragging { clampSelection() }
+        ensureSelectionVisible()
     }
 
     // MARK: Input
@@ -170,52 +178,25 @@ public struct BoardApp {
 
     /// Advances animations, auto-scroll and the edge dwell.
     public mutating func tick(now: Double) {
-        renderer.tick(now: now)
-        guard let s = coordinator.session, !s.isKeyboard else { return }
-        if let step = autoScroller.tick(now: now), scroll.indices.contains(step.id) {
+        let (step, flip) = drag.tick(now: now)
+        if let step, scroll.indices.contains(step.id) {
             scroll[step.id] += step.rows
             refreshLayout()
-            if let p = edgePointer { feedAutoScroller(p, now: now) }
+            if let p = drag.edgePointer { trackEdges(p, now: now) }
         }
-        if let flip = dwell.tick(now: now) {
-            flipPage(flip == .next ? 1 : -1)
-        }
+        if let flip { flipPage(flip == .next ? 1 : -1) }
     }
 
     /// When the app wants to run again without input (animations, auto-scroll, dwell).
-    public func deadline(now: Double) -> Double? {
-        [renderer.deadline(now: now), autoScroller.nextDeadline, dwell.nextDeadline].compactMap { $0 }.min()
-    }
-
-    /// Feeds the pointer to the auto-scroller and the page dwell while a mouse drag is on.
-    mutating func trackEdges(_ p: Point, now: Double) {
-        guard let s = coordinator.session, !s.isKeyboard else {
-            autoScroller.reset()
-            dwell.reset()
-            return
-        }
-        feedAutoScroller(p, now: now)
-        if layout.pageCount > 1 {
-            dwell.update(pointer: p, velocity: pointerVelocity.velocity, board: layout.boardArea, now: now)
-        }
-    }
-
-    /// Half a second at the edge flips the page; staying there flips again every 0.75 s, so
-    /// a card can travel several pages without leaving the edge and coming back.
-    static let dwellConfig: PageDwell.Config = {
-        var c = PageDwell.Config()
-        c.repeatInterval = 0.75
-        return c
-    }()
+    public func deadline(now: Double) -> Double? { drag.deadline(now: now) }
 
     /// Rows past a column's viewport the auto-scroller is told about: the content length it
     /// gets is exact only within this reach, so a long column is never measured card by card
     /// to its end. Each step it takes re-feeds it (`tick`), so the reach moves along.
     static let scrollReach = 64
 
-    /// Tells the auto-scroller where the pointer is and how far the columns under it go.
-    mutating func feedAutoScroller(_ p: Point, now: Double) {
-        edgePointer = p
+    /// Tells the drag's edges where the pointer is and how far the columns under it go.
+    mutating func trackEdges(_ p: Point, now: Double) {
         let scrollers = layout.columns
             .filter { p.x >= $0.frame.minX && p.x < $0.frame.maxX }
             .map { c -> Scrollable in
@@ -223,7 +204,7 @@ public struct BoardApp {
                 let length = c.metrics.extends(beyond: reach) ? reach + 1 : c.metrics.contentHeight
                 return Scrollable(id: c.section, viewport: c.viewport, contentLength: length, offset: c.scroll)
             }
-        autoScroller.update(pointer: p, scrollers: scrollers, now: now)
+        drag.pointerMoved(p, scrollers: scrollers, board: layout.boardArea, pages: layout.pageCount, now: now)
     }
 
     mutating func handleMouse(_ m: MouseEvent, now: Double) -> [AppEffect] {
@@ -242,23 +223,29 @@ public struct BoardApp {
                 refreshLayout()
             }
             return []
+        case .press where m.button == .left && !coordinator.isDragging
+                && (m.modifiers.contains(.ctrl) || m.modifiers.contains(.alt)):
+            // Ctrl-click (or alt-click: shift-click is the terminal's own selection) marks a card.
+            markingClick = true
+            if let p = coordinator.hitTest(m.location), p.section >= 0, let card = board.item(at: p) {
+                toggleMark(card.id)
+                selection = p
+            }
+        case .drag where markingClick, .release where markingClick:
+            if m.kind == .release { markingClick = false }
         case .press where m.button == .left:
             if !coordinator.isDragging, BoardView.helpButton(layout: layout).contains(m.location) { openHelp(); return [] }
             if !coordinator.isDragging, let arrows = BoardView.pageArrows(layout: layout) {
                 if arrows.previous.contains(m.location) { flipPage(-1); return [] }
                 if arrows.next.contains(m.location) { flipPage(1); return [] }
             }
-            pointerVelocity.reset()
-            pointerVelocity.add(m.location, at: now)
             feed(PointerInput(.press, m.location, at: now), now: now)
         case .drag where m.button == .left || m.button == .none:
-            pointerVelocity.add(m.location, at: now)
             feed(PointerInput(.move, m.location, at: now), now: now)
             trackEdges(m.location, now: now)
         case .release:
             feed(PointerInput(.release, m.location, at: now), now: now)
-            autoScroller.reset()
-            dwell.reset()
+            drag.stopEdges()
         default:
             break
         }
@@ -266,20 +253,27 @@ public struct BoardApp {
     }
 
     mutating func feed(_ input: PointerInput, now: Double) {
-        let events = coordinator.handle(input, dataSource: &document)
+        coordinator.selectedItems = marked
+        let events = drag.coordinator.handle(input, dataSource: &document)
         apply(events, now: now)
     }
 
-    /// Routes coordinator events to the renderer and to the app's own state.
-    mutating func apply(_ events: [DragEvent], now: Double) {
+    /// Routes coordinator events to the renderer (unless the drag session already did:
+    /// `rendered`) and to the app's own state.
+    mutating func apply(_ events: [DragEvent], now: Double, rendered: Bool = false) {
         for e in events {
-            if let words = renderer.handle(e, board: board, now: now) { status = words; reading.pageWordsShown = false }
+            if !rendered, let words = drag.take([e], board: board, now: now) { status = words; reading.pageWordsShown = false }
             else if case .moved(_, let hover) = e, reading.pageWordsShown, hover != .none {
                 // A page flip's words give way to where the card would land once the pointer is over a column again.
                 status = renderer.describe(hover: hover, board: board)
                 reading.pageWordsShown = false
             }
             switch e {
+            case .tapped(_, let item?) where item.section == BoardDraggable.section:
+                // A click on a column's header selects the column.
+                if board.columns.indices.contains(item.item) {
+                    selection = ItemPath(section: item.item, item: board.columns[item.item].cards.isEmpty ? -1 : 0)
+                }
             case .tapped(let p, let item):
                 if let item, item == selection, case .normal = mode { openDetail(at: item) }
                 else if let item { selection = item }
@@ -287,14 +281,20 @@ public struct BoardApp {
                     selection = ItemPath(section: c.section, item: c.itemCount > 0 ? min(max(0, selection?.item ?? 0), c.itemCount - 1) : -1)
                 }
             case .began(let s):
-                selection = s.source
+                if s.kind == .item { selection = s.source }
+            case .dropped(let d) where d.to.section == BoardDraggable.section:
+                if !d.isNoOp {
+                    let kept = scroll.remove(at: d.from.item)
+                    scroll.insert(kept, at: d.to.item)
+                    let row = selection?.section == d.from.item ? selection?.item ?? -1 : (board.columns[d.to.item].cards.isEmpty ? -1 : 0)
+                    selection = ItemPath(section: d.to.item, item: row)
+                    changed()
+                }
             case .dropped(let d):
                 selection = d.to
                 if !d.isNoOp { changed() }
             case .endedOutside(_, let source, _), .cancelled(_, let source, _):
-                if board.item(at: source) != nil { selection = source }
-                autoScroller.reset()
-                dwell.reset()
+                if source.section >= 0, board.item(at: source) != nil { selection = source }
             default:
                 break
             }
@@ -303,8 +303,17 @@ public struct BoardApp {
 
     mutating func changed() {
         revision += 1
+        pruneMarks()
         refreshLayout()
         ensureSelectionVisible()
+    }
+
+    /// Marks follow the cards: a deleted card is no longer marked.
+    mutating func pruneMarks() {
+        guard !marked.isEmpty else { return }
+        var present = Set<ItemID>()
+        for c in board.columns { for card in c.cards where marked.contains(card.id) { present.insert(card.id) } }
+        marked = present
     }
 
     // MARK: Keys
@@ -356,10 +365,22 @@ public struct BoardApp {
         } else if case .confirm(.quitUnsaved(let why)) = mode {
             statusText = Self.quitQuestion(why)
         }
-        return BoardScene(board: board, layout: layout,
-                          selection: coordinator.isDragging ? nil : selection,
-                          decorations: renderer.decorations(now: now), ghost: renderer.ghost(now: now),
-                          title: title, status: statusText, filter: filter, compact: reading.compact)
+        var ghost = renderer.ghost(now: now)
+        if var g = ghost, renderer.isDragging, let width = layout.columns.first?.frame.width, g.frame.width != width {
+            // After a resize mid-drag the ghost takes the columns' new width, keeping the pointer on it.
+            let grab = renderer.start.map { $0.grabOffset.x } ?? 0
+            if grab >= width { g.frame.origin.x += grab - (width - 1) }
+            g.frame.size.width = width
+            ghost = g
+        }
+        var scene = BoardScene(board: board, layout: layout,
+                               selection: coordinator.isDragging ? nil : selection,
+                               decorations: renderer.decorations(now: now), ghost: ghost,
+                               title: title, status: statusText, filter: filter, compact: reading.compact)
+        scene.marked = marked
+        scene.columnGhost = renderer.columnGhost()
+        if var cg = scene.columnGhost, let width = layout.columns.first?.frame.width { cg.frame.size.width = width; scene.columnGhost = cg }
+        return scene
     }
 
     /// Draws the whole frame.
@@ -375,16 +396,21 @@ public struct BoardApp {
             buf.write(shown.text, x: labelWidth, y: y, style: Style(reverse: true))
             let cx = labelWidth + shown.cursor
             if cx < size.width { buf[cx, y] = Cell(buf[cx, y].text.isEmpty ? " " : buf[cx, y].text, style: Style()) }
+            buf.cursor = Point(x: min(cx, size.width - 1), y: y)
             if let note = editor.note, y > 0 {
                 // What the last paste changed or why it was refused, above the prompt.
                 buf.fill(x: 0, y: y - 1, width: size.width, height: 1, style: Style(reverse: true))
                 buf.write(" " + note, x: 0, y: y - 1, style: Style(bold: true, reverse: true))
             }
         }
-        if case .help(let scroll) = mode { HelpView.draw(keymap: keymap, scroll: scroll, into: &buf) }
+        if case .help(let scroll) = mode {
+            HelpView.draw(keymap: keymap, scroll: scroll, into: &buf)
+            buf.cursor = nil
+        }
         if case .detail(let d) = mode, let path = board.indexPath(for: d.id) {
             CardDetailView.draw(card: board[path], column: board.columns[path.section].title, detail: d, keymap: keymap,
                                 storesDoneMark: reading.storesDoneMark, into: &buf)
+            buf.cursor = nil
         }
     }
 }

@@ -15,7 +15,7 @@ extension BoardApp {
             case .first: liftedMove(toIndex: 0)
             case .last: liftedMove(toIndex: Int.max)
             case .lift, .drop:
-                apply(coordinator.dropLifted(dataSource: &document), now: now)
+                apply(drag.coordinator.dropLifted(dataSource: &document), now: now)
             case .cancel:
                 apply(coordinator.cancel(reason: .requested), now: now)
             case .quit:
@@ -42,13 +42,18 @@ extension BoardApp {
         case .lift:
             guard let sel = validSelection else { status = "No card to lift"; break }
             showSection(sel.section)
-            apply(coordinator.lift(at: sel), now: now)
+            coordinator.selectedItems = marked
+            apply(coordinator.lift(at: sel, dataSource: document), now: now)
         case .drop:
             // Nothing lifted: enter opens the selected card.
             guard let sel = validSelection else { status = "No card selected"; break }
             openDetail(at: sel)
+        case .toggleMark:
+            guard let sel = validSelection else { status = "No card to mark"; break }
+            toggleMark(board[sel].id)
         case .cancel:
-            if !filter.isEmpty { filter = ""; status = "Filter cleared" }
+            if !marked.isEmpty { marked = []; status = "Marks cleared" }
+            else if !filter.isEmpty { filter = ""; status = "Filter cleared" }
         case .moveLeft: quickMove(dx: -1)
         case .moveRight: quickMove(dx: 1)
         case .moveUp: quickMove(dy: -1)

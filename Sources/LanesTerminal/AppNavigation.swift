@@ -206,3 +206,12 @@ extension BoardApp {
         }
     }
 }
+
+extension BoardApp {
+    /// Marks or unmarks a card for multi-card drags, and says how many are marked.
+    mutating func toggleMark(_ id: ItemID) {
+        if marked.remove(id) == nil { marked.insert(id) }
+        status = marked.isEmpty ? "No cards marked"
+            : "\(marked.count) card\(marked.count == 1 ? "" : "s") marked: drag one to carry all · esc clears"
+    }
+}

@@ -16,7 +16,10 @@ extension BoardApp {
             let n = max(incoming, 1)
             status = n == 1 ? "1 card changed elsewhere" : "\(n) cards changed elsewhere"
         }
-        clampSelection()
+        // Marks of deleted cards go; a drag in progress keeps the card in hand (the layout
+        // refresh hands the coordinator the new arena, which re-resolves by identity).
+        pruneMarks()
+        if !coordinator.isDragging { clampSelection() }
         changed()
     }
 

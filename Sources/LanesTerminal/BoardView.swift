@@ -15,6 +15,8 @@ public struct Theme: Hashable, Sendable {
     public var ghost = Style(fg: .cyan, bold: true)
     public var slot = Style(dim: true)
     public var flash = Style(fg: .green, bold: true, reverse: true)
+    /// Cards in the multi-selection (`v`, ctrl-click).
+    public var marked = Style(fg: .magenta, bold: true)
     public var header = Style(bold: true)
     public var status = Style(reverse: true)
     /// A column header at its WIP limit, and over it.
@@ -40,6 +42,10 @@ public struct BoardScene {
     public var filter: String
     /// One row per card (title, then badges) instead of boxes.
     public var compact: Bool
+    /// The multi-selection: cards a drag of any one of them carries together.
+    public var marked: Set<ItemID> = []
+    /// A column dragged by its header: its title and where the ghost header floats.
+    public var columnGhost: (title: String, frame: Rect)?
 
     public init(board: Board, layout: ScreenLayout, selection: ItemPath?, decorations: DragDecorations = DragDecorations(),
                 ghost: (card: Card, frame: Rect)? = nil, title: String, status: String, theme: Theme = Theme(),
@@ -118,11 +124,24 @@ public enum BoardView {
             if deco.targetSection == c.section { drawColumnHeader(c, highlight: .target, theme: scene.theme, into: &buf) }
             else if deco.refusedSection == c.section { drawColumnHeader(c, highlight: .refused, theme: scene.theme, into: &buf) }
         }
+        let clip = Rect(x: 0, y: 1, width: size.width, height: max(0, size.height - 2))
+        var titleRows: Range<Int>?
         if let g = scene.ghost {
-            let clip = Rect(x: 0, y: 1, width: size.width, height: max(0, size.height - 2))
             drawCard(g.card, frame: g.frame, clip: clip, border: scene.theme.ghost, scene: scene, into: &buf, face: ghostFace)
+            let lines = (ghostFace ?? CardFace(card: g.card, width: g.frame.width,
+                                               maxTitleLines: LayoutMetrics().maxTitleLines)).titleLines.count
+            titleRows = (g.frame.minY + 1)..<(g.frame.minY + 1 + lines)
+            if deco.extraCount > 0 {
+                // The count of the other carried cards, on the ghost's top border.
+                let badge = " +\(deco.extraCount) "
+                let x = max(g.frame.minX + 1, g.frame.maxX - 1 - TextWidth.width(of: badge))
+                if clip.contains(Point(x: x, y: g.frame.minY)) {
+                    buf.write(badge, x: x, y: g.frame.minY, style: scene.theme.ghost.withReverse(), maxX: min(g.frame.maxX - 1, size.width))
+                }
+            }
         }
-        for column in scene.layout.columns { drawMarker(column, scene: scene, into: &buf) }
+        for column in scene.layout.columns { drawMarker(column, scene: scene, sparing: titleRows, into: &buf) }
+        if let cg = scene.columnGhost { drawColumnDrag(cg, scene: scene, clip: clip, into: &buf) }
         drawStatus(scene, into: &buf)
     }
 
@@ -148,6 +167,8 @@ public enum BoardView {
         var theme: Theme
         var hidden: ItemID?
         var flash: ItemID?
+        var marked: Set<ItemID>
+        var dimmed: Set<ItemID>
 
         init(_ scene: BoardScene) {
             let l = scene.layout
@@ -167,6 +188,8 @@ public enum BoardView {
             let d = scene.decorations
             hidden = d.hidden
             flash = d.flash
+            marked = scene.marked
+            dimmed = d.dimmed
         }
     }
 
@@ -228,11 +251,22 @@ public enum BoardView {
                 drawSlot(frame: frame, clip: c.viewport, style: theme.slot, into: &buf)
             } else {
                 var border = theme.border
-                if let sel = scene.selection, sel.section == c.section, sel.item == i { border = theme.selected }
+                let isMarked = scene.marked.contains(card.id)
+                if isMarked { border = theme.marked }
+                let selected = scene.selection.map { $0.section == c.section && $0.item == i } ?? false
+                if selected { border = theme.selected }
                 if deco.flash == card.id { border = theme.flash }
                 drawCard(card, frame: frame, clip: c.viewport, border: border, scene: scene, into: &buf,
                          face: c.metrics.face(at: i))
-                if !scene.filter.isEmpty, !CardFilter.matches(card, scene.filter) {
+                if isMarked, frame.width > 6, frame.minY >= c.viewport.minY {
+                    buf.write("●", x: frame.minX + 2, y: frame.minY, style: theme.marked, maxX: frame.maxX - 1)
+                }
+                if selected {
+                    // The terminal's cursor rests on the selected card's title (screen readers, braille displays).
+                    let row = min(max(frame.minY + 1, c.viewport.minY), c.viewport.maxY - 1)
+                    buf.cursor = Point(x: frame.minX + 2, y: row)
+                }
+                if deco.dimmed.contains(card.id) || (!scene.filter.isEmpty && !CardFilter.matches(card, scene.filter)) {
                     let top = max(frame.minY, c.viewport.minY), bottom = min(frame.maxY, c.viewport.maxY)
                     buf.restyle(x: frame.minX, y: top, width: frame.width, height: bottom - top) { $0.dim = true; $0.bold = false }
                 }
@@ -240,10 +274,13 @@ public enum BoardView {
             i += 1
         }
         if c.viewport.height > 0, c.metrics.extends(beyond: c.scroll + c.viewport.height) {
+            // On the rule under the header, never over a card's text.
             let below = c.itemCount - i + (i > first && c.frameOfItem(at: i - 1).maxY > c.viewport.maxY ? 1 : 0)
-            let text = " ▼ \(below) more "
-            buf.write(text, x: c.frame.maxX - TextWidth.width(of: text) - 1, y: c.viewport.maxY - 1,
-                      style: theme.hint.withReverse(), maxX: c.frame.maxX)
+            let text = "▼ \(below) more─"
+            let x = c.frame.maxX - TextWidth.width(of: text)
+            if x > c.frame.minX + (c.scroll > 0 ? 8 : 0) {
+                buf.write(text, x: x, y: c.frame.minY + 1, style: theme.rule, maxX: c.frame.maxX)
+            }
         }
     }
 
@@ -286,8 +323,11 @@ public enum BoardView {
         buf.write(repeating: "─", count: c.frame.maxX - x, x: x, y: c.frame.minY + 1, style: ruleStyle, maxX: c.frame.maxX)
     }
 
-    /// The insertion marker: a bright line on the boundary where the card will land.
-    static func drawMarker(_ c: ColumnDraggable, scene: BoardScene, into buf: inout CellBuffer) {
+    /// The insertion marker: a bright line on the boundary where the card will land. On the
+    /// ghost's title rows (`sparing`) only its two ends are drawn, so the title stays readable.
+    /// The terminal's cursor is parked on it.
+    static func drawMarker(_ c: ColumnDraggable, scene: BoardScene, sparing titleRows: Range<Int>? = nil,
+                           into buf: inout CellBuffer) {
         guard let m = scene.decorations.marker, m.section == c.section, c.viewport.height > 0 else { return }
         var y: Int
         if m.gap < c.itemCount {
@@ -299,12 +339,44 @@ public enum BoardView {
         }
         y = min(max(y, c.viewport.minY), c.viewport.maxY - 1)
         let style = scene.theme.marker
+        buf.cursor = Point(x: c.frame.minX, y: y)
+        if let rows = titleRows, rows.contains(y), let g = scene.ghost, g.frame.minX < c.frame.maxX, g.frame.maxX > c.frame.minX {
+            buf.write(repeating: "▶", count: 1, x: c.frame.minX, y: y, style: style, maxX: c.frame.maxX)
+            buf.write(repeating: "◀", count: 1, x: c.frame.maxX - 1, y: y, style: style, maxX: c.frame.maxX)
+            return
+        }
         var x = buf.write(repeating: "▶", count: 1, x: c.frame.minX, y: y, style: style, maxX: c.frame.maxX)
         x = buf.write(repeating: "━", count: max(0, c.frame.width - 2), x: x, y: y, style: style, maxX: c.frame.maxX)
         buf.write(repeating: "◀", count: 1, x: x, y: y, style: style, maxX: c.frame.maxX)
         if let label = scene.decorations.markerLabel, c.frame.width > 8 {
             let text = " " + DisplayText.truncate(label, to: c.frame.width - 6) + " "
             buf.write(text, x: c.frame.minX + 2, y: y, style: scene.theme.marker.withReverse(), maxX: c.frame.maxX - 2)
+        }
+    }
+
+    /// A column dragged by its header: a bar between the columns where it would land, and the
+    /// ghost header (title in a box) under the pointer. The cursor is parked on the bar.
+    static func drawColumnDrag(_ g: (title: String, frame: Rect), scene: BoardScene, clip: Rect, into buf: inout CellBuffer) {
+        let l = scene.layout
+        if let gap = scene.decorations.columnGap, let first = l.columns.first, let last = l.columns.last {
+            var x: Int?
+            if let c = l.column(section: gap) { x = max(0, c.frame.minX - 1) }
+            else if gap == last.section + 1 { x = min(l.size.width - 1, last.frame.maxX) }
+            else if gap < first.section { x = 0 }
+            else if gap > last.section { x = l.size.width - 1 }
+            if let x {
+                for y in clip.minY..<clip.maxY { buf.write("┃", x: x, y: y, style: scene.theme.marker) }
+                buf.cursor = Point(x: x, y: clip.minY)
+            }
+        }
+        let f = g.frame
+        guard f.width >= 4 else { return }
+        let name = DisplayText.truncate(DisplayText.safe(g.title), to: f.width - 4)
+        let rows = ["╭" + String(repeating: "─", count: f.width - 2) + "╮",
+                    "│ " + name + String(repeating: " ", count: max(0, f.width - 3 - TextWidth.width(of: name))) + "│",
+                    "╰" + String(repeating: "─", count: f.width - 2) + "╯"]
+        for (k, row) in rows.enumerated() where clip.contains(Point(x: clip.minX, y: f.minY + k)) {
+            buf.write(row, x: f.minX, y: f.minY + k, style: scene.theme.ghost, maxX: min(clip.maxX, f.maxX))
         }
     }
 

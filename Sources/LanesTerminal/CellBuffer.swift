@@ -1,3 +1,4 @@
+import DragKit
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -141,6 +142,9 @@ public struct CellBuffer: Hashable, Sendable {
     public private(set) var width: Int
     public private(set) var height: Int
     public private(set) var cells: [Cell]
+    /// Where the terminal's real cursor should rest after this buffer is shown: on the focused
+    /// card or the drop marker, as screen readers and braille displays (BRLTTY) expect. Nil hides it.
+    public var cursor: Point?
 
     public init(width: Int, height: Int) {
         self.width = max(0, width)
@@ -156,6 +160,7 @@ public struct CellBuffer: Hashable, Sendable {
     public func contains(x: Int, y: Int) -> Bool { x >= 0 && y >= 0 && x < width && y < height }
 
     public mutating func clear() {
+        cursor = nil
         cells.withUnsafeMutableBufferPointer { $0.update(repeating: .blank) }
     }
 

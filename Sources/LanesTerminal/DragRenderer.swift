@@ -19,6 +19,12 @@ public struct DragDecorations: Hashable, Sendable {
     public var refusedSection: Int?
     /// A card just dropped, drawn highlighted for a moment.
     public var flash: ItemID?
+    /// The other cards a multi-card drag carries: drawn dimmed in place.
+    public var dimmed: Set<ItemID> = []
+    /// How many cards the drag carries besides the grabbed one (the ghost's "+N").
+    public var extraCount = 0
+    /// A column dragged by its header: the gap between columns (board order) where it would land.
+    public var columnGap: Int?
 
     public init() {}
 }
@@ -41,6 +47,8 @@ public struct DragRenderer: Sendable {
     public private(set) var card: Card?
     public private(set) var location: Point = .zero
     public private(set) var hover: Hover = .none
+    /// The title of a column dragged by its header.
+    public private(set) var columnTitle: String?
     private var snapBack: Animation?
     private var flashItem: ItemID?
     private var quietOverSource = false
@@ -61,6 +69,15 @@ public struct DragRenderer: Sendable {
         switch event {
         case .tapped, .beganOutside, .notDraggable:
             return nil
+        case .began(let s) where s.kind == .section:
+            start = s
+            card = nil
+            location = s.origin
+            hover = .none
+            snapBack = nil
+            quietOverSource = true
+            columnTitle = board.columns.indices.contains(s.source.item) ? board.columns[s.source.item].title : "column"
+            return "Picked up column \(columnName(s.source.item, board)): drop it between two columns"
         case .began(let s):
             start = s
             // By identity: when a whole drag arrives at once, the drop is already applied.
@@ -69,20 +86,36 @@ public struct DragRenderer: Sendable {
             hover = .none
             snapBack = nil
             quietOverSource = true
+            if s.carried.count > 1 {
+                return "Picked up \(s.carried.count) cards with “\(title(card))”"
+            }
             return "Picked up “\(title(card))” from \(columnName(s.source.section, board)), position \(s.source.item + 1)"
         case .moved(let p, let h):
             let old = hover
             location = p
             hover = h
             guard h != old else { return nil }
-            // Hovering where it was picked up adds nothing to "Picked up …".
-            if quietOverSource, let t = h.target, let s = start, t.section == s.source.section, t.index == s.source.item {
+            // Hovering where it was picked up adds nothing to "Picked up …" (a lifted group's
+            // first hover is its home, counted without the others it carries).
+            if quietOverSource, let t = h.target, let s = start, t.section == s.source.section,
+               t.index == s.source.item || (s.viaKeyboard && old == .none) {
                 return nil
             }
             quietOverSource = false
             return describe(hover: h, board: board)
         case .targetChanged:
             return nil
+        case .dropped(let d) where start?.kind == .section:
+            let name = columnName(d.to.item, board)
+            end(now: now, snap: false)
+            return d.isNoOp ? "Column \(name) back in place" : "Moved column \(name) to position \(d.to.item + 1)"
+        case .dropped(let d) where !d.carried.isEmpty:
+            let n = d.carried.count
+            end(now: now, snap: false)
+            flashItem = d.item
+            flashUntil = now + flashDuration
+            if d.isNoOp { return "Dropped \(n) cards back in place" }
+            return "Dropped \(n) cards in \(columnName(d.to.section, board)) at positions \(d.carried[0].to.item + 1)–\(d.carried[n - 1].to.item + 1)"
         case .dropped(let d):
             let t = title(card)
             end(now: now, snap: false)
@@ -90,6 +123,11 @@ public struct DragRenderer: Sendable {
             flashUntil = now + flashDuration
             if d.isNoOp { return "Dropped “\(t)” back in place" }
             return "Dropped “\(t)” in \(columnName(d.to.section, board)) at position \(d.to.item + 1)"
+        case .endedOutside where start?.kind == .section, .cancelled where start?.kind == .section:
+            let name = DisplayText.truncate(DisplayText.safe(columnTitle ?? "column"), to: 30)
+            let vanished: Bool = if case .cancelled(_, _, .itemVanished) = event { true } else { false }
+            end(now: now, snap: false)
+            return vanished ? "Cancelled: the column was renamed or removed" : "Column “\(name)” back in place"
         case .endedOutside(_, let source, _):
             let t = title(card)
             let refusedBy: Int? = if case .refused(let section) = hover { section } else { nil }
@@ -112,13 +150,21 @@ public struct DragRenderer: Sendable {
     /// What the board view should show differently right now.
     public func decorations(now: Double) -> DragDecorations {
         var d = DragDecorations()
-        if let s = start {
+        if let s = start, s.kind == .section {
+            d.columnGap = hover.target?.gap
+        } else if let s = start {
             if s.hidesOriginal { d.hidden = s.item }
+            if s.carried.count > 1 {
+                d.extraCount = s.carried.count - 1
+                d.dimmed = Set(s.carried.filter { $0 != s.item })
+            }
             switch hover {
             case .target(let t):
                 d.targetSection = t.section
-                d.marker = Marker(section: t.section, gap: t.gap)
-                if s.viaKeyboard { d.markerLabel = title(card) }
+                // Over its own place a pointer-dragged card needs no marker: the empty slot says where it goes.
+                let home = !s.viaKeyboard && s.carried.isEmpty && t.section == s.source.section && t.index == s.source.item
+                if !home { d.marker = Marker(section: t.section, gap: t.gap) }
+                if s.viaKeyboard { d.markerLabel = title(card) + (s.carried.count > 1 ? " +\(s.carried.count - 1)" : "") }
             case .refused(let section):
                 d.refusedSection = section
             case .none:
@@ -150,7 +196,7 @@ public struct DragRenderer: Sendable {
 
     /// The floating card and where it is, if anything floats.
     public func ghost(now: Double) -> (card: Card, frame: Rect)? {
-        if let s = start, let c = card {
+        if let s = start, let c = card, s.kind == .item {
             // A keyboard-lifted card rides on the marker instead of covering the cards below it.
             return s.viaKeyboard ? nil : (c, s.ghostFrame(at: location))
         }
@@ -164,6 +210,12 @@ public struct DragRenderer: Sendable {
         return nil
     }
 
+    /// The ghost of a column dragged by its header: its title and where the header floats.
+    public func columnGhost() -> (title: String, frame: Rect)? {
+        guard let s = start, s.kind == .section, let t = columnTitle else { return nil }
+        return (t, s.ghostFrame(at: location))
+    }
+
     private mutating func end(now: Double, snap: Bool) {
         if snap, let s = start, let c = card {
             let from = s.ghostFrame(at: location)
@@ -173,6 +225,7 @@ public struct DragRenderer: Sendable {
         }
         start = nil
         card = nil
+        columnTitle = nil
         hover = .none
     }
 
@@ -180,8 +233,12 @@ public struct DragRenderer: Sendable {
         switch hover {
         case .none:
             return "Dragging “\(title(card))”: release here to put it back"
+        case .target(let t) where start?.kind == .section:
+            return "Column \(columnName(start?.source.item ?? 0, board)) to position \(t.index + 1) of \(board.columns.count)"
         case .target(let t):
+            let carried = max(1, start?.carried.count ?? 1)
             let count = board.numberOfItems(inSection: t.section) - (t.section == start?.source.section ? 1 : 0)
+            if carried > 1 { return "\(carried) cards over \(columnName(t.section, board)), position \(t.index + 1)" }
             return "Over \(columnName(t.section, board)), position \(t.index + 1) of \(count + 1)"
         case .refused(let section):
             return refusal(section, from: start?.source.section ?? section, board: board)

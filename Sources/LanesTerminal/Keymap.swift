@@ -2,6 +2,7 @@
 public enum Action: String, CaseIterable, Hashable, Sendable {
     case left, right, up, down, first, last
     case lift, drop, cancel
+    case toggleMark = "toggle-mark"
     case moveLeft = "move-left", moveRight = "move-right", moveUp = "move-up", moveDown = "move-down"
     case previousPage = "previous-page", nextPage = "next-page"
     case addBelow = "add-below", addTop = "add-top", editTitle = "edit-title", deleteCard = "delete-card"
@@ -24,7 +25,8 @@ public enum Action: String, CaseIterable, Hashable, Sendable {
         case .last: "select the last card"
         case .lift: "lift the selected card (then move it, and drop with space or enter)"
         case .drop: "drop the lifted card; with none lifted, open the selected card"
-        case .cancel: "cancel the drag / clear the filter / close"
+        case .cancel: "cancel the drag / clear the marked cards, then the filter / close"
+        case .toggleMark: "mark or unmark the card: dragging a marked card carries all of them (ctrl-click too)"
         case .moveLeft: "move the card to the previous column"
         case .moveRight: "move the card to the next column"
         case .moveUp: "move the card up one place"
@@ -131,7 +133,7 @@ public struct Keymap: Sendable {
         ("h", .left), ("left", .left), ("l", .right), ("right", .right),
         ("k", .up), ("up", .up), ("j", .down), ("down", .down),
         ("g", .first), ("home", .first), ("G", .last), ("end", .last),
-        ("space", .lift), ("enter", .drop), ("esc", .cancel),
+        ("space", .lift), ("enter", .drop), ("esc", .cancel), ("v", .toggleMark),
         ("H", .moveLeft), ("L", .moveRight), ("K", .moveUp), ("J", .moveDown),
         ("[", .previousPage), ("]", .nextPage), ("pageup", .previousPage), ("pagedown", .nextPage),
         ("a", .addBelow), ("O", .addTop), ("e", .editTitle), ("d", .deleteCard), ("x", .toggleDone),

@@ -4,7 +4,7 @@ import Synchronization
 
 /// Sizes that shape the board on screen.
 public struct LayoutMetrics: Hashable, Sendable {
-    /// How columns are paged: DragKit's board templates, wide from 80 cells, narrow (≥ 28-cell columns) below.
+    /// How columns are paged: the board's page templates (`BoardPaging`), wide from 80 cells, narrow (≥ 28-cell columns) below.
     public var paging: BoardPaging = {
         var p = BoardPaging()
         p.wideFromWidth = 80
@@ -219,6 +219,13 @@ public struct ColumnDraggable: Draggable {
         !column.isFull && (allowedSources?.contains(source) ?? true)
     }
 
+    /// Several cards at once: every one's own column must be allowed, and the WIP limit must
+    /// hold them all.
+    public func canAcceptDrop(of items: [IncomingItem], at index: Int) -> Bool {
+        if let limit = column.wipLimit, cards.count + items.count > limit { return false }
+        return items.allSatisfy { allowedSources?.contains($0.source) ?? true }
+    }
+
     /// Same answer as the protocol's binary search over frames, but measures cards only as far as row `y`.
     public func firstItem(endingBelow y: Int) -> Int {
         metrics.firstItem(endingBelow: y - viewport.minY + scroll)
@@ -238,6 +245,8 @@ public struct ScreenLayout: Sendable {
     public var tooSmall: Bool
     /// DragKit's pages of sections for this size (areas `c0`, `c1`, … left to right).
     public var paged: PagedLayout<Int>
+    /// The columns as items of the board, dragged by their headers; nil when nothing is drawn.
+    public var headers: BoardDraggable?
 
     /// `anchor` (from a resize's transform) shifts the page breaks so that section sits in that area.
     public init(board: Board, size: Size, page requestedPage: Int, scroll: [Int], cache: LayoutCache,
@@ -274,6 +283,7 @@ public struct ScreenLayout: Sendable {
             columns.append(ColumnDraggable(section: section, frame: frame, viewport: viewport, column: column,
                                            metrics: metrics, scroll: s, allowedSources: board.allowedSources(of: section)))
         }
+        if !columns.isEmpty { headers = BoardDraggable(board: board, layout: self) }
     }
 
     /// Columns a page holds at `size`: as many as fit, or all of them when fewer (spread over the width).
@@ -308,7 +318,7 @@ public struct ScreenLayout: Sendable {
     }
 
     public var arena: DragArena {
-        DragArena(container: boardArea, draggables: columns)
+        DragArena(container: boardArea, draggables: columns + (headers.map { [$0] } ?? []))
     }
 
     public func column(section: Int) -> ColumnDraggable? {

@@ -21,7 +21,8 @@ public protocol TerminalDevice: AnyObject {
     /// Restores the terminal exactly as it was; safe to call twice.
     func stop()
     var size: Size { get }
-    /// Shows a buffer, writing only what changed since the last one presented.
+    /// Shows a buffer, writing only what changed since the last one presented, and moves the
+    /// terminal's cursor to the buffer's `cursor` (shown there), or hides it when that is nil.
     func present(_ buffer: CellBuffer)
     /// Forgets what is on screen: the next `present` repaints everything.
     func invalidate()

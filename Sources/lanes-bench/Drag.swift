@@ -17,6 +17,27 @@ enum SGR {
     static func wheelDown(_ p: Point) -> [UInt8] { Array("\u{1b}[<65;\(p.x + 1);\(p.y + 1)M".utf8) }
 }
 
+/// Marks `count` cards with `v` across the first page's columns (ten from each, going down,
+/// then the next column), and selects the first card again: the scripted drag grabs it.
+func markCards(_ count: Int, in app: inout BoardApp) {
+    guard count > 0 else { return }
+    func key(_ k: Key) { _ = app.handle(.key(k, []), now: 0) }
+    var marked = 0
+    while marked < count {
+        key(.char("v"))
+        marked += 1
+        if marked % 10 == 0 {
+            key(.char("g"))
+            key(.char("l"))
+        } else {
+            key(.char("j"))
+        }
+    }
+    for _ in 0..<(count / 10 + 1) { key(.char("h")) }
+    key(.char("g"))
+    guard app.marked.count == count else { fatalError("marked \(app.marked.count) cards, wanted \(count)") }
+}
+
 /// A long drag across every column of every page, as a hand would make it: one cell per report.
 ///
 /// Press on the first card of the first column, sweep right and left across the page

@@ -185,14 +185,16 @@ func reps(for n: Int) -> Int { n >= 100_000 ? 5 : n >= 10_000 ? 10 : 20 }
     }
 
     // Drag: bytes in through the decoder, app, render, diff.
-    for size in screens where on("drag") {
-        let tag = "\(size.width)x\(size.height)"
+    // The same drag again with 50 marked cards in hand (the grabbed one among them): `_sel50`.
+    for (size, marks) in screens.map({ ($0, 0) }) + screens.prefix(1).map({ ($0, 50) }) where on("drag") {
+        let tag = "\(size.width)x\(size.height)" + (marks > 0 ? "_sel\(marks)" : "")
         var motion: [Double] = [], flips: [Double] = [], wheels: [Double] = [], drops: [Double] = []
         var runsCount: [Double] = []
         for _ in 0..<3 {
             var app = launchApp(board, title: "Lanes · board.md", size: size)
             var decoder = InputDecoder()
             var buf = CellBuffer(width: 0, height: 0)
+            markCards(marks, in: &app)
             app.render(into: &buf, now: 0)
             let script = dragScript(layout: app.layout, motions: motions)
             var t = 1.0
@@ -364,6 +366,11 @@ for s in screens {
     row("  page flip mid-drag (µs)", "pageflip_\(tag)_median_us")
     row("  wheel scroll mid-drag (µs)", "wheel_\(tag)_median_us")
     row("  drop (µs)", "drop_\(tag)_median_us")
+}
+if let s = screens.first {
+    let tag = "\(s.width)x\(s.height)_sel50"
+    row("drag motion \(tag) p99 (µs)", "motion_\(tag)_p99_us", target: "≤200 at 100k")
+    row("  drop of 50 cards (µs)", "drop_\(tag)_median_us")
 }
 if on("pty") {
     for s in screens {

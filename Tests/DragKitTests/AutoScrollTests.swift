@@ -16,11 +16,11 @@ func scroller(_ pointer: Point, _ scrollers: [Scrollable]) -> EdgeAutoScroller {
 @Suite struct EdgeZoneTests {
     @Test func depthCountsFromTheInnermostZoneRowToTheRowsBeyondTheEdge() {
         let c = column(offset: 5)
-        // Top edge at row 3: rows 4, 3 inside, 2, 1, 0 outside.
-        #expect((0...6).map { EdgeAutoScroller.edge(of: Point(x: 5, y: $0), in: c)?.depth } == [5, 4, 3, 2, 1, nil, nil])
+        // Top edge at row 3: rows 6, 5, 4, 3 inside (3 is the edge row, depth 4), 2, 1, 0 outside.
+        #expect((-1...7).map { EdgeAutoScroller.edge(of: Point(x: 5, y: $0), in: c)?.depth } == [nil, 7, 6, 5, 4, 3, 2, 1, nil])
         #expect(EdgeAutoScroller.edge(of: Point(x: 5, y: 4), in: c)?.direction == -1)
-        // Bottom edge after row 12: rows 11, 12 inside, 13, 14, 15 outside.
-        #expect((10...16).map { EdgeAutoScroller.edge(of: Point(x: 5, y: $0), in: c)?.depth } == [nil, 1, 2, 3, 4, 5, nil])
+        // Bottom edge after row 12: rows 9…12 inside, 13, 14, 15 outside.
+        #expect((8...16).map { EdgeAutoScroller.edge(of: Point(x: 5, y: $0), in: c)?.depth } == [nil, 1, 2, 3, 4, 5, 6, 7, nil])
         #expect(EdgeAutoScroller.edge(of: Point(x: 5, y: 11), in: c)?.direction == 1)
     }
 
@@ -33,50 +33,73 @@ func scroller(_ pointer: Point, _ scrollers: [Scrollable]) -> EdgeAutoScroller {
     }
 }
 
+/// The default curve: 80 rows/s × min(1, depth/4) × a time factor of 0.05 until 0.35 s held,
+/// rising linearly to 1 at 1.2 s. Rows covered at the edge row by t (t ≥ 0.35):
+/// 80 × (0.05 t + 0.95 (t − 0.35)² / 1.7) until 1.2 s, then 80 × (t − 0.73625).
 @Suite struct EdgeAutoScrollerTests {
-    let bottom = Point(x: 5, y: 12)  // depth 2: 16 rows/s at full speed
+    let bottom = Point(x: 5, y: 12)  // the edge row: depth 4, 80 rows/s at full speed
+    let long = column(content: 400)
 
-    @Test func rowsFollowTheRampThenTheFullSpeed() {
-        var s = scroller(bottom, [column()])
-        // Rows covered by t: 16 × t²/0.6 during the 0.3 s ramp, then 16 × (0.15 + t − 0.3).
+    @Test func rowsFollowTheCrawlThenTheRampThenTheFullSpeed() {
+        var s = scroller(bottom, [long])
         #expect(s.tick(now: 0.15) == nil)                          // 0.6
-        #expect(s.tick(now: 0.3) == ScrollStep(id: 1, rows: 2))    // 2.4
-        #expect(s.tick(now: 0.5) == ScrollStep(id: 1, rows: 3))    // 5.6
-        #expect(s.tick(now: 1.0) == ScrollStep(id: 1, rows: 8))    // 13.6
-        #expect(s.target?.offset == 13)
+        #expect(s.tick(now: 0.3) == ScrollStep(id: 1, rows: 1))    // 1.2
+        #expect(s.tick(now: 0.5) == ScrollStep(id: 1, rows: 2))    // 3.006
+        #expect(s.tick(now: 1.0) == ScrollStep(id: 1, rows: 19))   // 22.888
+        #expect(s.tick(now: 1.5) == ScrollStep(id: 1, rows: 39))   // 61.1
+        #expect(s.target?.offset == 61)
+    }
+
+    @Test func anchorsFiguresAShortHoldMovesARowAndFullSpeedComesWithinASecond() {
+        // A short hold (0.35 s) at the very edge: a row or two, so fine placement stays easy.
+        var brief = scroller(bottom, [long])
+        #expect(brief.tick(now: 0.35)?.rows == 1)
+        // After a second held the speed is past 60 rows/s: rows in the 50 ms around t = 1 s.
+        var s = scroller(bottom, [long])
+        _ = s.tick(now: 0.975)
+        let rows = s.tick(now: 1.025)?.rows ?? 0
+        #expect(rows >= 3, "\(rows) rows in 50 ms")
+        #expect(s.config.speed(atDepth: 4) * s.config.timeFactor(1.0) >= 60)
+        // One row inside the edge (depth 3, 60 rows/s): 300 rows (the 100th 3-row card) in under 6 s.
+        var inside = scroller(Point(x: 5, y: 11), [column(content: 1000)])
+        #expect(inside.tick(now: 5.7)?.rows == 297)   // 297.825
+        #expect(inside.tick(now: 5.8)?.rows == 6)     // 303.825
+        #expect(inside.target?.offset == 303)
     }
 
     @Test func theRowsDoNotDependOnHowOftenTheAppTicks() {
-        var s = scroller(bottom, [column()])
+        var s = scroller(bottom, [long])
         var total = 0
         for i in 1...100 { total += s.tick(now: Double(i) / 100)?.rows ?? 0 }
-        #expect(total == 13)
+        #expect(total == 22)
     }
 
     @Test func nextDeadlineIsWhenTheNextRowFallsDue() throws {
-        var s = scroller(bottom, [column()])
+        var s = scroller(bottom, [long])
         let first = try #require(s.nextDeadline)
-        // 16 × t²/0.6 = 1  ⇒  t = √0.0375
-        #expect(abs(first - 0.0375.squareRoot()) < 1e-12)
+        // 80 × 0.05 × t = 1  ⇒  t = 0.25
+        #expect(abs(first - 0.25) < 1e-12)
         #expect(s.tick(now: first - 0.001) == nil)
         #expect(s.tick(now: first) == ScrollStep(id: 1, rows: 1))
         let second = try #require(s.nextDeadline)
+        // Inside the ramp: 80 × (0.05 t + 0.95 (t − 0.35)² / 1.7) = 2.
+        let k = 0.95 / 1.7, r = 2.0 / 80 - 0.05 * 0.35
+        #expect(abs(second - (0.35 + (-0.05 + (0.0025 + 4 * k * r).squareRoot()) / (2 * k))) < 1e-12)
         #expect(s.tick(now: second) == ScrollStep(id: 1, rows: 1))
-        #expect(s.tick(now: 1.0)?.rows == 11)
-        // After the ramp a row takes 1/16 s.
+        #expect(s.tick(now: 1.5)?.rows == 59)
+        // After the ramp a row takes 1/80 s; 0.1 of a row is carried.
         let third = try #require(s.nextDeadline)
-        let expected = 1.0 + 0.4 / 16
-        #expect(abs(third - expected) < 1e-12)
+        #expect(abs(third - (1.5 + 0.9 / 80)) < 1e-9)
     }
 
-    @Test func speedGrowsWithDepthAndIsClampedToTheMaximum() {
+    @Test func speedGrowsWithNearnessAndIsFullAtTheEdgeRowAndBeyond() {
         var rows: [Int] = []
-        for y in 11...15 {
-            var s = scroller(Point(x: 5, y: y), [column(content: 200)])
+        for y in 9...15 {
+            var s = scroller(Point(x: 5, y: y), [long])
             rows.append(s.tick(now: 1.3)?.rows ?? 0)
         }
-        // Full speeds 8, 16, 24, 32, 40→32 rows/s over 0.15 + 1.0 ramped seconds.
-        #expect(rows == [9, 18, 27, 36, 36])
+        // Full speeds 20, 40, 60, 80, 80… rows/s over 0.56375 ramped seconds.
+        #expect(rows == [11, 22, 33, 45, 45, 45, 45])
     }
 
     @Test func stopsExactlyAtTheEndOfTheContent() {
@@ -103,24 +126,25 @@ func scroller(_ pointer: Point, _ scrollers: [Scrollable]) -> EdgeAutoScroller {
     }
 
     @Test func leavingTheZoneDropsTheFractionAndRestartsTheRamp() {
-        var s = scroller(bottom, [column()])
+        var s = scroller(bottom, [long])
         #expect(s.tick(now: 0.15) == nil)                 // 0.6 rows
-        s.update(pointer: Point(x: 5, y: 7), scrollers: [column()], now: 0.25)
+        s.update(pointer: Point(x: 5, y: 7), scrollers: [long], now: 0.25)
         #expect(s.tick(now: 0.9) == nil)
-        s.update(pointer: bottom, scrollers: [column()], now: 1.0)
-        #expect(s.tick(now: 1.3) == ScrollStep(id: 1, rows: 2))   // 2.4, as from a fresh start
+        s.update(pointer: bottom, scrollers: [long], now: 1.0)
+        #expect(s.tick(now: 1.3) == ScrollStep(id: 1, rows: 1))   // 1.2, as from a fresh start
+        #expect(s.tick(now: 1.5) == ScrollStep(id: 1, rows: 2))   // 3.006
     }
 
     @Test func movingDeeperKeepsTheRampAndTheFraction() {
-        var s = scroller(Point(x: 5, y: 11), [column()])           // 8 rows/s
-        s.update(pointer: bottom, scrollers: [column()], now: 0.3) // 1.2 rows so far, then 16 rows/s
-        #expect(s.tick(now: 0.3) == ScrollStep(id: 1, rows: 1))
-        #expect(s.tick(now: 0.5) == ScrollStep(id: 1, rows: 3))   // 0.2 + 3.2
+        var s = scroller(Point(x: 5, y: 11), [long])            // 60 rows/s
+        s.update(pointer: bottom, scrollers: [long], now: 0.5)  // 2.254 rows so far, then 80 rows/s
+        #expect(s.tick(now: 0.5) == ScrollStep(id: 1, rows: 2))
+        #expect(s.tick(now: 0.6) == ScrollStep(id: 1, rows: 2))   // 0.254 + 2.188, not a fresh crawl
     }
 
     @Test func resetStopsEverything() {
-        var s = scroller(bottom, [column()])
-        #expect(s.tick(now: 0.5)?.rows == 5)
+        var s = scroller(bottom, [long])
+        #expect(s.tick(now: 0.5)?.rows == 3)
         s.reset()
         #expect(s.target == nil)
         #expect(s.nextDeadline == nil)
@@ -128,10 +152,10 @@ func scroller(_ pointer: Point, _ scrollers: [Scrollable]) -> EdgeAutoScroller {
     }
 
     @Test func updatedOffsetsFromTheAppAreTheTruth() {
-        var s = scroller(bottom, [column()])
-        #expect(s.tick(now: 1.0)?.rows == 13)
-        // The app jumped the column to 19 meanwhile: only one row is left.
-        s.update(pointer: bottom, scrollers: [column(offset: 19)], now: 1.0)
+        var s = scroller(bottom, [column(content: 60)])
+        #expect(s.tick(now: 1.0)?.rows == 22)
+        // The app jumped the column to 49 meanwhile: only one row is left.
+        s.update(pointer: bottom, scrollers: [column(offset: 49, content: 60)], now: 1.0)
         #expect(s.tick(now: 2.0) == ScrollStep(id: 1, rows: 1))
     }
 }
@@ -152,8 +176,8 @@ func scroller(_ pointer: Point, _ scrollers: [Scrollable]) -> EdgeAutoScroller {
         var s = scroller(bottom, [column(offset: 18), page])
         #expect(s.tick(now: 1.0) == ScrollStep(id: 1, rows: 2))
         #expect(s.target?.id == 9)
-        // The page ramps up afresh from 1.0.
-        #expect(s.tick(now: 1.3) == ScrollStep(id: 9, rows: 2))
+        // The page starts afresh from 1.0: a crawl first.
+        #expect(s.tick(now: 1.3) == ScrollStep(id: 9, rows: 1))
     }
 
     @Test func aHorizontallyScrolledBoardScrollsAtItsRightEdge() {
@@ -162,9 +186,9 @@ func scroller(_ pointer: Point, _ scrollers: [Scrollable]) -> EdgeAutoScroller {
         let inner = column()
         let edge = EdgeAutoScroller.edge(of: Point(x: 79, y: 10), in: board)
         #expect(edge?.direction == 1)
-        #expect(edge?.depth == 2)
+        #expect(edge?.depth == 4)
         var s = scroller(Point(x: 79, y: 10), [inner, board])
-        #expect(s.tick(now: 0.3) == ScrollStep(id: 0, rows: 2))
+        #expect(s.tick(now: 0.3) == ScrollStep(id: 0, rows: 1))
         // At its left edge with offset 0 it has nowhere to go.
         #expect(EdgeAutoScroller.choose(pointer: Point(x: 0, y: 20), among: [inner, board]) == nil)
     }

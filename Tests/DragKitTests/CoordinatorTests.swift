@@ -34,7 +34,8 @@ struct CoordinatorEventTests {
         var d = Driver(ids: standard)
         let events = d.began(pt(6, 5), pt(7, 5))
         let start = grab(1, 0, 1, at: pt(6, 5))
-        #expect(events == [.began(start), .moved(to: pt(7, 5), hover: target(0, index: 1, gap: 2, anchor: 2)),
+        // The ghost sits on the card's own slot: the gap before it, anchored to the next card.
+        #expect(events == [.began(start), .moved(to: pt(7, 5), hover: target(0, index: 1, gap: 1, anchor: 2)),
                            .targetChanged(section: 0)])
         #expect(start.grabOffset == pt(6, 1))
         #expect(start.ghostFrame(at: pt(20, 9)) == Rect(x: 14, y: 8, width: 10, height: 2))
@@ -89,7 +90,9 @@ struct CoordinatorEventTests {
         #expect(d.changed(pt(ax, 4)) == [], "same place, same hover")
         #expect(d.changed(pt(ax + 1, 4)) == [.moved(to: pt(ax + 1, 4), hover: target(0, index: 1, gap: 1, anchor: 2))],
                 "a new location with the same hover is still reported")
-        #expect(d.changed(pt(ax + 1, 5)) == [.moved(to: pt(ax + 1, 5), hover: target(0, index: 1, gap: 2, anchor: 2))])
+        #expect(d.changed(pt(ax + 1, 5)) == [.moved(to: pt(ax + 1, 5), hover: target(0, index: 1, gap: 1, anchor: 2))])
+        // Two rows down the ghost's lower edge reaches card 2's centre: the hover moves past it.
+        #expect(d.changed(pt(ax + 1, 6)) == [.moved(to: pt(ax + 1, 6), hover: target(0, index: 2, gap: 3, anchor: 3))])
     }
 
     @Test func targetChangedOnlyWhenTheDraggableChanges() {
@@ -182,8 +185,8 @@ struct CoordinatorEventTests {
         _ = d.began(pt(ax, Layout.upper(2)), pt(ax, Layout.upper(2)))
         d.source.sections[0].remove(at: 0)   // [1, 2, 3, 4]: the dragged 2 is now at 1 and 3 is under the pointer
         let events = d.relayout()
-        #expect(events == [.moved(to: pt(ax, 7), hover: target(0, index: 1, gap: 2, anchor: 3))],
-                "upper half of 3 is gap 2, after the dragged item at 1: final index 1")
+        #expect(events == [.moved(to: pt(ax, 7), hover: target(0, index: 2, gap: 3, anchor: 4))],
+                "the ghost now covers 3, which stood after the dragged item at 1: it lands after 3, final index 2")
         #expect(d.coordinator.session?.current == path(0, 1))
         #expect(d.coordinator.cancel() == [.cancelled(item: ItemID(2), source: path(0, 1), reason: .requested)])
     }

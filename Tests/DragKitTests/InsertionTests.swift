@@ -20,9 +20,10 @@ struct InsertionTests {
         #expect(d.source.log == [.begin, .move(path(0, 1), path(0, 3)), .commit])
     }
 
-    @Test func upperHalfWhenMovingDown() {
+    @Test func ghostShortOfTheCentreWhenMovingDown() {
         var d = Driver(ids: standard)
-        let p = pt(ax, Layout.upper(3))
+        // The ghost covers rows 8–9: its lower edge (row 10) is short of card 3's centre (rows 10–11), so it lands before 3.
+        let p = pt(ax, Layout.lower(2))
         #expect(dragA(1, to: p, in: &d) == [
             .moved(to: p, hover: target(0, index: 2, gap: 3, anchor: 3)),
             .dropped(Drop(item: ItemID(1), from: path(0, 1), to: path(0, 2), location: p)),
@@ -31,8 +32,11 @@ struct InsertionTests {
         #expect(d.source.log == [.begin, .move(path(0, 1), path(0, 2)), .commit])
     }
 
-    @Test(arguments: [(Layout.upper(0), 0, [3, 0, 1, 2, 4]), (Layout.lower(0), 1, [0, 3, 1, 2, 4]),
-                      (Layout.upper(1), 1, [0, 3, 1, 2, 4]), (Layout.lower(2), 3, [0, 1, 2, 3, 4])])
+    /// Card 3 (rows 10–11) grabbed on its upper row, so the ghost's top is the pointer's row: it goes
+    /// before card i once that top reaches card i's centre (row 2 + 3i, counting the centre line's upper row).
+    @Test(arguments: [(Layout.upper(0), 0, [3, 0, 1, 2, 4]), (Layout.lower(0), 0, [3, 0, 1, 2, 4]),
+                      (Layout.gapRow(below: 0), 1, [0, 3, 1, 2, 4]), (Layout.upper(1), 1, [0, 3, 1, 2, 4]),
+                      (Layout.lower(2), 2, [0, 1, 3, 2, 4]), (Layout.gapRow(below: 2), 3, [0, 1, 2, 3, 4])])
     func movingUp(_ y: Int, _ index: Int, _ expected: [UInt64]) {
         var d = Driver(ids: standard)
         let events = dragA(3, to: pt(ax, y), in: &d)
@@ -41,7 +45,7 @@ struct InsertionTests {
     }
 
     /// Every spot on or next to the dragged card itself is a drop in place: a Drop with no data-source call.
-    @Test(arguments: [Layout.gapRow(below: 1), Layout.upper(2), Layout.lower(2), Layout.gapRow(below: 2), Layout.upper(3)])
+    @Test(arguments: [Layout.gapRow(below: 1), Layout.upper(2), Layout.lower(2)])
     func droppingOntoItselfIsANoOp(_ y: Int) {
         var d = Driver(ids: standard)
         let events = dragA(2, to: pt(ax + 2, y), in: &d)
@@ -195,8 +199,8 @@ struct InsertionTests {
         _ = d.began(pt(ax, 4), pt(ax, 4))
         #expect(d.changed(pt(ax, 10)) == [.moved(to: pt(ax, 10), hover: .refused(section: 0))])
         #expect(d.changed(pt(ax, 1)) == [.moved(to: pt(ax, 1), hover: .refused(section: 0))])
-        #expect(d.changed(pt(ax, 7)) == [.moved(to: pt(ax, 7), hover: target(0, index: 1, gap: 2, anchor: 2))])
-        #expect(d.ended(pt(ax, 5)) == [.moved(to: pt(ax, 5), hover: target(0, index: 1, gap: 2, anchor: 2)),
+        #expect(d.changed(pt(ax, 3)) == [.moved(to: pt(ax, 3), hover: target(0, index: 1, gap: 1, anchor: 2))])
+        #expect(d.ended(pt(ax, 5)) == [.moved(to: pt(ax, 5), hover: target(0, index: 1, gap: 1, anchor: 2)),
                                        .dropped(Drop(item: ItemID(1), from: path(0, 1), to: path(0, 1), location: pt(ax, 5)))])
         #expect(d.source.log.isEmpty)
         // Out to another column is still fine.

@@ -230,13 +230,25 @@ struct Episode {
 struct RandomDragTests {
     /// Checks one episode; returns the number of drops that changed the board.
     /// Where a pointer drop into the column under the pointer must land, worked out
-    /// independently of the engine: after every other card of that column whose
-    /// middle row the pointer has reached (a card's upper half is before it).
-    static func expectedIndex(of item: ItemID, at p: Point, in column: any Draggable) -> Int {
+    /// independently of the engine from the ghost's rows (edges clamped to the viewport):
+    /// after every card of its own column above it whose centre the ghost's top has left
+    /// behind, and every card below it whose centre the ghost's bottom has reached; in
+    /// another column, after every card whose centre is above the ghost's.
+    static func expectedIndex(of item: ItemID, ghost g: Rect, from: ItemPath, in column: any Draggable) -> Int {
+        let v = column.viewport
+        let top = v.isEmpty ? g.minY : min(max(g.minY, v.minY), v.maxY - 1)
+        let bottom = v.isEmpty ? g.maxY : min(max(g.maxY, v.minY + 1), v.maxY)
         var above = 0
         for i in 0..<column.itemCount where column.itemID(at: i) != item {
             let f = column.frameOfItem(at: i)
-            if 2 * (p.y - f.minY) + 1 >= f.height { above += 1 }
+            let mid2 = 2 * f.minY + f.height
+            if column.section != from.section {
+                if top + bottom > mid2 { above += 1 }
+            } else if i < from.item {
+                if 2 * top > mid2 { above += 1 }
+            } else if 2 * bottom >= mid2 {
+                above += 1
+            }
         }
         return above
     }
@@ -250,6 +262,7 @@ struct RandomDragTests {
         var active = false
         var hover = Hover.none
         var source: ItemPath?
+        var grabbed: DragStart?
         var failed = false
         /// Records the first broken rule with the seed and step that replay it.
         func fail(_ step: Int, _ what: String, _ events: [DragEvent] = []) {
@@ -273,6 +286,7 @@ struct RandomDragTests {
             for event in events {
                 switch event {
                 case .began(let start):
+                    grabbed = start
                     if active { fail(n, "began during a drag", events) }
                     active = true
                     hover = .none
@@ -292,8 +306,9 @@ struct RandomDragTests {
                         fail(n, "drop from the wrong place", events)
                     }
                     if e.lastStepWasPointer, e.coordinator.overlap.policy == .pointerInside,
-                       let column = layout.draggable(at: drop.location) {
-                        let expected = expectedIndex(of: drop.item, at: drop.location, in: column)
+                       let column = layout.draggable(at: drop.location), let start = grabbed {
+                        let expected = expectedIndex(of: drop.item, ghost: start.ghostFrame(at: drop.location),
+                                                     from: drop.from, in: column)
                         if drop.to != ItemPath(section: column.section, item: expected) {
                             fail(n, "pointer drop at \(drop.location) landed at \(drop.to), expected \(column.section).\(expected)", events)
                         }

@@ -27,7 +27,7 @@ private func row(_ screen: String, _ y: Int) -> String {
         let header = row(d.screen(), 1)
         #expect(header.hasSuffix("Done 0 ✕"), "refused, and not called full:\n\(header)")
         // Back over Doing the usual words return.
-        d.mouse(.drag, 32, 7)
+        d.mouse(.drag, 32, 8)
         #expect(d.app.status == "Over Doing, position 3 of 3")
         d.mouse(.drag, 60, 5)
         #expect(d.app.status == "Done accepts only from Doing")

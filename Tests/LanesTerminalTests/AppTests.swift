@@ -9,18 +9,18 @@ import Testing
 @Suite struct MouseDragTests {
     @Test func dragToAnotherColumnLandsWhereTheMarkerShows() {
         var d = AppDriver(board: sampleBoard())
-        d.drag([(5, 4), (20, 5), (32, 7)], release: false)
+        d.drag([(5, 4), (20, 5), (32, 8)], release: false)
         let mid = d.screen()
-        // Lower half of b1 (rows 6–8, pointer on 7): after b1, position 3 of 3.
+        // The ghost (rows 7–9) has its centre below b1's (rows 6–8): after b1, position 3 of 3.
         #expect(d.app.status == "Over Doing, position 3 of 3")
         let rows = mid.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         #expect(rows[9].contains("▶━━━━━━━━━━━━━━━━━━━━━━━━◀"), "marker below b1:\n\(mid)")
         #expect(rows[1].hasPrefix("To do 3") && rows[1].contains("Doing 2 ◆"), "target highlighted:\n\(mid)")
         #expect(rows[3].hasPrefix("┌╌╌"), "original left as an empty slot:\n\(mid)")
-        // The ghost keeps the grab offset (5,1): its box starts at (27, 6).
-        #expect(rows[6].dropFirst(27).hasPrefix("╭────"), "ghost top:\n\(mid)")
-        #expect(rows[7].dropFirst(27).hasPrefix("│ a0"), "ghost title:\n\(mid)")
-        d.mouse(.release, 32, 7)
+        // The ghost keeps the grab offset (5,1): its box starts at (27, 7).
+        #expect(rows[7].dropFirst(27).hasPrefix("╭────"), "ghost top:\n\(mid)")
+        #expect(rows[8].dropFirst(27).hasPrefix("│ a0"), "ghost title:\n\(mid)")
+        d.mouse(.release, 32, 8)
         #expect(titles(d.app.board) == [["a1", "a2"], ["b0", "b1", "a0"], []])
         #expect(d.app.status == "Dropped “a0” in Doing at position 3")
         #expect(d.app.selection == ItemPath(section: 1, item: 2))
@@ -32,7 +32,8 @@ import Testing
         d.drag([(3, 7), (3, 10), (3, 13)])
         #expect(titles(d.app.board) == [["a0", "a2", "a3", "a1", "a4"]])
         var e = AppDriver(board: sampleBoard([("A", ["a0", "a1", "a2", "a3", "a4"])]))
-        e.drag([(3, 7), (3, 10), (3, 12)])
+        // One row less: the ghost's bottom row (12) is short of a3's centre row (13).
+        e.drag([(3, 7), (3, 10), (3, 11)])
         #expect(titles(e.app.board) == [["a0", "a2", "a1", "a3", "a4"]])
     }
 

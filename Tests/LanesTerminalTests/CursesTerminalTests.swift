@@ -179,6 +179,28 @@ struct CursesTerminalTests {
         #expect(out.count <= 24)
     }
 
+    @Test func theCursorIsParkedWhereTheBufferSaysAndShown() throws {
+        let pty = try PseudoTerminal()
+        let terminal = try started(pty)
+        defer { terminal.stop() }
+        var buffer = board(["To do", "Doing", "Done"])
+        buffer.cursor = Point(x: 7, y: 3)
+        terminal.present(buffer)
+        var out = pty.drain()
+        #expect(out.contains("\u{1b}[?25h"), "shown (cnorm)")
+        #expect(out.contains("\u{1b}[4;8H") || out.contains("\u{1b}[4;8f"), "moved to row 4, column 8 last")
+        // Only the cursor moves: a few bytes, no redraw.
+        buffer.cursor = Point(x: 2, y: 6)
+        terminal.present(buffer)
+        out = pty.drain()
+        #expect(!out.isEmpty && out.count <= 12)
+        #expect(!out.contains("?25"))
+        // None: hidden again.
+        buffer.cursor = nil
+        terminal.present(buffer)
+        #expect(pty.drain().contains("\u{1b}[?25l"))
+    }
+
     @Test func controlCharactersInCellsNeverReachTheTerminal() throws {
         let pty = try PseudoTerminal()
         let terminal = try started(pty)

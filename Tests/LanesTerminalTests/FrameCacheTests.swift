@@ -47,7 +47,7 @@ import Testing
             case 12..<16:
                 driver.key([.up, .down, .left, .right, .char("j"), .char("l"), .char("k"), .char("h")][Int(random.next() % 8)])
             case 16:
-                driver.key([.char("u"), .char("L"), .char("H")][Int(random.next() % 3)])
+                driver.key([.char("u"), .char("L"), .char("H"), .char("v")][Int(random.next() % 4)])
             case 17:
                 driver.now += 0.6   // let animations, the dwell and auto-scroll run
                 driver.app.tick(now: driver.now)

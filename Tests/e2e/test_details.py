@@ -167,8 +167,10 @@ def test_drop_into_a_scrolled_column(lanes):
     app = lanes(board_md(LONG), wait_for="l7")
     L = Layout.simple(100, 30, LONG)
     x = L.col_x(1) + 5
-    # 12 cards of 3 rows do not fit in rows 3-28: the column says how many are below.
-    app.wait_for(lambda l: "more" in app.text_at(L.col_x(1), 28, L.col_w, l), what="the '▼ n more' hint")
+    # 12 cards of 3 rows do not fit in rows 3-28: the column's rule says how many are below
+    # (on the rule, never over a card's text).
+    app.wait_for(lambda l: app.text_at(L.col_x(1), 2, L.col_w, l).endswith("▼ 4 more─"), what="the '▼ n more' hint")
+    assert "more" not in app.text_at(L.col_x(1), 28, L.col_w), app.dump()
     wheel_down(app, x, 10)
     app.wait_for(lambda l: app.text_at(L.col_x(1), 2, 7, l) == "─▲ more", what="the '▲ more' rule after scrolling")
     wheel_down(app, x, 10)

@@ -28,6 +28,8 @@ public final class CursesTerminal: TerminalDevice {
     private var shown: CellBuffer?
     /// The physical screen must be cleared before the next paint.
     private var needsClear = true
+    /// Whether curses shows the cursor now (it starts hidden).
+    private var cursorVisible = false
     private var pairs: [UInt16: Int16] = [:]
     private var nextPair: Int32 = 1
     private var colorsEnabled = false
@@ -103,6 +105,7 @@ public final class CursesTerminal: TerminalDevice {
         Self.owner = ObjectIdentifier(self)
         pairs = [:]
         nextPair = 1
+        cursorVisible = false
         state = .running
         counted {
             _ = syncSize()
@@ -151,6 +154,10 @@ public final class CursesTerminal: TerminalDevice {
             runs = buffer.diff(from: CellBuffer(width: 0, height: 0))
         }
         if runs.isEmpty && !needsClear {
+            if buffer.cursor != shown?.cursor {
+                placeCursor(buffer.cursor)
+                counted { wrefresh(stdscr) }
+            }
             shown = buffer
             return
         }
@@ -164,9 +171,22 @@ public final class CursesTerminal: TerminalDevice {
             }
         }
         if needsClear { clearok(stdscr, true) }
+        placeCursor(buffer.cursor)
         counted { wrefresh(stdscr) }
         needsClear = false
         shown = buffer
+    }
+
+    /// Parks the real cursor on `p` and shows it, or hides it for nil (or a point off screen).
+    private func placeCursor(_ p: Point?) {
+        let stdscr = lanes_stdscr()
+        let visible = p.map { $0.x >= 0 && $0.y >= 0 && $0.x < Int(lanes_cols()) && $0.y < Int(lanes_lines()) } ?? false
+        leaveok(stdscr, !visible)
+        if let p, visible { wmove(stdscr, Int32(p.y), Int32(p.x)) }
+        if visible != cursorVisible {
+            counted { curs_set(visible ? 1 : 0) }
+            cursorVisible = visible
+        }
     }
 
     public func invalidate() {
@@ -357,6 +377,7 @@ public final class CursesTerminal: TerminalDevice {
             wrefresh(lanes_stdscr())
             curs_set(0)
         }
+        cursorVisible = false
         writeDirect(Self.enableModes)
         TerminalSignals.setArmed(true)
     }

@@ -1,5 +1,6 @@
 import Testing
 @testable import DragKit
+import LanesTerminal
 
 /// One line per page: `page N proto: area[rect]=item …`, then `overflow: …` when any.
 func render<Item>(_ layout: PagedLayout<Item>, _ name: (Item) -> String) -> [String] {
