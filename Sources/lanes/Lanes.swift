@@ -19,7 +19,7 @@ struct Lanes: ParsableCommand {
             The other subcommands script a board without the UI. Exit status: 0 success; 1 not found (file, card, column) or the file cannot be used (locked by another Lanes process, unreadable); 2 bad input (malformed file, ambiguous card, bad option). Errors go to stderr; a malformed file is reported as FILE:LINE: message.
             """,
         version: LanesVersion.string,
-        subcommands: [Open.self, Show.self, Columns.self, Add.self, Move.self, Rules.self, Export.self, Import.self],
+        subcommands: [Open.self, Show.self, Columns.self, Add.self, Move.self, Rules.self, Export.self, Import.self, Copy.self, Grant.self, Revoke.self],
         defaultSubcommand: Open.self
     )
 
