@@ -26,8 +26,9 @@ unit: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
 
+# The end-to-end tests get a throwaway PostgreSQL server (LANES_PG_URL etc., see scripts/pg-test-cluster).
 e2e: build
-	python3 -m pytest -q Tests/e2e
+	./scripts/pg-test-cluster with python3 -m pytest -q Tests/e2e
 
 test: unit e2e
 
@@ -38,6 +39,7 @@ bench: deps
 	$(SWIFT) build -c release --product lanes
 	.build/release/lanes-bench
 	./scripts/bench-e2e .build/release/lanes .build/release/lanes-bench --cards 10000 --runs 5
+	./scripts/pg-test-cluster with .build/release/lanes-bench --pg-load
 
 install: deps
 	$(SWIFT) build -c release --product lanes

@@ -167,6 +167,9 @@ public final class PostgresBoardStore: BoardStorage {
         return db.socket
     }
 
+    /// The board version of the last board handed out (each commit that changes something adds one).
+    public var version: Int64 { mirror.version }
+
     /// The file parts of the board (dialect, frontmatter…) as stored, for writing it out to a file.
     public var fileInfo: BoardFileInfo { mirror.info }
 
