@@ -21,6 +21,8 @@ struct BoardDiff {
         var column: Int
         var index: Int
         var base: Card?
+        /// The base column the card was in (moves only).
+        var baseColumn: Int? = nil
     }
 
     var columns: [ColumnPlan] = []
@@ -30,7 +32,8 @@ struct BoardDiff {
     var placements: [[Placement]] = []
     /// Cards whose content changed (ours, base), whether or not they also moved.
     var edits: [(ours: Card, base: Card)] = []
-    var deletions: [Card] = []
+    /// Cards gone from ours, with the base column they were in.
+    var deletions: [(card: Card, baseColumn: Int)] = []
     var rulesChanged = false
 
     var isEmpty: Bool {
@@ -84,13 +87,13 @@ struct BoardDiff {
                 }
                 if was.card != card { edits.append((card, was.card)) }
                 if was.column != b || !inOrder.contains(was.index) {
-                    placements[j].append(Placement(card: card, column: j, index: i, base: was.card))
+                    placements[j].append(Placement(card: card, column: j, index: i, base: was.card, baseColumn: was.column))
                 }
             }
         }
         for b in changedBase.sorted() {
             for card in base.columns[b].cards where !present.contains(card.id) {
-                deletions.append(card)
+                deletions.append((card, b))
             }
         }
         rulesChanged = base.acceptRules != ours.acceptRules

@@ -53,7 +53,7 @@ struct CommitWork {
         var ids = Set<Int64>()
         for p in diff.placements.joined() where p.base != nil { ids.insert(raw(p.card.id)) }
         for e in diff.edits { ids.insert(raw(e.ours.id)) }
-        for d in diff.deletions { ids.insert(raw(d.id)) }
+        for d in diff.deletions { ids.insert(raw(d.card.id)) }
         var rows: [Int64: CardRow] = [:]
         if !ids.isEmpty {
             let found = try db.query("SELECT \(Mirror.cardFields) FROM lanes.cards WHERE board_id = $1 AND id = ANY($2::bigint[]) ORDER BY id FOR UPDATE",
@@ -79,16 +79,17 @@ struct CommitWork {
                     message: "“\(e.ours.title)” was deleted by \(removedBy[id] ?? "someone") while you edited it: kept, with your edit"))
                 continue
             }
-            if unchangedSinceSeen(row) || row.card == e.base { contentOK.insert(id); continue }
+            // Content is checked by value: the fields still as base had them (a version moved by a move does not matter).
+            if row.card == e.base { contentOK.insert(id); continue }
             if row.card == e.ours { continue }
             conflicts.append(BoardConflict(kind: .refused, card: e.ours.id,
                 message: "“\(row.card.title)” was edited by \(row.changedBy) first: theirs stands, your edit was not saved"))
         }
 
-        for d in diff.deletions {
+        for (d, baseColumn) in diff.deletions {
             let id = raw(d.id)
             guard let row = rows[id] else { continue }  // already gone (by someone else, or a replay)
-            if unchangedSinceSeen(row) || (placementAsSeen(row) && row.card == d) {
+            if row.card == d && inBaseColumn(row, baseColumn) {
                 try db.query("DELETE FROM lanes.cards WHERE board_id = $1 AND id = $2", [b, String(id)])
                 try db.query("""
                     INSERT INTO lanes.removals (board_id, card_id, seq) VALUES ($1, $2, $3)
@@ -98,7 +99,7 @@ struct CommitWork {
                 wrote = true
             } else {
                 conflicts.append(BoardConflict(kind: .refused, card: d.id,
-                    message: "“\(row.card.title)” was changed by \(row.changedBy) (now in \(columnTitle(row.column))): it stays"))
+                    message: row.card != d ? "“\(row.card.title)” was edited by \(row.changedBy): it stays" : "“\(row.card.title)” was moved to \(columnTitle(row.column)) by \(row.changedBy): it stays"))
             }
         }
 
@@ -120,7 +121,7 @@ struct CommitWork {
                     }
                     continue
                 }
-                if unchangedSinceSeen(row) || placementAsSeen(row) {
+                if inBaseColumn(row, p.baseColumn) && (unchangedSinceSeen(row) || placementAsSeen(row)) {
                     try move(id, p, into: target)
                 } else if row.column == target && row.changedBy == me {
                     continue  // a replay: it is there already
@@ -161,6 +162,12 @@ struct CommitWork {
     private func unchangedSinceSeen(_ row: CardRow) -> Bool {
         guard let seen = mirror.cards[raw(row.card.id)] else { return false }
         return seen.version == row.version
+    }
+
+    /// Whether the row is still in the column base had the card in (when that column's row is known).
+    private func inBaseColumn(_ row: CardRow, _ baseColumn: Int?) -> Bool {
+        guard let b = baseColumn, baseColumns.indices.contains(b), let id = baseColumns[b] else { return true }
+        return row.column == id
     }
 
     private func placementAsSeen(_ row: CardRow) -> Bool {

@@ -149,6 +149,17 @@ final class PGConnection {
         return out
     }
 
+    /// Notifications libpq already read (while answering a query) and queued; no socket read.
+    func queued() -> [(channel: String, payload: String)] {
+        guard let c = conn else { return [] }
+        var out: [(String, String)] = []
+        while let n = PQnotifies(c) {
+            out.append((String(cString: n.pointee.relname), String(cString: n.pointee.extra)))
+            PQfreemem(n)
+        }
+        return out
+    }
+
     /// Waits up to `milliseconds` for the socket to turn readable; true when it did.
     func waitReadable(milliseconds: Int32) -> Bool {
         var p = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)

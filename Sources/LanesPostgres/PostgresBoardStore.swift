@@ -1,6 +1,10 @@
+import CLibPQ
 import DragKit
 import Foundation
 import LanesCore
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A board in PostgreSQL, shared live by every client granted it: the `BoardStorage` for URLs.
 ///
@@ -11,9 +15,13 @@ import LanesCore
 /// The transaction NOTIFYs `lanes_board_<id>` with the new board version; `refresh` reads
 /// notifications from the socket (`changeDescriptor`) and fetches only the rows written since.
 ///
+/// `changeDescriptor` is an epoll descriptor watching the connection's socket and an eventfd the
+/// store signals when libpq queued a notification while answering a query (the socket then has
+/// nothing left to read, yet a change is waiting); it stays the same across reconnects.
+///
 /// Offline: every method throws `StorageUnavailable` when the server cannot be reached (connect
 /// timeout 5 s), and the next call reconnects and LISTENs again; `changeDescriptor` is nil while
-/// offline and changes after a reconnect. A commit whose outcome was lost with the connection
+/// offline (call `refresh` on a timer then). A commit whose outcome was lost with the connection
 /// is safe to repeat with the same `base` and `ours`: it carries the same token, and a token
 /// the database already holds is not applied again.
 public final class PostgresBoardStore: BoardStorage {
@@ -36,9 +44,32 @@ public final class PostgresBoardStore: BoardStorage {
 
     private var channel: String { "lanes_board_\(boardID)" }
 
+    private let epoll = epoll_create1(Int32(EPOLL_CLOEXEC))
+    private let wake = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
+    /// The newest board version a queued notification announced.
+    private var pendingVersion: Int64 = 0
+
     private init(url: PostgresURL, timeout: Int) {
         self.url = url
         self.timeout = timeout
+        _ = lanes_epoll_add(epoll, wake)
+    }
+
+    deinit {
+        db?.close()
+        close(epoll)
+        close(wake)
+    }
+
+    /// Takes notifications libpq queued during a query; signals the descriptor when one is news.
+    private func collectQueued(_ db: PGConnection) {
+        for n in db.queued() where n.channel == channel {
+            if let v = Int64(n.payload) { pendingVersion = max(pendingVersion, v) }
+        }
+        if pendingVersion > mirror.version {
+            var one: UInt64 = 1
+            _ = write(wake, &one, 8)
+        }
     }
 
     /// Whether `s` names a PostgreSQL board rather than a file.
@@ -142,6 +173,7 @@ public final class PostgresBoardStore: BoardStorage {
         let c = try PGConnection(conninfo: url.conninfo, displayName: url.display, timeout: timeout)
         try Schema.migrate(c)
         role = c.user
+        _ = lanes_epoll_add(epoll, c.socket)
         if boardID != 0 {
             try c.query("LISTEN \(PGConnection.identifier(channel))")
             reconnected = true
@@ -164,7 +196,7 @@ public final class PostgresBoardStore: BoardStorage {
 
     public var changeDescriptor: Int32? {
         guard let db, db.isOpen else { return nil }
-        return db.socket
+        return epoll
     }
 
     /// The board version of the last board handed out (each commit that changes something adds one).
@@ -180,14 +212,19 @@ public final class PostgresBoardStore: BoardStorage {
             try db.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
             defer { _ = try? db.query("ROLLBACK") }
             apply(try fetchDelta(db, since: nil), full: true)
+            collectQueued(db)
             return handOut()
         }
     }
 
     public func refresh() throws -> Board? {
         try withConnection { db in
+            var drained: UInt64 = 0
+            _ = read(wake, &drained, 8)
             let notes = try db.notifications()
-            let newest = notes.filter { $0.channel == channel }.compactMap { Int64($0.payload) }.max()
+            let announced = notes.filter { $0.channel == channel }.compactMap { Int64($0.payload) } + [pendingVersion]
+            pendingVersion = 0
+            let newest = announced.max().flatMap { $0 > 0 ? $0 : nil }
             // After a reconnect notifications may have been missed: ask for the version instead.
             let current = try newest ?? (reconnected ? db.query("SELECT version FROM lanes.boards WHERE id = $1", [String(boardID)]).int(0, 0) : nil)
             reconnected = false
@@ -196,6 +233,7 @@ public final class PostgresBoardStore: BoardStorage {
             try db.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
             defer { _ = try? db.query("ROLLBACK") }
             apply(try fetchDelta(db, since: before), full: false)
+            collectQueued(db)
             return handOut()
         }
     }
@@ -334,6 +372,7 @@ public final class PostgresBoardStore: BoardStorage {
         try db.query("COMMIT")
         committed = true
         apply(delta, full: false)
+        collectQueued(db)
         let others = Set(delta.changed.filter { $0.changedBy != db.user || !tx.touched.contains(Int64(bitPattern: $0.card.id.rawValue)) }
             .map { Int64(bitPattern: $0.card.id.rawValue) })
         let incoming = others.count + delta.removed.filter { !tx.touched.contains($0) }.count

@@ -123,6 +123,26 @@ struct PostgresStoreTests {
         #expect(lost.incomingChanges >= 1)
     }
 
+    @Test func aStaleBaseCannotUndoAMoveItNeverSaw() throws {
+        let (alice, bob, _) = try sharedBoard()
+        let a0 = try alice.load()
+        let b0 = try bob.load()
+        _ = try bob.commit(base: b0, ours: moved(b0, "Review PR", to: 2))
+        // Alice's store hears of it, but her app commits from the board it had before.
+        var p = pollfd(fd: try #require(alice.changeDescriptor), events: Int16(POLLIN), revents: 0)
+        #expect(poll(&p, 1, 2000) == 1)
+        #expect(try alice.refresh() != nil)
+        let out = try alice.commit(base: a0, ours: moved(a0, "Review PR", to: 0))
+        #expect(out.conflicts.map(\.message) == ["“Review PR” was moved to “Done” by bob"])
+        #expect(titles(out.board)[2] == ["Set up CI", "Review PR"])
+        // Deleting it from that stale board is refused too: it stays where bob put it.
+        var deleted = a0
+        deleted.columns[1].cards.removeFirst()
+        let del = try alice.commit(base: a0, ours: deleted)
+        #expect(del.conflicts.map(\.message) == ["“Review PR” was moved to “Done” by bob: it stays"])
+        #expect(del.board.cardCount == 6)
+    }
+
     @Test func editsOfOtherFieldsMergeAndMovesKeepTheirPlace() throws {
         let (alice, bob, _) = try sharedBoard()
         let a0 = try alice.load()
@@ -302,7 +322,15 @@ struct PostgresStoreTests {
             boards[who] = out.board
             #expect(Set(out.board.allIDs).count == out.board.cardCount)
         }
-        for i in 0..<2 { if let fresh = try stores[i].refresh() { boards[i] = fresh } }
+        // Whichever is behind the database is told so through its descriptor, and catches up.
+        let observer = try PostgresBoardStore.open(url: alice.url.display)
+        _ = try observer.load()
+        for i in 0..<2 where stores[i].version < observer.version {
+            var p = pollfd(fd: try #require(stores[i].changeDescriptor), events: Int16(POLLIN), revents: 0)
+            #expect(poll(&p, 1, 2000) == 1)
+            boards[i] = try #require(try stores[i].refresh())
+        }
+        for i in 0..<2 { #expect(stores[i].version == observer.version) }
         let truth = try PostgresBoardStore.open(url: alice.url.display).load()
         #expect(boards[0] == truth)
         #expect(boards[1] == truth)
