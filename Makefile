@@ -38,9 +38,10 @@ unit: test-deps
 	$(SWIFT) test
 
 # -rs: a skipped test prints its reason (the interop tests without ../shared/fixtures).
+# The end-to-end tests get a throwaway PostgreSQL server (LANES_PG_URL etc., see scripts/pg-test-cluster).
 e2e: test-deps
 	$(SWIFT) build
-	$(PYTHON) -m pytest -q -rs Tests/e2e
+	./scripts/pg-test-cluster with $(PYTHON) -m pytest -q -rs Tests/e2e
 
 test: unit e2e
 
@@ -52,6 +53,7 @@ bench: test-deps
 	.build/release/lanes-bench
 	./scripts/bench-e2e .build/release/lanes .build/release/lanes-bench --cards 10000 --runs 5
 	./scripts/bench-idle-io .build/release/lanes .build/release/lanes-bench --cards 10000
+	./scripts/pg-test-cluster with .build/release/lanes-bench --pg-load
 
 install: run-deps
 	$(SWIFT) build -c release --product lanes

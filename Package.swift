@@ -7,6 +7,7 @@ let package = Package(
         .executable(name: "lanes", targets: ["lanes"]),
         .library(name: "DragKit", targets: ["DragKit"]),
         .library(name: "LanesCore", targets: ["LanesCore"]),
+        .library(name: "LanesPostgres", targets: ["LanesPostgres"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -21,16 +22,19 @@ let package = Package(
             providers: [.apt(["libncurses-dev"])]
         ),
         .target(name: "LanesTerminal", dependencies: ["LanesCore", "DragKit", "CNcursesw"]),
+        .systemLibrary(name: "CLibPQ", path: "Sources/CLibPQ", providers: [.apt(["libpq-dev"])]),
+        .target(name: "LanesPostgres", dependencies: ["LanesCore", "DragKit", "CLibPQ"]),
         .executableTarget(
             name: "lanes",
             dependencies: [
-                "LanesTerminal", "LanesCore",
+                "LanesTerminal", "LanesCore", "LanesPostgres",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .executableTarget(name: "lanes-bench", dependencies: ["LanesTerminal", "LanesCore", "DragKit", "SeededRandom"]),
+        .executableTarget(name: "lanes-bench", dependencies: ["LanesTerminal", "LanesCore", "LanesPostgres", "DragKit", "SeededRandom"]),
         .testTarget(name: "DragKitTests", dependencies: ["DragKit"]),
         .testTarget(name: "LanesCoreTests", dependencies: ["LanesCore", "DragKit", "SeededRandom"]),
+        .testTarget(name: "LanesPostgresTests", dependencies: ["LanesPostgres", "LanesCore", "DragKit"]),
         .testTarget(name: "LanesTerminalTests", dependencies: ["LanesTerminal", "LanesCore", "DragKit", "SeededRandom"]),
     ],
     swiftLanguageModes: [.v6]

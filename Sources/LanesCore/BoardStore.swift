@@ -64,6 +64,25 @@ public final class BoardStore: BoardStorage {
         BoardStore(path: path, info: BoardFileInfo(dialect: .taskell), known: Board(), fingerprint: nil, rulesFingerprint: nil)
     }
 
+    /// Writes `board` as a new board file (and its rules beside it), atomically, under the write lock.
+    /// An existing file is refused unless `replace` (then it is replaced, as a copy or import does).
+    public static func write(_ board: Board, info: BoardFileInfo, to path: String, replace: Bool) throws {
+        try WriteLock.holding((try? POSIX.resolveFinalLinks(path).get()) ?? path) {
+            let current = try SafeFile.fingerprint(path)
+            if current != nil && !replace {
+                throw CommandError(.badInput, "\(path) already exists; --replace overwrites it")
+            }
+            try SafeFile.writeAtomically(Array(BoardFormat.serialize(board, info: info).utf8), to: path, expecting: current)
+            let rulesPath = AcceptRules.sidecarPath(forBoard: path)
+            let rulesFP = try SafeFile.fingerprint(rulesPath)
+            if !board.acceptRules.isDisposable {
+                try SafeFile.writeAtomically(Array(board.acceptRules.serialized().utf8), to: rulesPath, expecting: rulesFP)
+            } else if rulesFP != nil, unlink(rulesPath) != 0, errno != ENOENT {
+                throw StorageError.writeFailed(path: rulesPath, reason: POSIX.message(errno))
+            }
+        }
+    }
+
     /// Reads a board and its accept rules without keeping a store (read-only commands).
     public static func load(_ path: String) throws -> (board: Board, info: BoardFileInfo) {
         let (bytes, _) = try SafeFile.read(path)

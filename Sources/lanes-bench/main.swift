@@ -37,6 +37,11 @@ let screens = option("--screen").flatMap(parseSize).map { [$0] } ?? [Size(width:
 let phases = Set((option("--phases") ?? "parse,launch,drag,pty,save,rss,text").split(separator: ",").map(String.init))
 func on(_ phase: String) -> Bool { phases.contains(phase) && !flag("--no-" + phase) }
 
+if flag("--pg-load") {
+    runPostgresLoad()
+    exit(0)
+}
+
 func makeTempDir() -> String {
     var template = Array((NSTemporaryDirectory() + "lanes-bench-XXXXXX").utf8CString)
     guard let p = mkdtemp(&template) else { fatalError("mkdtemp failed") }

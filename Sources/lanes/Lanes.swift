@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LanesCore
+import LanesPostgres
 import LanesTerminal
 
 /// `lanes [FILE]` opens a board in the terminal (the default subcommand, `open`); the others script a board.
@@ -19,7 +20,7 @@ struct Lanes: ParsableCommand {
             The other subcommands script a board without the UI. Exit status: 0 success; 1 not found (file, card, column) or the file cannot be used (unreadable, cannot be created); 2 bad input or usage (malformed file, a read-only board to change, ambiguous card, bad option, a move refused by a WIP limit or an accept rule, a mistyped subcommand, no usable terminal). Errors go to stderr; a malformed file is reported as FILE:LINE: message.
             """,
         version: LanesVersion.string,
-        subcommands: [Open.self, Show.self, Columns.self, Add.self, Move.self, Rules.self, Export.self, Import.self, Merge.self, GitSetup.self, Keys.self],
+        subcommands: [Open.self, Show.self, Columns.self, Add.self, Move.self, Rules.self, Export.self, Import.self, Merge.self, GitSetup.self, Keys.self, Copy.self, Grant.self, Revoke.self],
         defaultSubcommand: Open.self
     )
 
@@ -88,7 +89,38 @@ struct Open: ParsableCommand {
                 throw ValidationError("\(error)")
             }
         }
-        // Its errors are reported like the other subcommands': 2 for a malformed file, 1 for one that cannot be used.
+        let opened = BoardLocation.isURL(file) ? try Open.database(file) : try Open.file(file)
+        var status = opened.status
+        let recovery = RecoveryCopies(environment: ProcessInfo.processInfo.environment)
+        if let copy = recovery.takeCopies(for: opened.key).last {
+            status = "Unsaved changes of your last session on this board were kept in \(copy)"
+        }
+        var app = BoardApp(board: opened.board, title: "Lanes · \(opened.name)", status: status, keymap: config.keymap)
+        app.configure(compact: config.compact, storesDoneMark: opened.info.dialect != .taskell)
+        let runner = AppRunner(app: app, device: CursesTerminal(), storage: opened.storage, boardName: opened.key,
+                               copyInfo: opened.info)
+        do {
+            try runner.run()
+        } catch let error as CursesTerminalError {
+            throw CommandError(.badInput, "\(error)")
+        }
+    }
+
+    /// A board ready for the app: its storage, the board, what to call it, and the first words to show.
+    struct Opened {
+        var storage: any BoardStorage
+        var board: Board
+        var info: BoardFileInfo
+        /// In the title bar.
+        var name: String
+        /// The board in the recovery index: an absolute path, or the URL without a password.
+        var key: String
+        var status: String
+    }
+
+    /// A board file, created from the starter board when missing. Errors are reported like the other
+    /// subcommands': 2 for a malformed file, 1 for one that cannot be used.
+    static func file(_ file: String) throws -> Opened {
         let (store, board, created) = try BoardStore.open(file, starter: StarterBoard.markdown)
         var status = created ? "Created \(file) from the starter board · drag cards with the mouse · ? help" : ""
         let unknown = board.unknownRuleColumns
@@ -100,21 +132,16 @@ struct Open: ParsableCommand {
         if store.isReadOnly {
             status = "\(file) is read-only: changes stay in this session (q offers to save a copy)"
         }
-        let key = URL(fileURLWithPath: file).standardizedFileURL.path
-        let recovery = RecoveryCopies(environment: ProcessInfo.processInfo.environment)
-        if let copy = recovery.takeCopies(for: key).last {
-            status = "Unsaved changes of your last session on this board were kept in \(copy)"
-        }
-        let name = URL(fileURLWithPath: file).lastPathComponent
-        var app = BoardApp(board: board, title: "Lanes · \(name)", status: status, keymap: config.keymap)
-        app.configure(compact: config.compact, storesDoneMark: store.info.dialect != .taskell)
-        let info = store.info
-        let runner = AppRunner(app: app, device: CursesTerminal(), storage: store, boardName: key, copyInfo: info)
-        do {
-            try runner.run()
-        } catch let error as CursesTerminalError {
-            throw CommandError(.badInput, "\(error)")
-        }
+        return Opened(storage: store, board: board, info: store.info, name: URL(fileURLWithPath: file).lastPathComponent,
+                      key: URL(fileURLWithPath: file).standardizedFileURL.path, status: status)
+    }
+
+    /// A board in PostgreSQL (it must exist: lanes copy creates one).
+    static func database(_ url: String) throws -> Opened {
+        let store = try PostgresBoardStore.open(url: url)
+        let board = try store.load()
+        return Opened(storage: store, board: board, info: store.fileInfo, name: store.url.board,
+                      key: store.displayName, status: "Live board \(store.displayName) · changes are saved and shared at once")
     }
 
     /// The config file's text and path; nil when there is none. A file that is not UTF-8 is an error.

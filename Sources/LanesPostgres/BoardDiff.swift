@@ -1,0 +1,152 @@
+import DragKit
+import LanesCore
+
+/// What turned `base` into `ours`, by identity: the row operations a commit applies.
+///
+/// Cards are matched by `ItemID`. Columns have no identity in the model, so they are matched by
+/// title (when unique on both sides), then by shared cards, then by position among the rest.
+/// A card counts as moved when its column changed or it left the longest run of cards that kept
+/// their order (so moving one card marks one card, not the ones it passed).
+struct BoardDiff {
+    /// A column of `ours`: which base column it was (nil: new), and whether it must be placed anew.
+    struct ColumnPlan {
+        var baseIndex: Int?
+        var moved: Bool
+        var edited: Bool
+    }
+
+    /// A card that needs a place: inserted, or moved (with the base card to check against).
+    struct Placement {
+        var card: Card
+        var column: Int
+        var index: Int
+        var base: Card?
+        /// The base column the card was in (moves only).
+        var baseColumn: Int? = nil
+    }
+
+    var columns: [ColumnPlan] = []
+    /// Base column indices gone from ours.
+    var deletedColumns: [Int] = []
+    /// Per ours column, the cards to place, in column order.
+    var placements: [[Placement]] = []
+    /// Cards whose content changed (ours, base), whether or not they also moved.
+    var edits: [(ours: Card, base: Card)] = []
+    /// Cards gone from ours, with the base column they were in.
+    var deletions: [(card: Card, baseColumn: Int)] = []
+    var rulesChanged = false
+
+    var isEmpty: Bool {
+        deletedColumns.isEmpty && deletions.isEmpty && edits.isEmpty && !rulesChanged
+            && !columns.contains { $0.moved || $0.edited || $0.baseIndex == nil }
+            && placements.allSatisfy(\.isEmpty)
+    }
+
+    init(base: Board, ours: Board) {
+        let match = BoardDiff.matchColumns(base.columns, ours.columns)
+        var oursOf = [Int?](repeating: nil, count: base.columns.count)
+        for (j, b) in match.enumerated() { if let b { oursOf[b] = j } }
+        deletedColumns = base.columns.indices.filter { oursOf[$0] == nil }
+
+        let keptOrder = BoardDiff.longestIncreasing(match.compactMap { $0 })
+        columns = ours.columns.enumerated().map { j, c in
+            guard let b = match[j] else { return ColumnPlan(baseIndex: nil, moved: false, edited: false) }
+            let old = base.columns[b]
+            return ColumnPlan(baseIndex: b, moved: !keptOrder.contains(b),
+                              edited: old.title != c.title || old.wipLimit != c.wipLimit || old.extraLines != c.extraLines)
+        }
+
+        // Where each card of a changed base column was (unchanged columns are skipped: same buffer, O(1)).
+        var changedBase = Set(deletedColumns)
+        for (j, c) in ours.columns.enumerated() {
+            if let b = match[j], base.columns[b].cards == c.cards { continue }
+            if let b = match[j] { changedBase.insert(b) }
+        }
+        var wasAt: [ItemID: (column: Int, index: Int, card: Card)] = [:]
+        for b in changedBase {
+            for (i, card) in base.columns[b].cards.enumerated() { wasAt[card.id] = (b, i, card) }
+        }
+        var present = Set<ItemID>()
+        placements = Array(repeating: [], count: ours.columns.count)
+        for (j, column) in ours.columns.enumerated() {
+            let b = match[j]
+            if let b, base.columns[b].cards == column.cards { continue }
+            // Cards that stayed in this column: those off the longest in-order run moved.
+            let stayed = column.cards.enumerated().compactMap { i, card -> (Int, Int)? in
+                guard let was = wasAt[card.id], was.column == b else { return nil }
+                return (i, was.index)
+            }
+            let inOrder = BoardDiff.longestIncreasing(stayed.map(\.1))
+            for (i, card) in column.cards.enumerated() {
+                present.insert(card.id)
+                guard let was = wasAt[card.id] else {
+                    // Not in a changed base column: a new card, or one that came from an unchanged
+                    // column — impossible, since that column would then have changed.
+                    placements[j].append(Placement(card: card, column: j, index: i, base: nil))
+                    continue
+                }
+                if was.card != card { edits.append((card, was.card)) }
+                if was.column != b || !inOrder.contains(was.index) {
+                    placements[j].append(Placement(card: card, column: j, index: i, base: was.card, baseColumn: was.column))
+                }
+            }
+        }
+        for b in changedBase.sorted() {
+            for card in base.columns[b].cards where !present.contains(card.id) {
+                deletions.append((card, b))
+            }
+        }
+        rulesChanged = base.acceptRules != ours.acceptRules
+    }
+
+    /// For each ours column, the base column it is (nil: new).
+    static func matchColumns(_ base: [Column], _ ours: [Column]) -> [Int?] {
+        var match = [Int?](repeating: nil, count: ours.count)
+        var taken = Set<Int>()
+        func counts(_ cs: [Column]) -> [String: Int] { cs.reduce(into: [:]) { $0[$1.title, default: 0] += 1 } }
+        let bc = counts(base), oc = counts(ours)
+        // 1. A title unique on both sides.
+        for (j, c) in ours.enumerated() where oc[c.title] == 1 && bc[c.title] == 1 {
+            let b = base.firstIndex { $0.title == c.title }!
+            match[j] = b
+            taken.insert(b)
+        }
+        // 2. Most shared cards.
+        var owner: [ItemID: Int] = [:]
+        for (b, c) in base.enumerated() where !taken.contains(b) { for card in c.cards { owner[card.id] = b } }
+        for (j, c) in ours.enumerated() where match[j] == nil {
+            var votes: [Int: Int] = [:]
+            for card in c.cards { if let b = owner[card.id], !taken.contains(b) { votes[b, default: 0] += 1 } }
+            if let best = votes.max(by: { $0.value != $1.value ? $0.value < $1.value : $0.key > $1.key }) {
+                match[j] = best.key
+                taken.insert(best.key)
+            }
+        }
+        // 3. Same position among the unmatched (a renamed empty column).
+        for j in ours.indices where match[j] == nil && j < base.count && !taken.contains(j) {
+            match[j] = j
+            taken.insert(j)
+        }
+        return match
+    }
+
+    /// The values of `seq` that form its longest strictly increasing subsequence (O(n log n)).
+    static func longestIncreasing(_ seq: [Int]) -> Set<Int> {
+        guard !seq.isEmpty else { return [] }
+        var tails: [Int] = []          // index into seq of the smallest tail of each length
+        var parent = [Int](repeating: -1, count: seq.count)
+        for (i, v) in seq.enumerated() {
+            var lo = 0, hi = tails.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if seq[tails[mid]] < v { lo = mid + 1 } else { hi = mid }
+            }
+            if lo > 0 { parent[i] = tails[lo - 1] }
+            if lo == tails.count { tails.append(i) } else { tails[lo] = i }
+        }
+        var out = Set<Int>()
+        var k = tails.last!
+        while k >= 0 { out.insert(seq[k]); k = parent[k] }
+        return out
+    }
+}

@@ -1,0 +1,345 @@
+import DragKit
+import LanesCore
+
+/// One commit's row operations inside its transaction (the board row already locked).
+///
+/// Every card the diff touches is read once (FOR UPDATE) and judged before anything is written:
+/// an operation applies when its row is still at the version this client saw, or when the
+/// fields it writes still hold `base`'s values; it is skipped silently when the row already
+/// holds what `ours` wants (a replay), and refused with words otherwise.
+struct CommitWork {
+    let db: PGConnection
+    let boardID: Int64
+    let seq: Int64
+    let me: String
+    let mirror: Mirror
+    /// Row ids of base's columns (nil: unknown).
+    let baseColumns: [Int64?]
+    let diff: BoardDiff
+    let base: Board
+    let ours: Board
+
+    private(set) var wrote = false
+    /// Card ids this commit wrote.
+    private(set) var touched = Set<Int64>()
+    private(set) var conflicts: [BoardConflict] = []
+    /// The board's columns as they are now in the transaction, by key.
+    private var dbColumns: [ColumnRow] = []
+    /// Row id of each ours column (nil: none could be had).
+    private var oursColumns: [Int64?] = []
+
+    init(db: PGConnection, boardID: Int64, seq: Int64, me: String, mirror: Mirror, baseColumns: [Int64?],
+         diff: BoardDiff, base: Board, ours: Board) {
+        self.db = db
+        self.boardID = boardID
+        self.seq = seq
+        self.me = me
+        self.mirror = mirror
+        self.baseColumns = baseColumns
+        self.diff = diff
+        self.base = base
+        self.ours = ours
+    }
+
+    private var b: String { String(boardID) }
+    private var s: String { String(seq) }
+
+    mutating func run() throws {
+        let r = try db.query("SELECT \(RowCodec.columnFields) FROM lanes.columns WHERE board_id = $1 ORDER BY key FOR UPDATE", [b])
+        dbColumns = (0..<r.count).map { RowCodec.columnRow(r, $0) }
+        try placeColumns()
+        try editColumns()
+
+        var ids = Set<Int64>()
+        for p in diff.placements.joined() where p.base != nil { ids.insert(raw(p.card.id)) }
+        for e in diff.edits { ids.insert(raw(e.ours.id)) }
+        for d in diff.deletions { ids.insert(raw(d.card.id)) }
+        var rows: [Int64: CardRow] = [:]
+        if !ids.isEmpty {
+            let found = try db.query("SELECT \(Mirror.cardFields) FROM lanes.cards WHERE board_id = $1 AND id = ANY($2::bigint[]) ORDER BY id FOR UPDATE",
+                                     [b, RowCodec.array(ids.sorted())])
+            for i in 0..<found.count { let row = RowCodec.cardRow(found, i); rows[raw(row.card.id)] = row }
+        }
+        var removedBy: [Int64: String] = [:]
+        let missing = ids.filter { rows[$0] == nil }
+        if !missing.isEmpty {
+            let gone = try db.query("SELECT card_id, removed_by FROM lanes.removals WHERE board_id = $1 AND card_id = ANY($2::bigint[])",
+                                    [b, RowCodec.array(missing.sorted())])
+            for i in 0..<gone.count { removedBy[gone.int(i, 0)!] = gone[i, 1] ?? "someone" }
+        }
+
+        // Judge everything against the rows as read.
+        var contentOK = Set<Int64>()
+        var resurrect = Set<Int64>()
+        for e in diff.edits {
+            let id = raw(e.ours.id)
+            guard let row = rows[id] else {
+                resurrect.insert(id)
+                conflicts.append(BoardConflict(kind: .editedAndDeleted, card: e.ours.id,
+                    message: "“\(e.ours.title)” was deleted by \(removedBy[id] ?? "someone") while you edited it: kept, with your edit"))
+                continue
+            }
+            // Content is checked by value: the fields still as base had them (a version moved by a move does not matter).
+            if row.card == e.base { contentOK.insert(id); continue }
+            if row.card == e.ours { continue }
+            conflicts.append(BoardConflict(kind: .refused, card: e.ours.id,
+                message: "“\(row.card.title)” was edited by \(row.changedBy) first: theirs stands, your edit was not saved"))
+        }
+
+        for (d, baseColumn) in diff.deletions {
+            let id = raw(d.id)
+            guard let row = rows[id] else { continue }  // already gone (by someone else, or a replay)
+            if row.card == d && inBaseColumn(row, baseColumn) {
+                try db.query("DELETE FROM lanes.cards WHERE board_id = $1 AND id = $2", [b, String(id)])
+                try db.query("""
+                    INSERT INTO lanes.removals (board_id, card_id, seq) VALUES ($1, $2, $3)
+                    ON CONFLICT (board_id, card_id) DO UPDATE SET seq = EXCLUDED.seq, removed_by = current_user
+                    """, [b, String(id), s])
+                touched.insert(id)
+                wrote = true
+            } else {
+                conflicts.append(BoardConflict(kind: .refused, card: d.id,
+                    message: row.card != d ? "“\(row.card.title)” was edited by \(row.changedBy): it stays" : "“\(row.card.title)” was moved to \(columnTitle(row.column)) by \(row.changedBy): it stays"))
+            }
+        }
+
+        // Placements, column by column, last card first so each card's following neighbour is final.
+        for (j, list) in diff.placements.enumerated() {
+            for p in list.reversed() {
+                let id = raw(p.card.id)
+                guard let target = targetColumn(j, card: p.card) else { continue }
+                if p.base == nil {
+                    try insert(p, into: target)
+                    continue
+                }
+                guard let row = rows[id] else {
+                    if resurrect.contains(id) {
+                        try insert(p, into: target)
+                    } else if removedBy[id] != me {
+                        conflicts.append(BoardConflict(kind: .refused, card: p.card.id,
+                            message: "“\(p.card.title)” was deleted by \(removedBy[id] ?? "someone")"))
+                    }
+                    continue
+                }
+                if inBaseColumn(row, p.baseColumn) && (unchangedSinceSeen(row) || placementAsSeen(row)) {
+                    try move(id, p, into: target)
+                } else if row.column == target && row.changedBy == me {
+                    continue  // a replay: it is there already
+                } else {
+                    conflicts.append(BoardConflict(kind: .refused, card: p.card.id,
+                        message: "“\(row.card.title)” was moved to \(columnTitle(row.column)) by \(row.changedBy)"))
+                }
+            }
+        }
+
+        for e in diff.edits where contentOK.contains(raw(e.ours.id)) {
+            let c = e.ours
+            try db.query("""
+                UPDATE lanes.cards SET title = $3, due = $4, description = $5, subtasks = $6, done = $7, extra_lines = $8,
+                    version = version + 1, seq = $9, changed_by = current_user
+                WHERE board_id = $1 AND id = $2
+                """, [b, String(raw(c.id)), c.title, c.due, RowCodec.lines(c.description), RowCodec.subtasks(c.subtasks),
+                      c.done ? "t" : "f", RowCodec.lines(c.extraLines), s])
+            touched.insert(raw(c.id))
+            wrote = true
+        }
+        // Edited here, deleted elsewhere, not moved: back where ours has it.
+        let placed = Set(diff.placements.joined().map { raw($0.card.id) })
+        for id in resurrect.sorted() where !placed.contains(id) {
+            guard let at = ours.indexPath(for: ItemID(UInt64(bitPattern: id))),
+                  let target = targetColumn(at.section, card: ours[at]) else { continue }
+            try insert(BoardDiff.Placement(card: ours[at], column: at.section, index: at.item, base: nil), into: target)
+        }
+
+        try deleteColumns()
+        try saveRules()
+    }
+
+    // MARK: Cards
+
+    private func raw(_ id: ItemID) -> Int64 { Int64(bitPattern: id.rawValue) }
+
+    private func unchangedSinceSeen(_ row: CardRow) -> Bool {
+        guard let seen = mirror.cards[raw(row.card.id)] else { return false }
+        return seen.version == row.version
+    }
+
+    /// Whether the row is still in the column base had the card in (when that column's row is known).
+    private func inBaseColumn(_ row: CardRow, _ baseColumn: Int?) -> Bool {
+        guard let b = baseColumn, baseColumns.indices.contains(b), let id = baseColumns[b] else { return true }
+        return row.column == id
+    }
+
+    private func placementAsSeen(_ row: CardRow) -> Bool {
+        guard let seen = mirror.cards[raw(row.card.id)] else { return false }
+        return seen.column == row.column && seen.key == row.key
+    }
+
+    private func columnTitle(_ id: Int64) -> String {
+        "“" + (dbColumns.first { $0.id == id }?.title ?? "another column") + "”"
+    }
+
+    /// The row id a card of ours column `j` goes to: its own, or the first column when its column was deleted elsewhere.
+    private mutating func targetColumn(_ j: Int, card: Card) -> Int64? {
+        if let id = oursColumns[j] { return id }
+        guard let first = dbColumns.first else {
+            conflicts.append(BoardConflict(kind: .refused, card: card.id, message: "“\(card.title)” has no column to go to: the board has none"))
+            return nil
+        }
+        conflicts.append(BoardConflict(kind: .columnDeletedWithChanges, card: card.id,
+            message: "“\(card.title)” went to “\(first.title)”: its column “\(ours.columns[j].title)” was deleted elsewhere"))
+        return first.id
+    }
+
+    /// A key placing card `p` in `column` before the first card that follows it in ours and is there now.
+    private func key(for p: BoardDiff.Placement, in column: Int64) throws -> String {
+        let id = String(raw(p.card.id))
+        let following = ours.columns[p.column].cards.dropFirst(p.index + 1).prefix(16).map { raw($0.id) }
+        var anchor: String?
+        if !following.isEmpty {
+            let r = try db.query("SELECT id, key FROM lanes.cards WHERE column_id = $1 AND id = ANY($2::bigint[])",
+                                 [String(column), RowCodec.array(following)])
+            var keys: [Int64: String] = [:]
+            for i in 0..<r.count { keys[r.int(i, 0)!] = r[i, 1]! }
+            anchor = following.lazy.compactMap { keys[$0] }.first
+        }
+        let lower: String?
+        if let anchor {
+            lower = try db.query("SELECT max(key) FROM lanes.cards WHERE column_id = $1 AND key < $2 AND id <> $3",
+                                 [String(column), anchor, id])[0, 0]
+        } else {
+            lower = try db.query("SELECT max(key) FROM lanes.cards WHERE column_id = $1 AND id <> $2", [String(column), id])[0, 0]
+        }
+        return OrderKey.between(lower, anchor)
+    }
+
+    private mutating func insert(_ p: BoardDiff.Placement, into column: Int64) throws {
+        let c = p.card
+        let id = raw(c.id)
+        let k = try key(for: p, in: column)
+        let r = try db.query("""
+            INSERT INTO lanes.cards (board_id, id, column_id, key, title, due, description, subtasks, done, extra_lines, seq)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) ON CONFLICT (board_id, id) DO NOTHING RETURNING id
+            """, [b, String(id), String(column), k, c.title, c.due, RowCodec.lines(c.description),
+                  RowCodec.subtasks(c.subtasks), c.done ? "t" : "f", RowCodec.lines(c.extraLines), s])
+        guard r.count == 1 else { return }  // there already: a replay
+        try db.query("DELETE FROM lanes.removals WHERE board_id = $1 AND card_id = $2", [b, String(id)])
+        touched.insert(id)
+        wrote = true
+    }
+
+    private mutating func move(_ id: Int64, _ p: BoardDiff.Placement, into column: Int64) throws {
+        let k = try key(for: p, in: column)
+        try db.query("""
+            UPDATE lanes.cards SET column_id = $3, key = $4, version = version + 1, seq = $5, changed_by = current_user
+            WHERE board_id = $1 AND id = $2
+            """, [b, String(id), String(column), k, s])
+        touched.insert(id)
+        wrote = true
+    }
+
+    // MARK: Columns
+
+    /// Maps ours' columns to rows, inserting new ones and re-keying moved ones (right to left).
+    private mutating func placeColumns() throws {
+        let present = Set(dbColumns.map(\.id))
+        oursColumns = diff.columns.map { plan in
+            plan.baseIndex.flatMap { baseColumns.indices.contains($0) ? baseColumns[$0] : nil }.flatMap { present.contains($0) ? $0 : nil }
+        }
+        for j in ours.columns.indices.reversed() {
+            let plan = diff.columns[j]
+            let isNew = plan.baseIndex == nil
+            guard isNew || (plan.moved && oursColumns[j] != nil) else { continue }
+            let me = oursColumns[j]
+            var anchor: String?
+            for k in (j + 1)..<ours.columns.count {
+                if let a = oursColumns[k], let row = dbColumns.first(where: { $0.id == a }) { anchor = row.key; break }
+            }
+            let lower = dbColumns.filter { row in
+                row.id != me && (anchor.map { row.key.utf8.lexicographicallyPrecedes($0.utf8) } ?? true)
+            }.last?.key
+            let key = OrderKey.between(lower, anchor)
+            if let me {
+                try db.query("UPDATE lanes.columns SET key = $2, version = version + 1, seq = $3, changed_by = current_user WHERE id = $1",
+                             [String(me), key, s])
+                dbColumns.removeAll { $0.id == me }
+            } else {
+                let c = ours.columns[j]
+                let id = try db.query("""
+                    INSERT INTO lanes.columns (board_id, key, title, wip_limit, extra_lines, seq) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id
+                    """, [b, key, c.title, c.wipLimit.map(String.init), RowCodec.lines(c.extraLines), s]).int(0, 0)!
+                oursColumns[j] = id
+            }
+            let c = ours.columns[j]
+            let row = ColumnRow(id: oursColumns[j]!, key: key, title: c.title, wipLimit: c.wipLimit, extraLines: c.extraLines,
+                                version: 0, changedBy: self.me)
+            let at = dbColumns.firstIndex { key.utf8.lexicographicallyPrecedes($0.key.utf8) } ?? dbColumns.count
+            dbColumns.insert(row, at: at)
+            wrote = true
+        }
+    }
+
+    /// Title, WIP limit and extra lines: each field that ours changed and nobody else did first.
+    private mutating func editColumns() throws {
+        for (j, plan) in diff.columns.enumerated() where plan.edited {
+            guard let bi = plan.baseIndex, let id = oursColumns[j], let row = dbColumns.first(where: { $0.id == id }) else { continue }
+            let old = base.columns[bi], new = ours.columns[j]
+            let seen = mirror.columns.first { $0.id == id }
+            let untouched = seen?.version == row.version
+            var title = row.title, wip = row.wipLimit, extra = row.extraLines
+            var changed = false
+            if new.title != old.title && row.title != new.title {
+                if untouched || row.title == old.title { title = new.title; changed = true } else {
+                    conflicts.append(BoardConflict(kind: .refused, message: "Column “\(old.title)” was renamed to “\(row.title)” by \(row.changedBy) first: “\(new.title)” was not saved"))
+                }
+            }
+            if new.wipLimit != old.wipLimit && row.wipLimit != new.wipLimit {
+                if untouched || row.wipLimit == old.wipLimit { wip = new.wipLimit; changed = true } else {
+                    conflicts.append(BoardConflict(kind: .refused, message: "The WIP limit of “\(row.title)” was set to \(row.wipLimit.map(String.init) ?? "none") by \(row.changedBy) first"))
+                }
+            }
+            if new.extraLines != old.extraLines && row.extraLines != new.extraLines {
+                if untouched || row.extraLines == old.extraLines { extra = new.extraLines; changed = true } else {
+                    conflicts.append(BoardConflict(kind: .refused, message: "The notes of column “\(row.title)” were changed by \(row.changedBy) first"))
+                }
+            }
+            guard changed else { continue }
+            try db.query("""
+                UPDATE lanes.columns SET title = $2, wip_limit = $3, extra_lines = $4, version = version + 1, seq = $5, changed_by = current_user
+                WHERE id = $1
+                """, [String(id), title, wip.map(String.init), RowCodec.lines(extra), s])
+            if let i = dbColumns.firstIndex(where: { $0.id == id }) { dbColumns[i].title = title }
+            wrote = true
+        }
+    }
+
+    /// Deletes the columns ours deleted, unless cards are still in them (put there elsewhere).
+    private mutating func deleteColumns() throws {
+        for bi in diff.deletedColumns {
+            guard baseColumns.indices.contains(bi), let id = baseColumns[bi], dbColumns.contains(where: { $0.id == id }) else { continue }
+            let left = try db.query("SELECT count(*) FROM lanes.cards WHERE column_id = $1", [String(id)]).int(0, 0) ?? 0
+            if left == 0 {
+                try db.query("DELETE FROM lanes.columns WHERE id = $1", [String(id)])
+                dbColumns.removeAll { $0.id == id }
+                wrote = true
+            } else {
+                conflicts.append(BoardConflict(kind: .columnDeletedWithChanges,
+                    message: "Column “\(base.columns[bi].title)” kept: it holds \(left) card\(left == 1 ? "" : "s") put there elsewhere"))
+            }
+        }
+    }
+
+    private mutating func saveRules() throws {
+        guard diff.rulesChanged else { return }
+        let r = try db.query("SELECT accept_rules, changed_by FROM lanes.boards WHERE id = $1", [b])
+        let stored = r[0, 0] ?? ""
+        let old = base.acceptRules.serialized(), new = ours.acceptRules.serialized()
+        if stored == new { return }
+        guard stored == old else {
+            conflicts.append(BoardConflict(kind: .refused, message: "The accept rules were changed by \(r[0, 1] ?? "someone") first: yours were not saved"))
+            return
+        }
+        try db.query("UPDATE lanes.boards SET accept_rules = $2, changed_by = current_user WHERE id = $1", [b, new])
+        wrote = true
+    }
+}

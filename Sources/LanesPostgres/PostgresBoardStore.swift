@@ -1,0 +1,447 @@
+import CLibPQ
+import DragKit
+import Foundation
+import LanesCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A board in PostgreSQL, shared live by every client granted it: the `BoardStorage` for URLs.
+///
+/// `commit` turns `ours` minus `base` into row operations applied in one transaction under the
+/// board row's lock. Each operation is checked against the row version this client last saw: a
+/// row someone else changed first keeps their change (the operation is skipped and reported as
+/// a `.refused` conflict with words) unless the fields it writes still hold `base`'s values.
+/// The transaction NOTIFYs `lanes_board_<id>` with the new board version; `refresh` reads
+/// notifications from the socket (`changeDescriptor`) and fetches only the rows written since.
+///
+/// `changeDescriptor` is an epoll descriptor watching the connection's socket and an eventfd the
+/// store signals when libpq queued a notification while answering a query (the socket then has
+/// nothing left to read, yet a change is waiting); it stays the same across reconnects.
+///
+/// Offline: every method throws `StorageUnavailable` when the server cannot be reached (connect
+/// timeout 5 s), and the next call reconnects and LISTENs again; `changeDescriptor` is nil while
+/// offline (call `refresh` on a timer then). A commit whose outcome was lost with the connection
+/// is safe to repeat with the same `base` and `ours`: it carries the same token, and a token
+/// the database already holds is not applied again.
+public final class PostgresBoardStore: BoardStorage {
+    public let url: PostgresURL
+    public var displayName: String { url.display }
+    /// The board's row id.
+    public private(set) var boardID: Int64 = 0
+    private var db: PGConnection?
+    private var mirror = Mirror()
+    /// Column row ids of the board last handed out, in board order.
+    private var handedColumns: [Int64] = []
+    /// A commit whose reply was lost: its token is reused for the same base and ours.
+    private var unsure: (token: String, base: Board, ours: Board)?
+    private let timeout: Int
+    /// Tests: the next commit sends COMMIT and drops the connection before the reply.
+    var dropReplyToNextCommit = false
+
+    /// The role this store works as (from the URL, the environment or libpq's default).
+    public private(set) var role: String = ""
+
+    private var channel: String { "lanes_board_\(boardID)" }
+
+    private let epoll = epoll_create1(Int32(EPOLL_CLOEXEC))
+    private let wake = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
+    /// The newest board version a queued notification announced.
+    private var pendingVersion: Int64 = 0
+
+    private init(url: PostgresURL, timeout: Int) {
+        self.url = url
+        self.timeout = timeout
+        _ = lanes_epoll_add(epoll, wake)
+    }
+
+    deinit {
+        db?.close()
+        close(epoll)
+        close(wake)
+    }
+
+    /// Takes notifications libpq queued during a query; signals the descriptor when one is news.
+    private func collectQueued(_ db: PGConnection) {
+        for n in db.queued() where n.channel == channel {
+            if let v = Int64(n.payload) { pendingVersion = max(pendingVersion, v) }
+        }
+        if pendingVersion > mirror.version {
+            var one: UInt64 = 1
+            _ = write(wake, &one, 8)
+        }
+    }
+
+    /// Whether `s` names a PostgreSQL board rather than a file.
+    public static func isURL(_ s: String) -> Bool { PostgresURL.isURL(s) }
+
+    /// Opens an existing board: connects, brings the schema up to date, LISTENs, loads nothing yet.
+    ///
+    /// Throws `CommandError(.notFound)` when there is no such board, `CommandError(.badInput)`
+    /// when the role has no grant on it (exit status 2 in the CLI), `StorageUnavailable` when the
+    /// server cannot be reached, `PostgresError` for anything else the server says.
+    public static func open(url: String, timeout: Int = 5) throws -> PostgresBoardStore {
+        let store = PostgresBoardStore(url: try PostgresURL(url), timeout: timeout)
+        let db = try store.connect()
+        guard let id = try db.query("SELECT id FROM lanes.boards WHERE name = $1", [store.url.board]).int(0, 0) else {
+            if try db.query("SELECT lanes.board_exists($1)", [store.url.board])[0, 0] == "t" {
+                throw CommandError(.badInput, "role \(db.user) has no access to board “\(store.url.board)” at \(store.url.display); its owner can give it: lanes grant URL \(db.user)")
+            }
+            throw CommandError(.notFound, "no board “\(store.url.board)” at \(store.url.display); create it with lanes copy FILE URL")
+        }
+        store.boardID = id
+        try db.query("LISTEN \(PGConnection.identifier(store.channel))")
+        return store
+    }
+
+    /// Creates the board (the schema too on first use) from `board` and `info`; every card gets a
+    /// fresh identity. An existing board is refused unless `replace`, which rewrites its columns,
+    /// cards and rules in one transaction (members stay) and notifies open clients.
+    public static func create(url: String, board: Board, info: BoardFileInfo, replace: Bool = false,
+                              timeout: Int = 5) throws -> PostgresBoardStore {
+        let parsed = try PostgresURL(url)
+        let store = PostgresBoardStore(url: parsed, timeout: timeout)
+        let db = try store.connect()
+        try db.query("BEGIN")
+        do {
+            let existing = try db.query("SELECT id FROM lanes.boards WHERE name = $1 FOR UPDATE", [parsed.board]).int(0, 0)
+            let id: Int64
+            if let existing {
+                guard replace else {
+                    throw CommandError(.badInput, "board “\(parsed.board)” already exists at \(parsed.display); add --replace to overwrite it")
+                }
+                id = existing
+                try db.query("DELETE FROM lanes.cards WHERE board_id = $1", [String(id)])
+                try db.query("DELETE FROM lanes.columns WHERE board_id = $1", [String(id)])
+            } else {
+                if try db.query("SELECT lanes.board_exists($1)", [parsed.board])[0, 0] == "t" {
+                    throw CommandError(.badInput, "board “\(parsed.board)” exists at \(parsed.display) and role \(db.user) has no access to it")
+                }
+                id = try db.query("SELECT nextval('lanes.board_ids')").int(0, 0)!
+                try db.query("INSERT INTO lanes.boards (id, name, version) VALUES ($1, $2, 0)", [String(id), parsed.board])
+            }
+            let version = try db.query("SELECT version + 1 FROM lanes.boards WHERE id = $1", [String(id)]).int(0, 0)!
+            let v = String(version), b = String(id)
+            try db.query("""
+                UPDATE lanes.boards SET version = $2, dialect = $3, frontmatter = $4, preamble = $5, archive = $6,
+                    settings = $7, epilogue = $8, accept_rules = $9, changed_by = current_user WHERE id = $1
+                """, [b, v, info.dialect == .obsidian ? "obsidian" : "taskell", RowCodec.lines(info.frontmatter),
+                      RowCodec.lines(info.preamble), RowCodec.lines(info.archive), RowCodec.lines(info.settings),
+                      RowCodec.lines(info.epilogue), board.acceptRules.serialized()])
+            let columnKeys = OrderKey.spread(board.columns.count)
+            for (i, column) in board.columns.enumerated() {
+                let cid = try db.query("""
+                    INSERT INTO lanes.columns (board_id, key, title, wip_limit, extra_lines, seq)
+                    VALUES ($1, $2, $3, $4, $5, $6) RETURNING id
+                    """, [b, columnKeys[i], column.title, column.wipLimit.map(String.init),
+                          RowCodec.lines(column.extraLines), v]).int(0, 0)!
+                guard !column.cards.isEmpty else { continue }
+                let keys = OrderKey.spread(column.cards.count)
+                let cards = column.cards
+                try db.query("""
+                    INSERT INTO lanes.cards (board_id, id, column_id, key, title, due, description, subtasks, done, extra_lines, seq)
+                    SELECT $1, u.id, $2, u.key, u.title, u.due, u.description, u.subtasks, u.done, u.extra, $3
+                    FROM unnest($4::bigint[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::boolean[], $11::text[])
+                        AS u(id, key, title, due, description, subtasks, done, extra)
+                    """, [b, String(cid), v,
+                          RowCodec.array(cards.map { _ in Int64(bitPattern: ItemID.fresh().rawValue) }),
+                          RowCodec.array(keys), RowCodec.array(cards.map(\.title)), RowCodec.array(cards.map(\.due)),
+                          RowCodec.array(cards.map { RowCodec.lines($0.description) }),
+                          RowCodec.array(cards.map { RowCodec.subtasks($0.subtasks) }),
+                          "{" + cards.map { $0.done ? "t" : "f" }.joined(separator: ",") + "}",
+                          RowCodec.array(cards.map { RowCodec.lines($0.extraLines) })])
+            }
+            try db.query("DELETE FROM lanes.removals WHERE board_id = $1", [b])
+            try db.query("SELECT pg_notify($1, $2)", ["lanes_board_\(id)", v])
+            try db.query("COMMIT")
+            store.boardID = id
+        } catch {
+            if db.isOpen { _ = try? db.query("ROLLBACK") }
+            throw error
+        }
+        try db.query("LISTEN \(PGConnection.identifier(store.channel))")
+        return store
+    }
+
+    // MARK: Connection
+
+    /// The open connection, reconnecting (and LISTENing again) when it was lost.
+    @discardableResult
+    private func connect() throws -> PGConnection {
+        if let db, db.isOpen { return db }
+        db = nil
+        let c = try PGConnection(conninfo: url.conninfo, displayName: url.display, timeout: timeout)
+        try Schema.migrate(c)
+        role = c.user
+        _ = lanes_epoll_add(epoll, c.socket)
+        if boardID != 0 {
+            try c.query("LISTEN \(PGConnection.identifier(channel))")
+            reconnected = true
+        }
+        db = c
+        return c
+    }
+
+    /// Runs `body` on the connection; a lost connection is dropped so the next call reconnects.
+    private func withConnection<T>(_ body: (PGConnection) throws -> T) throws -> T {
+        let c = try connect()
+        do {
+            return try body(c)
+        } catch let e as StorageUnavailable {
+            db?.close()
+            db = nil
+            throw e
+        }
+    }
+
+    public var changeDescriptor: Int32? {
+        guard let db, db.isOpen else { return nil }
+        return epoll
+    }
+
+    /// The board version of the last board handed out (each commit that changes something adds one).
+    public var version: Int64 { mirror.version }
+
+    /// The file parts of the board (dialect, frontmatter…) as stored, for writing it out to a file.
+    public var fileInfo: BoardFileInfo { mirror.info }
+
+    // MARK: Reading
+
+    public func load() throws -> Board {
+        try withConnection { db in
+            try db.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+            defer { _ = try? db.query("ROLLBACK") }
+            apply(try fetchDelta(db, since: nil), full: true)
+            collectQueued(db)
+            return handOut()
+        }
+    }
+
+    public func refresh() throws -> Board? {
+        try withConnection { db in
+            var drained: UInt64 = 0
+            _ = read(wake, &drained, 8)
+            let notes = try db.notifications()
+            let announced = notes.filter { $0.channel == channel }.compactMap { Int64($0.payload) } + [pendingVersion]
+            pendingVersion = 0
+            let newest = announced.max().flatMap { $0 > 0 ? $0 : nil }
+            // After a reconnect notifications may have been missed: ask for the version instead.
+            let current = try newest ?? (reconnected ? db.query("SELECT version FROM lanes.boards WHERE id = $1", [String(boardID)]).int(0, 0) : nil)
+            reconnected = false
+            guard let current, current > mirror.version else { return nil }
+            let before = mirror.version
+            try db.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+            defer { _ = try? db.query("ROLLBACK") }
+            apply(try fetchDelta(db, since: before), full: false)
+            collectQueued(db)
+            return handOut()
+        }
+    }
+
+    /// Set when a connection was made after one was lost (so `refresh` looks instead of waiting).
+    private var reconnected = false
+
+    /// Hands the mirror's board out as the next base.
+    private func handOut() -> Board {
+        handedColumns = mirror.columns.map(\.id)
+        return mirror.board()
+    }
+
+    /// What was written after some version: the board row, every column, changed and removed cards.
+    private struct Delta {
+        var version: Int64
+        var info: BoardFileInfo
+        var rulesText: String
+        var columns: [ColumnRow]
+        var changed: [CardRow]
+        var removed: [Int64]
+    }
+
+    private func readBoardRow(_ db: PGConnection) throws -> (version: Int64, info: BoardFileInfo, rules: String) {
+        let r = try db.query("""
+            SELECT version, dialect, frontmatter, preamble, archive, settings, epilogue, accept_rules
+            FROM lanes.boards WHERE id = $1
+            """, [String(boardID)])
+        guard r.count == 1 else {
+            throw CommandError(.badInput, "board “\(url.board)” at \(url.display) is gone, or role \(role) no longer has access to it")
+        }
+        var info = BoardFileInfo(dialect: r[0, 1] == "obsidian" ? .obsidian : .taskell)
+        if info.dialect == .obsidian {
+            info.frontmatter = RowCodec.lines(r[0, 2])
+            info.settings = RowCodec.lines(r[0, 5])
+        }
+        info.preamble = RowCodec.lines(r[0, 3])
+        info.archive = RowCodec.lines(r[0, 4])
+        info.epilogue = RowCodec.lines(r[0, 6])
+        return (r.int(0, 0)!, info, r[0, 7] ?? "")
+    }
+
+    private func readColumns(_ db: PGConnection) throws -> [ColumnRow] {
+        let r = try db.query("SELECT \(RowCodec.columnFields) FROM lanes.columns WHERE board_id = $1 ORDER BY key", [String(boardID)])
+        return (0..<r.count).map { RowCodec.columnRow(r, $0) }
+    }
+
+    /// Reads what was written after `since` (nil: everything).
+    private func fetchDelta(_ db: PGConnection, since: Int64?) throws -> Delta {
+        let (version, info, rules) = try readBoardRow(db)
+        let columns = try readColumns(db)
+        let b = String(boardID)
+        let rows = since.map { s in
+            { try db.query("SELECT \(Mirror.cardFields) FROM lanes.cards WHERE board_id = $1 AND seq > $2", [b, String(s)]) }
+        } ?? { try db.query("SELECT \(Mirror.cardFields) FROM lanes.cards WHERE board_id = $1", [b]) }
+        let r = try rows()
+        var changed: [CardRow] = []
+        changed.reserveCapacity(r.count)
+        for i in 0..<r.count { changed.append(RowCodec.cardRow(r, i)) }
+        var removed: [Int64] = []
+        if let since {
+            let gone = try db.query("SELECT card_id FROM lanes.removals WHERE board_id = $1 AND seq > $2", [b, String(since)])
+            removed = (0..<gone.count).compactMap { gone.int($0, 0) }
+        }
+        return Delta(version: version, info: info, rulesText: rules, columns: columns, changed: changed, removed: removed)
+    }
+
+    /// Takes a delta into the mirror (a full one replaces it).
+    private func apply(_ d: Delta, full: Bool) {
+        mirror.info = d.info
+        if d.rulesText != mirror.rulesText || full {
+            mirror.rules = (try? AcceptRules.parse(Array(d.rulesText.utf8), file: "\(url.display) accept rules")) ?? AcceptRules()
+            mirror.rulesText = d.rulesText
+        }
+        if full {
+            mirror.reset(version: d.version, columns: d.columns, cards: d.changed)
+        } else {
+            mirror.apply(version: d.version, columns: d.columns, cards: d.changed, removed: d.removed)
+        }
+    }
+
+    // MARK: Writing
+
+    public func commit(base: Board, ours: Board) throws -> CommitOutcome {
+        if base == ours {
+            return CommitOutcome(board: mirror.board())
+        }
+        let token: String
+        if let u = unsure, u.base == base, u.ours == ours {
+            token = u.token
+        } else {
+            token = UUID().uuidString
+        }
+        unsure = (token, base, ours)
+        let outcome = try withConnection { db in try commitTransaction(db, token: token, base: base, ours: ours) }
+        unsure = nil
+        return outcome
+    }
+
+    private func commitTransaction(_ db: PGConnection, token: String, base: Board, ours: Board) throws -> CommitOutcome {
+        let diff = BoardDiff(base: base, ours: ours)
+        let before = mirror.version
+        let b = String(boardID)
+        try db.query("BEGIN")
+        var committed = false
+        defer { if !committed, db.isOpen { _ = try? db.query("ROLLBACK") } }
+
+        // The board row's lock orders all commits on the board; it also holds the version.
+        guard let locked = try db.query("SELECT version FROM lanes.boards WHERE id = $1 FOR UPDATE", [b]).int(0, 0) else {
+            throw CommandError(.badInput, "board “\(url.board)” at \(url.display) is gone, or role \(role) no longer has access to it")
+        }
+        if try db.query("SELECT 1 FROM lanes.commits WHERE board_id = $1 AND token = $2", [b, token]).count > 0 {
+            // This very commit was applied before its reply was lost.
+            let delta = try fetchDelta(db, since: before)
+            try db.query("COMMIT")
+            committed = true
+            apply(delta, full: false)
+            return CommitOutcome(board: handOut())
+        }
+        var tx = CommitWork(db: db, boardID: boardID, seq: locked + 1, me: db.user, mirror: mirror,
+                            baseColumns: baseColumnIDs(base), diff: diff, base: base, ours: ours)
+        try tx.run()
+        if tx.wrote {
+            try db.query("UPDATE lanes.boards SET version = $2 WHERE id = $1", [b, String(tx.seq)])
+            try db.query("INSERT INTO lanes.commits (board_id, token, seq) VALUES ($1, $2, $3)", [b, token, String(tx.seq)])
+            try db.query("SELECT pg_notify($1, $2)", [channel, String(tx.seq)])
+        }
+        let delta = try fetchDelta(db, since: before)
+        if dropReplyToNextCommit {
+            dropReplyToNextCommit = false
+            committed = true
+            db.sendAndDrop("COMMIT")
+            self.db = nil
+            throw StorageUnavailable(reason: "lost the connection to \(url.display) (test: reply to COMMIT dropped)")
+        }
+        try db.query("COMMIT")
+        committed = true
+        apply(delta, full: false)
+        collectQueued(db)
+        let others = Set(delta.changed.filter { $0.changedBy != db.user || !tx.touched.contains(Int64(bitPattern: $0.card.id.rawValue)) }
+            .map { Int64(bitPattern: $0.card.id.rawValue) })
+        let incoming = others.count + delta.removed.filter { !tx.touched.contains($0) }.count
+        return CommitOutcome(board: handOut(), conflicts: tx.conflicts, incomingChanges: incoming)
+    }
+
+    /// The row ids of `base`'s columns: those handed out with it, else by title among the rows.
+    private func baseColumnIDs(_ base: Board) -> [Int64?] {
+        if handedColumns.count == base.columns.count { return handedColumns }
+        var used = Set<Int64>()
+        return base.columns.map { c in
+            guard let row = mirror.columns.first(where: { $0.title == c.title && !used.contains($0.id) }) else { return nil }
+            used.insert(row.id)
+            return row.id
+        }
+    }
+
+    // MARK: Access
+
+    /// Gives `role` access to this board (`canGrant`: it may grant and revoke too).
+    public func grant(role grantee: String, canGrant: Bool = false) throws {
+        try withConnection { db in
+            guard try db.query("SELECT 1 FROM pg_roles WHERE rolname = $1", [grantee]).count == 1 else {
+                throw CommandError(.notFound, "no role “\(grantee)” in \(url.display)")
+            }
+            do {
+                try db.query("""
+                    INSERT INTO lanes.members (board_id, role, can_grant) VALUES ($1, $2, $3)
+                    ON CONFLICT (board_id, role) DO UPDATE SET can_grant = EXCLUDED.can_grant
+                    """, [String(boardID), grantee, canGrant ? "t" : "f"])
+            } catch let e as PostgresError where e.sqlState == "42501" {
+                throw CommandError(.badInput, "role \(db.user) may not grant access to board “\(url.board)”: only its owner and members given --can-grant may (\(e.message))")
+            }
+        }
+    }
+
+    /// Takes `role`'s access to this board away (never the owner's).
+    public func revoke(role grantee: String) throws {
+        try withConnection { db in
+            let b = String(boardID)
+            let r = try db.query("DELETE FROM lanes.members WHERE board_id = $1 AND role = $2 RETURNING role", [b, grantee])
+            guard r.count == 0 else { return }
+            let member = try db.query("SELECT is_owner FROM lanes.members WHERE board_id = $1 AND role = $2", [b, grantee])
+            if member.count == 1 && member[0, 0] == "t" {
+                throw CommandError(.badInput, "role \(grantee) owns board “\(url.board)”; the owner's access cannot be revoked")
+            }
+            if try db.query("SELECT lanes.may_grant($1, current_user)", [b])[0, 0] != "t" {
+                throw CommandError(.badInput, "role \(db.user) may not revoke access to board “\(url.board)”: only its owner and members given --can-grant may")
+            }
+            throw CommandError(.notFound, "role \(grantee) has no access to board “\(url.board)”; nothing to revoke")
+        }
+    }
+
+    /// The roles with access to the board: (role, may grant, owner), by name.
+    public func members() throws -> [(role: String, canGrant: Bool, owner: Bool)] {
+        try withConnection { db in
+            let r = try db.query("SELECT role, can_grant, is_owner FROM lanes.members WHERE board_id = $1 ORDER BY role", [String(boardID)])
+            return (0..<r.count).map { (r[$0, 0] ?? "", r[$0, 1] == "t", r[$0, 2] == "t") }
+        }
+    }
+
+    /// Drops the connection (tests: a client that vanished); the next call reconnects.
+    public func disconnect() {
+        db?.close()
+        db = nil
+    }
+
+    /// The server process serving this store (tests kill it to cut the connection).
+    public func backendPID() throws -> Int32 {
+        try withConnection { db in Int32(try db.query("SELECT pg_backend_pid()").int(0, 0)!) }
+    }
+}

@@ -1,0 +1,104 @@
+import LanesCore
+
+/// A board's address in PostgreSQL: `postgresql://USER@HOST:PORT/DB?board=NAME` (or `postgres://`).
+///
+/// Lanes takes `board` out of the query and gives libpq the rest unchanged, so its environment
+/// (`PGHOST`, `PGPASSWORD`…), `~/.pgpass`, `sslmode` and `host=/socket/dir` all work. A password in
+/// the URL is passed on but never shown: `display` leaves it out.
+public struct PostgresURL: Hashable, Sendable, CustomStringConvertible {
+    /// What libpq gets: the URL without the `board` parameter.
+    public let conninfo: String
+    public let board: String
+    /// The URL as messages show it: no password, `board` kept.
+    public let display: String
+
+    public var description: String { display }
+
+    /// Whether `s` is a PostgreSQL URL rather than a board file's path.
+    public static func isURL(_ s: String) -> Bool {
+        s.hasPrefix("postgresql://") || s.hasPrefix("postgres://")
+    }
+
+    public init(_ s: String) throws(CommandError) {
+        guard PostgresURL.isURL(s) else {
+            throw CommandError(.badInput, "not a PostgreSQL URL (postgresql://USER@HOST:PORT/DB?board=NAME)")
+        }
+        let (head, query) = s.firstIndex(of: "?").map { (String(s[..<$0]), String(s[s.index(after: $0)...])) } ?? (s, "")
+        var kept: [String] = []
+        var board: String?
+        for part in query.split(separator: "&", omittingEmptySubsequences: true) {
+            if part.hasPrefix("board=") {
+                board = PostgresURL.percentDecoded(String(part.dropFirst("board=".count)))
+            } else {
+                kept.append(String(part))
+            }
+        }
+        let shown = Masking.mask(head)
+        guard let board, !board.isEmpty else {
+            throw CommandError(.badInput, "\(shown): which board? Add ?board=NAME to the URL")
+        }
+        self.board = board
+        conninfo = kept.isEmpty ? head : head + "?" + kept.joined(separator: "&")
+        let shownQuery = kept.map { Masking.mask($0) } + ["board=" + PostgresURL.percentEncoded(board)]
+        display = shown + "?" + shownQuery.joined(separator: "&")
+    }
+
+    static func percentDecoded(_ s: String) -> String {
+        var bytes: [UInt8] = []
+        var u = Array(s.utf8)[...]
+        while let b = u.popFirst() {
+            if b == UInt8(ascii: "%"), u.count >= 2,
+               let v = UInt8(String(decoding: u.prefix(2), as: UTF8.self), radix: 16) {
+                bytes.append(v)
+                u = u.dropFirst(2)
+            } else if b == UInt8(ascii: "+") {
+                bytes.append(UInt8(ascii: " "))
+            } else {
+                bytes.append(b)
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    static func percentEncoded(_ s: String) -> String {
+        var out = ""
+        for b in s.utf8 {
+            let c = Character(Unicode.Scalar(b))
+            if (c.isASCII && (c.isLetter || c.isNumber)) || "-._~".contains(c) { out.append(c) } else {
+                out += "%" + (b < 16 ? "0" : "") + String(b, radix: 16, uppercase: true)
+            }
+        }
+        return out
+    }
+}
+
+/// Takes passwords out of text that may hold a connection string or a libpq message.
+enum Masking {
+    /// `postgresql://u:secret@h` → `postgresql://u@h`; `password=secret` → `password=***`.
+    static func mask(_ s: String) -> String {
+        var out = s
+        // user:password@ in any URL in the text.
+        for scheme in ["postgresql://", "postgres://"] {
+            var searchFrom = out.startIndex
+            while let r = out.range(of: scheme, range: searchFrom..<out.endIndex) {
+                let rest = out[r.upperBound...]
+                let authorityEnd = rest.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == " " }) ?? rest.endIndex
+                let authority = rest[..<authorityEnd]
+                if let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") {
+                    out.removeSubrange(colon..<at)
+                }
+                searchFrom = r.upperBound
+                if searchFrom >= out.endIndex { break }
+            }
+        }
+        // password=… in a query or a key=value string.
+        var result = ""
+        var rest = Substring(out)
+        while let r = rest.range(of: "password=") {
+            result += rest[..<r.upperBound] + "***"
+            let tail = rest[r.upperBound...]
+            rest = tail[(tail.firstIndex(where: { $0 == "&" || $0 == " " }) ?? tail.endIndex)...]
+        }
+        return result + rest
+    }
+}
