@@ -70,7 +70,7 @@ public final class BoardStore: BoardStorage {
         try WriteLock.holding((try? POSIX.resolveFinalLinks(path).get()) ?? path) {
             let current = try SafeFile.fingerprint(path)
             if current != nil && !replace {
-                throw CommandError(.badInput, "\(path) already exists; --replace overwrites it")
+                throw CommandError(.badInput, "\(path) exists; add --replace to overwrite it")
             }
             try SafeFile.writeAtomically(Array(BoardFormat.serialize(board, info: info).utf8), to: path, expecting: current)
             let rulesPath = AcceptRules.sidecarPath(forBoard: path)

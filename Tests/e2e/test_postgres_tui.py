@@ -9,8 +9,20 @@ from __future__ import annotations
 import subprocess
 import time
 
+import pytest
+
 from lanes_harness import Layout, board_md, line_between
-from test_postgres_cli import SCRIPT, lanes as run_lanes, pg, psql, schema, url  # noqa: F401 (fixtures)
+from test_postgres_cli import BOARD, SCRIPT, lanes as run_lanes, pg, psql, url  # noqa: F401 (pg is a fixture)
+
+@pytest.fixture(scope="module")
+def schema(pg, lanes_bin, tmp_path_factory):
+    """The schema, set up (or found) by the administrator role, as in test_postgres_cli."""
+    f = tmp_path_factory.mktemp("schema") / "setup.md"
+    f.write_text(BOARD)
+    r = run_lanes(lanes_bin, "copy", "--replace", str(f), url(pg, "lanes_admin", "setup"))
+    assert r.returncode == 0, r.stderr
+    return pg
+
 
 TEAM = [("To do", ["t0", "t1", "t2"]), ("Doing", ["d0"]), ("Done", ["x0"])]
 
