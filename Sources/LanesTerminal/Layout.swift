@@ -31,7 +31,7 @@ public struct CardFace: Hashable, Sendable {
         let title = DisplayText.safe(card.title.isEmpty ? "(untitled)" : card.title)
         titleLines = DisplayText.wrap(title, width: inner, maxLines: maxTitleLines)
         var parts: [String] = []
-        if !card.description.isEmpty { parts.append("≡") }
+        if card.hasDescription { parts.append("≡") }
         if !card.subtasks.isEmpty {
             parts.append("☑ \(card.subtasks.filter(\.done).count)/\(card.subtasks.count)")
         }
