@@ -18,11 +18,15 @@ import Synchronization
 final class CardLocator: Sendable {
     /// How far from its hint a card is looked for before the whole board is learned again.
     static let radius = 24
+    static let previousLimit = 4096
 
     private struct State: ~Copyable {
         /// Packed hints (`section << 32 | item`) by identity; `unknown` where none.
         var dense: [UInt64] = []
         var sparse: [ItemID: UInt64] = [:]
+        /// The hint a card had before a move or a correction replaced it: where it is in the
+        /// version before (an undo goes back to it). As many as cards moved, at most `previousLimit`.
+        var previous: [ItemID: UInt64] = [:]
         /// The board stamp of the last full pass.
         var learnedStamp: UInt64?
         var passes = 0
@@ -38,9 +42,15 @@ final class CardLocator: Sendable {
     /// The card's position in `columns`, or nil when no card there has that identity.
     func locate(_ id: ItemID, in columns: [Column], stamp: UInt64) -> ItemPath? {
         state.withLock { st in
-            if let hint = Self.hint(id, in: st), let found = Self.search(id, near: hint, in: columns) {
-                if found != hint {
+            let primary = Self.hint(id, in: st)
+            var found = primary.flatMap { Self.search(id, near: $0, in: columns) }
+            if found == nil, let before = st.previous[id] { found = Self.search(id, near: before, in: columns) }
+            if let found {
+                if found != primary {
                     Self.remember(id, found, in: &st)
+                    // A hint for a place elsewhere (another version's, after a move) is kept as the
+                    // card's previous place, so undo and redo find the card at either without a pass.
+                    if let primary, !Self.near(primary, found) { Self.keepPrevious(id, primary, in: &st) }
                     // Corrected for another version (an undo snapshot): the learned one's hints are no longer exact.
                     if st.learnedStamp != stamp { st.learnedStamp = nil }
                 }
@@ -60,9 +70,19 @@ final class CardLocator: Sendable {
     /// Records where a card was just put (the board's own moves and inserts).
     func note(_ id: ItemID, at path: ItemPath) {
         state.withLock { st in
+            if let old = Self.hint(id, in: st) { Self.keepPrevious(id, old, in: &st) }
             Self.remember(id, Self.pack(path.section, path.item), in: &st)
             st.learnedStamp = nil
         }
+    }
+
+    private static func near(_ a: UInt64, _ b: UInt64) -> Bool {
+        a >> 32 == b >> 32 && abs(Int(a & 0xFFFF_FFFF) - Int(b & 0xFFFF_FFFF)) <= radius
+    }
+
+    private static func keepPrevious(_ id: ItemID, _ place: UInt64, in st: inout State) {
+        if st.previous.count >= previousLimit && st.previous[id] == nil { st.previous.removeAll(keepingCapacity: true) }
+        st.previous[id] = place
     }
 
     private static func hint(_ id: ItemID, in st: borrowing State) -> UInt64? {

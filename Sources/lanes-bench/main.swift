@@ -113,6 +113,29 @@ if let path = option("--memory-probe") {
     exit(0)
 }
 
+// MARK: --drop-probe N (what a drop costs, piece by piece, on the realistic N-card board)
+
+if let n = option("--drop-probe").flatMap(Int.init) {
+    let (board, _) = try BoardFormat.parse(BoardGenerator.markdown(cards: n), file: "probe")
+    let big = board.columns.indices.max { board.columns[$0].cards.count < board.columns[$1].cards.count }!
+    let last = board.columns[big].cards.count - 1
+    let id = board.columns[big].cards[last].id
+    for round in 0..<3 {
+        var t = nanos()
+        let found = board.indexPath(for: id)
+        let tFind = us(nanos() - t)
+        var doc = BoardDocument(board: board)
+        t = nanos()
+        _ = DropTransaction(item: id, target: DropTarget(section: (big + 1) % board.columns.count, index: 0, gap: 0, anchor: board.columns[(big + 1) % board.columns.count].cards.first?.id)).apply(to: &doc)
+        let tApply = us(nanos() - t)
+        t = nanos()
+        let same = doc.board == board
+        let tEq = us(nanos() - t)
+        say("round \(round): indexPath \(fmt(tFind)) µs (\(found.map(String.init(describing:)) ?? "nil")), drop applied (one undo step) \(fmt(tApply)) µs, == \(fmt(tEq)) µs (\(same)); column of \(last + 1) cards")
+    }
+    exit(0)
+}
+
 // MARK: --rss (child process)
 
 if flag("--rss") {

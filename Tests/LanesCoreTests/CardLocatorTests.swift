@@ -122,4 +122,24 @@ private func scan(_ board: Board, _ id: ItemID) -> ItemPath? {
         #expect(board.indexPath(for: ItemID(10_002)) == nil)
         #expect(board.locator.passes == 2, "one pass to learn the changed board, then absent is known")
     }
+
+    /// Undo and redo go back and forth between versions sharing the locator: the moved card is
+    /// found at its old and its new place without a pass over the board.
+    @Test func undoAndRedoNeedNoPass() {
+        let cards = (1...10_000).map { Card(id: ItemID(UInt64($0)), title: "c\($0)") }
+        let before = Board(columns: [Column(title: "A", cards: cards), Column(title: "B", cards: [])])
+        #expect(before.indexPath(for: ItemID(5_000)) == ItemPath(section: 0, item: 4_999))
+        var after = before
+        let c = after[ItemPath(section: 0, item: 4_999)]
+        after.deleteItem(at: ItemPath(section: 0, item: 4_999))
+        after.insertItem(c, at: ItemPath(section: 1, item: 0))
+        let passes = before.locator.passes
+        for _ in 0..<3 {
+            #expect(after.indexPath(for: ItemID(5_000)) == ItemPath(section: 1, item: 0))
+            #expect(before.indexPath(for: ItemID(5_000)) == ItemPath(section: 0, item: 4_999))
+            #expect(after.indexPath(for: ItemID(5_001)) == ItemPath(section: 0, item: 4_999))
+            #expect(before.indexPath(for: ItemID(5_001)) == ItemPath(section: 0, item: 5_000))
+        }
+        #expect(before.locator.passes == passes)
+    }
 }
