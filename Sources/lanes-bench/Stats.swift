@@ -41,7 +41,7 @@ private func statusField(_ name: String) -> Int {
     defer { fclose(f) }
     var line = [CChar](repeating: 0, count: 256)
     while fgets(&line, 256, f) != nil {
-        let s = String(cString: line)
+        let s = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         if s.hasPrefix(name) {
             return Int(s.dropFirst(name.count).filter(\.isNumber)) ?? -1
         }

@@ -47,7 +47,7 @@ func makeTempDir() -> String {
 }
 
 func writeFile(_ bytes: [UInt8], _ path: String) {
-    FileManager.default.createFile(atPath: path, contents: Data(bytes))
+    _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
 }
 
 func parseSize(_ s: String) -> Size? {
@@ -97,8 +97,12 @@ if let n = option("--write-board").flatMap(Int.init) {
 if let path = option("--memory-probe") {
     func rssNow() -> String { "rss \(currentRSSkB() / 1024) MB, peak \(peakRSSkB() / 1024) MB" }
     say("start: \(rssNow()); a Card takes \(MemoryLayout<Card>.stride) bytes in an array")
+    let tRead = nanos()
     let (bytes, _) = try SafeFile.read(path)
-    say("read \(bytes.count / 1_000_000) MB: \(rssNow())")
+    say("read and hashed \(bytes.count / 1_000_000) MB in \(fmt(ms(nanos() - tRead))) ms: \(rssNow())")
+    let tHash = nanos()
+    _ = ContentHasher.hash(bytes)
+    say("(hashing alone: \(fmt(ms(nanos() - tHash))) ms)")
     let t0 = nanos()
     var (board, _) = try BoardFormat.parse(bytes, file: path)
     say("parsed \(board.cardCount) cards in \(fmt(ms(nanos() - t0))) ms: \(rssNow())")
@@ -453,7 +457,7 @@ if let data = FileManager.default.contents(atPath: jsonPath),
    let obj = try? JSONSerialization.jsonObject(with: data) as? [String: Any] { existing = obj }
 existing["bench"] = json
 if let data = try? JSONSerialization.data(withJSONObject: existing, options: [.prettyPrinted, .sortedKeys]) {
-    FileManager.default.createFile(atPath: jsonPath, contents: data)
+    _ = FileManager.default.createFile(atPath: jsonPath, contents: data)
     print("\nwrote \(jsonPath)")
 }
 
