@@ -235,7 +235,7 @@ public final class BoardStore: BoardStorage {
             return (board, info, 0)
         }
         parsed.acceptRules = disk.rules
-        if disk.fingerprint?.content == fingerprint?.content && disk.rules == known.acceptRules { return nil }
+        if disk.fingerprint?.contentHash == fingerprint?.contentHash && disk.rules == known.acceptRules { return nil }
         let merged = BoardMerge.merge(base: known, ours: known, theirs: parsed, matching: (.identity, .content))
         if merged.board == known { return nil }
         return (merged.board, disk.info.remapped(through: merged, theirs: parsed), merged.incomingChanges)

@@ -15,27 +15,73 @@ public struct Subtask: Hashable, Sendable {
 ///
 /// `id` is assigned when a board is loaded or a card is created and is never
 /// written to a file; it keeps a card's identity while it moves.
+///
+/// Stored in 48 bytes, with no allocation beyond the title for a card with at most one
+/// description line: a single description line is kept as a string, and what most cards
+/// lack (a done mark, a due date, sub-tasks, extra lines, a description of several lines)
+/// is one `CardExtras` value, a box only when there is more than the done mark. Both are
+/// kept normalised, so the synthesised equality and hashing of the stored form agree with
+/// comparing the public fields.
 public struct Card: Hashable, Sendable, Identifiable {
     public var id: ItemID
     public var title: String
-    /// The due date as written in the file (taskell: `@ 2024-01-31`, Obsidian: `@{2024/1/31}`).
-    public var due: String?
-    public var description: [String]
-    public var subtasks: [Subtask]
-    /// A checked card (Obsidian `- [x]`); taskell has no such flag.
-    public var done: Bool
-    /// Lines of the card that Lanes does not interpret, kept verbatim for the dialect that wrote them.
-    public var extraLines: [String]
+    /// The description when it is exactly one line.
+    private var onlyLine: String?
+    private var extras: CardExtras
 
     public init(id: ItemID, title: String, due: String? = nil, description: [String] = [],
                 subtasks: [Subtask] = [], done: Bool = false, extraLines: [String] = []) {
         self.id = id
         self.title = title
-        self.due = due
-        self.description = description
-        self.subtasks = subtasks
-        self.done = done
-        self.extraLines = extraLines
+        onlyLine = description.count == 1 ? description[0] : nil
+        extras = CardExtras(done: done, due: due, subtasks: subtasks, extraLines: extraLines,
+                            lines: description.count > 1 ? description : [])
+    }
+
+    /// A checked card (Obsidian `- [x]`); taskell has no such flag.
+    public var done: Bool {
+        get { extras.done }
+        set { extras = extras.with { $0.done = newValue } }
+    }
+
+    /// The due date as written in the file (taskell: `@ 2024-01-31`, Obsidian: `@{2024/1/31}`).
+    public var due: String? {
+        get { extras.fields.due }
+        set { extras = extras.with { $0.due = newValue } }
+    }
+
+    public var description: [String] {
+        get { onlyLine.map { [$0] } ?? extras.fields.lines }
+        set {
+            onlyLine = newValue.count == 1 ? newValue[0] : nil
+            extras = extras.with { $0.lines = newValue.count > 1 ? newValue : [] }
+        }
+    }
+
+    /// Whether the card has description lines (without building the array).
+    public var hasDescription: Bool { onlyLine != nil || !extras.fields.lines.isEmpty }
+
+    /// Adds a description line; a card's first line costs no array (what parsers call).
+    mutating func appendDescriptionLine(_ line: String) {
+        if let first = onlyLine {
+            onlyLine = nil
+            extras = extras.with { $0.lines = [first, line] }
+        } else if extras.fields.lines.isEmpty {
+            onlyLine = line
+        } else {
+            extras = extras.with { $0.lines.append(line) }
+        }
+    }
+
+    public var subtasks: [Subtask] {
+        get { extras.fields.subtasks }
+        set { extras = extras.with { $0.subtasks = newValue } }
+    }
+
+    /// Lines of the card that Lanes does not interpret, kept verbatim for the dialect that wrote them.
+    public var extraLines: [String] {
+        get { extras.fields.extraLines }
+        set { extras = extras.with { $0.extraLines = newValue } }
     }
 
     /// `#tags` in the title, in order, without the `#`.
@@ -74,6 +120,57 @@ public struct Card: Hashable, Sendable, Identifiable {
     }
 }
 
+/// What most cards lack, in 8 bytes: a done mark alone needs no box.
+private enum CardExtras: Hashable, Sendable {
+    case plain
+    case checked
+    indirect case more(Fields)
+
+    struct Fields: Hashable, Sendable {
+        var done = false
+        var due: String?
+        var subtasks: [Subtask] = []
+        var extraLines: [String] = []
+        /// The description when it has two lines or more (one line is `Card.onlyLine`).
+        var lines: [String] = []
+    }
+
+    init(_ f: Fields) {
+        if f.due == nil && f.subtasks.isEmpty && f.extraLines.isEmpty && f.lines.isEmpty {
+            self = f.done ? .checked : .plain
+        } else {
+            self = .more(f)
+        }
+    }
+
+    init(done: Bool, due: String?, subtasks: [Subtask], extraLines: [String], lines: [String]) {
+        self.init(Fields(done: done, due: due, subtasks: subtasks, extraLines: extraLines, lines: lines))
+    }
+
+    var fields: Fields {
+        switch self {
+        case .plain: Fields()
+        case .checked: Fields(done: true)
+        case .more(let f): f
+        }
+    }
+
+    var done: Bool {
+        switch self {
+        case .plain: false
+        case .checked: true
+        case .more(let f): f.done
+        }
+    }
+
+    /// The extras with `change` made (normalised again).
+    func with(_ change: (inout Fields) -> Void) -> CardExtras {
+        var f = fields
+        change(&f)
+        return CardExtras(f)
+    }
+}
+
 /// A list of cards with a title.
 public struct Column: Hashable, Sendable {
     public var title: String
@@ -98,13 +195,33 @@ public struct Column: Hashable, Sendable {
 }
 
 /// A Kanban board: ordered columns of cards.
+///
+/// Equality and hashing look at `columns` and `acceptRules` only: the locator that finds
+/// cards by identity and the stamp that tells versions apart are not part of the value.
 public struct Board: Hashable, Sendable {
-    public var columns: [Column]
+    public var columns: [Column] {
+        // No `oldValue`: in-place changes (`columns[s].cards.append`) stay in place.
+        didSet { stamp = BoardStamp.next() }
+    }
     /// Which columns may receive cards from which. Not part of the board file: `BoardStore` keeps
     /// them in a sidecar (see `AcceptRules`). Part of the board value, so undo covers them.
     public var acceptRules = AcceptRules()
+    /// Shared by copies; see `CardLocator`.
+    let locator = CardLocator()
+    /// New on every change of `columns`: lets the locator tell "absent" from "not learned yet".
+    private(set) var stamp = BoardStamp.next()
+
     public init(columns: [Column] = []) {
         self.columns = columns
+    }
+
+    public static func == (a: Board, b: Board) -> Bool {
+        a.columns == b.columns && a.acceptRules == b.acceptRules
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(columns)
+        hasher.combine(acceptRules)
     }
 
     /// A fresh identity for a new card, unique in this process (see `ItemID.fresh()`).
@@ -128,13 +245,10 @@ extension Board: DragDataSource {
         columns.indices.contains(section) ? columns[section].cards.count : 0
     }
 
+    /// Found through the board's `CardLocator`: no scan of the board, except to learn it
+    /// after it changed beyond what the remembered positions can follow.
     public func indexPath(for item: ItemID) -> ItemPath? {
-        for (s, column) in columns.enumerated() {
-            if let i = column.cards.firstIndex(where: { $0.id == item }) {
-                return ItemPath(section: s, item: i)
-            }
-        }
-        return nil
+        locator.locate(item, in: columns, stamp: stamp)
     }
 
     public func item(at indexPath: ItemPath) -> Card? {
@@ -147,10 +261,12 @@ extension Board: DragDataSource {
         precondition(from.section == to.section, "moveItem moves inside one column")
         let card = columns[from.section].cards.remove(at: from.item)
         columns[to.section].cards.insert(card, at: to.item)
+        locator.note(card.id, at: to)
     }
 
     public mutating func insertItem(_ item: Card, at indexPath: ItemPath) {
         columns[indexPath.section].cards.insert(item, at: indexPath.item)
+        locator.note(item.id, at: indexPath)
     }
 
     public mutating func deleteItem(at indexPath: ItemPath) {

@@ -49,7 +49,7 @@ public struct CardFace: Hashable, Sendable {
     /// The card's details in short: `≡` (a description), `☑ 1/3` (sub-tasks), `@date`; nil when it has none.
     static func badges(of card: Card, tight: Bool = false) -> String? {
         var parts: [String] = []
-        if !card.description.isEmpty { parts.append("≡") }
+        if card.hasDescription { parts.append("≡") }
         if !card.subtasks.isEmpty {
             parts.append("☑" + (tight ? "" : " ") + "\(card.subtasks.filter(\.done).count)/\(card.subtasks.count)")
         }

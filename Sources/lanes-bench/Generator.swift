@@ -86,6 +86,30 @@ enum BoardGenerator {
     static func markdown(cards: Int) -> [UInt8] {
         Array(BoardFormat.serialize(board(cards: cards), as: .taskell).utf8)
     }
+
+    /// The large-board shape of issue #16: 4 even columns, every card a short title and a
+    /// one-line description (about 42 bytes a card, 42 MB at 1,000,000 cards), as taskell Markdown.
+    /// Written straight to bytes: building a million-card `Board` first would cost the memory
+    /// this shape is meant to measure in the app.
+    static func leanMarkdown(cards total: Int, seed: UInt64 = 7) -> [UInt8] {
+        var rng = SplitMix64(seed: seed &+ UInt64(total))
+        var out: [UInt8] = []
+        out.reserveCapacity(total * 44 + 64)
+        let titles = ["Backlog", "Doing", "Review", "Done"]
+        var id = 1
+        for (k, name) in titles.enumerated() {
+            if k > 0 { out.append(10) }
+            out += Array("## \(name)\n\n".utf8)
+            let count = total / 4 + (k < total % 4 ? 1 : 0)
+            for _ in 0..<count {
+                let a = words.randomElement(using: &rng)!, b = words.randomElement(using: &rng)!
+                let c = words.randomElement(using: &rng)!
+                out += Array("- \(a) \(b) \(id)\n    > \(c) note\n".utf8)
+                id += 1
+            }
+        }
+        return out
+    }
 }
 
 extension String {

@@ -113,6 +113,15 @@ final class PTYCapture: @unchecked Sendable {
         return sync()
     }
 
+    /// Presents a frame; the microseconds `present` took (diff, curses, the write to the pty;
+    /// not the wait for the reader) and the bytes it wrote.
+    func presentTimed(_ buffer: CellBuffer) -> (micros: Double, bytes: Int) {
+        let t0 = nanos()
+        terminal.present(buffer)
+        let dt = us(nanos() - t0)
+        return (dt, sync())
+    }
+
     func close() {
         terminal.stop()
         lock.lock()

@@ -31,14 +31,19 @@ extension Array where Element == Double {
 }
 
 /// `VmHWM` (peak resident set) from /proc/self/status, in kB.
-func peakRSSkB() -> Int {
+func peakRSSkB() -> Int { statusField("VmHWM:") }
+
+/// `VmRSS` (resident set now) from /proc/self/status, in kB.
+func currentRSSkB() -> Int { statusField("VmRSS:") }
+
+private func statusField(_ name: String) -> Int {
     guard let f = fopen("/proc/self/status", "r") else { return -1 }
     defer { fclose(f) }
     var line = [CChar](repeating: 0, count: 256)
     while fgets(&line, 256, f) != nil {
         let s = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        if s.hasPrefix("VmHWM:") {
-            return Int(s.dropFirst(6).filter(\.isNumber)) ?? -1
+        if s.hasPrefix(name) {
+            return Int(s.dropFirst(name.count).filter(\.isNumber)) ?? -1
         }
     }
     return -1

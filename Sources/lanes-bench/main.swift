@@ -2,9 +2,12 @@
 //
 //   lanes-bench [--sizes 1000,10000,100000] [--motions 3000] [--json bench-results.json] [--no-pty] [--no-rss]
 //   lanes-bench --only 10000 --rss --board FILE     peak RSS of one size, in a process of its own
-//   lanes-bench --write-board 10000 FILE [--size 120x40]
+//   lanes-bench --write-board 10000 FILE [--size 120x40] [--lean] [--geometry]
 //                                                   writes a board, prints the title lines of the last card
-//                                                   fully shown on its first screen (the end-to-end script waits for them)
+//                                                   fully shown on its first screen (the end-to-end script waits for them);
+//                                                   --lean: 4 columns, a one-line description a card (the 1M-card shape);
+//                                                   --geometry: then "GEOMETRY x0 y0 x1 y1 COL0 COL1", the first
+//                                                   title line of the first card of columns 0 and 1
 import DragKit
 import Foundation
 import LanesCore
@@ -77,7 +80,7 @@ if let n = option("--write-board").flatMap(Int.init) {
     }
     let path = args[i + 2]
     let size = option("--size").flatMap(parseSize) ?? Size(width: 120, height: 40)
-    let bytes = BoardGenerator.markdown(cards: n)
+    let bytes = flag("--lean") ? BoardGenerator.leanMarkdown(cards: n) : BoardGenerator.markdown(cards: n)
     writeFile(bytes, path)
     let (board, _) = try BoardFormat.parse(bytes, file: path)
     let app = launchApp(board, title: "Lanes", size: size)
@@ -90,6 +93,59 @@ if let n = option("--write-board").flatMap(Int.init) {
     guard let k = lastFull else { print(""); exit(0) }
     let face = CardFace(card: c.cards[k], width: c.frame.width, maxTitleLines: LayoutMetrics().maxTitleLines)
     for line in face.titleLines { print(line) }
+    if flag("--geometry"), l.columns.count > 1 {
+        // A point on the first title line of the first card of columns 0 and 1 (0-based cells).
+        let a = l.columns[0], b = l.columns[1]
+        print("GEOMETRY \(a.frame.minX + 3) \(a.viewport.minY + 1) \(b.frame.minX + 3) \(b.viewport.minY + 1) \(a.column.title) \(b.column.title)")
+    }
+    exit(0)
+}
+
+// MARK: --memory-probe FILE (where a launch's memory goes)
+
+if let path = option("--memory-probe") {
+    func rssNow() -> String { "rss \(currentRSSkB() / 1024) MB, peak \(peakRSSkB() / 1024) MB" }
+    say("start: \(rssNow()); a Card takes \(MemoryLayout<Card>.stride) bytes in an array")
+    let tRead = nanos()
+    let (bytes, _) = try SafeFile.read(path)
+    say("read and hashed \(bytes.count / 1_000_000) MB in \(fmt(ms(nanos() - tRead))) ms: \(rssNow())")
+    let tHash = nanos()
+    _ = ContentHasher.hash(bytes)
+    say("(hashing alone: \(fmt(ms(nanos() - tHash))) ms)")
+    let t0 = nanos()
+    var (board, _) = try BoardFormat.parse(bytes, file: path)
+    say("parsed \(board.cardCount) cards in \(fmt(ms(nanos() - t0))) ms: \(rssNow())")
+    if flag("--drop-bytes") { say("(bytes kept until the end)") }
+    let t1 = nanos()
+    let app = launchApp(board, title: "Lanes", size: screens[0])
+    var buf = CellBuffer(width: 0, height: 0)
+    app.render(into: &buf, now: 0)
+    say("app + first frame in \(fmt(ms(nanos() - t1))) ms: \(rssNow())")
+    board = Board()
+    withExtendedLifetime(bytes) {}
+    exit(0)
+}
+
+// MARK: --drop-probe N (what a drop costs, piece by piece, on the realistic N-card board)
+
+if let n = option("--drop-probe").flatMap(Int.init) {
+    let (board, _) = try BoardFormat.parse(BoardGenerator.markdown(cards: n), file: "probe")
+    let big = board.columns.indices.max { board.columns[$0].cards.count < board.columns[$1].cards.count }!
+    let last = board.columns[big].cards.count - 1
+    let id = board.columns[big].cards[last].id
+    for round in 0..<3 {
+        var t = nanos()
+        let found = board.indexPath(for: id)
+        let tFind = us(nanos() - t)
+        var doc = BoardDocument(board: board)
+        t = nanos()
+        _ = DropTransaction(item: id, target: DropTarget(section: (big + 1) % board.columns.count, index: 0, gap: 0, anchor: board.columns[(big + 1) % board.columns.count].cards.first?.id)).apply(to: &doc)
+        let tApply = us(nanos() - t)
+        t = nanos()
+        let same = doc.board == board
+        let tEq = us(nanos() - t)
+        say("round \(round): indexPath \(fmt(tFind)) µs (\(found.map(String.init(describing:)) ?? "nil")), drop applied (one undo step) \(fmt(tApply)) µs, == \(fmt(tEq)) µs (\(same)); column of \(last + 1) cards")
+    }
     exit(0)
 }
 
@@ -104,17 +160,7 @@ if flag("--rss") {
     // What a session does: open, draw, drag across the board, drop, save.
     let (store, board, _) = try BoardStore.open(path, starter: nil)
     var app = launchApp(board, title: "Lanes", size: screens[0])
-    var buf = CellBuffer(width: 0, height: 0)
-    var decoder = InputDecoder()
-    app.render(into: &buf, now: 0)
-    var t = 0.0
-    for step in dragScript(layout: app.layout, motions: motions) {
-        t += 0.004
-        for e in decoder.feed(step.bytes, now: t) { _ = app.handle(e, now: t) }
-        let old = buf
-        app.render(into: &buf, now: t)
-        _ = buf.diff(from: old)
-    }
+    runDrag(&app, script: dragScript(layout: app.layout, motions: motions), start: 0) { _ in }
     _ = try store.commit(base: store.known, ours: app.board)
     let peak = peakRSSkB()
     print("{\"cards\": \(n), \"vmhwm_kb\": \(peak), \"vmhwm_at_start_kb\": \(before)}")
@@ -189,49 +235,41 @@ func reps(for n: Int) -> Int { n >= 100_000 ? 5 : n >= 10_000 ? 10 : 20 }
         say("  \(n): launch \(tag) \(fmt(total.median)) ms (open \(fmt(open.median)), init \(fmt(initT.median)), resize \(fmt(resize.median)), render \(fmt(render.median)))")
     }
 
-    // Drag: bytes in through the decoder, app, render, diff.
+    // Drag: bytes in through the decoder, app, tick, render, diff, run as the runner runs them
+    // (deadline wake-ups included: auto-scroll steps and page flips at the edge are frames too).
     // The same drag again with 50 marked cards in hand (the grabbed one among them): `_sel50`.
     for (size, marks) in screens.map({ ($0, 0) }) + screens.prefix(1).map({ ($0, 50) }) where on("drag") {
         let tag = "\(size.width)x\(size.height)" + (marks > 0 ? "_sel\(marks)" : "")
-        var motion: [Double] = [], flips: [Double] = [], wheels: [Double] = [], drops: [Double] = []
+        var byKind: [FrameKind: [Double]] = [:]
         var runsCount: [Double] = []
         for _ in 0..<3 {
             var app = launchApp(board, title: "Lanes · board.md", size: size)
-            var decoder = InputDecoder()
-            var buf = CellBuffer(width: 0, height: 0)
             markCards(marks, in: &app)
-            app.render(into: &buf, now: 0)
             let script = dragScript(layout: app.layout, motions: motions)
-            var t = 1.0
-            for step in script {
-                t += 0.004
-                let t0 = nanos()
-                for e in decoder.feed(step.bytes, now: t) { _ = app.handle(e, now: t) }
-                let old = buf
-                app.render(into: &buf, now: t)
-                let runs = buf.diff(from: old)
-                let dt = us(nanos() - t0)
-                switch step.kind {
-                case .motion: motion.append(dt); runsCount.append(Double(runs.count))
-                case .pageFlip: flips.append(dt)
-                case .wheel: wheels.append(dt)
-                case .release: drops.append(dt)
-                case .press: break
-                }
+            runDrag(&app, script: script, start: 1.0) { f in
+                byKind[f.kind, default: []].append(f.micros)
+                if f.kind == .motion { runsCount.append(Double(f.runs.count)) }
             }
             guard !app.coordinator.isDragging else { throw BenchError("the scripted drag did not end") }
         }
+        let motion = byKind[.motion] ?? [], flips = byKind[.edgeFlip] ?? [], steps = byKind[.autoScroll] ?? []
+        let wheels = byKind[.wheel] ?? [], drops = byKind[.release] ?? []
         r["motion_\(tag)_p50_us"] = motion.median
         r["motion_\(tag)_p99_us"] = motion.percentile(99)
         r["motion_\(tag)_max_us"] = motion.max() ?? .nan
         r["motion_\(tag)_events"] = Double(motion.count)
         r["pageflip_\(tag)_median_us"] = flips.median
+        r["pageflip_\(tag)_max_us"] = flips.max() ?? .nan
+        r["pageflip_\(tag)_count"] = Double(flips.count)
+        r["autoscroll_\(tag)_median_us"] = steps.median
+        r["autoscroll_\(tag)_p99_us"] = steps.percentile(99)
+        r["autoscroll_\(tag)_count"] = Double(steps.count)
         r["wheel_\(tag)_median_us"] = wheels.median
         r["drop_\(tag)_median_us"] = drops.median
-        say("  \(n): motion \(tag) p50 \(fmt(motion.median)) µs p99 \(fmt(motion.percentile(99))) µs max \(fmt(motion.max())) (\(motion.count) events); page flip \(fmt(flips.median)) µs, wheel \(fmt(wheels.median)) µs, drop \(fmt(drops.median)) µs")
+        say("  \(n): motion \(tag) p50 \(fmt(motion.median)) µs p99 \(fmt(motion.percentile(99))) µs max \(fmt(motion.max())) (\(motion.count) events); edge page flip \(fmt(flips.median)) µs (max \(fmt(flips.max())), \(flips.count) flips); auto-scroll step \(fmt(steps.median)) µs (p99 \(fmt(steps.percentile(99))), \(steps.count) steps); wheel \(fmt(wheels.median)) µs, drop \(fmt(drops.median)) µs")
     }
 
-    // Bytes per drag frame through the real curses backend on a pty.
+    // Bytes and time per drag frame through the real curses backend on a pty.
     if on("pty") {
         for size in screens {
             let tag = "\(size.width)x\(size.height)"
@@ -240,32 +278,33 @@ func reps(for n: Int) -> Int { n >= 100_000 ? 5 : n >= 10_000 ? 10 : 20 }
             pty.keepLast = dumps > 0
             try pty.start()
             var app = launchApp(board, title: "Lanes · board.md", size: size)
-            var decoder = InputDecoder()
-            var buf = CellBuffer(width: 0, height: 0)
-            app.render(into: &buf, now: 0)
-            let full = pty.present(buf)
+            var full = 0
+            var first = true
             var sent: [Double] = [], minimal: [Double] = [], ratio: [Double] = []
             var textOnly: [Double] = []
             var flipBytes: [Double] = []
-            var t = 1.0
-            for step in dragScript(layout: app.layout, motions: min(motions, 1500)) {
-                t += 0.004
-                for e in decoder.feed(step.bytes, now: t) { _ = app.handle(e, now: t) }
-                let old = buf
-                app.render(into: &buf, now: t)
-                let runs = buf.diff(from: old)
-                let m = minimalDiffBytes(runs, styles: true)
-                let mText = minimalDiffBytes(runs, styles: false)
-                let b = pty.present(buf)
-                switch step.kind {
+            var presentMotion: [Double] = [], presentFlip: [Double] = []
+            let script = dragScript(layout: app.layout, motions: min(motions, 1500))
+            runDrag(&app, script: script, start: 1.0, present: { buf in
+                let r = pty.presentTimed(buf)
+                if first { full = r.bytes; first = false }
+                return r
+            }) { f in
+                let b = f.presentBytes ?? 0
+                switch f.kind {
                 case .motion:
+                    let m = minimalDiffBytes(f.runs, styles: true)
+                    let mText = minimalDiffBytes(f.runs, styles: false)
                     if dumps > 0 {
                         dumps -= 1
                         FileHandle.standardError.write(Data("frame: \(b) bytes, minimal \(m): \(visible(pty.lastFrame))\n".utf8))
                     }
                     sent.append(Double(b)); minimal.append(Double(m)); textOnly.append(Double(mText))
                     if m > 0 { ratio.append(Double(b) / Double(m)) }
-                case .pageFlip: flipBytes.append(Double(b))
+                    if let p = f.presentMicros { presentMotion.append(p) }
+                case .edgeFlip:
+                    flipBytes.append(Double(b))
+                    if let p = f.presentMicros { presentFlip.append(p) }
                 default: break
                 }
             }
@@ -281,7 +320,11 @@ func reps(for n: Int) -> Int { n >= 100_000 ? 5 : n >= 10_000 ? 10 : 20 }
             r["bytes_\(tag)_ratio_p50"] = ratio.median
             r["bytes_\(tag)_ratio_p99"] = ratio.percentile(99)
             r["bytes_\(tag)_pageflip_mean"] = flipBytes.mean
+            r["present_\(tag)_motion_p50_us"] = presentMotion.median
+            r["present_\(tag)_motion_p99_us"] = presentMotion.percentile(99)
+            r["present_\(tag)_pageflip_median_us"] = presentFlip.median
             say("  \(n): bytes \(tag): full frame \(full), per motion mean \(fmt(sent.mean)) (max \(fmt(sent.max()))), minimal mean \(fmt(minimal.mean)) (text and moves only \(fmt(textOnly.mean))), ratio total \(fmt(totalSent / max(1, totalMin))) p50 \(fmt(ratio.median)) p99 \(fmt(ratio.percentile(99)))")
+            say("  \(n): present \(tag) on a pty: motion p50 \(fmt(presentMotion.median)) µs p99 \(fmt(presentMotion.percentile(99))) µs, edge page flip \(fmt(presentFlip.median)) µs")
         }
     }
 
@@ -368,7 +411,10 @@ for s in screens {
     let tag = "\(s.width)x\(s.height)"
     row("drag motion \(tag) p50 (µs)", "motion_\(tag)_p50_us")
     row("drag motion \(tag) p99 (µs)", "motion_\(tag)_p99_us", target: "≤200 at 100k")
-    row("  page flip mid-drag (µs)", "pageflip_\(tag)_median_us")
+    row("  page flip at the edge, tick (µs)", "pageflip_\(tag)_median_us")
+    row("  page flip at the edge, max (µs)", "pageflip_\(tag)_max_us")
+    row("  auto-scroll step, tick (µs)", "autoscroll_\(tag)_median_us")
+    row("  auto-scroll step p99 (µs)", "autoscroll_\(tag)_p99_us")
     row("  wheel scroll mid-drag (µs)", "wheel_\(tag)_median_us")
     row("  drop (µs)", "drop_\(tag)_median_us")
 }
@@ -387,6 +433,9 @@ if on("pty") {
         row("  ratio to that", "bytes_\(tag)_ratio_text_only")
         row("  ratio p99 per frame", "bytes_\(tag)_ratio_p99")
         row("  full frame bytes", "bytes_\(tag)_full_frame")
+        row("present on a pty, motion p50 (µs)", "present_\(tag)_motion_p50_us")
+        row("  present, motion p99 (µs)", "present_\(tag)_motion_p99_us")
+        row("  present, edge page flip (µs)", "present_\(tag)_pageflip_median_us")
     }
 }
 row("save: serialize+atomic write (ms)", "save_ms", target: "≤30 at 10k")
@@ -402,8 +451,30 @@ for (label, values, target) in table {
     print(label.padding(toLength: labelWidth, withPad: " ", startingAt: 0) + values.map { $0.leftPad(10) }.joined() + "   " + target)
 }
 
+// Every target with a verdict (sizes not run are left out).
+var verdicts: [(String, String, Bool)] = []
+@MainActor func target(_ what: String, _ n: Int, _ key: String, atMost limit: Double, unit: String) {
+    guard let v = perSize[n]?[key], v.isFinite else { return }
+    verdicts.append(("\(what) at \(n) cards ≤ \(fmt(limit)) \(unit)", "\(fmt(v)) \(unit)", v <= limit))
+}
+for (n, limit) in [(1000, 30.0), (10000, 60.0), (100_000, 400.0)] {
+    target("launch→first frame 120x40 (in-process)", n, "launch_120x40_ms", atMost: limit, unit: "ms")
+}
+for s in screens {
+    let tag = "\(s.width)x\(s.height)"
+    target("drag motion \(tag) p99", 100_000, "motion_\(tag)_p99_us", atMost: 200, unit: "µs")
+    if on("pty") { target("curses bytes/minimal \(tag)", 100_000, "bytes_\(tag)_ratio_total", atMost: 1.5, unit: "×") }
+}
+target("save: serialize+atomic write", 10000, "save_ms", atMost: 30, unit: "ms")
+target("peak RSS", 10000, "peak_rss_mb", atMost: 40, unit: "MB")
+if !verdicts.isEmpty {
+    print("")
+    for (what, value, met) in verdicts { print("\(met ? "MET   " : "MISSED") \(what): \(value)") }
+}
+
 var json: [String: Any] = [:]
 for (n, v) in perSize { json["\(n)"] = v }
+json["verdicts"] = verdicts.map { ["target": $0.0, "measured": $0.1, "met": $0.2] as [String: Any] }
 json["motions_per_drag"] = motions
 if !longText.isEmpty { json["long_text"] = longText }
 json["minimal_diff_definition"] = "per run of changed cells (CellBuffer.diff): one ESC[row;colH cursor move + UTF-8 bytes of each changed cell (wide char once) + the shortest SGR wherever a cell's style differs from the pen, and ESC[m at the end if the pen is not plain; *_text_only: the same without SGR"

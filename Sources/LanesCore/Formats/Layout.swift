@@ -8,8 +8,11 @@ struct RawColumn {
     /// Blank lines after the column's last line; for a column with no cards
     /// and no extra lines, every blank line after the heading.
     var trailingBlanks = 0
-    /// Blank lines before each card; the first entry is unused.
+    /// Blank lines before each card; the first entry is unused. Cards past its end have none
+    /// (taskell allows no blank lines between cards and keeps it empty: 8 bytes a card saved).
     var blanksBeforeCard: [Int] = []
+
+    func blanks(beforeCard k: Int) -> Int { k < blanksBeforeCard.count ? blanksBeforeCard[k] : 0 }
 
     init(title: String, wipLimit: Int?) {
         column = Column(title: title, wipLimit: wipLimit)
@@ -30,7 +33,7 @@ func assemble(_ raws: [RawColumn], into info: inout BoardFileInfo) -> Board {
     if let first = raws.dropLast().first(where: \.hasContent) {
         layout.blankLinesBetweenColumns = first.trailingBlanks
     }
-    if let gap = raws.lazy.compactMap({ $0.blanksBeforeCard.count > 1 ? $0.blanksBeforeCard[1] : nil }).first {
+    if let gap = raws.lazy.compactMap({ $0.column.cards.count > 1 ? $0.blanks(beforeCard: 1) : nil }).first {
         layout.blankLinesBetweenCards = gap
     }
 
@@ -54,10 +57,9 @@ func assemble(_ raws: [RawColumn], into info: inout BoardFileInfo) -> Board {
         if leading != layout.blankLinesAfterHeading { exception.afterHeading = leading }
         if !isLast && trailing != layout.blankLinesBetweenColumns { exception.afterColumn = trailing }
         if exception != ColumnSpacing() { spacing[keys[index]] = exception }
-        for (k, card) in raw.column.cards.enumerated() where k > 0 {
-            if raw.blanksBeforeCard[k] != layout.blankLinesBetweenCards {
-                cardGaps[card.id] = raw.blanksBeforeCard[k]
-            }
+        // By index: enumerating the cards would copy each one (a retain and release per card).
+        for k in raw.column.cards.indices.dropFirst() where raw.blanks(beforeCard: k) != layout.blankLinesBetweenCards {
+            cardGaps[raw.column.cards[k].id] = raw.blanks(beforeCard: k)
         }
         columns.append(raw.column)
     }

@@ -3,18 +3,36 @@
 /// Checking stops at the first bad line: `pendingError` describes it and the
 /// table holds only the lines before it, so a parser can report an earlier
 /// structural error first and throw this one when it reaches the end.
+///
+/// Only where each line starts is stored (4 bytes a line; 8 MB for a million two-line
+/// cards, where two `Int` arrays of starts and ends took 32 MB): a line ends where the next
+/// starts, less the file's one line ending. Files of 4 GiB or more are refused.
 struct LineTable {
-    /// Content start and end (line ending excluded) of each line.
-    private(set) var starts: [Int] = []
-    private(set) var ends: [Int] = []
+    /// Where each line's content starts, then where a line after the last would start.
+    private var offsets: [UInt32] = []
+    /// Whether the last line has no line ending (the file does not end with one).
+    private var lastIsOpen = false
     private(set) var hasByteOrderMark = false
     private(set) var lineEnding: LineEnding = .lf
     private(set) var endsWithNewline = false
     private(set) var pendingError: ParseError?
 
-    var count: Int { starts.count }
+    var count: Int { max(0, offsets.count - 1) }
+
+    /// Where line `k`'s content starts.
+    @inline(__always) func start(_ k: Int) -> Int { Int(offsets[k]) }
+
+    /// Where line `k`'s content ends (its line ending excluded).
+    @inline(__always) func end(_ k: Int) -> Int {
+        let next = Int(offsets[k + 1])
+        return lastIsOpen && k == offsets.count - 2 ? next : next - (lineEnding == .crlf ? 2 : 1)
+    }
 
     init(_ bytes: [UInt8], file: String) {
+        guard bytes.count < Int(UInt32.max) else {
+            pendingError = ParseError(file: file, line: 1, message: "the file is 4 GiB or larger; Lanes reads boards up to 4 GiB")
+            return
+        }
         let result: ParseError? = bytes.withUnsafeBufferPointer { buffer in
             scan(buffer, file: file)
         }
@@ -28,14 +46,25 @@ struct LineTable {
             hasByteOrderMark = true
             i = 3
         }
-        starts.reserveCapacity(n / 24 + 1)
-        ends.reserveCapacity(n / 24 + 1)
+        // Generous: capacity never touched is never resident, and growing would copy.
+        offsets.reserveCapacity(n / 8 + 2)
         var endingKnown = false
         var lineStart = i
         func fail(_ message: String) -> ParseError {
-            ParseError(file: file, line: starts.count + 1, message: message)
+            let error = ParseError(file: file, line: offsets.count + 1, message: message)
+            offsets.append(UInt32(lineStart))   // where the lines kept end
+            return error
         }
+        let base = UnsafeRawPointer(p.baseAddress)
         while i < n {
+            // Eight bytes at a time while all are printable ASCII (0x20...0x7F): the flag bit of a
+            // byte is set when it is 0x80 or more, or, through the borrow of `w - 0x20…`, below 0x20.
+            while i + 8 <= n {
+                let w = base!.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                if (w | ((w &- 0x2020_2020_2020_2020) & ~w)) & 0x8080_8080_8080_8080 != 0 { break }
+                i += 8
+            }
+            guard i < n else { break }
             let b = p[i]
             if b >= 0x20 && b < 0x80 { i += 1; continue }
             if b == 0x0A || (b == 0x0D && i + 1 < n && p[i + 1] == 0x0A) {
@@ -48,8 +77,7 @@ struct LineTable {
                         ? "line ends with CRLF but the file's first line ends with LF; mixed line endings"
                         : "line ends with LF but the file's first line ends with CRLF; mixed line endings")
                 }
-                starts.append(lineStart)
-                ends.append(i)
+                offsets.append(UInt32(lineStart))
                 i += ending == .crlf ? 2 : 1
                 lineStart = i
                 continue
@@ -67,11 +95,13 @@ struct LineTable {
             i += length
         }
         if lineStart < n {
-            starts.append(lineStart)
-            ends.append(n)
+            offsets.append(UInt32(lineStart))
+            offsets.append(UInt32(n))
+            lastIsOpen = true
             endsWithNewline = false
         } else {
-            endsWithNewline = !starts.isEmpty
+            endsWithNewline = !offsets.isEmpty
+            offsets.append(UInt32(n))
         }
         return nil
     }
@@ -117,20 +147,20 @@ struct Source {
 
     var count: Int { table.count }
 
-    func length(_ line: Int) -> Int { table.ends[line] - table.starts[line] }
+    func length(_ line: Int) -> Int { table.end(line) - table.start(line) }
 
-    func isBlank(_ line: Int) -> Bool { table.ends[line] == table.starts[line] }
+    func isBlank(_ line: Int) -> Bool { table.end(line) == table.start(line) }
 
     /// The byte at `offset` in a line, or nil past its end.
     func byte(_ line: Int, _ offset: Int) -> UInt8? {
-        let k = table.starts[line] + offset
-        return k < table.ends[line] ? bytes[k] : nil
+        let k = table.start(line) + offset
+        return k < table.end(line) ? bytes[k] : nil
     }
 
     func line(_ line: Int, hasPrefix prefix: StaticString) -> Bool {
-        let start = table.starts[line]
+        let start = table.start(line)
         let n = prefix.utf8CodeUnitCount
-        guard table.ends[line] - start >= n else { return false }
+        guard table.end(line) - start >= n else { return false }
         return prefix.withUTF8Buffer { pre in
             for k in 0..<n where bytes[start + k] != pre[k] { return false }
             return true
@@ -143,8 +173,8 @@ struct Source {
 
     /// The line's text from byte `offset` on.
     func text(_ line: Int, from offset: Int = 0) -> String {
-        let start = table.starts[line] + offset
-        let end = table.ends[line]
+        let start = table.start(line) + offset
+        let end = table.end(line)
         if start >= end { return "" }
         return bytes.withUnsafeBufferPointer { p in
             String(decoding: UnsafeBufferPointer(rebasing: p[start..<end]), as: UTF8.self)

@@ -39,7 +39,7 @@ struct ObsidianParser {
         var tailStart = source.count
 
         func closeCard() {
-            if let done = card { cards.append(done) }
+            if let done = card.take() { cards.append(done) }
             card = nil
         }
         func closeColumn() {

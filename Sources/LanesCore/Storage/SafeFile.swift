@@ -18,9 +18,9 @@ public enum SafeFile {
         }
     }
 
-    /// The file's current fingerprint; nil when missing. Reads the file to hash it.
+    /// The file's current fingerprint; nil when missing. Reads the file in pieces to hash it.
     public static func fingerprint(_ path: String) throws -> FileFingerprint? {
-        switch snapshot(path) {
+        switch snapshot(path, keepingBytes: false) {
         case .success(let result): return result.fingerprint
         case .failure(let error) where error.code == ENOENT: return nil
         case .failure(let error): throw StorageError.unreadable(path: path, reason: reason(error))
@@ -202,7 +202,8 @@ public enum SafeFile {
     }
 
     /// The file's bytes and fingerprint, read consistently: retried while the file changes under us.
-    private static func snapshot(_ path: String) -> Result<(bytes: [UInt8], fingerprint: FileFingerprint), Errno> {
+    /// Without `keepingBytes` the file is hashed in pieces and `bytes` is empty (a check costs no memory).
+    private static func snapshot(_ path: String, keepingBytes: Bool = true) -> Result<(bytes: [UInt8], fingerprint: FileFingerprint), Errno> {
         // O_NONBLOCK so opening a FIFO by mistake cannot hang; it does nothing for regular files.
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { return .failure(Errno(errno)) }
@@ -212,15 +213,23 @@ public enum SafeFile {
             guard POSIX.isRegular(before) else {
                 return .failure(Errno((before.st_mode & S_IFMT) == S_IFDIR ? EISDIR : EINVAL))
             }
-            let bytes: [UInt8]
-            switch POSIX.readAll(fd, sizeHint: Int(before.st_size)) {
-            case .success(let read): bytes = read
-            case .failure(let error): return .failure(error)
+            var bytes: [UInt8] = []
+            let hash: UInt64, count: Int
+            if keepingBytes {
+                switch POSIX.readAll(fd, sizeHint: Int(before.st_size)) {
+                case .success(let read): bytes = read; hash = ContentHasher.hash(read); count = read.count
+                case .failure(let error): return .failure(error)
+                }
+            } else {
+                switch ContentHasher.hash(fileDescriptor: fd) {
+                case .success(let r): (hash, count) = r
+                case .failure(let error): return .failure(error)
+                }
             }
             guard case .success(let after) = POSIX.status(fd: fd) else { return .failure(Errno(errno)) }
             let stable = FileFingerprint(status: before, content: []).sameMetadata(as: FileFingerprint(status: after, content: []))
-            if stable && Int64(bytes.count) == Int64(after.st_size) {
-                return .success((bytes, FileFingerprint(status: after, content: bytes)))
+            if stable && Int64(count) == Int64(after.st_size) {
+                return .success((bytes, FileFingerprint(status: after, contentHash: hash)))
             }
         }
         return .failure(Errno(EAGAIN))
@@ -238,7 +247,7 @@ public enum SafeFile {
     }
 
     private static func check(_ target: String, matches expected: FileFingerprint, reportingAs path: String) throws {
-        switch snapshot(target) {
+        switch snapshot(target, keepingBytes: false) {
         case .success(let current):
             if current.fingerprint != expected { throw StorageError.modifiedOnDisk(path: path) }
         case .failure(let error) where error.code == ENOENT:
