@@ -275,10 +275,4 @@ extension BoardApp {
 
     public mutating func setStatus(_ words: String) { status = words }
 
-    /// Whether the user is in the middle of something (a drag or a prompt) that a reload would disturb.
-    public var isBusy: Bool {
-        if coordinator.isDragging { return true }
-        if case .normal = mode { return false }
-        return true
-    }
 }

@@ -23,14 +23,6 @@ extension BoardApp {
         changed()
     }
 
-    /// Replaces the board wholesale (a reload the user asked for); not an undo step of ours.
-    public mutating func replaceBoard(_ new: Board, status words: String) {
-        document.board = new
-        status = words
-        clampSelection()
-        changed()
-    }
-
     /// Puts the quit question on screen: the last changes are not stored, for the reason given.
     public mutating func askBeforeQuitting(because why: String) {
         if coordinator.isDragging { apply(coordinator.cancel(reason: .requested), now: 0) }
