@@ -123,21 +123,59 @@ private struct MergeEngine {
         }
     }
 
-    /// Which of a side's base cards keep their place: same column node, in the longest run in base order.
-    func stillPlaced(_ side: FlatBoard, _ nodeOf: [Int], _ colOf: [Int]) -> [Bool] {
-        var still = [Bool](repeating: false, count: side.cards.count)
-        for (j, col) in side.board.columns.enumerated() {
+    /// A side's cards that are in base and still in their base column: for each of the side's columns, the nodes in order.
+    func keptInColumn(_ side: FlatBoard, _ nodeOf: [Int], _ colOf: [Int]) -> [(column: Int, indices: [Int])] {
+        side.board.columns.indices.map { j in
             let start = side.columnStart[j]
-            var positions: [Int] = []
-            var indices: [Int] = []
-            for p in col.cards.indices {
-                let node = nodeOf[start + p]
-                if node < base.cards.count && base.column[node] == colOf[j] {
-                    positions.append(node)
-                    indices.append(start + p)
-                }
+            let indices = (start..<(start + side.board.columns[j].cards.count)).filter {
+                let node = nodeOf[$0]
+                return node < base.cards.count && base.column[node] == colOf[j]
             }
-            let mask = OrderMerge.increasingMask(positions)
+            return (j, indices)
+        }
+    }
+
+    /// What a side certainly did to each base card (by node): `.deleted`, `.movedAway` (to another
+    /// column), `.reordered` (in no longest run in base order in its column), or `.kept`.
+    enum Fate {
+        case kept, reordered, movedAway, deleted
+
+        /// How much the other side would rather keep such a card in place when its own order can be
+        /// read more than one way: a card the other side moved first (else both moved it: a collision),
+        /// a card it deleted last (whatever this side did to its place vanishes with it).
+        var keepBonus: Int {
+            switch self { case .movedAway: 3; case .reordered: 2; case .kept: 1; case .deleted: 0 }
+        }
+    }
+
+    func fates(_ side: FlatBoard, _ nodeOf: [Int], _ colOf: [Int], present: [Int]) -> [Fate] {
+        var fate = [Fate](repeating: .kept, count: base.cards.count)
+        for node in 0..<base.cards.count where present[node] < 0 { fate[node] = .deleted }
+        for (s, node) in nodeOf.enumerated() where node < base.cards.count && base.column[node] != colOf[side.column[s]] {
+            fate[node] = .movedAway
+        }
+        for (j, indices) in keptInColumn(side, nodeOf, colOf) {
+            guard colOf[j] < base.board.columns.count else { continue }
+            let offset = base.columnStart[colOf[j]]
+            let values = indices.map { nodeOf[$0] - offset }
+            let must = OrderMerge.mustMove(values, limit: base.board.columns[colOf[j]].cards.count)
+            for (k, s) in indices.enumerated() where must[k] { fate[nodeOf[s]] = .reordered }
+        }
+        return fate
+    }
+
+    /// Which of a side's base cards keep their place: same column node, in a longest run in base
+    /// order. A side's order can often be read as more than one set of moves (swapping two cards
+    /// moves either); among the longest runs it takes the one with the most `Fate.keepBonus` of
+    /// what the other side did, so a collision is reported only when both sides certainly moved a card.
+    func stillPlaced(_ side: FlatBoard, _ nodeOf: [Int], _ colOf: [Int], other: [Fate]) -> [Bool] {
+        var still = [Bool](repeating: false, count: side.cards.count)
+        for (j, indices) in keptInColumn(side, nodeOf, colOf) {
+            guard colOf[j] < base.board.columns.count, !indices.isEmpty else { continue }
+            let offset = base.columnStart[colOf[j]]
+            let values = indices.map { nodeOf[$0] - offset }
+            let bonus = indices.map { other[nodeOf[$0]].keepBonus }
+            let mask = OrderMerge.increasingMask(values, limit: base.board.columns[colOf[j]].cards.count, bonus: bonus)
             for (k, s) in indices.enumerated() where mask[k] { still[s] = true }
         }
         return still
@@ -148,8 +186,10 @@ private struct MergeEngine {
     mutating func run() -> BoardMerge.Result {
         buildNodes()
         let nodes = cardB.count
-        let oursStill = stillPlaced(ours, oursNode, oursCol)
-        let theirsStill = stillPlaced(theirs, theirsNode, theirsCol)
+        let oursFate = fates(ours, oursNode, oursCol, present: cardO)
+        let theirsFate = fates(theirs, theirsNode, theirsCol, present: cardT)
+        let oursStill = stillPlaced(ours, oursNode, oursCol, other: theirsFate)
+        let theirsStill = stillPlaced(theirs, theirsNode, theirsCol, other: oursFate)
 
         // Content of surviving cards, who places each, and where.
         var survives = [Bool](repeating: false, count: nodes)
@@ -227,8 +267,9 @@ private struct MergeEngine {
         let columnNodes = colB.count
         var columnHolds = [Int](repeating: 0, count: columnNodes)
         for n in 0..<nodes where survives[n] { columnHolds[finalColumn[n]] += 1 }
-        let oColStill = columnsStill(ours.board.columns.count, oursCol)
-        let tColStill = columnsStill(theirs.board.columns.count, theirsCol)
+        let oColStill = columnsStill(oursCol, other: columnFates(theirsCol, present: colT))
+        let tColStill = columnsStill(theirsCol, other: columnFates(oursCol, present: colO))
+        var columnsMovedTwice: [Int] = []
         var colSurvives = [Bool](repeating: false, count: columnNodes)
         var colPlacer = [MergeSide?](repeating: nil, count: columnNodes)
         var columnContent = [Column?](repeating: nil, count: columnNodes)
@@ -241,7 +282,12 @@ private struct MergeEngine {
                     let (merged, note) = ColumnMerge.merge(base: bc, ours: ours.board.columns[o], theirs: theirs.board.columns[t])
                     columnContent[c] = merged
                     if let note { conflicts.append(BoardConflict(kind: .columnChangedTwice, message: "Column “\(bc.title)” was \(note)")) }
-                    if !oColStill[o] { colPlacer[c] = .ours } else if !tColStill[t] { colPlacer[c] = .theirs }
+                    if !oColStill[o] {
+                        colPlacer[c] = .ours
+                        if !tColStill[t] { columnsMovedTwice.append(c) }
+                    } else if !tColStill[t] {
+                        colPlacer[c] = .theirs
+                    }
                 } else if (o >= 0 || t >= 0) && columnHolds[c] > 0 {
                     colSurvives[c] = true
                     colPlacer[c] = o >= 0 ? .ours : .theirs
@@ -262,11 +308,21 @@ private struct MergeEngine {
                 columnContent[c] = column
             }
         }
+        let stationaryColumn = { (c: Int) in colSurvives[c] && colPlacer[c] == nil }
+        if !columnsMovedTwice.isEmpty {
+            let oAnchor = OrderMerge.anchors(in: oursCol, stationary: stationaryColumn)
+            let tAnchor = OrderMerge.anchors(in: theirsCol, stationary: stationaryColumn)
+            for c in columnsMovedTwice where oAnchor[c]! != tAnchor[c]! {
+                conflicts.append(BoardConflict(kind: .columnChangedTwice,
+                    message: "Column “\(columnContent[c]!.title)” was moved here and elsewhere: this side's place kept"))
+            }
+        }
         let columnOrder = OrderMerge.merge(
             base: Array(0..<base.board.columns.count),
             ours: oursCol, theirs: theirsCol,
             stationary: { colSurvives[$0] && colPlacer[$0] == nil },
             placedHere: { c, side in colSurvives[c] && colPlacer[c] == side },
+            shared: { c in colSurvives[c] && colO[c] >= 0 && colT[c] >= 0 && (colB[c] < 0 || (!oColStill[colO[c]] && !tColStill[colT[c]])) },
             runsInOrder: { columnContent[$0]!.title < columnContent[$1]!.title })
 
         // Moved to two places: the same target column and the same stationary neighbour before it is one place.
@@ -309,6 +365,11 @@ private struct MergeEngine {
             let order = OrderMerge.merge(
                 base: bSeq, ours: oSeq, theirs: tSeq, stationary: stationaryCard,
                 placedHere: { n, side in survives[n] && placer[n] == side && finalColumn[n] == c },
+                shared: { n in
+                    guard survives[n], cardO[n] >= 0, cardT[n] >= 0, finalColumn[n] == c,
+                          oursCol[ours.column[cardO[n]]] == c, theirsCol[theirs.column[cardT[n]]] == c else { return false }
+                    return cardB[n] < 0 || (!oursStill[cardO[n]] && !theirsStill[cardT[n]])
+                },
                 runsInOrder: { (content[$0]!.title, content[$0]!.description.joined(separator: "\n")) < (content[$1]!.title, content[$1]!.description.joined(separator: "\n")) })
             column.cards.reserveCapacity(order.count)
             for n in order {
@@ -342,12 +403,22 @@ private struct MergeEngine {
         return Array(nodeOf[start..<(start + side.board.columns[j].cards.count)])
     }
 
-    /// Which of a side's columns keep their base order.
-    func columnsStill(_ count: Int, _ colOf: [Int]) -> [Bool] {
+    /// What a side certainly did to each base column: `.deleted`, `.reordered`, or `.kept`.
+    func columnFates(_ colOf: [Int], present: [Int]) -> [Fate] {
         let nbc = base.board.columns.count
-        let fromBase = (0..<count).filter { colOf[$0] < nbc }
-        let mask = OrderMerge.increasingMask(fromBase.map { colOf[$0] })
-        var still = [Bool](repeating: false, count: count)
+        var fate = (0..<nbc).map { present[$0] < 0 ? Fate.deleted : .kept }
+        let fromBase = colOf.filter { $0 < nbc }
+        for (k, must) in OrderMerge.mustMove(fromBase, limit: nbc).enumerated() where must { fate[fromBase[k]] = .reordered }
+        return fate
+    }
+
+    /// Which of a side's columns keep their base order (chosen among the longest runs as for cards).
+    func columnsStill(_ colOf: [Int], other: [Fate]) -> [Bool] {
+        let nbc = base.board.columns.count
+        let fromBase = colOf.indices.filter { colOf[$0] < nbc }
+        let bonus = fromBase.map { other[colOf[$0]].keepBonus }
+        let mask = OrderMerge.increasingMask(fromBase.map { colOf[$0] }, limit: nbc, bonus: bonus)
+        var still = [Bool](repeating: false, count: colOf.count)
         for (k, j) in fromBase.enumerated() where mask[k] { still[j] = true }
         return still
     }

@@ -166,9 +166,9 @@ enum BoardMatcher {
     }
 
     /// Pairs an unmatched side card with the unmatched base card in the same slot: after the
-    /// counterpart of its predecessor (or first in the matched column). When the card after it is
-    /// also the counterpart of the one after that base card (the slot is exact), one word in common
-    /// suffices; otherwise the texts must be `similar`.
+    /// counterpart of its predecessor (or before the counterpart of its successor, or at the same
+    /// index), when the texts are `similar`; a looser likeness when the slot is exact (the cards
+    /// before and after it are the counterparts of those around the base card).
     private static func pairSlots(base: FlatBoard, side: FlatBoard, into m: inout SideMatch) {
         for (j, col) in side.board.columns.enumerated() {
             guard let bcol = m.columnToBase[j] else { continue }
@@ -189,24 +189,26 @@ enum BoardMatcher {
                     exact = atEnds || (nextSide != nil && nextSide! == base.columnStart[bcol] + q + 1)
                 }
                 if bp == nil || bp! >= baseCount || m.baseToCard[base.columnStart[bcol] + bp!] != nil {
-                    bp = p  // the same index in the column
+                    // Before the counterpart of its successor, else the same index in the column.
+                    if p + 1 < col.cards.count, let next = m.cardToBase[s + 1], base.column[next] == bcol, base.position[next] > 0 {
+                        bp = base.position[next] - 1
+                    } else {
+                        bp = p
+                    }
                     exact = false
                 }
                 guard let q = bp, let b = base.index(column: bcol, position: q), m.baseToCard[b] == nil else { continue }
-                if similar(base.cards[b], side.cards[s]) || (exact && shareAWord(base.cards[b], side.cards[s])) { m.pair(b, s) }
+                if similar(base.cards[b], side.cards[s], exactSlot: exact) { m.pair(b, s) }
             }
         }
     }
 
-    static func shareAWord(_ a: Card, _ b: Card) -> Bool {
-        !Set(a.title.lowercased().split(separator: " ")).isDisjoint(with: b.title.lowercased().split(separator: " "))
-    }
-
-    /// Half or more of the title's words in common, or the same non-empty details under another title.
-    static func similar(_ a: Card, _ b: Card) -> Bool {
+    /// The titles' words overlap by half or more (over a third in an exact slot), or the card
+    /// has the same non-empty details under another title.
+    static func similar(_ a: Card, _ b: Card, exactSlot: Bool = false) -> Bool {
         let wa = Set(a.title.lowercased().split(separator: " ")), wb = Set(b.title.lowercased().split(separator: " "))
-        let union = wa.union(wb).count
-        if union > 0 && wa.intersection(wb).count * 2 >= union { return true }
+        let union = wa.union(wb).count, common = wa.intersection(wb).count
+        if union > 0 && (exactSlot ? common * 3 > union : common * 2 >= union) { return true }
         let hasDetails = !a.description.isEmpty || !a.subtasks.isEmpty || !a.extraLines.isEmpty
         return hasDetails && a.description == b.description && a.subtasks == b.subtasks && a.extraLines == b.extraLines
     }
