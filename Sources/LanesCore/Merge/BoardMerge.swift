@@ -168,13 +168,13 @@ private struct MergeEngine {
     /// order. A side's order can often be read as more than one set of moves (swapping two cards
     /// moves either); among the longest runs it takes the one with the most `Fate.keepBonus` of
     /// what the other side did, so a collision is reported only when both sides certainly moved a card.
-    func stillPlaced(_ side: FlatBoard, _ nodeOf: [Int], _ colOf: [Int], other: [Fate]) -> [Bool] {
+    func stillPlaced(_ side: FlatBoard, _ nodeOf: [Int], _ colOf: [Int], other: [Fate], otherMoved: [Bool]? = nil) -> [Bool] {
         var still = [Bool](repeating: false, count: side.cards.count)
         for (j, indices) in keptInColumn(side, nodeOf, colOf) {
             guard colOf[j] < base.board.columns.count, !indices.isEmpty else { continue }
             let offset = base.columnStart[colOf[j]]
             let values = indices.map { nodeOf[$0] - offset }
-            let bonus = indices.map { other[nodeOf[$0]].keepBonus }
+            let bonus = indices.map { other[nodeOf[$0]].keepBonus + (otherMoved?[nodeOf[$0]] == true ? 4 : 0) }
             let mask = OrderMerge.increasingMask(values, limit: base.board.columns[colOf[j]].cards.count, bonus: bonus)
             for (k, s) in indices.enumerated() where mask[k] { still[s] = true }
         }
@@ -188,8 +188,16 @@ private struct MergeEngine {
         let nodes = cardB.count
         let oursFate = fates(ours, oursNode, oursCol, present: cardO)
         let theirsFate = fates(theirs, theirsNode, theirsCol, present: cardT)
-        let oursStill = stillPlaced(ours, oursNode, oursCol, other: theirsFate)
-        let theirsStill = stillPlaced(theirs, theirsNode, theirsCol, other: oursFate)
+        // Two readings: the second keeps in place, where it can, what the other side's first reading moved.
+        let oursFirst = stillPlaced(ours, oursNode, oursCol, other: theirsFate)
+        let theirsFirst = stillPlaced(theirs, theirsNode, theirsCol, other: oursFate)
+        func moved(_ still: [Bool], _ nodeOf: [Int], _ fate: [Fate]) -> [Bool] {
+            var moved = fate.map { $0 == .movedAway }
+            for (s, node) in nodeOf.enumerated() where node < base.cards.count && !still[s] { moved[node] = true }
+            return moved
+        }
+        let oursStill = stillPlaced(ours, oursNode, oursCol, other: theirsFate, otherMoved: moved(theirsFirst, theirsNode, theirsFate))
+        let theirsStill = stillPlaced(theirs, theirsNode, theirsCol, other: oursFate, otherMoved: moved(oursFirst, oursNode, oursFate))
 
         // Content of surviving cards, who places each, and where.
         var survives = [Bool](repeating: false, count: nodes)
@@ -327,6 +335,7 @@ private struct MergeEngine {
 
         // Moved to two places: the same target column and the same stationary neighbour before it is one place.
         let stationaryCard = { (n: Int) in survives[n] && placer[n] == nil }
+        var movedTwiceReported = Set<Int>()
         if !movedTwice.isEmpty {
             var oAnchor: [Int: Int?] = [:], tAnchor: [Int: Int?] = [:]
             let needed = Set(movedTwice.map { ours.column[cardO[$0]] })
@@ -336,6 +345,7 @@ private struct MergeEngine {
             for n in movedTwice {
                 let oc = oursCol[ours.column[cardO[n]]], tc = theirsCol[theirs.column[cardT[n]]]
                 if oc != tc || oAnchor[n]! != tAnchor[n]! {
+                    movedTwiceReported.insert(n)
                     let column = columnContent[oc]?.title ?? ""
                     conflicts.append(BoardConflict(kind: .movedTwice, card: ItemID(UInt64(n)),
                         message: "\(name(content[n]!)) was moved here and elsewhere: this side's place kept (in “\(column)”)"))
@@ -362,14 +372,27 @@ private struct MergeEngine {
             let bSeq = colB[c] >= 0 ? Array(base.columnStart[colB[c]]..<(base.columnStart[colB[c]] + base.board.columns[colB[c]].cards.count)) : []
             let oSeq = oursColumnOf[c] >= 0 ? sideSequence(ours, oursColumnOf[c], oursNode) : []
             let tSeq = theirsColumnOf[c] >= 0 ? sideSequence(theirs, theirsColumnOf[c], theirsNode) : []
+            func shared(_ n: Int) -> Bool {
+                guard survives[n], cardO[n] >= 0, cardT[n] >= 0, finalColumn[n] == c,
+                      oursCol[ours.column[cardO[n]]] == c, theirsCol[theirs.column[cardT[n]]] == c else { return false }
+                return cardB[n] < 0 || (!oursStill[cardO[n]] && !theirsStill[cardT[n]])
+            }
+            if !oSeq.isEmpty && !tSeq.isEmpty {
+                // Cards both sides moved here, in another order on each side: ours' order wins.
+                let oSkeleton = oSeq.filter { stationaryCard($0) || shared($0) }
+                let tSkeleton = tSeq.filter { stationaryCard($0) || shared($0) }
+                if oSkeleton != tSkeleton {
+                    for (a, b) in zip(oSkeleton, tSkeleton) where a != b && cardB[a] >= 0 && !movedTwiceReported.contains(a) {
+                        movedTwiceReported.insert(a)
+                        conflicts.append(BoardConflict(kind: .movedTwice, card: ItemID(UInt64(a)),
+                            message: "\(name(content[a]!)) was moved here and elsewhere: this side's place kept (in “\(column.title)”)"))
+                    }
+                }
+            }
             let order = OrderMerge.merge(
                 base: bSeq, ours: oSeq, theirs: tSeq, stationary: stationaryCard,
                 placedHere: { n, side in survives[n] && placer[n] == side && finalColumn[n] == c },
-                shared: { n in
-                    guard survives[n], cardO[n] >= 0, cardT[n] >= 0, finalColumn[n] == c,
-                          oursCol[ours.column[cardO[n]]] == c, theirsCol[theirs.column[cardT[n]]] == c else { return false }
-                    return cardB[n] < 0 || (!oursStill[cardO[n]] && !theirsStill[cardT[n]])
-                },
+                shared: shared,
                 runsInOrder: { (content[$0]!.title, content[$0]!.description.joined(separator: "\n")) < (content[$1]!.title, content[$1]!.description.joined(separator: "\n")) })
             column.cards.reserveCapacity(order.count)
             for n in order {

@@ -69,11 +69,11 @@ struct OrderMerge {
     }
 
     /// The longest increasing subsequence of `values` (distinct, in 0..<limit) that, among the
-    /// longest, has the highest total `bonus` (each 0...3); a mask of the positions in it.
+    /// longest, has the highest total `bonus` (each 0...7); a mask of the positions in it.
     static func increasingMask(_ values: [Int], limit: Int, bonus: [Int]) -> [Bool] {
         let n = values.count
         guard n > 0 else { return [] }
-        let unit = 3 * n + 1
+        let unit = 7 * n + 1
         // Fenwick tree of (best total weight, position reaching it) over values.
         var tree = [(weight: Int, at: Int)](repeating: (0, -1), count: limit + 1)
         var previous = [Int](repeating: -1, count: n)
