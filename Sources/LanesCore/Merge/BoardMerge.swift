@@ -64,17 +64,16 @@ private struct MergeEngine {
         cardT = tm.baseToCard.map { $0 ?? -1 }
         oursNode = [Int](repeating: -1, count: ours.cards.count)
         theirsNode = [Int](repeating: -1, count: theirs.cards.count)
-        var addedByOursContent: [Card: [Int]] = [:]
+        var addedByOursContent: [UInt64: [Int]] = [:]
         var addedByOursID: [ItemID: Int] = [:]
         for s in ours.cards.indices {
             if let b = om.cardToBase[s] { oursNode[s] = b; continue }
             let node = cardB.count
             cardB.append(-1); cardO.append(s); cardT.append(-1)
             oursNode[s] = node
-            addedByOursContent[contentKey(ours.cards[s]), default: []].append(node)
+            addedByOursContent[contentHash(ours.cards[s]), default: []].append(node)
             addedByOursID[ours.cards[s].id] = node
         }
-        var usedAdded: [Card: Int] = [:]
         let sameIDs = matching.ours == .identity && matching.theirs == .identity
         for s in theirs.cards.indices {
             if let b = tm.cardToBase[s] { theirsNode[s] = b; continue }
@@ -82,12 +81,10 @@ private struct MergeEngine {
             if sameIDs, let node = addedByOursID[card.id], cardT[node] < 0 {
                 cardT[node] = s; theirsNode[s] = node; continue
             }
-            // Both sides added the same card: one card.
-            let key = contentKey(card)
-            let k = usedAdded[key, default: 0]
-            if let list = addedByOursContent[key], k < list.count, cardT[list[k]] < 0 {
-                usedAdded[key] = k + 1
-                cardT[list[k]] = s; theirsNode[s] = list[k]; continue
+            // Both sides added the same card: one card (the first of ours' equal ones still free).
+            if let list = addedByOursContent[contentHash(card)],
+               let node = list.first(where: { cardT[$0] < 0 && sameContent(ours.cards[cardO[$0]], card) }) {
+                cardT[node] = s; theirsNode[s] = node; continue
             }
             let node = cardB.count
             cardB.append(-1); cardO.append(-1); cardT.append(s)
@@ -212,15 +209,15 @@ private struct MergeEngine {
                 let bc = base.cards[b]
                 let oc = o >= 0 ? ours.cards[o] : nil
                 let tc = t >= 0 ? theirs.cards[t] : nil
-                let oEdited = oc.map { contentKey($0) != contentKey(bc) } ?? false
-                let tEdited = tc.map { contentKey($0) != contentKey(bc) } ?? false
+                let oEdited = oc.map { !sameContent($0, bc) } ?? false
+                let tEdited = tc.map { !sameContent($0, bc) } ?? false
                 let oMoved = o >= 0 && !oursStill[o]
                 let tMoved = t >= 0 && !theirsStill[t]
                 if t < 0 || tEdited || tMoved { incoming += 1 }
                 switch (oc, tc) {
                 case let (oc?, tc?):
                     survives[n] = true
-                    let (merged, note) = CardMerge.merge(base: bc, ours: oc, theirs: tc)
+                    let (merged, note) = !tEdited ? (oc, nil) : !oEdited ? (tc, nil) : CardMerge.merge(base: bc, ours: oc, theirs: tc)
                     content[n] = merged
                     if let note {
                         conflicts.append(BoardConflict(kind: .editedTwice, card: ItemID(UInt64(n)),

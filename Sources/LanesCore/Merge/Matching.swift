@@ -38,6 +38,45 @@ func contentKey(_ card: Card) -> Card {
     return c
 }
 
+/// Every field but the identity is byte for byte equal (the title, most likely to differ, first).
+func sameContent(_ a: Card, _ b: Card) -> Bool {
+    sameBytes(a.title, b.title) && a.done == b.done && a.due == b.due && a.description == b.description
+        && a.subtasks == b.subtasks && a.extraLines == b.extraLines
+}
+
+/// Byte equality of two strings (String's `==` compares canonical equivalence, slowly for non-ASCII text).
+func sameBytes(_ a: String, _ b: String) -> Bool {
+    guard a.utf8.count == b.utf8.count else { return false }
+    return a.utf8.elementsEqual(b.utf8)
+}
+
+/// FNV-1a over a string's UTF-8 bytes, folded into `h` (String's own hashing normalizes to NFC first).
+func fold(_ text: String, into h: inout UInt64) {
+    let prime: UInt64 = 0x100_0000_01B3
+    if let done = text.utf8.withContiguousStorageIfAvailable({ bytes -> Bool in
+        for b in bytes { h = (h ^ UInt64(b)) &* prime }
+        return true
+    }), done {} else {
+        for b in text.utf8 { h = (h ^ UInt64(b)) &* prime }
+    }
+    h = (h ^ 0xFF) &* prime
+}
+
+/// A hash of the title alone.
+func titleHash(_ card: Card) -> UInt64 {
+    var h: UInt64 = 0xCBF2_9CE4_8422_2325
+    fold(card.title, into: &h)
+    return h
+}
+
+/// A hash of every field but the identity (hashes the title, the due date and the sizes of the rest).
+func contentHash(_ card: Card) -> UInt64 {
+    var h = titleHash(card)
+    fold(card.due ?? "", into: &h)
+    h = (h ^ UInt64(card.description.count &* 3 &+ card.subtasks.count &* 5 &+ card.extraLines.count &* 7 &+ (card.done ? 1 : 0))) &* 0x100_0000_01B3
+    return h
+}
+
 /// How one side's cards and columns correspond to base's.
 struct SideMatch {
     /// Flat index in base of each of the side's cards, nil for a card the side added.
@@ -73,9 +112,9 @@ enum BoardMatcher {
             matchColumns(base: base, side: side, into: &m)
         case .content:
             // 1. Exact content, nearest position among equals.
-            pairGroups(base: base, side: side, key: contentKey, into: &m)
+            pairGroups(base: base, side: side, hash: contentHash, equal: sameContent, into: &m)
             // 2. The same title, other fields edited.
-            pairGroups(base: base, side: side, key: { $0.title }, into: &m)
+            pairGroups(base: base, side: side, hash: titleHash, equal: { sameBytes($0.title, $1.title) }, into: &m)
             matchColumns(base: base, side: side, into: &m)
             // 3. The same slot (same matched neighbour before it, in the matched column) with a similar text.
             pairSlots(base: base, side: side, into: &m)
@@ -83,31 +122,39 @@ enum BoardMatcher {
         return m
     }
 
-    /// Pairs unmatched cards whose `key` is equal, nearest flat position first.
-    private static func pairGroups<K: Hashable>(base: FlatBoard, side: FlatBoard, key: (Card) -> K,
-                                                into m: inout SideMatch) {
-        var groups: [K: [Int]] = [:]
-        groups.reserveCapacity(base.cards.count)
+    /// Pairs unmatched cards that are `equal` (which `hash` respects), nearest flat position first.
+    private static func pairGroups(base: FlatBoard, side: FlatBoard, hash: (Card) -> UInt64, equal: (Card, Card) -> Bool,
+                                   into m: inout SideMatch) {
+        // Groups of equal base cards, found by hash (a hash shared by unequal cards gives several groups).
+        var groupsByHash: [UInt64: [Int]] = [:]
+        var groups: [[Int]] = []
+        groupsByHash.reserveCapacity(base.cards.count)
         for (i, card) in base.cards.enumerated() where m.baseToCard[i] == nil {
-            groups[key(card), default: []].append(i)
+            let h = hash(card)
+            if let candidates = groupsByHash[h], let g = candidates.first(where: { equal(base.cards[groups[$0][0]], card) }) {
+                groups[g].append(i)
+            } else {
+                groupsByHash[h, default: []].append(groups.count)
+                groups.append([i])
+            }
         }
         guard !groups.isEmpty else { return }
-        var sideGroups: [K: [Int]] = [:]
-        var order: [K] = []
+        var sideGroups: [Int: [Int]] = [:]
+        var order: [Int] = []
         for (s, card) in side.cards.enumerated() where m.cardToBase[s] == nil {
-            let k = key(card)
-            guard groups[k] != nil else { continue }
+            guard let candidates = groupsByHash[hash(card)],
+                  let k = candidates.first(where: { equal(base.cards[groups[$0][0]], card) }) else { continue }
             if sideGroups[k] == nil { order.append(k) }
             sideGroups[k, default: []].append(s)
         }
         // Unique on both sides first, so that equal cards can then be told apart by their neighbours.
-        var ambiguous: [K] = []
+        var ambiguous: [Int] = []
         for k in order {
-            let bs = groups[k]!, ss = sideGroups[k]!
+            let bs = groups[k], ss = sideGroups[k]!
             if bs.count == 1 && ss.count == 1 { m.pair(bs[0], ss[0]) } else { ambiguous.append(k) }
         }
         for k in ambiguous {
-            let bs = groups[k]!, ss = sideGroups[k]!
+            let bs = groups[k], ss = sideGroups[k]!
             if bs.count * ss.count <= 4096 {
                 // Best first: neighbours that are already each other's counterparts, then the nearest position.
                 func agreement(_ b: Int, _ s: Int) -> Int {
