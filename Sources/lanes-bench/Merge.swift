@@ -57,12 +57,7 @@ enum MergeBench {
         let verdict = driver <= targetMs ? "MET" : "MISSED"
         return [
             "  merge \(cards)+\(cards) cards, ~1 % changed on each side (\(conflicts) collisions):",
-            "    file store (ours by identity, theirs parsed) \(fmt3(store)) ms; git driver (all parsed) \(fmt3(driver)) ms (target ≤\(Int(targetMs)) ms: \(verdict))",
+            "    file store (ours by identity, theirs parsed) \(fmt(store)) ms; git driver (all parsed) \(fmt(driver)) ms (target ≤\(Int(targetMs)) ms: \(verdict))",
         ]
-    }
-
-    static func fmt3(_ x: Double) -> String {
-        let r = (x * 10).rounded() / 10
-        return "\(r)"
     }
 }
