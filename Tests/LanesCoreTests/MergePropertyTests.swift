@@ -339,3 +339,61 @@ struct MergePropertyTests {
         return ok
     }
 }
+
+/// Boards with duplicate cards and titles, empty and deleted columns: what the edit scripts above
+/// avoid so their expectations stay exact. Here only laws that hold whatever the matching reads.
+@Suite("Board merge: wild boards")
+struct MergeWildTests {
+    static func wildBoard(_ rng: inout SplitMix64) -> Board {
+        let titles = ["a", "b", "a b", "c", "b c"]
+        var board = Board(columns: (0..<Int.random(in: 0...4, using: &rng)).map { Column(title: ["X", "Y", "x", "Z"][$0]) })
+        for c in board.columns.indices {
+            for _ in 0..<Int.random(in: 0...6, using: &rng) {
+                var card = Card(id: ItemID.fresh(), title: titles.randomElement(using: &rng)!)
+                if Bool.random(using: &rng) { card.description = ["d"] }
+                board.columns[c].cards.append(card)
+            }
+        }
+        return board
+    }
+
+    static func wildEdit(_ base: Board, _ rng: inout SplitMix64) -> Board {
+        var b = base
+        for _ in 0..<Int.random(in: 0...5, using: &rng) {
+            switch Int.random(in: 0...5, using: &rng) {
+            case 0 where !b.columns.isEmpty:
+                b.columns.remove(at: Int.random(in: 0..<b.columns.count, using: &rng))
+            case 1:
+                b.columns.insert(Column(title: ["X", "New", "Y"].randomElement(using: &rng)!), at: Int.random(in: 0...b.columns.count, using: &rng))
+            default:
+                guard let c = b.columns.indices.randomElement(using: &rng), !b.columns[c].cards.isEmpty,
+                      let to = b.columns.indices.randomElement(using: &rng) else { continue }
+                var card = b.columns[c].cards.remove(at: Int.random(in: 0..<b.columns[c].cards.count, using: &rng))
+                if Bool.random(using: &rng) { card.title += " e" }
+                if Bool.random(using: &rng) { b.columns[to].cards.insert(card, at: Int.random(in: 0...b.columns[to].cards.count, using: &rng)) }
+            }
+        }
+        return b
+    }
+
+    @Test func lawsHoldOnWildBoards() throws {
+        for seed in 0..<UInt64(2_000) {
+            var rng = SplitMix64(seed: seed)
+            let base = Self.wildBoard(&rng)
+            let ours = Self.wildEdit(base, &rng), theirs = Self.wildEdit(base, &rng)
+            for modes in [(BoardMerge.Matching.identity, BoardMerge.Matching.identity), (.content, .content)] {
+                let r = BoardMerge.merge(base: base, ours: ours, theirs: theirs, matching: modes)
+                let ids = r.board.allIDs
+                #expect(Set(ids).count == ids.count, "seed \(seed): an identity twice")
+                #expect(Set(r.theirsIdentity.values).isSubset(of: Set(ids)), "seed \(seed): theirsIdentity names a card not in the result")
+                for card in ours.columns.flatMap(\.cards) where !base.allIDs.contains(card.id) {
+                    #expect(ids.contains(card.id), "seed \(seed): a card ours added is gone")
+                }
+                for (b, o, t) in [(base, ours, ours), (base, base, ours), (base, ours, base)] {
+                    #expect(shape(BoardMerge.merge(base: b, ours: o, theirs: t, matching: modes).board) == shape(ours),
+                            "seed \(seed): identity law broken")
+                }
+            }
+        }
+    }
+}
