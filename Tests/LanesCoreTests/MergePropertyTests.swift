@@ -4,7 +4,7 @@ import SeededRandom
 @testable import LanesCore
 
 /// One side's edit script applied to base, with what it did by true identity (the generator knows them; a parse does not).
-struct SideEdits {
+private struct SideEdits {
     var board: Board
     /// True identity of each column of `board` (base's columns are 0, 1, 2…).
     var columnIDs: [Int]
@@ -24,7 +24,7 @@ struct SideEdits {
 
 private let words = ["alpha", "bravo", "delta", "echo", "golf", "hotel", "kilo", "lima", "oscar", "tango"]
 
-struct Generator {
+private struct Generator {
     var rng: SplitMix64
     let dialect: BoardDialect
     var serial = 0
@@ -145,7 +145,7 @@ struct Generator {
 }
 
 /// A card's content as one string (cheaper than a reflected description in a debug build).
-func text(_ c: Card) -> String {
+private func text(_ c: Card) -> String {
     var s = c.title + "|" + (c.due ?? "-") + "|" + (c.done ? "x" : " ")
     for line in c.description { s += "|d " + line }
     for sub in c.subtasks { s += (sub.done ? "|[x] " : "|[ ] ") + sub.title }
@@ -154,16 +154,16 @@ func text(_ c: Card) -> String {
 }
 
 /// A board's content, ids aside: column titles and limits, and each card's content in order.
-func shape(_ board: Board) -> [[String]] {
+private func shape(_ board: Board) -> [[String]] {
     board.columns.map { [$0.title + ($0.wipLimit.map { " (\($0))" } ?? "")] + $0.cards.map { text($0) } }
 }
 
-func reparsed(_ board: Board, _ dialect: BoardDialect) throws -> Board {
+private func reparsed(_ board: Board, _ dialect: BoardDialect) throws -> Board {
     try BoardFormat.parse(BoardFormat.serialize(board, as: dialect), file: "board.md").board
 }
 
 /// What the merge must give, worked out from the true identities.
-struct Expectation {
+private struct Expectation {
     var contents: [String] = []
     /// Card content → the true column ids it may end up in (two when both sides moved it: a
     /// move inside a column can also be read as a move of its neighbours, so either side may win).
@@ -179,7 +179,7 @@ struct Expectation {
     var movedByASide = Set<String>()
 }
 
-func expect(base: Board, _ o: SideEdits, _ t: SideEdits) -> Expectation {
+private func expect(base: Board, _ o: SideEdits, _ t: SideEdits) -> Expectation {
     var e = Expectation()
     func find(_ s: SideEdits, _ id: ItemID) -> (card: Card, column: Int)? {
         for (c, col) in s.board.columns.enumerated() { if let card = col.cards.first(where: { $0.id == id }) { return (card, s.columnIDs[c]) } }

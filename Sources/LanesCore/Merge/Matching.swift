@@ -31,13 +31,6 @@ struct FlatBoard {
     }
 }
 
-/// A card's content without its identity: what content matching compares.
-func contentKey(_ card: Card) -> Card {
-    var c = card
-    c.id = ItemID(0)
-    return c
-}
-
 /// Every field but the identity is byte for byte equal (the title, most likely to differ, first).
 func sameContent(_ a: Card, _ b: Card) -> Bool {
     sameBytes(a.title, b.title) && a.done == b.done && a.due == b.due && a.description == b.description
@@ -51,7 +44,7 @@ func sameBytes(_ a: String, _ b: String) -> Bool {
 }
 
 /// FNV-1a over a string's UTF-8 bytes, folded into `h` (String's own hashing normalizes to NFC first).
-func fold(_ text: String, into h: inout UInt64) {
+func fnvFold(_ text: String, into h: inout UInt64) {
     let prime: UInt64 = 0x100_0000_01B3
     if let done = text.utf8.withContiguousStorageIfAvailable({ bytes -> Bool in
         for b in bytes { h = (h ^ UInt64(b)) &* prime }
@@ -65,14 +58,14 @@ func fold(_ text: String, into h: inout UInt64) {
 /// A hash of the title alone.
 func titleHash(_ card: Card) -> UInt64 {
     var h: UInt64 = 0xCBF2_9CE4_8422_2325
-    fold(card.title, into: &h)
+    fnvFold(card.title, into: &h)
     return h
 }
 
 /// A hash of every field but the identity (hashes the title, the due date and the sizes of the rest).
 func contentHash(_ card: Card) -> UInt64 {
     var h = titleHash(card)
-    fold(card.due ?? "", into: &h)
+    fnvFold(card.due ?? "", into: &h)
     h = (h ^ UInt64(card.description.count &* 3 &+ card.subtasks.count &* 5 &+ card.extraLines.count &* 7 &+ (card.done ? 1 : 0))) &* 0x100_0000_01B3
     return h
 }
