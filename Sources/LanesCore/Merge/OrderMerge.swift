@@ -11,7 +11,7 @@ enum MergeSide: Hashable, Sendable {
 /// goes into the gap after the stationary node that precedes it in that side's sequence. When both
 /// sides put nodes into one gap, the two runs are ordered by `runsInOrder` on their first nodes — a
 /// comparison of content, not of sides — so the result does not depend on which side is "ours".
-struct OrderMerge {
+enum OrderMerge {
     /// Longest increasing subsequence of `values`: a mask of the positions that are in it.
     /// O(n log n); among equally long ones it keeps, at each length, the one ending lowest.
     static func increasingMask(_ values: [Int]) -> [Bool] {
