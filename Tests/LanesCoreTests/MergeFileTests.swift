@@ -106,6 +106,16 @@ struct MergeFileTests {
             """)
     }
 
+    @Test func aRenamedColumnKeepsItsSpacingWhenTheInfoFollowsTheBoard() throws {
+        let (board, info) = try BoardFormat.parse(taskellText, file: "board.md")
+        var renamed = board
+        renamed.columns[1].title = "In progress"
+        // Written with the old info, the renamed column would fall back on the usual spacing.
+        #expect(BoardFormat.serialize(renamed, info: info) != taskellText.replacingOccurrences(of: "## Doing", with: "## In progress"))
+        #expect(BoardFormat.serialize(renamed, info: info.following(board, to: renamed))
+                == taskellText.replacingOccurrences(of: "## Doing", with: "## In progress"))
+    }
+
     /// The file store's merge: base is what it last wrote, ours the app's board (same identities),
     /// theirs the file as another program left it. Only the card ours moved changes lines.
     @Test func aMergeWritesOnlyTheLinesOfWhatWeChanged() throws {

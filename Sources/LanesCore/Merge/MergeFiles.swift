@@ -26,6 +26,22 @@ extension BoardFileInfo {
         return info
     }
 
+    /// This info, written for `old`, made to fit `new`, a later version of the same board with the
+    /// same card identities (the app's board after a rename): each column's spacing follows the
+    /// column as matched by `BoardMerge` (title, then the cards it holds, then its index), so a
+    /// renamed column keeps its blank lines. Card spacing and markers follow identities already.
+    public func following(_ old: Board, to new: Board) -> BoardFileInfo {
+        guard !columnSpacing.isEmpty else { return self }
+        let match = BoardMatcher.match(base: FlatBoard(old), side: FlatBoard(new), by: .identity)
+        let oldKeys = ColumnKey.keys(of: old.columns), newKeys = ColumnKey.keys(of: new.columns)
+        var info = self
+        info.columnSpacing = [:]
+        for (j, i) in match.columnToBase.enumerated() {
+            if let i, let spacing = columnSpacing[oldKeys[i]] { info.columnSpacing[newKeys[j]] = spacing }
+        }
+        return info
+    }
+
     /// Three-way merge of the parts of a file outside its columns (frontmatter, settings, archive,
     /// line endings, usual spacing): a part ours changed and theirs did not comes from ours; all else from `self` (theirs).
     func taking(changesOf ours: BoardFileInfo, since base: BoardFileInfo) -> BoardFileInfo {
