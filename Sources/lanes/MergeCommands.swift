@@ -50,7 +50,8 @@ struct Merge: ParsableCommand {
             Merge.fail(error)
         }
         for conflict in outcome.result.conflicts {
-            FileHandle.standardError.write(Data("lanes merge: \(label): \(conflict.message)\n".utf8))
+            // Card text never reaches the terminal as a control sequence.
+            FileHandle.standardError.write(Data("lanes merge: \(BoardCommands.printable(label)): \(BoardCommands.printable(conflict.message))\n".utf8))
         }
         if !outcome.result.conflicts.isEmpty { throw ExitCode(1) }
     }

@@ -159,6 +159,19 @@ def test_the_driver_contract_directly(env, tmp_path):
     assert ours.read_bytes() == before
 
 
+def test_collision_words_carry_no_control_sequences(env, tmp_path):
+    base, ours, theirs = tmp_path / "base.md", tmp_path / "ours.md", tmp_path / "theirs.md"
+    base.write_text(BOARD)
+    ours.write_text(BOARD.replace("- Review\n", "- Review \x1b[31mred\n"))
+    theirs.write_text(BOARD.replace("- Review\n", "- Review \x07bell\n"))
+    p = lanes(env, tmp_path, "merge", str(base), str(ours), str(theirs), "board.md", check=False)
+    assert p.returncode == 1
+    assert "\x1b" not in p.stderr and "\x07" not in p.stderr
+    assert "“Review ?[31mred ⟷ Review ?bell” was edited here and elsewhere: both titles kept" in p.stderr
+    # The file keeps the bytes as they were written.
+    assert "- Review \x1b[31mred ⟷ Review \x07bell\n" in ours.read_text()
+
+
 def test_git_setup_is_idempotent(env, clones):
     one, _ = clones
     attributes = (one / ".gitattributes").read_bytes()

@@ -63,7 +63,7 @@ public enum BoardCommands {
     }
 
     /// Text safe to print to a terminal: control characters become `?`.
-    static func printable(_ text: String) -> String {
+    public static func printable(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: isControl) else { return text }
         var out = ""
         for scalar in text.unicodeScalars { out.unicodeScalars.append(isControl(scalar) ? "?" : scalar) }
