@@ -274,6 +274,26 @@ struct MergePropertyTests {
             let (b, ours): (Board, Board) = oursShare ? (base, o.board) : (parsedBase, parsedOurs)
             let modes: (BoardMerge.Matching, BoardMerge.Matching) = (oursShare ? .identity : .content, .content)
             let r = BoardMerge.merge(base: b, ours: ours, theirs: parsedTheirs, matching: modes)
+            if oursShare {
+                // As the file store does it: the written text is the merged board, and every card
+                // line of theirs that ours did not touch is still there, as it was.
+                let theirsText = BoardFormat.serialize(t.board, as: dialect)
+                let baseFile = try BoardFormat.parse(BoardFormat.serialize(base, as: dialect), file: "base")
+                let (text, viaFile) = try BoardMerge.mergeFiles(base: (base, baseFile.info), ours: o.board,
+                                                                theirs: Array(theirsText.utf8), theirsFile: "theirs")
+                #expect(shape(try reparsed(viaFile.board, dialect)) == shape(try BoardFormat.parse(text, file: "merged").board),
+                        "seed \(seed): the written text is not the merged board")
+                #expect(shape(viaFile.board) == shape(r.board), "seed \(seed): mergeFiles merged otherwise")
+                let untouched = t.board.columns.flatMap(\.cards).filter {
+                    !o.touchedCards.contains($0.id) && o.edited[$0.id] == nil && !o.moved.contains($0.id) && !o.deleted.contains($0.id)
+                }
+                let lines = Set(fileLines(text))
+                for card in untouched {
+                    let line = dialect == .taskell ? "- " + card.title
+                        : (card.done ? "- [x] " : "- [ ] ") + card.title + (card.due.map { " @{\($0)}" } ?? "")
+                    #expect(lines.contains(line), "seed \(seed): theirs' line “\(line)” is gone")
+                }
+            }
             let e = expect(base: base, o, t)
             let ok = check(r, e, seed: seed, readings: &readings)
             // The same with sides swapped: the same board when nothing collided.
