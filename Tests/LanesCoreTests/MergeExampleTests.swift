@@ -210,6 +210,16 @@ struct MergeExampleTests {
         #expect(r.conflicts[0].message.contains("“Hotfix”"))
     }
 
+    @Test func aColumnOnlyRenamedElsewhereGoesWithItsDeletion() throws {
+        let ours = base.replacingOccurrences(of: "## Doing\n\n- Review PR\n\n", with: "")
+        let theirs = base.replacingOccurrences(of: "## Doing", with: "## In progress (2)")
+        for (o, t) in [(ours, theirs), (theirs, ours)] {
+            let r = try mergeTexts(base, o, t)
+            #expect(r.board.columns.map(\.title) == ["To do", "Done"])
+            #expect(r.conflicts.isEmpty)
+        }
+    }
+
     @Test func equalCardsMatchTheNearestPosition() throws {
         let b = "## A\n\n- x\n- y\n- x\n- z\n"
         // Ours edits the second "x" (same title, so it is that one), theirs deletes the first "x".
