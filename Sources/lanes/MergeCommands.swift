@@ -29,7 +29,7 @@ struct Merge: ParsableCommand {
 
     func run() throws {
         let label = name ?? ours
-        let outcome: (text: String, result: BoardMerge.Result)
+        let outcome: (text: String, info: BoardFileInfo, result: BoardMerge.Result)
         let oursFingerprint: FileFingerprint
         do {
             let baseBytes = try SafeFile.read(base).bytes

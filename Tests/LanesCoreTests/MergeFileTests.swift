@@ -129,7 +129,7 @@ struct MergeFileTests {
             .replacingOccurrences(of: "## Doing", with: "## In progress")
             .replacingOccurrences(of: "- [ ] Busy card", with: "- [ ] Busy card @{2026-12-01}")
             .replacingOccurrences(of: "    indented note\n", with: "    indented note\n- [ ] Their new card\n")
-        let (text, result) = try BoardMerge.mergeFiles(base: (base, baseInfo), ours: ours, theirs: Array(theirs.utf8), theirsFile: "board.md")
+        let (text, info, result) = try BoardMerge.mergeFiles(base: (base, baseInfo), ours: ours, theirs: Array(theirs.utf8), theirsFile: "board.md")
         #expect(result.conflicts.isEmpty)
         #expect(result.incomingChanges == 2)
         #expect(text == """
@@ -171,6 +171,12 @@ struct MergeFileTests {
         let theirsBoard = try BoardFormat.parse(theirs, file: "board.md").board
         let newID = try #require(result.theirsIdentity[theirsBoard.columns[0].cards[3].id])
         #expect(result.board.columns[0].cards[2].id == newID)
+        // The returned info with the merged board is the next base: nothing changed since, nothing rewritten.
+        #expect(BoardFormat.serialize(result.board, info: info) == text)
+        let again = try BoardMerge.mergeFiles(base: (result.board, info), ours: result.board, theirs: Array(text.utf8), theirsFile: "board.md")
+        #expect(again.text == text)
+        #expect(again.result.board.allIDs == result.board.allIDs)
+        #expect(again.result.incomingChanges == 0)
     }
 
     @Test func gitStyleMergeOfThreeTaskellFiles() throws {
@@ -178,7 +184,7 @@ struct MergeFileTests {
         let oursText = taskellText.replacingOccurrences(of: "- Fix login\n", with: "").replacingOccurrences(of: "- Ship 1.0\n", with: "- Ship 1.0\n- Fix login\n")
         let ours = try BoardFormat.parse(oursText, file: "ours")
         let theirs = taskellText.replacingOccurrences(of: "## Done", with: "## Review\n\n## Done")
-        let (text, result) = try BoardMerge.mergeFiles(base: base, ours: ours.board, oursInfo: ours.info, oursMatching: .content,
+        let (text, _, result) = try BoardMerge.mergeFiles(base: base, ours: ours.board, oursInfo: ours.info, oursMatching: .content,
                                                        theirs: Array(theirs.utf8), theirsFile: "theirs")
         #expect(result.conflicts.isEmpty)
         #expect(text == """

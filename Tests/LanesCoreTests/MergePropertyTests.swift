@@ -280,7 +280,7 @@ struct MergePropertyTests {
                 // board, and every card line of theirs that ours did not touch is still there, as it was.
                 let theirsText = BoardFormat.serialize(t.board, as: dialect)
                 let baseFile = try BoardFormat.parse(BoardFormat.serialize(base, as: dialect), file: "base")
-                let (text, viaFile) = try BoardMerge.mergeFiles(base: (base, baseFile.info), ours: o.board,
+                let (text, _, viaFile) = try BoardMerge.mergeFiles(base: (base, baseFile.info), ours: o.board,
                                                                 theirs: Array(theirsText.utf8), theirsFile: "theirs")
                 #expect(shape(try reparsed(viaFile.board, dialect)) == shape(try BoardFormat.parse(text, file: "merged").board),
                         "seed \(seed): the written text is not the merged board")

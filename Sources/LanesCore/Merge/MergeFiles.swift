@@ -71,11 +71,12 @@ extension BoardMerge {
     ///   `theirsRules` are the accept rules that go with it (nil: theirs did not change base's rules).
     ///
     /// The text is written with theirs' file info remapped through the result, so the lines of
-    /// cards and columns nobody changed come out byte for byte as they are on disk.
+    /// cards and columns nobody changed come out byte for byte as they are on disk. That info is
+    /// returned with it: with `result.board` it is the base of the next merge.
     public static func mergeFiles(base: (board: Board, info: BoardFileInfo)?,
                                   ours: Board, oursInfo: BoardFileInfo? = nil, oursMatching: Matching = .identity,
                                   theirs bytes: [UInt8], theirsFile: String,
-                                  theirsRules: AcceptRules? = nil) throws(ParseError) -> (text: String, result: Result) {
+                                  theirsRules: AcceptRules? = nil) throws(ParseError) -> (text: String, info: BoardFileInfo, result: Result) {
         var (theirsBoard, theirsInfo) = try BoardFormat.parse(bytes, file: theirsFile)
         theirsBoard.acceptRules = theirsRules ?? base?.board.acceptRules ?? ours.acceptRules
         let baseBoard = base?.board ?? {
@@ -96,6 +97,6 @@ extension BoardMerge {
                 }
             }
         }
-        return (BoardFormat.serialize(result.board, info: info), result)
+        return (BoardFormat.serialize(result.board, info: info), info, result)
     }
 }
