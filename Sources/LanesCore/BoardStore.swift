@@ -168,15 +168,17 @@ public final class BoardStore: BoardStorage {
             do {
                 var newFP = diskFP
                 var newRulesFP = diskRulesFP
+                // Column spacing is kept by column: follow renames and moves from theirs to the result.
+                let writtenInfo = theirsInfo.following(theirs, to: result)
                 if fileMissing || !Self.sameFile(result, theirs) {
-                    let bytes = Array(BoardFormat.serialize(result, info: theirsInfo).utf8)
+                    let bytes = Array(BoardFormat.serialize(result, info: writtenInfo).utf8)
                     newFP = try SafeFile.writeAtomically(bytes, to: path, expecting: fileMissing ? nil : diskFP)
                 }
                 if result.acceptRules != theirs.acceptRules {
                     newRulesFP = try writeRules(result.acceptRules, expecting: diskRulesFP)
                 }
                 known = result
-                info = theirsInfo
+                info = writtenInfo
                 fingerprint = newFP
                 rulesFingerprint = newRulesFP
                 return CommitOutcome(board: result, conflicts: conflicts, incomingChanges: incoming)

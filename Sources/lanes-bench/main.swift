@@ -386,6 +386,7 @@ say("lanes-bench: \(sizes.map(String.init).joined(separator: ", ")) cards, \(mot
 for n in sizes {
     perSize[n] = try benchSize(n)
 }
+if !flag("--no-merge") { MergeBench.run().forEach(say) }
 
 var longText: [String: Double] = [:]
 if on("text") {

@@ -29,7 +29,7 @@ struct Merge: ParsableCommand {
 
     func run() throws {
         let label = name ?? ours
-        let outcome: (text: String, result: BoardMerge.Result)
+        let outcome: (text: String, info: BoardFileInfo, result: BoardMerge.Result)
         let oursFingerprint: FileFingerprint
         do {
             let baseBytes = try SafeFile.read(base).bytes
@@ -50,6 +50,7 @@ struct Merge: ParsableCommand {
             Merge.fail(error)
         }
         for conflict in outcome.result.conflicts {
+            // Card text never reaches the terminal as a control sequence (errorLine escapes it).
             errorLine("lanes merge: \(label): \(conflict.message)")
         }
         if !outcome.result.conflicts.isEmpty { throw ExitCode(1) }
@@ -121,9 +122,9 @@ struct GitSetup: ParsableCommand {
     /// Adds `pattern merge=lanes` unless a line already gives that pattern `merge=lanes`; true when added.
     static func addAttribute(pattern: String, in file: String) throws -> Bool {
         var text = FileManager.default.contents(atPath: file).flatMap { String(data: $0, encoding: .utf8) } ?? ""
-        for line in text.split(whereSeparator: \.isNewline) {
-            let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
-            if words.first.map(String.init) == pattern && words.dropFirst().contains("merge=lanes") { return false }
+        for line in text.split(whereSeparator: \.isNewline) where line.hasPrefix(pattern + " ") || line.hasPrefix(pattern + "\t") {
+            let attributes = line.dropFirst(pattern.count).split(whereSeparator: { $0 == " " || $0 == "\t" })
+            if attributes.contains("merge=lanes") { return false }
         }
         if !text.isEmpty && !text.hasSuffix("\n") { text += "\n" }
         text += pattern + " merge=lanes\n"

@@ -3,17 +3,17 @@ import DragKit
 @testable import LanesCore
 
 /// A taskell board from its text (cards numbered 1, 2, 3… as any parse does).
-func taskell(_ text: String) throws -> Board {
+private func taskell(_ text: String) throws -> Board {
     try BoardFormat.parse(text, file: "board.md").board
 }
 
 /// A board as taskell text (the standard style): what the examples compare.
-func taskellText(_ board: Board) -> String {
+private func taskellText(_ board: Board) -> String {
     BoardFormat.serialize(board, as: .taskell)
 }
 
 /// Merges three taskell texts as `lanes merge` does (no identities anywhere).
-func mergeTexts(_ base: String, _ ours: String, _ theirs: String) throws -> BoardMerge.Result {
+private func mergeTexts(_ base: String, _ ours: String, _ theirs: String) throws -> BoardMerge.Result {
     BoardMerge.merge(base: try taskell(base), ours: try taskell(ours), theirs: try taskell(theirs),
                      matching: (.content, .content))
 }
@@ -208,6 +208,16 @@ struct MergeExampleTests {
         #expect(r.board.columns[1].cards.map(\.title) == ["Hotfix"])  // "Review PR" was deleted with the column
         #expect(r.conflicts.map(\.kind) == [.columnDeletedWithChanges])
         #expect(r.conflicts[0].message.contains("“Hotfix”"))
+    }
+
+    @Test func aColumnOnlyRenamedElsewhereGoesWithItsDeletion() throws {
+        let ours = base.replacingOccurrences(of: "## Doing\n\n- Review PR\n\n", with: "")
+        let theirs = base.replacingOccurrences(of: "## Doing", with: "## In progress (2)")
+        for (o, t) in [(ours, theirs), (theirs, ours)] {
+            let r = try mergeTexts(base, o, t)
+            #expect(r.board.columns.map(\.title) == ["To do", "Done"])
+            #expect(r.conflicts.isEmpty)
+        }
     }
 
     @Test func equalCardsMatchTheNearestPosition() throws {

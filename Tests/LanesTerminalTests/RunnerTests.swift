@@ -106,11 +106,9 @@ func sgrReport(_ b: Int, _ x: Int, _ y: Int, release: Bool = false) -> [UInt8] {
         let runner = AppRunner(app: BoardApp(board: board, title: "t"), device: device, storage: store,
                                environment: ["HOME": dir])
         try runner.run()
-        // Both changes kept. A swap of two cards cannot tell which of them moved: the merge takes a0
-        // as staying and a1 as moved up (its longest-run rule, DECISIONS "#12 merge"), so the card
-        // the other program appended after a1 stays right after a1.
-        #expect(try String(contentsOfFile: path, encoding: .utf8) == "## A\n\n- a1\n- theirs\n- a0\n")
-        #expect(runner.app.board.columns[0].cards.map(\.title) == ["a1", "theirs", "a0"])
+        // Both changes kept: a0 below a1, and the other program's card still last.
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "## A\n\n- a1\n- a0\n- theirs\n")
+        #expect(runner.app.board.columns[0].cards.map(\.title) == ["a1", "a0", "theirs"])
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == ["board.md"])
     }
 

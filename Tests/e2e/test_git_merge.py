@@ -159,6 +159,19 @@ def test_the_driver_contract_directly(env, tmp_path):
     assert ours.read_bytes() == before
 
 
+def test_collision_words_carry_no_control_sequences(env, tmp_path):
+    base, ours, theirs = tmp_path / "base.md", tmp_path / "ours.md", tmp_path / "theirs.md"
+    base.write_text(BOARD)
+    ours.write_text(BOARD.replace("- Review\n", "- Review \x1b[31mred\n"))
+    theirs.write_text(BOARD.replace("- Review\n", "- Review \x07bell\n"))
+    p = lanes(env, tmp_path, "merge", str(base), str(ours), str(theirs), "board.md", check=False)
+    assert p.returncode == 1
+    assert "\x1b" not in p.stderr and "\x07" not in p.stderr
+    assert "“Review ^[[31mred ⟷ Review ^Gbell” was edited here and elsewhere: both titles kept" in p.stderr
+    # The file keeps the bytes as they were written.
+    assert "- Review \x1b[31mred ⟷ Review \x07bell\n" in ours.read_text()
+
+
 def test_git_setup_is_idempotent(env, clones):
     one, _ = clones
     attributes = (one / ".gitattributes").read_bytes()
@@ -171,6 +184,30 @@ def test_git_setup_is_idempotent(env, clones):
     assert (one / ".gitattributes").read_bytes() == attributes
     assert (one / ".git" / "config").read_bytes() == config
     assert git(env, one, "check-attr", "merge", "board.md").stdout.strip() == "board.md: merge: lanes"
+
+
+def test_git_setup_quotes_odd_paths_and_sees_them_from_anywhere(env, tmp_path):
+    repo = tmp_path / "repo"
+    (repo / "sub").mkdir(parents=True)
+    git(env, repo, "init", "-q")
+    (repo / "sub" / "my board*.md").write_text(BOARD)
+    lanes(env, repo, "git-setup", "sub/my board*.md")
+    assert (repo / ".gitattributes").read_text() == '"/sub/my board\\\\*.md" merge=lanes\n'
+    assert git(env, repo, "check-attr", "merge", "sub/my board*.md").stdout.strip() == "sub/my board*.md: merge: lanes"
+    # The same board named from its own folder: nothing to add.
+    again = lanes(env, repo / "sub", "git-setup", "my board*.md")
+    assert "already set up" in again.stdout
+    assert (repo / ".gitattributes").read_text().count("merge=lanes") == 1
+
+
+def test_no_common_ancestor_merges_both_boards(env, tmp_path):
+    base, ours, theirs = tmp_path / "base.md", tmp_path / "ours.md", tmp_path / "theirs.md"
+    base.write_text("")  # git's %O for a file both branches added
+    ours.write_text(BOARD.replace("- Review\n", "- Review\n- Pair up\n"))
+    theirs.write_text(BOARD.replace("- Release 0.1\n", "- Release 0.1\n- Release 0.2\n"))
+    p = lanes(env, tmp_path, "merge", str(base), str(ours), str(theirs), check=False)
+    assert (p.returncode, p.stderr) == (0, "")
+    assert ours.read_text() == BOARD.replace("- Review\n", "- Review\n- Pair up\n").replace("- Release 0.1\n", "- Release 0.1\n- Release 0.2\n")
 
 
 def test_git_setup_outside_a_repository_fails(env, tmp_path):

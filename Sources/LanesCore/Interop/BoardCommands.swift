@@ -63,7 +63,7 @@ public enum BoardCommands {
     }
 
     /// One value on one line of output: every control character (tab and line feed too) shown visibly.
-    static func printable(_ text: String) -> String {
+    public static func printable(_ text: String) -> String {
         TerminalSafe.escape(text, keepLayout: false)
     }
 

@@ -64,17 +64,16 @@ private struct MergeEngine {
         cardT = tm.baseToCard.map { $0 ?? -1 }
         oursNode = [Int](repeating: -1, count: ours.cards.count)
         theirsNode = [Int](repeating: -1, count: theirs.cards.count)
-        var addedByOursContent: [Card: [Int]] = [:]
+        var addedByOursContent: [UInt64: [Int]] = [:]
         var addedByOursID: [ItemID: Int] = [:]
         for s in ours.cards.indices {
             if let b = om.cardToBase[s] { oursNode[s] = b; continue }
             let node = cardB.count
             cardB.append(-1); cardO.append(s); cardT.append(-1)
             oursNode[s] = node
-            addedByOursContent[contentKey(ours.cards[s]), default: []].append(node)
+            addedByOursContent[contentHash(ours.cards[s]), default: []].append(node)
             addedByOursID[ours.cards[s].id] = node
         }
-        var usedAdded: [Card: Int] = [:]
         let sameIDs = matching.ours == .identity && matching.theirs == .identity
         for s in theirs.cards.indices {
             if let b = tm.cardToBase[s] { theirsNode[s] = b; continue }
@@ -82,12 +81,10 @@ private struct MergeEngine {
             if sameIDs, let node = addedByOursID[card.id], cardT[node] < 0 {
                 cardT[node] = s; theirsNode[s] = node; continue
             }
-            // Both sides added the same card: one card.
-            let key = contentKey(card)
-            let k = usedAdded[key, default: 0]
-            if let list = addedByOursContent[key], k < list.count, cardT[list[k]] < 0 {
-                usedAdded[key] = k + 1
-                cardT[list[k]] = s; theirsNode[s] = list[k]; continue
+            // Both sides added the same card: one card (the first of ours' equal ones still free).
+            if let list = addedByOursContent[contentHash(card)],
+               let node = list.first(where: { cardT[$0] < 0 && sameContent(ours.cards[cardO[$0]], card) }) {
+                cardT[node] = s; theirsNode[s] = node; continue
             }
             let node = cardB.count
             cardB.append(-1); cardO.append(-1); cardT.append(s)
@@ -123,21 +120,59 @@ private struct MergeEngine {
         }
     }
 
-    /// Which of a side's base cards keep their place: same column node, in the longest run in base order.
-    func stillPlaced(_ side: FlatBoard, _ nodeOf: [Int], _ colOf: [Int]) -> [Bool] {
-        var still = [Bool](repeating: false, count: side.cards.count)
-        for (j, col) in side.board.columns.enumerated() {
+    /// A side's cards that are in base and still in their base column: for each of the side's columns, the nodes in order.
+    func keptInColumn(_ side: FlatBoard, _ nodeOf: [Int], _ colOf: [Int]) -> [(column: Int, indices: [Int])] {
+        side.board.columns.indices.map { j in
             let start = side.columnStart[j]
-            var positions: [Int] = []
-            var indices: [Int] = []
-            for p in col.cards.indices {
-                let node = nodeOf[start + p]
-                if node < base.cards.count && base.column[node] == colOf[j] {
-                    positions.append(node)
-                    indices.append(start + p)
-                }
+            let indices = (start..<(start + side.board.columns[j].cards.count)).filter {
+                let node = nodeOf[$0]
+                return node < base.cards.count && base.column[node] == colOf[j]
             }
-            let mask = OrderMerge.increasingMask(positions)
+            return (j, indices)
+        }
+    }
+
+    /// What a side certainly did to each base card (by node): `.deleted`, `.movedAway` (to another
+    /// column), `.reordered` (in no longest run in base order in its column), or `.kept`.
+    enum Fate {
+        case kept, reordered, movedAway, deleted
+
+        /// How much the other side would rather keep such a card in place when its own order can be
+        /// read more than one way: a card the other side moved first (else both moved it: a collision),
+        /// a card it deleted last (whatever this side did to its place vanishes with it).
+        var keepBonus: Int {
+            switch self { case .movedAway: 3; case .reordered: 2; case .kept: 1; case .deleted: 0 }
+        }
+    }
+
+    func fates(_ side: FlatBoard, _ nodeOf: [Int], _ colOf: [Int], present: [Int]) -> [Fate] {
+        var fate = [Fate](repeating: .kept, count: base.cards.count)
+        for node in 0..<base.cards.count where present[node] < 0 { fate[node] = .deleted }
+        for (s, node) in nodeOf.enumerated() where node < base.cards.count && base.column[node] != colOf[side.column[s]] {
+            fate[node] = .movedAway
+        }
+        for (j, indices) in keptInColumn(side, nodeOf, colOf) {
+            guard colOf[j] < base.board.columns.count else { continue }
+            let offset = base.columnStart[colOf[j]]
+            let values = indices.map { nodeOf[$0] - offset }
+            let must = OrderMerge.mustMove(values, limit: base.board.columns[colOf[j]].cards.count)
+            for (k, s) in indices.enumerated() where must[k] { fate[nodeOf[s]] = .reordered }
+        }
+        return fate
+    }
+
+    /// Which of a side's base cards keep their place: same column node, in a longest run in base
+    /// order. A side's order can often be read as more than one set of moves (swapping two cards
+    /// moves either); among the longest runs it takes the one with the most `Fate.keepBonus` of
+    /// what the other side did, so a collision is reported only when both sides certainly moved a card.
+    func stillPlaced(_ side: FlatBoard, _ nodeOf: [Int], _ colOf: [Int], other: [Fate], otherMoved: [Bool]? = nil) -> [Bool] {
+        var still = [Bool](repeating: false, count: side.cards.count)
+        for (j, indices) in keptInColumn(side, nodeOf, colOf) {
+            guard colOf[j] < base.board.columns.count, !indices.isEmpty else { continue }
+            let offset = base.columnStart[colOf[j]]
+            let values = indices.map { nodeOf[$0] - offset }
+            let bonus = indices.map { other[nodeOf[$0]].keepBonus + (otherMoved?[nodeOf[$0]] == true ? 4 : 0) }
+            let mask = OrderMerge.increasingMask(values, limit: base.board.columns[colOf[j]].cards.count, bonus: bonus)
             for (k, s) in indices.enumerated() where mask[k] { still[s] = true }
         }
         return still
@@ -148,8 +183,18 @@ private struct MergeEngine {
     mutating func run() -> BoardMerge.Result {
         buildNodes()
         let nodes = cardB.count
-        let oursStill = stillPlaced(ours, oursNode, oursCol)
-        let theirsStill = stillPlaced(theirs, theirsNode, theirsCol)
+        let oursFate = fates(ours, oursNode, oursCol, present: cardO)
+        let theirsFate = fates(theirs, theirsNode, theirsCol, present: cardT)
+        // Two readings: the second keeps in place, where it can, what the other side's first reading moved.
+        let oursFirst = stillPlaced(ours, oursNode, oursCol, other: theirsFate)
+        let theirsFirst = stillPlaced(theirs, theirsNode, theirsCol, other: oursFate)
+        func moved(_ still: [Bool], _ nodeOf: [Int], _ fate: [Fate]) -> [Bool] {
+            var moved = fate.map { $0 == .movedAway }
+            for (s, node) in nodeOf.enumerated() where node < base.cards.count && !still[s] { moved[node] = true }
+            return moved
+        }
+        let oursStill = stillPlaced(ours, oursNode, oursCol, other: theirsFate, otherMoved: moved(theirsFirst, theirsNode, theirsFate))
+        let theirsStill = stillPlaced(theirs, theirsNode, theirsCol, other: oursFate, otherMoved: moved(oursFirst, oursNode, oursFate))
 
         // Content of surviving cards, who places each, and where.
         var survives = [Bool](repeating: false, count: nodes)
@@ -164,15 +209,15 @@ private struct MergeEngine {
                 let bc = base.cards[b]
                 let oc = o >= 0 ? ours.cards[o] : nil
                 let tc = t >= 0 ? theirs.cards[t] : nil
-                let oEdited = oc.map { contentKey($0) != contentKey(bc) } ?? false
-                let tEdited = tc.map { contentKey($0) != contentKey(bc) } ?? false
+                let oEdited = oc.map { !sameContent($0, bc) } ?? false
+                let tEdited = tc.map { !sameContent($0, bc) } ?? false
                 let oMoved = o >= 0 && !oursStill[o]
                 let tMoved = t >= 0 && !theirsStill[t]
                 if t < 0 || tEdited || tMoved { incoming += 1 }
                 switch (oc, tc) {
                 case let (oc?, tc?):
                     survives[n] = true
-                    let (merged, note) = CardMerge.merge(base: bc, ours: oc, theirs: tc)
+                    let (merged, note) = !tEdited ? (oc, nil) : !oEdited ? (tc, nil) : CardMerge.merge(base: bc, ours: oc, theirs: tc)
                     content[n] = merged
                     if let note {
                         conflicts.append(BoardConflict(kind: .editedTwice, card: ItemID(UInt64(n)),
@@ -227,8 +272,9 @@ private struct MergeEngine {
         let columnNodes = colB.count
         var columnHolds = [Int](repeating: 0, count: columnNodes)
         for n in 0..<nodes where survives[n] { columnHolds[finalColumn[n]] += 1 }
-        let oColStill = columnsStill(ours.board.columns.count, oursCol)
-        let tColStill = columnsStill(theirs.board.columns.count, theirsCol)
+        let oColStill = columnsStill(oursCol, other: columnFates(theirsCol, present: colT))
+        let tColStill = columnsStill(theirsCol, other: columnFates(oursCol, present: colO))
+        var columnsMovedTwice: [Int] = []
         var colSurvives = [Bool](repeating: false, count: columnNodes)
         var colPlacer = [MergeSide?](repeating: nil, count: columnNodes)
         var columnContent = [Column?](repeating: nil, count: columnNodes)
@@ -241,7 +287,12 @@ private struct MergeEngine {
                     let (merged, note) = ColumnMerge.merge(base: bc, ours: ours.board.columns[o], theirs: theirs.board.columns[t])
                     columnContent[c] = merged
                     if let note { conflicts.append(BoardConflict(kind: .columnChangedTwice, message: "Column “\(bc.title)” was \(note)")) }
-                    if !oColStill[o] { colPlacer[c] = .ours } else if !tColStill[t] { colPlacer[c] = .theirs }
+                    if !oColStill[o] {
+                        colPlacer[c] = .ours
+                        if !tColStill[t] { columnsMovedTwice.append(c) }
+                    } else if !tColStill[t] {
+                        colPlacer[c] = .theirs
+                    }
                 } else if (o >= 0 || t >= 0) && columnHolds[c] > 0 {
                     colSurvives[c] = true
                     colPlacer[c] = o >= 0 ? .ours : .theirs
@@ -262,15 +313,26 @@ private struct MergeEngine {
                 columnContent[c] = column
             }
         }
+        let stationaryColumn = { (c: Int) in colSurvives[c] && colPlacer[c] == nil }
+        if !columnsMovedTwice.isEmpty {
+            let oAnchor = OrderMerge.anchors(in: oursCol, stationary: stationaryColumn)
+            let tAnchor = OrderMerge.anchors(in: theirsCol, stationary: stationaryColumn)
+            for c in columnsMovedTwice where oAnchor[c]! != tAnchor[c]! {
+                conflicts.append(BoardConflict(kind: .columnChangedTwice,
+                    message: "Column “\(columnContent[c]!.title)” was moved here and elsewhere: this side's place kept"))
+            }
+        }
         let columnOrder = OrderMerge.merge(
             base: Array(0..<base.board.columns.count),
             ours: oursCol, theirs: theirsCol,
             stationary: { colSurvives[$0] && colPlacer[$0] == nil },
             placedHere: { c, side in colSurvives[c] && colPlacer[c] == side },
+            shared: { c in colSurvives[c] && colO[c] >= 0 && colT[c] >= 0 && (colB[c] < 0 || (!oColStill[colO[c]] && !tColStill[colT[c]])) },
             runsInOrder: { columnContent[$0]!.title < columnContent[$1]!.title })
 
         // Moved to two places: the same target column and the same stationary neighbour before it is one place.
         let stationaryCard = { (n: Int) in survives[n] && placer[n] == nil }
+        var movedTwiceReported = Set<Int>()
         if !movedTwice.isEmpty {
             var oAnchor: [Int: Int?] = [:], tAnchor: [Int: Int?] = [:]
             let needed = Set(movedTwice.map { ours.column[cardO[$0]] })
@@ -280,6 +342,7 @@ private struct MergeEngine {
             for n in movedTwice {
                 let oc = oursCol[ours.column[cardO[n]]], tc = theirsCol[theirs.column[cardT[n]]]
                 if oc != tc || oAnchor[n]! != tAnchor[n]! {
+                    movedTwiceReported.insert(n)
                     let column = columnContent[oc]?.title ?? ""
                     conflicts.append(BoardConflict(kind: .movedTwice, card: ItemID(UInt64(n)),
                         message: "\(name(content[n]!)) was moved here and elsewhere: this side's place kept (in “\(column)”)"))
@@ -306,9 +369,27 @@ private struct MergeEngine {
             let bSeq = colB[c] >= 0 ? Array(base.columnStart[colB[c]]..<(base.columnStart[colB[c]] + base.board.columns[colB[c]].cards.count)) : []
             let oSeq = oursColumnOf[c] >= 0 ? sideSequence(ours, oursColumnOf[c], oursNode) : []
             let tSeq = theirsColumnOf[c] >= 0 ? sideSequence(theirs, theirsColumnOf[c], theirsNode) : []
+            func shared(_ n: Int) -> Bool {
+                guard survives[n], cardO[n] >= 0, cardT[n] >= 0, finalColumn[n] == c,
+                      oursCol[ours.column[cardO[n]]] == c, theirsCol[theirs.column[cardT[n]]] == c else { return false }
+                return cardB[n] < 0 || (!oursStill[cardO[n]] && !theirsStill[cardT[n]])
+            }
+            if !oSeq.isEmpty && !tSeq.isEmpty {
+                // Cards both sides moved here, in another order on each side: ours' order wins.
+                let oSkeleton = oSeq.filter { stationaryCard($0) || shared($0) }
+                let tSkeleton = tSeq.filter { stationaryCard($0) || shared($0) }
+                if oSkeleton != tSkeleton {
+                    for (a, b) in zip(oSkeleton, tSkeleton) where a != b && cardB[a] >= 0 && !movedTwiceReported.contains(a) {
+                        movedTwiceReported.insert(a)
+                        conflicts.append(BoardConflict(kind: .movedTwice, card: ItemID(UInt64(a)),
+                            message: "\(name(content[a]!)) was moved here and elsewhere: this side's place kept (in “\(column.title)”)"))
+                    }
+                }
+            }
             let order = OrderMerge.merge(
                 base: bSeq, ours: oSeq, theirs: tSeq, stationary: stationaryCard,
                 placedHere: { n, side in survives[n] && placer[n] == side && finalColumn[n] == c },
+                shared: shared,
                 runsInOrder: { (content[$0]!.title, content[$0]!.description.joined(separator: "\n")) < (content[$1]!.title, content[$1]!.description.joined(separator: "\n")) })
             column.cards.reserveCapacity(order.count)
             for n in order {
@@ -342,12 +423,22 @@ private struct MergeEngine {
         return Array(nodeOf[start..<(start + side.board.columns[j].cards.count)])
     }
 
-    /// Which of a side's columns keep their base order.
-    func columnsStill(_ count: Int, _ colOf: [Int]) -> [Bool] {
+    /// What a side certainly did to each base column: `.deleted`, `.reordered`, or `.kept`.
+    func columnFates(_ colOf: [Int], present: [Int]) -> [Fate] {
         let nbc = base.board.columns.count
-        let fromBase = (0..<count).filter { colOf[$0] < nbc }
-        let mask = OrderMerge.increasingMask(fromBase.map { colOf[$0] })
-        var still = [Bool](repeating: false, count: count)
+        var fate = (0..<nbc).map { present[$0] < 0 ? Fate.deleted : .kept }
+        let fromBase = colOf.filter { $0 < nbc }
+        for (k, must) in OrderMerge.mustMove(fromBase, limit: nbc).enumerated() where must { fate[fromBase[k]] = .reordered }
+        return fate
+    }
+
+    /// Which of a side's columns keep their base order (chosen among the longest runs as for cards).
+    func columnsStill(_ colOf: [Int], other: [Fate]) -> [Bool] {
+        let nbc = base.board.columns.count
+        let fromBase = colOf.indices.filter { colOf[$0] < nbc }
+        let bonus = fromBase.map { other[colOf[$0]].keepBonus }
+        let mask = OrderMerge.increasingMask(fromBase.map { colOf[$0] }, limit: nbc, bonus: bonus)
+        var still = [Bool](repeating: false, count: colOf.count)
         for (k, j) in fromBase.enumerated() where mask[k] { still[j] = true }
         return still
     }

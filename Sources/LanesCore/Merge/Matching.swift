@@ -31,11 +31,43 @@ struct FlatBoard {
     }
 }
 
-/// A card's content without its identity: what content matching compares.
-func contentKey(_ card: Card) -> Card {
-    var c = card
-    c.id = ItemID(0)
-    return c
+/// Every field but the identity is byte for byte equal (the title, most likely to differ, first).
+func sameContent(_ a: Card, _ b: Card) -> Bool {
+    sameBytes(a.title, b.title) && a.done == b.done && a.due == b.due && a.description == b.description
+        && a.subtasks == b.subtasks && a.extraLines == b.extraLines
+}
+
+/// Byte equality of two strings (String's `==` compares canonical equivalence, slowly for non-ASCII text).
+func sameBytes(_ a: String, _ b: String) -> Bool {
+    guard a.utf8.count == b.utf8.count else { return false }
+    return a.utf8.elementsEqual(b.utf8)
+}
+
+/// FNV-1a over a string's UTF-8 bytes, folded into `h` (String's own hashing normalizes to NFC first).
+func fnvFold(_ text: String, into h: inout UInt64) {
+    let prime: UInt64 = 0x100_0000_01B3
+    if let done = text.utf8.withContiguousStorageIfAvailable({ bytes -> Bool in
+        for b in bytes { h = (h ^ UInt64(b)) &* prime }
+        return true
+    }), done {} else {
+        for b in text.utf8 { h = (h ^ UInt64(b)) &* prime }
+    }
+    h = (h ^ 0xFF) &* prime
+}
+
+/// A hash of the title alone.
+func titleHash(_ card: Card) -> UInt64 {
+    var h: UInt64 = 0xCBF2_9CE4_8422_2325
+    fnvFold(card.title, into: &h)
+    return h
+}
+
+/// A hash of every field but the identity (hashes the title, the due date and the sizes of the rest).
+func contentHash(_ card: Card) -> UInt64 {
+    var h = titleHash(card)
+    fnvFold(card.due ?? "", into: &h)
+    h = (h ^ UInt64(card.description.count &* 3 &+ card.subtasks.count &* 5 &+ card.extraLines.count &* 7 &+ (card.done ? 1 : 0))) &* 0x100_0000_01B3
+    return h
 }
 
 /// How one side's cards and columns correspond to base's.
@@ -73,9 +105,9 @@ enum BoardMatcher {
             matchColumns(base: base, side: side, into: &m)
         case .content:
             // 1. Exact content, nearest position among equals.
-            pairGroups(base: base, side: side, key: contentKey, into: &m)
+            pairGroups(base: base, side: side, hash: contentHash, equal: sameContent, into: &m)
             // 2. The same title, other fields edited.
-            pairGroups(base: base, side: side, key: { $0.title }, into: &m)
+            pairGroups(base: base, side: side, hash: titleHash, equal: { sameBytes($0.title, $1.title) }, into: &m)
             matchColumns(base: base, side: side, into: &m)
             // 3. The same slot (same matched neighbour before it, in the matched column) with a similar text.
             pairSlots(base: base, side: side, into: &m)
@@ -83,31 +115,39 @@ enum BoardMatcher {
         return m
     }
 
-    /// Pairs unmatched cards whose `key` is equal, nearest flat position first.
-    private static func pairGroups<K: Hashable>(base: FlatBoard, side: FlatBoard, key: (Card) -> K,
-                                                into m: inout SideMatch) {
-        var groups: [K: [Int]] = [:]
-        groups.reserveCapacity(base.cards.count)
+    /// Pairs unmatched cards that are `equal` (which `hash` respects), nearest flat position first.
+    private static func pairGroups(base: FlatBoard, side: FlatBoard, hash: (Card) -> UInt64, equal: (Card, Card) -> Bool,
+                                   into m: inout SideMatch) {
+        // Groups of equal base cards, found by hash (a hash shared by unequal cards gives several groups).
+        var groupsByHash: [UInt64: [Int]] = [:]
+        var groups: [[Int]] = []
+        groupsByHash.reserveCapacity(base.cards.count)
         for (i, card) in base.cards.enumerated() where m.baseToCard[i] == nil {
-            groups[key(card), default: []].append(i)
+            let h = hash(card)
+            if let candidates = groupsByHash[h], let g = candidates.first(where: { equal(base.cards[groups[$0][0]], card) }) {
+                groups[g].append(i)
+            } else {
+                groupsByHash[h, default: []].append(groups.count)
+                groups.append([i])
+            }
         }
         guard !groups.isEmpty else { return }
-        var sideGroups: [K: [Int]] = [:]
-        var order: [K] = []
+        var sideGroups: [Int: [Int]] = [:]
+        var order: [Int] = []
         for (s, card) in side.cards.enumerated() where m.cardToBase[s] == nil {
-            let k = key(card)
-            guard groups[k] != nil else { continue }
+            guard let candidates = groupsByHash[hash(card)],
+                  let k = candidates.first(where: { equal(base.cards[groups[$0][0]], card) }) else { continue }
             if sideGroups[k] == nil { order.append(k) }
             sideGroups[k, default: []].append(s)
         }
         // Unique on both sides first, so that equal cards can then be told apart by their neighbours.
-        var ambiguous: [K] = []
+        var ambiguous: [Int] = []
         for k in order {
-            let bs = groups[k]!, ss = sideGroups[k]!
+            let bs = groups[k], ss = sideGroups[k]!
             if bs.count == 1 && ss.count == 1 { m.pair(bs[0], ss[0]) } else { ambiguous.append(k) }
         }
         for k in ambiguous {
-            let bs = groups[k]!, ss = sideGroups[k]!
+            let bs = groups[k], ss = sideGroups[k]!
             if bs.count * ss.count <= 4096 {
                 // Best first: neighbours that are already each other's counterparts, then the nearest position.
                 func agreement(_ b: Int, _ s: Int) -> Int {
@@ -166,9 +206,9 @@ enum BoardMatcher {
     }
 
     /// Pairs an unmatched side card with the unmatched base card in the same slot: after the
-    /// counterpart of its predecessor (or first in the matched column). When the card after it is
-    /// also the counterpart of the one after that base card (the slot is exact), one word in common
-    /// suffices; otherwise the texts must be `similar`.
+    /// counterpart of its predecessor (or before the counterpart of its successor, or at the same
+    /// index), when the texts are `similar`; a looser likeness when the slot is exact (the cards
+    /// before and after it are the counterparts of those around the base card).
     private static func pairSlots(base: FlatBoard, side: FlatBoard, into m: inout SideMatch) {
         for (j, col) in side.board.columns.enumerated() {
             guard let bcol = m.columnToBase[j] else { continue }
@@ -189,24 +229,26 @@ enum BoardMatcher {
                     exact = atEnds || (nextSide != nil && nextSide! == base.columnStart[bcol] + q + 1)
                 }
                 if bp == nil || bp! >= baseCount || m.baseToCard[base.columnStart[bcol] + bp!] != nil {
-                    bp = p  // the same index in the column
+                    // Before the counterpart of its successor, else the same index in the column.
+                    if p + 1 < col.cards.count, let next = m.cardToBase[s + 1], base.column[next] == bcol, base.position[next] > 0 {
+                        bp = base.position[next] - 1
+                    } else {
+                        bp = p
+                    }
                     exact = false
                 }
                 guard let q = bp, let b = base.index(column: bcol, position: q), m.baseToCard[b] == nil else { continue }
-                if similar(base.cards[b], side.cards[s]) || (exact && shareAWord(base.cards[b], side.cards[s])) { m.pair(b, s) }
+                if similar(base.cards[b], side.cards[s], exactSlot: exact) { m.pair(b, s) }
             }
         }
     }
 
-    static func shareAWord(_ a: Card, _ b: Card) -> Bool {
-        !Set(a.title.lowercased().split(separator: " ")).isDisjoint(with: b.title.lowercased().split(separator: " "))
-    }
-
-    /// Half or more of the title's words in common, or the same non-empty details under another title.
-    static func similar(_ a: Card, _ b: Card) -> Bool {
+    /// The titles' words overlap by half or more (over a third in an exact slot), or the card
+    /// has the same non-empty details under another title.
+    static func similar(_ a: Card, _ b: Card, exactSlot: Bool = false) -> Bool {
         let wa = Set(a.title.lowercased().split(separator: " ")), wb = Set(b.title.lowercased().split(separator: " "))
-        let union = wa.union(wb).count
-        if union > 0 && wa.intersection(wb).count * 2 >= union { return true }
+        let union = wa.union(wb).count, common = wa.intersection(wb).count
+        if union > 0 && (exactSlot ? common * 3 > union : common * 2 >= union) { return true }
         let hasDetails = !a.description.isEmpty || !a.subtasks.isEmpty || !a.extraLines.isEmpty
         return hasDetails && a.description == b.description && a.subtasks == b.subtasks && a.extraLines == b.extraLines
     }

@@ -26,6 +26,22 @@ extension BoardFileInfo {
         return info
     }
 
+    /// This info, written for `old`, made to fit `new`, a later version of the same board with the
+    /// same card identities (the app's board after a rename): each column's spacing follows the
+    /// column as matched by `BoardMerge` (title, then the cards it holds, then its index), so a
+    /// renamed column keeps its blank lines. Card spacing and markers follow identities already.
+    public func following(_ old: Board, to new: Board) -> BoardFileInfo {
+        guard !columnSpacing.isEmpty else { return self }
+        let match = BoardMatcher.match(base: FlatBoard(old), side: FlatBoard(new), by: .identity)
+        let oldKeys = ColumnKey.keys(of: old.columns), newKeys = ColumnKey.keys(of: new.columns)
+        var info = self
+        info.columnSpacing = [:]
+        for (j, i) in match.columnToBase.enumerated() {
+            if let i, let spacing = columnSpacing[oldKeys[i]] { info.columnSpacing[newKeys[j]] = spacing }
+        }
+        return info
+    }
+
     /// Three-way merge of the parts of a file outside its columns (frontmatter, settings, archive,
     /// line endings, usual spacing): a part ours changed and theirs did not comes from ours; all else from `self` (theirs).
     func taking(changesOf ours: BoardFileInfo, since base: BoardFileInfo) -> BoardFileInfo {
@@ -55,11 +71,12 @@ extension BoardMerge {
     ///   `theirsRules` are the accept rules that go with it (nil: theirs did not change base's rules).
     ///
     /// The text is written with theirs' file info remapped through the result, so the lines of
-    /// cards and columns nobody changed come out byte for byte as they are on disk.
+    /// cards and columns nobody changed come out byte for byte as they are on disk. That info is
+    /// returned with it: with `result.board` it is the base of the next merge.
     public static func mergeFiles(base: (board: Board, info: BoardFileInfo)?,
                                   ours: Board, oursInfo: BoardFileInfo? = nil, oursMatching: Matching = .identity,
                                   theirs bytes: [UInt8], theirsFile: String,
-                                  theirsRules: AcceptRules? = nil) throws(ParseError) -> (text: String, result: Result) {
+                                  theirsRules: AcceptRules? = nil) throws(ParseError) -> (text: String, info: BoardFileInfo, result: Result) {
         var (theirsBoard, theirsInfo) = try BoardFormat.parse(bytes, file: theirsFile)
         theirsBoard.acceptRules = theirsRules ?? base?.board.acceptRules ?? ours.acceptRules
         let baseBoard = base?.board ?? {
@@ -80,6 +97,6 @@ extension BoardMerge {
                 }
             }
         }
-        return (BoardFormat.serialize(result.board, info: info), result)
+        return (BoardFormat.serialize(result.board, info: info), info, result)
     }
 }

@@ -11,7 +11,7 @@ enum MergeSide: Hashable, Sendable {
 /// goes into the gap after the stationary node that precedes it in that side's sequence. When both
 /// sides put nodes into one gap, the two runs are ordered by `runsInOrder` on their first nodes — a
 /// comparison of content, not of sides — so the result does not depend on which side is "ours".
-struct OrderMerge {
+enum OrderMerge {
     /// Longest increasing subsequence of `values`: a mask of the positions that are in it.
     /// O(n log n); among equally long ones it keeps, at each length, the one ending lowest.
     static func increasingMask(_ values: [Int]) -> [Bool] {
@@ -44,6 +44,63 @@ struct OrderMerge {
         return mask
     }
 
+    /// Positions of `values` (distinct, in 0..<limit) that are in no longest increasing subsequence:
+    /// whatever else is decided, these certainly moved.
+    static func mustMove(_ values: [Int], limit: Int) -> [Bool] {
+        let n = values.count
+        guard n > 1 else { return [Bool](repeating: false, count: n) }
+        let ending = lengths(values, limit: limit)
+        let starting = Array(lengths(values.reversed().map { limit - 1 - $0 }, limit: limit).reversed())
+        let longest = ending.max() ?? 0
+        return (0..<n).map { ending[$0] + starting[$0] - 1 < longest }
+    }
+
+    /// Length of the longest increasing subsequence ending at each position.
+    private static func lengths(_ values: [Int], limit: Int) -> [Int] {
+        var tree = [Int](repeating: 0, count: limit + 1)
+        return values.map { v in
+            var best = 0, i = v
+            while i > 0 { best = max(best, tree[i]); i -= i & -i }
+            let length = best + 1
+            i = v + 1
+            while i <= limit { tree[i] = max(tree[i], length); i += i & -i }
+            return length
+        }
+    }
+
+    /// The longest increasing subsequence of `values` (distinct, in 0..<limit) that, among the
+    /// longest, has the highest total `bonus` (each 0...7); a mask of the positions in it.
+    static func increasingMask(_ values: [Int], limit: Int, bonus: [Int]) -> [Bool] {
+        let n = values.count
+        guard n > 0 else { return [] }
+        let unit = 7 * n + 1
+        // Fenwick tree of (best total weight, position reaching it) over values.
+        var tree = [(weight: Int, at: Int)](repeating: (0, -1), count: limit + 1)
+        var previous = [Int](repeating: -1, count: n)
+        var total = [Int](repeating: 0, count: n)
+        for (k, v) in values.enumerated() {
+            var best = (weight: 0, at: -1), i = v
+            while i > 0 {
+                if tree[i].weight > best.weight { best = tree[i] }
+                i -= i & -i
+            }
+            total[k] = best.weight + unit + bonus[k]
+            previous[k] = best.at
+            i = v + 1
+            while i <= limit {
+                if total[k] > tree[i].weight { tree[i] = (total[k], k) }
+                i += i & -i
+            }
+        }
+        var mask = [Bool](repeating: false, count: n)
+        var k = total.indices.max { (total[$0], -$0) < (total[$1], -$1) }!
+        while k >= 0 {
+            mask[k] = true
+            k = previous[k]
+        }
+        return mask
+    }
+
     /// For each node of `sequence` that is not stationary: the stationary node before it (nil: the start).
     static func anchors(in sequence: [Int], stationary: (Int) -> Bool) -> [Int: Int?] {
         var result: [Int: Int?] = [:]
@@ -56,26 +113,28 @@ struct OrderMerge {
 
     /// The merged sequence: `base`'s stationary nodes in order, each followed by the runs the sides placed after it.
     ///
-    /// A node a side placed follows the nearest node before it in that side's sequence that the
-    /// result holds and that side did not place (a stationary node, or one the other side placed),
-    /// so a card added after a card the other side added or moved lands after that card.
+    /// Nodes both sides added, or moved, into this sequence (`shared`) join the skeleton where ours
+    /// has them. A node a side placed follows the nearest skeleton node before it in that side's
+    /// sequence, so a card added after a card both sides added lands after it. A node only the
+    /// other side moved is no anchor: "after Y", said before Y moved, means where Y was.
     static func merge(base: [Int], ours: [Int], theirs: [Int],
                       stationary: (Int) -> Bool,
                       placedHere: (Int, MergeSide) -> Bool,
+                      shared: (Int) -> Bool,
                       runsInOrder: (Int, Int) -> Bool) -> [Int] {
         var oursRuns: [Int: [Int]] = [:]
         var theirsRuns: [Int: [Int]] = [:]
         let start = -1
         var placedCount = 0
+        func isSkeleton(_ node: Int) -> Bool { stationary(node) || shared(node) }
         func collect(_ sequence: [Int], _ side: MergeSide, into runs: inout [Int: [Int]]) {
-            let other: MergeSide = side == .ours ? .theirs : .ours
             var anchor = start
             for node in sequence {
-                if placedHere(node, side) {
+                if isSkeleton(node) {
+                    anchor = node
+                } else if placedHere(node, side) {
                     runs[anchor, default: []].append(node)
                     placedCount += 1
-                } else if stationary(node) || placedHere(node, other) {
-                    anchor = node
                 }
             }
         }
@@ -108,8 +167,11 @@ struct OrderMerge {
                 if !more.isEmpty { stack.append((more, 0)) }
             }
         }
+        // The skeleton: stationary nodes (in base order, which both sides keep) with the shared
+        // ones where ours has them (ours is where a node both moved lands).
+        let skeleton = ours.isEmpty ? (theirs.isEmpty ? base.filter(stationary) : theirs.filter(isSkeleton)) : ours.filter(isSkeleton)
         emit(after: start)
-        for node in base where stationary(node) {
+        for node in skeleton {
             result.append(node)
             emit(after: node)
         }
@@ -180,6 +242,7 @@ func mergeList<T: Hashable>(base: [T], ours: [T], theirs: [T], less: (T, T) -> B
             if !inOurs[n] || !inTheirs[n] { return false }  // removed by a side
             return side == (oursStill.contains(n) ? .theirs : .ours)
         },
+        shared: { n in n < base.count ? (inOurs[n] && inTheirs[n] && !oursStill.contains(n) && !theirsStill.contains(n)) : inOurs[n] && inTheirs[n] },
         runsInOrder: { less(values[$0], values[$1]) })
     return merged.map { values[$0] }
 }
