@@ -70,6 +70,8 @@ struct CommitWork {
 
         // Judge everything against the rows as read.
         var contentOK = Set<Int64>()
+        /// Cards edited here and by someone else first: the two edits merged field by field (no text lost).
+        var mergedContent: [Int64: Card] = [:]
         var resurrect = Set<Int64>()
         for e in diff.edits {
             let id = raw(e.ours.id)
@@ -82,8 +84,17 @@ struct CommitWork {
             // Content is checked by value: the fields still as base had them (a version moved by a move does not matter).
             if row.card == e.base { contentOK.insert(id); continue }
             if row.card == e.ours { continue }
-            conflicts.append(BoardConflict(kind: .refused, card: e.ours.id,
-                message: "“\(row.card.title)” was edited by \(row.changedBy) first: theirs stands, your edit was not saved"))
+            // Both edited it: the fields merge as in a file merge (different fields both stand; two
+            // titles are both kept), so neither writer's text is lost.
+            let (merged, collision) = CardMerge.merge(base: e.base, ours: e.ours, theirs: row.card)
+            if merged != row.card {
+                mergedContent[id] = merged
+                contentOK.insert(id)
+            }
+            if let collision {
+                conflicts.append(BoardConflict(kind: .editedTwice, card: e.ours.id,
+                    message: "“\(merged.title)” was edited here and by \(row.changedBy): \(collision)"))
+            }
         }
 
         for (d, baseColumn) in diff.deletions {
@@ -133,7 +144,7 @@ struct CommitWork {
         }
 
         for e in diff.edits where contentOK.contains(raw(e.ours.id)) {
-            let c = e.ours
+            let c = mergedContent[raw(e.ours.id)] ?? e.ours
             try db.query("""
                 UPDATE lanes.cards SET title = $3, due = $4, description = $5, subtasks = $6, done = $7, extra_lines = $8,
                     version = version + 1, seq = $9, changed_by = current_user

@@ -154,7 +154,8 @@ struct PostgresStoreTests {
         let out = try bob.commit(base: b0, ours: moved(b0, "Write docs", to: 1, at: 1))
         #expect(out.conflicts.isEmpty)
         #expect(titles(out.board)[1] == ["Review PR", "Write the docs", "Deploy staging"])
-        // Bob retitles it from the board he has now: applies. Alice, from her older board, retitles it too: refused.
+        // Bob retitles it from the board he has now: applies. Alice, from her older board, retitles it too:
+        // both titles are kept, as a file merge keeps them, and she is told.
         let b1 = out.board
         var bobs = b1
         let at = try #require(b1.indexPath(for: b1.columns[1].cards[1].id))
@@ -165,10 +166,11 @@ struct PostgresStoreTests {
         var alices = a1
         let mine = try #require(a1.indexPath(for: b1.columns[1].cards[1].id))
         alices[mine].title = "Alice's docs"
-        let refused = try alice.commit(base: a1, ours: alices)
-        #expect(refused.conflicts.map(\.kind) == [.refused])
-        #expect(refused.conflicts.first?.message == "“Docs, final” was edited by bob first: theirs stands, your edit was not saved")
-        #expect(titles(refused.board)[1][1] == "Docs, final")
+        let both = try alice.commit(base: a1, ours: alices)
+        #expect(both.conflicts.map(\.kind) == [.editedTwice])
+        #expect(both.conflicts.first?.message == "“Alice's docs ⟷ Docs, final” was edited here and by bob: both titles kept")
+        #expect(titles(both.board)[1][1] == "Alice's docs ⟷ Docs, final")
+        #expect(titles(try bob.load())[1][1] == "Alice's docs ⟷ Docs, final", "stored, not only shown")
     }
 
     @Test func aRoleWithoutAGrantSeesNothingNotEvenWithPlainSQL() throws {

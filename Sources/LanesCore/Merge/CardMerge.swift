@@ -1,14 +1,14 @@
 import DragKit
 
 /// Field-wise three-way merge of one card's content (its identity is the caller's business).
-enum CardMerge {
+public enum CardMerge {
     /// What joins two titles edited two ways: both are kept, ours first.
     public static let titleJoiner = " ⟷ "
     /// The description line that keeps the other side's due date when both sides set one.
     static func dueElsewhereLine(_ due: String) -> String { "Due elsewhere: " + due }
 
     /// The merged content, and for a collision the words saying what was kept (nil when clean).
-    static func merge(base b: Card, ours o: Card, theirs t: Card) -> (card: Card, collision: String?) {
+    public static func merge(base b: Card, ours o: Card, theirs t: Card) -> (card: Card, collision: String?) {
         var card = o
         var notes: [String] = []
         // Title and tags: the text without tags and the tag list merge separately.
