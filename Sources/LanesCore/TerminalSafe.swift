@@ -35,8 +35,14 @@ public enum TerminalSafe {
 
     /// One scan of the bytes: false when nothing needs rendering (the common case).
     private static func needsEscaping(_ text: String, keepLayout: Bool) -> Bool {
+        mayNeedEscaping(text.utf8, keepLayout: keepLayout)
+    }
+
+    /// False when no byte could start a control character (C0 — but tab and line feed with
+    /// `keepLayout` —, DEL, C1 as C2 80–9F) or a bidi control (E2 80 AA–AE, E2 81 A6–A9).
+    public static func mayNeedEscaping(_ utf8: some Collection<UInt8>, keepLayout: Bool) -> Bool {
         var previous: UInt8 = 0, beforePrevious: UInt8 = 0
-        for b in text.utf8 {
+        for b in utf8 {
             if b < 0x20 && !(keepLayout && (b == 0x09 || b == 0x0A)) { return true }
             if b == 0x7F { return true }
             if previous == 0xC2 && b >= 0x80 && b <= 0x9F { return true }

@@ -85,42 +85,35 @@ public enum TextRules {
     /// The value as one storable line: each break (CR LF counted once) becomes a space, NULs are dropped.
     public static func oneLine(_ text: String) -> (text: String, changes: Changes) {
         guard !isOneLine(text) else { return (text, Changes()) }
-        var out = String.UnicodeScalarView()
-        var changes = Changes()
-        var afterCR = false
-        for scalar in text.unicodeScalars {
-            defer { afterCR = scalar.value == 0x0D }
-            if scalar.value == 0 { changes.nulBytes += 1; continue }
-            if scalar.value == 0x0A && afterCR { continue }
-            if breakName(scalar) != nil {
-                changes.lineBreaks += 1
-                out.append(" ")
-                continue
-            }
-            out.append(scalar)
-        }
-        return (String(out), changes)
+        let (pieces, nulBytes) = split(text)
+        return (pieces.joined(separator: " "), Changes(lineBreaks: pieces.count - 1, nulBytes: nulBytes))
     }
 
     /// Multi-line text (a description) as storable lines: split at every break, NULs dropped.
     public static func lines(_ text: String) -> (lines: [String], changes: Changes) {
-        var lines: [String] = []
+        let (pieces, nulBytes) = split(text)
+        return (pieces, Changes(nulBytes: nulBytes))
+    }
+
+    /// The text split at every kind of line break (CR LF counted once), without its NULs.
+    private static func split(_ text: String) -> (pieces: [String], nulBytes: Int) {
+        var pieces: [String] = []
         var current = String.UnicodeScalarView()
-        var changes = Changes()
+        var nulBytes = 0
         var afterCR = false
         for scalar in text.unicodeScalars {
             defer { afterCR = scalar.value == 0x0D }
-            if scalar.value == 0 { changes.nulBytes += 1; continue }
+            if scalar.value == 0 { nulBytes += 1; continue }
             if scalar.value == 0x0A && afterCR { continue }
             if breakName(scalar) != nil {
-                lines.append(String(current))
+                pieces.append(String(current))
                 current = String.UnicodeScalarView()
                 continue
             }
             current.append(scalar)
         }
-        lines.append(String(current))
-        return (lines, changes)
+        pieces.append(String(current))
+        return (pieces, nulBytes)
     }
 
     /// A card with every field made storable; description lines holding breaks become several lines.

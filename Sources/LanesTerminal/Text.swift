@@ -1,3 +1,5 @@
+import LanesCore
+
 /// Turning card text into what may be shown: safe, measured and wrapped.
 public enum DisplayText {
     /// The text with every control character replaced by a visible placeholder (`^[` for ESC).
@@ -11,19 +13,9 @@ public enum DisplayText {
         return out
     }
 
-    /// False when no byte could start a control character (C0, DEL, C1 as C2 80–9F) or a bidi
-    /// control (E2 80 AA–AE, E2 81 A6–A9): then every grapheme is its own safe piece.
+    /// False when no byte could start a control or bidi control character: then every grapheme is its own safe piece.
     private static func mayNeedSafing(_ utf8: some Collection<UInt8>) -> Bool {
-        var previous: UInt8 = 0, beforePrevious: UInt8 = 0
-        for b in utf8 {
-            if b < 0x20 || b == 0x7F { return true }
-            if previous == 0xC2 && b >= 0x80 && b <= 0x9F { return true }
-            if beforePrevious == 0xE2 && previous == 0x80 && b >= 0xAA && b <= 0xAE { return true }
-            if beforePrevious == 0xE2 && previous == 0x81 && b >= 0xA6 && b <= 0xA9 { return true }
-            beforePrevious = previous
-            previous = b
-        }
-        return false
+        TerminalSafe.mayNeedEscaping(utf8, keepLayout: false)
     }
 
     /// Cuts text to at most `width` cells, ending in `…` when something was cut.
