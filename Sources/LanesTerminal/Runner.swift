@@ -78,6 +78,8 @@ public final class AppRunner {
             app.tick(now: t)
             app.render(into: &buffer, now: t)
             device.present(buffer)
+            // The frame first, then the save: a change is on screen before it is compared and sent.
+            submitIfNeeded(now: now())
             var deadlines = [app.deadline(now: t), decoder.deadline, nextRetry].compactMap { $0 }
             if deadlines.isEmpty { deadlines = [t + 1] }
             let timeout = max(0, (deadlines.min() ?? t + 1) - t)
@@ -105,7 +107,6 @@ public final class AppRunner {
                 }
             }
             takeReports()
-            submitIfNeeded(now: after)
             if let ending, finish(ending) { return }
         }
     }
