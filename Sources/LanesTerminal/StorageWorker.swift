@@ -108,6 +108,11 @@ public final class StorageWorker: Sendable {
 
     private func run() {
         defer { done.withLock { $0 = true } }
+        #if os(Linux)
+        // Linux nice values are per thread (who 0 is the calling thread): the writer yields the CPU to the input thread (and to the
+        // terminal), so a key pressed during a big save is answered first.
+        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
+        #endif
         var nextRefresh = monotonicNow() + pollInterval
         while true {
             var fds = [pollfd(fd: toWorker.read, events: Int16(POLLIN), revents: 0)]
