@@ -12,7 +12,9 @@ struct CommitWork {
     let boardID: Int64
     let seq: Int64
     let me: String
-    let mirror: Mirror
+    /// The row of a card as this client last saw it (a lookup: the store's 10k rows are never copied).
+    let seenCard: (Int64) -> CardRow?
+    let seenColumns: [ColumnRow]
     /// Row ids of base's columns (nil: unknown).
     let baseColumns: [Int64?]
     let diff: BoardDiff
@@ -28,13 +30,15 @@ struct CommitWork {
     /// Row id of each ours column (nil: none could be had).
     private var oursColumns: [Int64?] = []
 
-    init(db: PGConnection, boardID: Int64, seq: Int64, me: String, mirror: Mirror, baseColumns: [Int64?],
+    init(db: PGConnection, boardID: Int64, seq: Int64, me: String, seenCard: @escaping (Int64) -> CardRow?,
+         seenColumns: [ColumnRow], baseColumns: [Int64?],
          diff: BoardDiff, base: Board, ours: Board) {
         self.db = db
         self.boardID = boardID
         self.seq = seq
         self.me = me
-        self.mirror = mirror
+        self.seenCard = seenCard
+        self.seenColumns = seenColumns
         self.baseColumns = baseColumns
         self.diff = diff
         self.base = base
@@ -160,7 +164,7 @@ struct CommitWork {
     private func raw(_ id: ItemID) -> Int64 { Int64(bitPattern: id.rawValue) }
 
     private func unchangedSinceSeen(_ row: CardRow) -> Bool {
-        guard let seen = mirror.cards[raw(row.card.id)] else { return false }
+        guard let seen = seenCard(raw(row.card.id)) else { return false }
         return seen.version == row.version
     }
 
@@ -171,7 +175,7 @@ struct CommitWork {
     }
 
     private func placementAsSeen(_ row: CardRow) -> Bool {
-        guard let seen = mirror.cards[raw(row.card.id)] else { return false }
+        guard let seen = seenCard(raw(row.card.id)) else { return false }
         return seen.column == row.column && seen.key == row.key
     }
 
@@ -197,8 +201,8 @@ struct CommitWork {
         let following = ours.columns[p.column].cards.dropFirst(p.index + 1).prefix(16).map { raw($0.id) }
         var anchor: String?
         if !following.isEmpty {
-            let r = try db.query("SELECT id, key FROM lanes.cards WHERE column_id = $1 AND id = ANY($2::bigint[])",
-                                 [String(column), RowCodec.array(following)])
+            let r = try db.query("SELECT id, key FROM lanes.cards WHERE board_id = $1 AND id = ANY($2::bigint[]) AND column_id = $3",
+                                 [b, RowCodec.array(following), String(column)])
             var keys: [Int64: String] = [:]
             for i in 0..<r.count { keys[r.int(i, 0)!] = r[i, 1]! }
             anchor = following.lazy.compactMap { keys[$0] }.first
@@ -284,7 +288,7 @@ struct CommitWork {
         for (j, plan) in diff.columns.enumerated() where plan.edited {
             guard let bi = plan.baseIndex, let id = oursColumns[j], let row = dbColumns.first(where: { $0.id == id }) else { continue }
             let old = base.columns[bi], new = ours.columns[j]
-            let seen = mirror.columns.first { $0.id == id }
+            let seen = seenColumns.first { $0.id == id }
             let untouched = seen?.version == row.version
             var title = row.title, wip = row.wipLimit, extra = row.extraLines
             var changed = false

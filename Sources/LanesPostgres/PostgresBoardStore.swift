@@ -353,7 +353,8 @@ public final class PostgresBoardStore: BoardStorage {
             apply(delta, full: false)
             return CommitOutcome(board: handOut())
         }
-        var tx = CommitWork(db: db, boardID: boardID, seq: locked + 1, me: db.user, mirror: mirror,
+        var tx = CommitWork(db: db, boardID: boardID, seq: locked + 1, me: db.user,
+                            seenCard: { [unowned self] in self.mirror.cards[$0] }, seenColumns: mirror.columns,
                             baseColumns: baseColumnIDs(base), diff: diff, base: base, ours: ours)
         try tx.run()
         if tx.wrote {

@@ -249,8 +249,12 @@ struct PostgresStoreTests {
         ours.columns[0].cards.append(Card(id: ItemID.fresh(), title: "Another new card"))
         alice.dropReplyToNextCommit = true
         #expect(throws: StorageUnavailable.self) { try alice.commit(base: a0, ours: ours) }
-        // The commit did reach the database (bob sees it)…
-        let seen = try bob.load()
+        // The commit did reach the database (bob sees it, once the server has read on to the COMMIT)…
+        var seen = try bob.load()
+        for _ in 0..<100 where titles(seen) != titles(ours) {
+            usleep(20_000)
+            seen = try bob.load()
+        }
         #expect(titles(seen) == titles(ours))
         // …and the app repeats it: nothing twice, nothing lost, no conflict.
         let again = try alice.commit(base: a0, ours: ours)
