@@ -263,10 +263,15 @@ struct CommitWork {
                 row.id != me && (anchor.map { row.key.utf8.lexicographicallyPrecedes($0.utf8) } ?? true)
             }.last?.key
             let key = OrderKey.between(lower, anchor)
-            if let me {
-                try db.query("UPDATE lanes.columns SET key = $2, version = version + 1, seq = $3, changed_by = current_user WHERE id = $1",
-                             [String(me), key, s])
-                dbColumns.removeAll { $0.id == me }
+            if let me, let at = dbColumns.firstIndex(where: { $0.id == me }) {
+                // Only its place changes here; title, limit and notes are judged by editColumns.
+                try db.query("UPDATE lanes.columns SET key = $2, seq = $3 WHERE id = $1", [String(me), key, s])
+                var row = dbColumns.remove(at: at)
+                row.key = key
+                let to = dbColumns.firstIndex { key.utf8.lexicographicallyPrecedes($0.key.utf8) } ?? dbColumns.count
+                dbColumns.insert(row, at: to)
+                wrote = true
+                continue
             } else {
                 let c = ours.columns[j]
                 let id = try db.query("""
