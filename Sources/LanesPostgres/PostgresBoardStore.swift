@@ -94,6 +94,14 @@ public final class PostgresBoardStore: BoardStorage {
         return store
     }
 
+    /// Brings the database's Lanes schema up to date (what every open does first); the role must
+    /// own the schema or, the first time, be allowed to create one. The URL's `board` is ignored.
+    public static func setUpSchema(url: String, timeout: Int = 5) throws {
+        let parsed = try PostgresURL(url)
+        let db = try PGConnection(conninfo: parsed.conninfo, displayName: parsed.display, timeout: timeout)
+        try Schema.migrate(db)
+    }
+
     /// Creates the board (the schema too on first use) from `board` and `info`; every card gets a
     /// fresh identity. An existing board is refused unless `replace`, which rewrites its columns,
     /// cards and rules in one transaction (members stay) and notifies open clients.
