@@ -33,6 +33,7 @@ public final class PostgresBoardStore: BoardStorage {
     private var mirror = Mirror()
     /// Column row ids of the board last handed out, in board order.
     private var handedColumns: [Int64] = []
+    private var handedTitles: [String] = []
     /// A commit whose reply was lost: its token is reused for the same base and ours.
     private var unsure: (token: String, base: Board, ours: Board)?
     private let timeout: Int
@@ -252,6 +253,7 @@ public final class PostgresBoardStore: BoardStorage {
     /// Hands the mirror's board out as the next base.
     private func handOut() -> Board {
         handedColumns = mirror.columns.map(\.id)
+        handedTitles = mirror.columns.map(\.title)
         return mirror.board()
     }
 
@@ -390,13 +392,21 @@ public final class PostgresBoardStore: BoardStorage {
 
     /// The row ids of `base`'s columns: those handed out with it, else by title among the rows.
     private func baseColumnIDs(_ base: Board) -> [Int64?] {
-        if handedColumns.count == base.columns.count { return handedColumns }
+        if handedTitles == base.columns.map(\.title) { return handedColumns }
+        // Base is older than the last board handed out: by title, then by position among the rest.
         var used = Set<Int64>()
-        return base.columns.map { c in
+        var ids: [Int64?] = base.columns.map { c in
             guard let row = mirror.columns.first(where: { $0.title == c.title && !used.contains($0.id) }) else { return nil }
             used.insert(row.id)
             return row.id
         }
+        if handedColumns.count == base.columns.count {
+            for i in ids.indices where ids[i] == nil && !used.contains(handedColumns[i]) {
+                ids[i] = handedColumns[i]
+                used.insert(handedColumns[i])
+            }
+        }
+        return ids
     }
 
     // MARK: Access
