@@ -372,7 +372,6 @@ public final class PostgresBoardStore: BoardStorage {
             try db.query("INSERT INTO lanes.commits (board_id, token, seq) VALUES ($1, $2, $3)", [b, token, String(tx.seq)])
             try db.query("SELECT pg_notify($1, $2)", [channel, String(tx.seq)])
         }
-        let delta = try fetchDelta(db, since: before)
         if dropReplyToNextCommit {
             dropReplyToNextCommit = false
             committed = true
@@ -382,6 +381,9 @@ public final class PostgresBoardStore: BoardStorage {
         }
         try db.query("COMMIT")
         committed = true
+        // Read back after the lock is released: rows from later commits may come too (the version
+        // is read first, so they are fetched again next time; applying a row twice is harmless).
+        let delta = try fetchDelta(db, since: before)
         apply(delta, full: false)
         collectQueued(db)
         let others = Set(delta.changed.filter { $0.changedBy != db.user || !tx.touched.contains(Int64(bitPattern: $0.card.id.rawValue)) }
