@@ -56,32 +56,42 @@ struct BoardDiff {
                               edited: old.title != c.title || old.wipLimit != c.wipLimit || old.extraLines != c.extraLines)
         }
 
-        // Where each card of a changed base column was (unchanged columns are skipped: same buffer, O(1)).
-        var changedBase = Set(deletedColumns)
+        // Per matched column, the window between the common prefix and suffix of cards (equal
+        // values, so unchanged and in place); unchanged columns (same buffer) are skipped in O(1).
+        var baseWindow: [Int: Range<Int>] = [:]
+        var oursWindow: [Int: Range<Int>] = [:]
+        for b in deletedColumns { baseWindow[b] = base.columns[b].cards.indices }
         for (j, c) in ours.columns.enumerated() {
-            if let b = match[j], base.columns[b].cards == c.cards { continue }
-            if let b = match[j] { changedBase.insert(b) }
+            guard let b = match[j] else { oursWindow[j] = c.cards.indices; continue }
+            let old = base.columns[b].cards, new = c.cards
+            if old == new { continue }
+            var p = 0
+            while p < old.count, p < new.count, old[p] == new[p] { p += 1 }
+            var q = 0
+            while q < old.count - p, q < new.count - p, old[old.count - 1 - q] == new[new.count - 1 - q] { q += 1 }
+            baseWindow[b] = p..<(old.count - q)
+            oursWindow[j] = p..<(new.count - q)
         }
         var wasAt: [ItemID: (column: Int, index: Int, card: Card)] = [:]
-        for b in changedBase {
-            for (i, card) in base.columns[b].cards.enumerated() { wasAt[card.id] = (b, i, card) }
+        for (b, window) in baseWindow {
+            for i in window { wasAt[base.columns[b].cards[i].id] = (b, i, base.columns[b].cards[i]) }
         }
         var present = Set<ItemID>()
         placements = Array(repeating: [], count: ours.columns.count)
-        for (j, column) in ours.columns.enumerated() {
+        for (j, window) in oursWindow.sorted(by: { $0.key < $1.key }) {
             let b = match[j]
-            if let b, base.columns[b].cards == column.cards { continue }
+            let cards = ours.columns[j].cards
             // Cards that stayed in this column: those off the longest in-order run moved.
-            let stayed = column.cards.enumerated().compactMap { i, card -> (Int, Int)? in
-                guard let was = wasAt[card.id], was.column == b else { return nil }
-                return (i, was.index)
+            let stayed = window.compactMap { i -> Int? in
+                guard let was = wasAt[cards[i].id], was.column == b else { return nil }
+                return was.index
             }
-            let inOrder = BoardDiff.longestIncreasing(stayed.map(\.1))
-            for (i, card) in column.cards.enumerated() {
+            let inOrder = BoardDiff.longestIncreasing(stayed)
+            for i in window {
+                let card = cards[i]
                 present.insert(card.id)
                 guard let was = wasAt[card.id] else {
-                    // Not in a changed base column: a new card, or one that came from an unchanged
-                    // column — impossible, since that column would then have changed.
+                    // Outside every window cards are unchanged in place, so this one is new.
                     placements[j].append(Placement(card: card, column: j, index: i, base: nil))
                     continue
                 }
@@ -91,9 +101,9 @@ struct BoardDiff {
                 }
             }
         }
-        for b in changedBase.sorted() {
-            for card in base.columns[b].cards where !present.contains(card.id) {
-                deletions.append((card, b))
+        for (b, window) in baseWindow.sorted(by: { $0.key < $1.key }) {
+            for i in window where !present.contains(base.columns[b].cards[i].id) {
+                deletions.append((base.columns[b].cards[i], b))
             }
         }
         rulesChanged = base.acceptRules != ours.acceptRules

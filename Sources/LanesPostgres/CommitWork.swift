@@ -12,7 +12,9 @@ struct CommitWork {
     let boardID: Int64
     let seq: Int64
     let me: String
-    let mirror: Mirror
+    /// The row of a card as this client last saw it (a lookup: the store's 10k rows are never copied).
+    let seenCard: (Int64) -> CardRow?
+    let seenColumns: [ColumnRow]
     /// Row ids of base's columns (nil: unknown).
     let baseColumns: [Int64?]
     let diff: BoardDiff
@@ -28,13 +30,15 @@ struct CommitWork {
     /// Row id of each ours column (nil: none could be had).
     private var oursColumns: [Int64?] = []
 
-    init(db: PGConnection, boardID: Int64, seq: Int64, me: String, mirror: Mirror, baseColumns: [Int64?],
+    init(db: PGConnection, boardID: Int64, seq: Int64, me: String, seenCard: @escaping (Int64) -> CardRow?,
+         seenColumns: [ColumnRow], baseColumns: [Int64?],
          diff: BoardDiff, base: Board, ours: Board) {
         self.db = db
         self.boardID = boardID
         self.seq = seq
         self.me = me
-        self.mirror = mirror
+        self.seenCard = seenCard
+        self.seenColumns = seenColumns
         self.baseColumns = baseColumns
         self.diff = diff
         self.base = base
@@ -171,7 +175,7 @@ struct CommitWork {
     private func raw(_ id: ItemID) -> Int64 { Int64(bitPattern: id.rawValue) }
 
     private func unchangedSinceSeen(_ row: CardRow) -> Bool {
-        guard let seen = mirror.cards[raw(row.card.id)] else { return false }
+        guard let seen = seenCard(raw(row.card.id)) else { return false }
         return seen.version == row.version
     }
 
@@ -182,7 +186,7 @@ struct CommitWork {
     }
 
     private func placementAsSeen(_ row: CardRow) -> Bool {
-        guard let seen = mirror.cards[raw(row.card.id)] else { return false }
+        guard let seen = seenCard(raw(row.card.id)) else { return false }
         return seen.column == row.column && seen.key == row.key
     }
 
@@ -208,8 +212,8 @@ struct CommitWork {
         let following = ours.columns[p.column].cards.dropFirst(p.index + 1).prefix(16).map { raw($0.id) }
         var anchor: String?
         if !following.isEmpty {
-            let r = try db.query("SELECT id, key FROM lanes.cards WHERE column_id = $1 AND id = ANY($2::bigint[])",
-                                 [String(column), RowCodec.array(following)])
+            let r = try db.query("SELECT id, key FROM lanes.cards WHERE board_id = $1 AND id = ANY($2::bigint[]) AND column_id = $3",
+                                 [b, RowCodec.array(following), String(column)])
             var keys: [Int64: String] = [:]
             for i in 0..<r.count { keys[r.int(i, 0)!] = r[i, 1]! }
             anchor = following.lazy.compactMap { keys[$0] }.first
@@ -270,10 +274,15 @@ struct CommitWork {
                 row.id != me && (anchor.map { row.key.utf8.lexicographicallyPrecedes($0.utf8) } ?? true)
             }.last?.key
             let key = OrderKey.between(lower, anchor)
-            if let me {
-                try db.query("UPDATE lanes.columns SET key = $2, version = version + 1, seq = $3, changed_by = current_user WHERE id = $1",
-                             [String(me), key, s])
-                dbColumns.removeAll { $0.id == me }
+            if let me, let at = dbColumns.firstIndex(where: { $0.id == me }) {
+                // Only its place changes here; title, limit and notes are judged by editColumns.
+                try db.query("UPDATE lanes.columns SET key = $2, seq = $3 WHERE id = $1", [String(me), key, s])
+                var row = dbColumns.remove(at: at)
+                row.key = key
+                let to = dbColumns.firstIndex { key.utf8.lexicographicallyPrecedes($0.key.utf8) } ?? dbColumns.count
+                dbColumns.insert(row, at: to)
+                wrote = true
+                continue
             } else {
                 let c = ours.columns[j]
                 let id = try db.query("""
@@ -295,7 +304,7 @@ struct CommitWork {
         for (j, plan) in diff.columns.enumerated() where plan.edited {
             guard let bi = plan.baseIndex, let id = oursColumns[j], let row = dbColumns.first(where: { $0.id == id }) else { continue }
             let old = base.columns[bi], new = ours.columns[j]
-            let seen = mirror.columns.first { $0.id == id }
+            let seen = seenColumns.first { $0.id == id }
             let untouched = seen?.version == row.version
             var title = row.title, wip = row.wipLimit, extra = row.extraLines
             var changed = false

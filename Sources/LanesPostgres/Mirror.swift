@@ -38,6 +38,7 @@ struct Mirror {
     static let cardFields = "id, column_id, key, version, changed_by, title, due, description, subtasks, done, extra_lines"
 
     /// Applies a delta: the board row's fields, every column, changed cards, and removed card ids.
+    /// Built columns are patched in place (a removal and an insertion), not rebuilt.
     mutating func apply(version: Int64, columns newColumns: [ColumnRow], cards changed: [CardRow], removed: [Int64]) {
         self.version = max(self.version, version)
         let known = Set(newColumns.map(\.id))
@@ -48,26 +49,21 @@ struct Mirror {
         columns = newColumns
         for id in removed {
             guard let old = cards.removeValue(forKey: id) else { continue }
-            order[old.column]?.removeAll { $0 == id }
-            built[old.column] = nil
+            take(id, from: old.column)
         }
         for row in changed {
             let id = Int64(bitPattern: row.card.id.rawValue)
-            if let old = cards[id] {
-                if old.column != row.column || old.key != row.key {
-                    order[old.column]?.removeAll { $0 == id }
-                    cards[id] = row
-                    insertSorted(id, row)
-                } else {
-                    cards[id] = row
-                }
-                built[old.column] = nil
-            } else {
-                cards[id] = row
-                insertSorted(id, row)
-            }
-            built[row.column] = nil
+            if let old = cards[id] { take(id, from: old.column) }
+            cards[id] = row
+            insertSorted(id, row)
         }
+    }
+
+    /// Removes a card from its column's order (and built cards).
+    private mutating func take(_ id: Int64, from column: Int64) {
+        guard let i = order[column]?.firstIndex(of: id) else { return }
+        order[column]!.remove(at: i)
+        if built[column] != nil { built[column]!.remove(at: i) }
     }
 
     /// Replaces everything (a full load).
@@ -101,6 +97,7 @@ struct Mirror {
         }
         ids.insert(id, at: lo)
         order[row.column] = ids
+        if built[row.column] != nil { built[row.column]!.insert(row.card, at: lo) }
     }
 
     /// The card identities of a column in board order.

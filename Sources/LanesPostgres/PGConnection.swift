@@ -86,9 +86,27 @@ final class PGConnection {
     @discardableResult
     func query(_ sql: String, _ params: [String?] = []) throws -> Rows {
         guard let c = conn else { throw StorageUnavailable(reason: "the connection to \(displayName) is closed") }
-        let result: OpaquePointer? = params.isEmpty
-            ? PQexec(c, sql)
-            : withOptionalCStrings(params) { p in PQexecParams(c, sql, Int32(params.count), nil, p, nil, nil, 0) }
+        let result: OpaquePointer?
+        if params.isEmpty {
+            result = PQexec(c, sql)
+        } else {
+            // Statements with parameters are prepared once per connection: parsing and planning
+            // (row-level security included) is most of a short statement's cost.
+            let name: String
+            if let known = prepared[sql] {
+                name = known
+            } else {
+                name = "lanes_\(prepared.count)"
+                let made = PQprepare(c, name, sql, Int32(params.count), nil)
+                defer { PQclear(made) }
+                guard let made else { throw lost(reason: String(cString: PQerrorMessage(c))) }
+                if PQresultStatus(made) != PGRES_COMMAND_OK {
+                    try check(made, c)
+                }
+                prepared[sql] = name
+            }
+            result = withOptionalCStrings(params) { p in PQexecPrepared(c, name, Int32(params.count), p, nil, nil, 0) }
+        }
         defer { PQclear(result) }
         guard let result else { throw lost(reason: String(cString: PQerrorMessage(c))) }
         switch PQresultStatus(result) {
@@ -116,13 +134,22 @@ final class PGConnection {
             }
             return Rows(fields: fields, values: values)
         default:
-            let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) } ?? ""
-            let message = PGConnection.trimmed(String(cString: PQresultErrorMessage(result)))
-            if PQstatus(c) != CONNECTION_OK || state.hasPrefix("08") || state == "57P01" || state == "57P02" || state == "57P03" {
-                throw lost(reason: message)
-            }
-            throw PostgresError(sqlState: state, message: message)
+            try check(result, c)
+            return Rows(fields: [], values: [])
         }
+    }
+
+    /// Statement text → prepared statement name, on this connection.
+    private var prepared: [String: String] = [:]
+
+    /// Throws the error a failed result holds: connection faults as `StorageUnavailable`.
+    private func check(_ result: OpaquePointer, _ c: OpaquePointer) throws {
+        let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) } ?? ""
+        let message = PGConnection.trimmed(String(cString: PQresultErrorMessage(result)))
+        if PQstatus(c) != CONNECTION_OK || state.hasPrefix("08") || state == "57P01" || state == "57P02" || state == "57P03" {
+            throw lost(reason: message)
+        }
+        throw PostgresError(sqlState: state, message: message)
     }
 
     /// Sends a statement and closes the connection without reading the reply (tests: a reply lost on the wire).

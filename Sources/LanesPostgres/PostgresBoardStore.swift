@@ -33,6 +33,7 @@ public final class PostgresBoardStore: BoardStorage {
     private var mirror = Mirror()
     /// Column row ids of the board last handed out, in board order.
     private var handedColumns: [Int64] = []
+    private var handedTitles: [String] = []
     /// A commit whose reply was lost: its token is reused for the same base and ours.
     private var unsure: (token: String, base: Board, ours: Board)?
     private let timeout: Int
@@ -92,6 +93,14 @@ public final class PostgresBoardStore: BoardStorage {
         store.boardID = id
         try db.query("LISTEN \(PGConnection.identifier(store.channel))")
         return store
+    }
+
+    /// Brings the database's Lanes schema up to date (what every open does first); the role must
+    /// own the schema or, the first time, be allowed to create one. The URL's `board` is ignored.
+    public static func setUpSchema(url: String, timeout: Int = 5) throws {
+        let parsed = try PostgresURL(url)
+        let db = try PGConnection(conninfo: parsed.conninfo, displayName: parsed.display, timeout: timeout)
+        try Schema.migrate(db)
     }
 
     /// Creates the board (the schema too on first use) from `board` and `info`; every card gets a
@@ -244,6 +253,7 @@ public final class PostgresBoardStore: BoardStorage {
     /// Hands the mirror's board out as the next base.
     private func handOut() -> Board {
         handedColumns = mirror.columns.map(\.id)
+        handedTitles = mirror.columns.map(\.title)
         return mirror.board()
     }
 
@@ -353,7 +363,8 @@ public final class PostgresBoardStore: BoardStorage {
             apply(delta, full: false)
             return CommitOutcome(board: handOut())
         }
-        var tx = CommitWork(db: db, boardID: boardID, seq: locked + 1, me: db.user, mirror: mirror,
+        var tx = CommitWork(db: db, boardID: boardID, seq: locked + 1, me: db.user,
+                            seenCard: { [unowned self] in self.mirror.cards[$0] }, seenColumns: mirror.columns,
                             baseColumns: baseColumnIDs(base), diff: diff, base: base, ours: ours)
         try tx.run()
         if tx.wrote {
@@ -361,7 +372,6 @@ public final class PostgresBoardStore: BoardStorage {
             try db.query("INSERT INTO lanes.commits (board_id, token, seq) VALUES ($1, $2, $3)", [b, token, String(tx.seq)])
             try db.query("SELECT pg_notify($1, $2)", [channel, String(tx.seq)])
         }
-        let delta = try fetchDelta(db, since: before)
         if dropReplyToNextCommit {
             dropReplyToNextCommit = false
             committed = true
@@ -371,6 +381,9 @@ public final class PostgresBoardStore: BoardStorage {
         }
         try db.query("COMMIT")
         committed = true
+        // Read back after the lock is released: rows from later commits may come too (the version
+        // is read first, so they are fetched again next time; applying a row twice is harmless).
+        let delta = try fetchDelta(db, since: before)
         apply(delta, full: false)
         collectQueued(db)
         let others = Set(delta.changed.filter { $0.changedBy != db.user || !tx.touched.contains(Int64(bitPattern: $0.card.id.rawValue)) }
@@ -381,13 +394,21 @@ public final class PostgresBoardStore: BoardStorage {
 
     /// The row ids of `base`'s columns: those handed out with it, else by title among the rows.
     private func baseColumnIDs(_ base: Board) -> [Int64?] {
-        if handedColumns.count == base.columns.count { return handedColumns }
+        if handedTitles == base.columns.map(\.title) { return handedColumns }
+        // Base is older than the last board handed out: by title, then by position among the rest.
         var used = Set<Int64>()
-        return base.columns.map { c in
+        var ids: [Int64?] = base.columns.map { c in
             guard let row = mirror.columns.first(where: { $0.title == c.title && !used.contains($0.id) }) else { return nil }
             used.insert(row.id)
             return row.id
         }
+        if handedColumns.count == base.columns.count {
+            for i in ids.indices where ids[i] == nil && !used.contains(handedColumns[i]) {
+                ids[i] = handedColumns[i]
+                used.insert(handedColumns[i])
+            }
+        }
+        return ids
     }
 
     // MARK: Access

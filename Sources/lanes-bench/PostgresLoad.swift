@@ -41,7 +41,7 @@ func runPostgresLoad() {
 
     do {
         // The schema by the administrator, the board by alice; bob shares it.
-        _ = try? PostgresBoardStore.open(url: url("lanes_admin"))
+        try PostgresBoardStore.setUpSchema(url: url("lanes_admin"))
         var board = BoardGenerator.board(cards: cardCount)
         for i in board.columns.indices { board.columns[i].wipLimit = nil }
         let (_, copyMs) = try timed { try PostgresBoardStore.create(url: url("alice"), board: board, info: BoardFileInfo(dialect: .taskell)) }

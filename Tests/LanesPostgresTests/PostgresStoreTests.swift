@@ -173,6 +173,48 @@ struct PostgresStoreTests {
         #expect(titles(try bob.load())[1][1] == "Alice's docs ⟷ Docs, final", "stored, not only shown")
     }
 
+    @Test func columnsAndRulesTravelAndCollideWithWords() throws {
+        let (alice, bob, _) = try sharedBoard()
+        let a0 = try alice.load()
+        let b0 = try bob.load()
+        // Alice adds a column between Doing and Done, renames Doing, sets a WIP limit and a rule.
+        var a1 = a0
+        a1.columns.insert(Column(title: "QA", cards: [Card(id: ItemID.fresh(), title: "Test it")]), at: 2)
+        a1.renameColumn(at: 1, to: "In progress")
+        a1.columns[1].wipLimit = 3
+        a1.acceptRules.setSources(["QA"], for: "Done")
+        let out = try alice.commit(base: a0, ours: a1)
+        #expect(out.conflicts.isEmpty)
+        #expect(out.board.columns.map(\.title) == ["To do", "In progress", "QA", "Done"])
+        #expect(out.board == a1)
+        // Bob, from his older board, renames Doing too and moves a column: the rename is refused, the move stands.
+        var b1 = b0
+        b1.columns[1].title = "WIP"
+        b1.columns.swapAt(0, 2)
+        let bobs = try bob.commit(base: b0, ours: b1)
+        #expect(bobs.conflicts.map(\.message) == ["Column “Doing” was renamed to “In progress” by alice first: “WIP” was not saved"])
+        let order = bobs.board.columns.map(\.title)
+        #expect(order.filter { $0 != "QA" } == ["Done", "In progress", "To do"])
+        #expect(order.contains("QA"))
+        #expect(bobs.board.columns[1].wipLimit == 3)
+        #expect(bobs.board.acceptRules.sources(for: "Done") == ["QA"])
+        // Alice deletes QA (moving its card out first); bob meanwhile put a card into it: QA stays, with words.
+        var p = pollfd(fd: try #require(alice.changeDescriptor), events: Int16(POLLIN), revents: 0)
+        #expect(poll(&p, 1, 2000) == 1)
+        let a2base = try #require(try alice.refresh())
+        let b2 = bobs.board
+        let qaForBob = try #require(b2.columns.firstIndex { $0.title == "QA" })
+        #expect(try bob.commit(base: b2, ours: moved(b2, "Set up CI", to: qaForBob)).conflicts.isEmpty)
+        var a2 = moved(a2base, "Test it", to: 0)
+        a2.removeColumn(at: try #require(a2.columns.firstIndex { $0.title == "QA" }))
+        let del = try alice.commit(base: a2base, ours: a2)
+        #expect(del.conflicts.map(\.kind) == [.columnDeletedWithChanges])
+        #expect(del.conflicts.first?.message == "Column “QA” kept: it holds 1 card put there elsewhere")
+        #expect(titles(del.board)[try #require(del.board.columns.firstIndex { $0.title == "QA" })] == ["Set up CI"])
+        #expect(del.board.cardCount == 7)
+        #expect(titles(try bob.load()) == titles(del.board))
+    }
+
     @Test func aRoleWithoutAGrantSeesNothingNotEvenWithPlainSQL() throws {
         let (_, _, name) = try sharedBoard()
         // Lanes says so, with exit status 2 words.
@@ -251,8 +293,12 @@ struct PostgresStoreTests {
         ours.columns[0].cards.append(Card(id: ItemID.fresh(), title: "Another new card"))
         alice.dropReplyToNextCommit = true
         #expect(throws: StorageUnavailable.self) { try alice.commit(base: a0, ours: ours) }
-        // The commit did reach the database (bob sees it)…
-        let seen = try bob.load()
+        // The commit did reach the database (bob sees it, once the server has read on to the COMMIT)…
+        var seen = try bob.load()
+        for _ in 0..<100 where titles(seen) != titles(ours) {
+            usleep(20_000)
+            seen = try bob.load()
+        }
         #expect(titles(seen) == titles(ours))
         // …and the app repeats it: nothing twice, nothing lost, no conflict.
         let again = try alice.commit(base: a0, ours: ours)

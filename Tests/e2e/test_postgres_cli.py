@@ -138,3 +138,20 @@ def test_a_password_in_the_url_is_never_printed(schema, lanes_bin, tmp_path):
     r = lanes(lanes_bin, "copy", str(src), "postgresql://alice:hunter2@127.0.0.1:1/lanes?board=x")
     assert r.returncode == 1
     assert "offline" in r.stderr and "hunter2" not in r.stderr
+
+
+def test_accept_rules_travel_with_the_board(schema, lanes_bin, tmp_path):
+    src = tmp_path / "board.md"
+    src.write_text(BOARD)
+    (tmp_path / ".board.md.lanes").write_text('accept "Done" from "Doing"\n')
+    u = url(schema, "alice", "ruled")
+    assert lanes(lanes_bin, "copy", str(src), u).returncode == 0
+    out = tmp_path / "out.md"
+    r = lanes(lanes_bin, "copy", u, str(out))
+    assert r.returncode == 0, r.stderr
+    assert out.read_text() == BOARD
+    assert (tmp_path / ".out.md.lanes").read_text() == 'accept "Done" from "Doing"\n'
+    # A file-to-file copy takes them along too.
+    r = lanes(lanes_bin, "copy", str(src), str(tmp_path / "plain.md"))
+    assert r.returncode == 0, r.stderr
+    assert (tmp_path / ".plain.md.lanes").read_text() == 'accept "Done" from "Doing"\n'
