@@ -31,10 +31,10 @@ struct Copy: ParsableCommand {
             if PostgresBoardStore.isURL(dest) {
                 let store = try PostgresBoardStore.create(url: dest, board: board, info: info, replace: replace)
                 board = try store.load()
-                print("Copied \(board.cardCount) cards in \(board.columns.count) columns to \(store.displayName).")
+                emit("Copied \(board.cardCount) cards in \(board.columns.count) columns to \(store.displayName).\n")
             } else {
                 try PostgresCLI.write(board, info: info, to: dest, replace: replace)
-                print("Copied \(board.cardCount) cards in \(board.columns.count) columns to \(dest).")
+                emit("Copied \(board.cardCount) cards in \(board.columns.count) columns to \(dest).\n")
             }
         }
     }
@@ -62,7 +62,7 @@ struct Grant: ParsableCommand {
         try PostgresCLI.reporting {
             let store = try PostgresBoardStore.open(url: url)
             try store.grant(role: role, canGrant: canGrant)
-            print("Role \(role) may now read and change board “\(store.url.board)”\(canGrant ? ", and grant access" : "").")
+            emit("Role \(role) may now read and change board “\(store.url.board)”\(canGrant ? ", and grant access" : "").\n")
         }
     }
 }
@@ -84,7 +84,7 @@ struct Revoke: ParsableCommand {
         try PostgresCLI.reporting {
             let store = try PostgresBoardStore.open(url: url)
             try store.revoke(role: role)
-            print("Role \(role) no longer has access to board “\(store.url.board)”.")
+            emit("Role \(role) no longer has access to board “\(store.url.board)”.\n")
         }
     }
 }
