@@ -14,13 +14,16 @@ enum BoardLocation {
     /// The board and how its file is laid out (a database board keeps its file's dialect and parts).
     static func read(_ spec: String) throws -> (board: Board, info: BoardFileInfo) {
         if isURL(spec) {
-            let store = try PostgresBoardStore.open(url: spec)
-            return (try store.load(), store.fileInfo)
+            return try PostgresCLI.reporting {
+                let store = try PostgresBoardStore.open(url: spec)
+                return (try store.load(), store.fileInfo)
+            }
         }
         return try BoardStore.load(spec)
     }
 
-    private static func openDatabase(_ url: String) throws -> any BoardStorage {
-        try PostgresBoardStore.open(url: url)
+    /// The database store; server errors become command errors (1, or 2 for a permission).
+    static func openDatabase(_ url: String) throws -> PostgresBoardStore {
+        try PostgresCLI.reporting { try PostgresBoardStore.open(url: url) }
     }
 }

@@ -28,11 +28,10 @@ struct Lanes: ParsableCommand {
     static func main() {
         if let first = CommandLine.arguments.dropFirst().first, let name = mistypedSubcommand(first) {
             // Caught before `open` would create a board by that name.
-            FileHandle.standardError.write(Data("""
+            errorLine("""
                 lanes: "\(first)" is neither a subcommand nor a file here; did you mean `lanes \(name)`? \
                 (`lanes open \(first)` creates a board named \(first).)
-
-                """.utf8))
+                """)
             Foundation.exit(2)
         }
         do {
@@ -45,6 +44,7 @@ struct Lanes: ParsableCommand {
         } catch let error as StorageError {
             fail(error)
         } catch {
+            if let mapped = PostgresCLI.commandError(for: error) { fail(mapped) }
             // Usage errors exit 2 like other bad input; help, versions and completion scripts go their usual way.
             guard exitCode(for: error) == .validationFailure else { exit(withError: error) }
             errorLine(fullMessage(for: error))
@@ -138,10 +138,10 @@ struct Open: ParsableCommand {
 
     /// A board in PostgreSQL (it must exist: lanes copy creates one).
     static func database(_ url: String) throws -> Opened {
-        let store = try PostgresBoardStore.open(url: url)
-        let board = try store.load()
+        let store = try BoardLocation.openDatabase(url)
+        let board = try PostgresCLI.reporting { try store.load() }
         return Opened(storage: store, board: board, info: store.fileInfo, name: store.url.board,
-                      key: store.displayName, status: "Live board \(store.displayName) · changes are saved and shared at once")
+                      key: store.displayName, status: "Live board “\(store.url.board)” · every change is saved and shared at once")
     }
 
     /// The config file's text and path; nil when there is none. A file that is not UTF-8 is an error.

@@ -91,13 +91,20 @@ struct Revoke: ParsableCommand {
 
 enum PostgresCLI {
     /// Runs `body`, turning database errors into `CommandError`s (status 1; access refused: 2).
-    static func reporting(_ body: () throws -> Void) throws {
+    static func reporting<T>(_ body: () throws -> T) throws -> T {
         do {
-            try body()
-        } catch let e as StorageUnavailable {
-            throw CommandError(.notFound, e.description)
-        } catch let e as PostgresError {
-            throw CommandError(e.sqlState == "42501" ? .badInput : .notFound, e.message)
+            return try body()
+        } catch {
+            throw commandError(for: error) ?? error
+        }
+    }
+
+    /// A database error as the command error it is reported as; nil for other errors.
+    static func commandError(for error: any Error) -> CommandError? {
+        switch error {
+        case let e as StorageUnavailable: return CommandError(.notFound, e.description)
+        case let e as PostgresError: return CommandError(e.sqlState == "42501" ? .badInput : .notFound, e.message)
+        default: return nil
         }
     }
 
