@@ -55,7 +55,9 @@ def test_enter_opens_the_whole_card_and_space_ticks_a_subtask(lanes, size):
     w, h = size
     app = lanes(TASKELL, wait_for="Write the report", width=w, height=h)
     app.send_keys("Enter")
-    lines = app.wait_for(lambda l: any(" Card " in x for x in l) and "Description" in "".join(l), what="the card detail")
+    # The whole detail frame, not one caught half-written by the terminal (its last line drawn too).
+    lines = app.wait_for(lambda l: any(" Card " in x for x in l) and "Description" in "".join(l)
+                         and "The first paragraph explains why this card exists" in joined(l), what="the card detail")
     text = joined(lines)
     assert "Write the report #docs #q3" in text, app.dump()
     assert "Due: 2026-03-31" in text and "Tags: #docs #q3" in text and "Column: To do" in text, app.dump()
