@@ -315,39 +315,58 @@ def test_sigpipe_is_ignored_and_sigtstp_without_job_control_changes_nothing(lane
     quit_and_check(app, board_md(after).encode())
 
 
+class ShellSession:
+    """An interactive bash (job control on, prompt `READY$ `) in a tmux session of its own,
+    running `sh -c 'lanes b.md; echo back-in-sh'` once the board is written to `folder`."""
+
+    def __init__(self, tmux_server, lanes_bin, folder: Path, name: str):
+        self.tmux, self.name = tmux_server, name
+        (folder / "b.md").write_text(board_md(START))
+        tmux_server.run("new-session", "-d", "-s", name, "-x", "100", "-y", "30", "-c", str(folder),
+                        "env PS1='READY$ ' LC_ALL=C.UTF-8 TERM=xterm-256color bash --norc --noprofile -i")
+        self.wait(lambda s: "READY$" in s, "the shell prompt")
+        self.type(f"sh -c '{lanes_bin} b.md; echo back-in-sh'")
+        self.wait(lambda s: "a0" in s and "Doing" in s, "the board")
+
+    def screen(self) -> str:
+        return self.tmux.run("capture-pane", "-p", "-t", self.name)
+
+    def wait(self, pred, what: str, timeout: float = 10.0) -> None:
+        deadline = time.monotonic() + timeout
+        while not pred(self.screen()):
+            if time.monotonic() > deadline:
+                raise HarnessError(f"timed out waiting for {what}:\n{self.screen()}")
+            time.sleep(POLL)
+
+    def type(self, line: str) -> None:
+        self.tmux.run("send-keys", "-t", self.name, "-l", line)
+        self.tmux.run("send-keys", "-t", self.name, "Enter")
+
+    def flags(self) -> str:
+        return self.tmux.run("display-message", "-p", "-t", self.name, "#{alternate_on} #{mouse_button_flag}").strip()
+
+    def fg_then_quit(self) -> None:
+        """`fg` brings the board back; q ends lanes and sh goes on to its echo."""
+        self.type("fg")
+        self.wait(lambda s: "a0" in s and "Doing" in s and "READY$ fg" not in s, "the board after fg")
+        self.tmux.run("send-keys", "-t", self.name, "q")
+        self.wait(lambda s: "back-in-sh" in s and s.rstrip().endswith("READY$"), "lanes to end and sh to go on")
+
+    def close(self) -> None:
+        self.tmux.run("kill-session", "-t", self.name, check=False)
+
+
 def test_a_stop_under_sh_c_stops_the_whole_job_and_the_shell_prompt_comes_back(lanes, tmux_server, lanes_bin, tmp_path):
-    (tmp_path / "b.md").write_text(board_md(START))
-    name = f"jc{os.getpid()}"
-    tmux_server.run("new-session", "-d", "-s", name, "-x", "100", "-y", "30", "-c", str(tmp_path),
-                    "env PS1='READY$ ' LC_ALL=C.UTF-8 TERM=xterm-256color bash --norc --noprofile -i")
+    sh = ShellSession(tmux_server, lanes_bin, tmp_path, f"jc{os.getpid()}")
     try:
-        def screen():
-            return tmux_server.run("capture-pane", "-p", "-t", name)
-
-        def wait(pred, what, timeout=10.0):
-            deadline = time.monotonic() + timeout
-            while not pred(screen()):
-                if time.monotonic() > deadline:
-                    raise HarnessError(f"timed out waiting for {what}:\n{screen()}")
-                time.sleep(POLL)
-
-        wait(lambda s: "READY$" in s, "the shell prompt")
-        tmux_server.run("send-keys", "-t", name, "-l", f"sh -c '{lanes_bin} b.md; echo back-in-sh'")
-        tmux_server.run("send-keys", "-t", name, "Enter")
-        wait(lambda s: "a0" in s and "Doing" in s, "the board")
-        shell = int(tmux_server.run("display-message", "-p", "-t", name, "#{pane_pid}").strip())
+        shell = int(tmux_server.run("display-message", "-p", "-t", sh.name, "#{pane_pid}").strip())
         pid = descendant_running(shell, lanes_bin)
         os.kill(pid, signal.SIGTSTP)
-        wait(lambda s: "Stopped" in s and s.rstrip().endswith("READY$"), "the job to stop and the prompt to return")
-        flags = lambda: tmux_server.run("display-message", "-p", "-t", name, "#{alternate_on} #{mouse_button_flag}").strip()
-        wait(lambda s: flags() == "0 0", "the terminal to be restored while stopped")
-        tmux_server.run("send-keys", "-t", name, "-l", "fg")
-        tmux_server.run("send-keys", "-t", name, "Enter")
-        wait(lambda s: "a0" in s and "Doing" in s and "READY$ fg" not in s, "the board after fg")
-        tmux_server.run("send-keys", "-t", name, "q")
-        wait(lambda s: "back-in-sh" in s and s.rstrip().endswith("READY$"), "lanes to end and sh to go on")
+        sh.wait(lambda s: "Stopped" in s and s.rstrip().endswith("READY$"), "the job to stop and the prompt to return")
+        sh.wait(lambda s: sh.flags() == "0 0", "the terminal to be restored while stopped")
+        sh.fg_then_quit()
     finally:
-        tmux_server.run("kill-session", "-t", name, check=False)
+        sh.close()
 
 
 # --------------------------------------------------------------------------- 9: small items
