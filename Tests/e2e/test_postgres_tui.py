@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import subprocess
 import time
+from pathlib import Path
 
 import pytest
 
@@ -58,6 +59,17 @@ def column_titles(app, L, k, lines=None):
     return out
 
 
+def alices_move_reaches_bob_once(alice, bob, schema, lanes_bin, tmp_path, name, what):
+    """After alice's `J` on t0: bob's screen shows it, the stored board has it exactly once, both quit."""
+    after = [("To do", ["t1", "t0", "t2"]), ("Doing", ["d0"]), ("Done", ["x0"])]
+    L = Layout.simple(100, 30, after)
+    bob.wait_for(lambda l: column_titles(bob, L, 0, l) == ["t1", "t0", "t2"], timeout=10, what=what)
+    out = tmp_path / "out.md"
+    assert run_lanes(lanes_bin, "copy", url(schema, "bob", name), str(out)).returncode == 0
+    assert out.read_text() == board_md(after), "applied exactly once"
+    assert alice.quit() == 0 and bob.quit() == 0
+
+
 def test_a_drag_in_one_tui_shows_in_the_other_and_the_cli_reaches_both(lanes, schema, lanes_bin, tmp_path):
     alice, bob = start_team_board(lanes, schema, lanes_bin, tmp_path, "live")
     L = Layout.simple(100, 30, TEAM)
@@ -95,14 +107,8 @@ def test_the_server_restarts_under_both_tuis_and_a_later_move_reaches_the_other(
     assert r.returncode == 0, r.stderr
     # alice moves t0 down with the keyboard; it is saved once reconnected, and bob sees it.
     alice.send_keys("J")
-    after = [("To do", ["t1", "t0", "t2"]), ("Doing", ["d0"]), ("Done", ["x0"])]
-    L = Layout.simple(100, 30, after)
-    bob.wait_for(lambda l: column_titles(bob, L, 0, l) == ["t1", "t0", "t2"], timeout=10,
-                 what="alice's move after the restart on bob's screen")
-    out = tmp_path / "out.md"
-    assert run_lanes(lanes_bin, "copy", url(schema, "alice", "restart"), str(out)).returncode == 0
-    assert out.read_text() == board_md(after), "applied exactly once"
-    assert alice.quit() == 0 and bob.quit() == 0
+    alices_move_reaches_bob_once(alice, bob, schema, lanes_bin, tmp_path, "restart",
+                                 "alice's move after the restart on bob's screen")
 
 
 def test_a_role_without_a_grant_is_told_so_by_lanes_show(schema, lanes_bin, tmp_path):
@@ -119,7 +125,7 @@ def test_a_role_without_a_grant_is_told_so_by_lanes_show(schema, lanes_bin, tmp_
 def test_offline_is_said_and_the_move_is_saved_when_the_server_is_back(lanes, schema, lanes_bin, tmp_path):
     alice, bob = start_team_board(lanes, schema, lanes_bin, tmp_path, "offline")
     d, _ = schema
-    bindir = next(p for p in sorted(__import__("pathlib").Path("/usr/lib/postgresql").glob("*/bin")))
+    bindir = sorted(Path("/usr/lib/postgresql").glob("*/bin"))[0]
     stop = ["runuser", "-u", "postgres", "--", str(bindir / "pg_ctl"), "-D", f"{d}/data", "-m", "fast", "-w", "stop"]
     r = subprocess.run(stop, capture_output=True, text=True, stdin=subprocess.DEVNULL)
     assert r.returncode == 0, r.stderr
@@ -129,11 +135,5 @@ def test_offline_is_said_and_the_move_is_saved_when_the_server_is_back(lanes, sc
     finally:
         r = subprocess.run([str(SCRIPT), "restart", d], capture_output=True, text=True, stdin=subprocess.DEVNULL)
         assert r.returncode == 0, r.stderr
-    after = [("To do", ["t1", "t0", "t2"]), ("Doing", ["d0"]), ("Done", ["x0"])]
-    L = Layout.simple(100, 30, after)
-    bob.wait_for(lambda l: column_titles(bob, L, 0, l) == ["t1", "t0", "t2"], timeout=10,
-                 what="the move alice made while offline on bob's screen")
-    out = tmp_path / "out.md"
-    assert run_lanes(lanes_bin, "copy", url(schema, "bob", "offline"), str(out)).returncode == 0
-    assert out.read_text() == board_md(after), "applied exactly once"
-    assert alice.quit() == 0 and bob.quit() == 0
+    alices_move_reaches_bob_once(alice, bob, schema, lanes_bin, tmp_path, "offline",
+                                 "the move alice made while offline on bob's screen")
