@@ -107,14 +107,13 @@ final class CardLocator: Sendable {
     private static func search(_ id: ItemID, near hint: UInt64, in columns: [Column]) -> UInt64? {
         let s = Int(hint >> 32), i = Int(hint & 0xFFFF_FFFF)
         guard s < columns.count else { return nil }
-        return columns[s].cards.withUnsafeBufferPointer { cards -> UInt64? in
-            if i < cards.count, cards[i].id == id { return hint }
-            for d in 1...radius {
-                if i - d >= 0, i - d < cards.count, cards[i - d].id == id { return pack(s, i - d) }
-                if i + d < cards.count, cards[i + d].id == id { return pack(s, i + d) }
-            }
-            return nil
+        let cards = columns[s].cards
+        if i < cards.count, cards[i].id == id { return hint }
+        for d in 1...radius {
+            if i - d >= 0, i - d < cards.count, cards[i - d].id == id { return pack(s, i - d) }
+            if i + d < cards.count, cards[i + d].id == id { return pack(s, i + d) }
         }
+        return nil
     }
 
     /// One pass over the board: every card's position, the old hints dropped.
@@ -131,8 +130,9 @@ final class CardLocator: Sendable {
         st.dense = Array(repeating: unknown, count: total == 0 ? 0 : Int(largestDense) + 1)
         st.sparse = [:]
         for (s, c) in columns.enumerated() {
-            c.cards.withUnsafeBufferPointer { cards in
-                for (i, card) in cards.enumerated() {
+            c.cards.forEachChunk { cards, base in
+                for (o, card) in cards.enumerated() {
+                    let i = base + o
                     let raw = card.id.rawValue
                     if raw < UInt64(st.dense.count) {
                         st.dense[Int(raw)] = pack(s, i)

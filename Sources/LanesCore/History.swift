@@ -84,6 +84,9 @@ public struct BoardDocument: Sendable {
             board = stored
             return ([], 0)
         }
+        // Nothing came in (our own save came back): our later changes stand as they are. No
+        // merge, which at a million cards would hold up the input for seconds.
+        if stored == base { return ([], 0) }
         let merged = BoardMerge.merge(base: base, ours: board, theirs: stored)
         board = merged.board
         return (merged.conflicts, merged.incomingChanges)

@@ -174,17 +174,21 @@ private enum CardExtras: Hashable, Sendable {
 /// A list of cards with a title.
 public struct Column: Hashable, Sendable {
     public var title: String
-    public var cards: [Card]
+    public var cards: CardList
     /// Work-in-progress limit: at most this many cards (nil: no limit).
     public var wipLimit: Int?
     /// Lines between the heading and the first card that Lanes does not interpret, kept verbatim.
     public var extraLines: [String]
 
-    public init(title: String, cards: [Card] = [], wipLimit: Int? = nil, extraLines: [String] = []) {
+    public init(title: String, cards: CardList = [], wipLimit: Int? = nil, extraLines: [String] = []) {
         self.title = title
         self.cards = cards
         self.wipLimit = wipLimit
         self.extraLines = extraLines
+    }
+
+    public init(title: String, cards: [Card], wipLimit: Int? = nil, extraLines: [String] = []) {
+        self.init(title: title, cards: CardList(cards), wipLimit: wipLimit, extraLines: extraLines)
     }
 
     /// Whether another card from elsewhere would exceed the WIP limit.

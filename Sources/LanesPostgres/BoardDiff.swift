@@ -57,20 +57,15 @@ struct BoardDiff {
         }
 
         // Per matched column, the window between the common prefix and suffix of cards (equal
-        // values, so unchanged and in place); unchanged columns (same buffer) are skipped in O(1).
+        // values, so unchanged and in place); chunks both sides share are skipped unread.
         var baseWindow: [Int: Range<Int>] = [:]
         var oursWindow: [Int: Range<Int>] = [:]
         for b in deletedColumns { baseWindow[b] = base.columns[b].cards.indices }
         for (j, c) in ours.columns.enumerated() {
             guard let b = match[j] else { oursWindow[j] = c.cards.indices; continue }
-            let old = base.columns[b].cards, new = c.cards
-            if old == new { continue }
-            var p = 0
-            while p < old.count, p < new.count, old[p] == new[p] { p += 1 }
-            var q = 0
-            while q < old.count - p, q < new.count - p, old[old.count - 1 - q] == new[new.count - 1 - q] { q += 1 }
-            baseWindow[b] = p..<(old.count - q)
-            oursWindow[j] = p..<(new.count - q)
+            guard let span = c.cards.changedSpan(from: base.columns[b].cards) else { continue }
+            baseWindow[b] = span.old
+            oursWindow[j] = span.new
         }
         var wasAt: [ItemID: (column: Int, index: Int, card: Card)] = [:]
         for (b, window) in baseWindow {

@@ -23,7 +23,7 @@ struct ColumnRow {
 
 /// The client's copy of one board's rows, kept up to date by deltas (rows written after `version`).
 ///
-/// Each column keeps its card identities sorted by key and its `[Card]` built once, so a delta of
+/// Each column keeps its card identities sorted by key and its cards built once, so a delta of
 /// one move rebuilds one or two columns, not the board.
 struct Mirror {
     var version: Int64 = 0
@@ -33,7 +33,7 @@ struct Mirror {
     var columns: [ColumnRow] = []
     var cards: [Int64: CardRow] = [:]
     private var order: [Int64: [Int64]] = [:]
-    private var built: [Int64: [Card]] = [:]
+    private var built: [Int64: CardList] = [:]
 
     static let cardFields = "id, column_id, key, version, changed_by, title, due, description, subtasks, done, extra_lines"
 
@@ -106,11 +106,12 @@ struct Mirror {
     /// The board the rows make: columns by key, cards by key, the rules.
     mutating func board() -> Board {
         var board = Board(columns: columns.map { c in
-            let cards: [Card]
+            let cards: CardList
             if let done = built[c.id] {
                 cards = done
             } else {
-                cards = (order[c.id] ?? []).map { self.cards[$0]!.card }
+                let rows = self.cards
+                cards = CardList((order[c.id] ?? []).lazy.map { rows[$0]!.card })
                 built[c.id] = cards
             }
             return Column(title: c.title, cards: cards, wipLimit: c.wipLimit, extraLines: c.extraLines)

@@ -69,7 +69,7 @@ public struct ColumnMetrics: Sendable {
     /// The inputs, and behind a lock what has been computed from them so far (copies of
     /// the metrics share it, and a `Draggable` may be read from any thread).
     final class Storage: Sendable {
-        let cards: [Card]
+        let cards: CardList
         let width: Int
         let maxTitleLines: Int
         let compact: Bool
@@ -81,7 +81,7 @@ public struct ColumnMetrics: Sendable {
             var faces: [CardFace] = []
         }
 
-        init(cards: [Card], width: Int, maxTitleLines: Int, compact: Bool) {
+        init(cards: CardList, width: Int, maxTitleLines: Int, compact: Bool) {
             self.cards = cards
             self.width = width
             self.maxTitleLines = maxTitleLines
@@ -117,7 +117,7 @@ public struct ColumnMetrics: Sendable {
 
     let storage: Storage
 
-    init(cards: [Card], width: Int, maxTitleLines: Int, compact: Bool = false) {
+    init(cards: CardList, width: Int, maxTitleLines: Int, compact: Bool = false) {
         storage = Storage(cards: cards, width: width, maxTitleLines: maxTitleLines, compact: compact)
     }
 
@@ -167,7 +167,7 @@ public struct ColumnMetrics: Sendable {
 /// Remembers column metrics between frames; starts a column afresh only when its cards or width change.
 public final class LayoutCache {
     private struct Entry {
-        var cards: [Card]
+        var cards: CardList
         var width: Int
         var compact: Bool
         var metrics: ColumnMetrics
@@ -182,7 +182,7 @@ public final class LayoutCache {
 
     /// Metrics for a column's cards at a width. Comparing unchanged arrays is cheap: they share storage.
     /// New metrics cost nothing until asked: cards are measured as far as the screen needs.
-    public func columnMetrics(section: Int, cards: [Card], width: Int, compact: Bool = false) -> ColumnMetrics {
+    public func columnMetrics(section: Int, cards: CardList, width: Int, compact: Bool = false) -> ColumnMetrics {
         if let e = entries[section], e.width == width, e.compact == compact, e.cards == cards { return e.metrics }
         let m = ColumnMetrics(cards: cards, width: width, maxTitleLines: metrics.maxTitleLines, compact: compact)
         entries[section] = Entry(cards: cards, width: width, compact: compact, metrics: m)
@@ -203,7 +203,7 @@ public struct ColumnDraggable: Draggable {
     /// The sections this column accepts cards from under the board's accept rules; nil: every one.
     public var allowedSources: Set<Int>? = nil
 
-    public var cards: [Card] { column.cards }
+    public var cards: CardList { column.cards }
 
     public var itemCount: Int { cards.count }
     public func itemID(at index: Int) -> ItemID { cards[index].id }

@@ -77,7 +77,7 @@ enum BoardGenerator {
                 }
                 cards.append(card)
             }
-            columns.append(Column(title: name, cards: cards, wipLimit: name == "Review" ? 5 : nil))
+            columns.append(Column(title: name, cards: CardList(cards), wipLimit: name == "Review" ? 5 : nil))
         }
         return Board(columns: columns)
     }

@@ -155,6 +155,24 @@ struct HistoryTests {
         #expect(!doc.history.canUndo)
     }
 
+    /// A save that comes back with nothing from elsewhere leaves later changes as they are; one
+    /// that brings a change elsewhere keeps both, and neither is an undo step.
+    @Test func absorbKeepsLaterChanges() {
+        var doc = BoardDocument(board: board([[1, 2, 3], [4]]))
+        let sent = doc.board
+        DropTransaction(item: ItemID(1), target: DropTarget(section: 1, index: 1, gap: 0, anchor: nil)).apply(to: &doc)
+        let later = doc.board
+        let quiet = doc.absorb(stored: sent, base: sent)
+        #expect(quiet.conflicts.isEmpty && quiet.incoming == 0)
+        #expect(doc.board == later && doc.history.undoStack.count == 1)
+        var elsewhere = sent
+        elsewhere.columns[0].cards.remove(at: 2)
+        let busy = doc.absorb(stored: elsewhere, base: sent)
+        #expect(busy.conflicts.isEmpty && busy.incoming == 1)
+        #expect(rawIDs(doc.board) == [[2], [4, 1]])
+        #expect(doc.history.undoStack.count == 1)
+    }
+
     @Test func documentForwardsTheDataSource() {
         var doc = BoardDocument(board: board([[1, 2], [3]]))
         #expect(doc.numberOfItems(inSection: 0) == 2 && doc.indexPath(for: ItemID(3)) == path(1, 0))

@@ -31,7 +31,7 @@ struct ObsidianParser {
 
         var raws: [RawColumn] = []
         var current: RawColumn?
-        var cards: [Card] = []
+        var cards: CardList = []
         var card: Card?
         var blanks = 0
         var nextID: UInt64 = 1

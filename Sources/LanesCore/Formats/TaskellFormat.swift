@@ -29,7 +29,7 @@ struct TaskellParser {
         var stage = Stage.title
         var blanks = 0
         var nextID: UInt64 = 1
-        var cards: [Card] = []
+        var cards: CardList = []
 
         func closeCard() {
             if let done = card.take() { cards.append(done) }
