@@ -26,6 +26,8 @@ public final class BoardStore: BoardStorage {
     /// nil while there is no rules file.
     private var rulesFingerprint: FileFingerprint?
     private let watcher: FileWatcher?
+    /// The text of the cards as last written, by chunk: a save formats only what changed.
+    let textCache = CardTextCache()
 
     private init(path: String, info: BoardFileInfo, known: Board, fingerprint: FileFingerprint?,
                  rulesFingerprint: FileFingerprint?) {
@@ -171,7 +173,7 @@ public final class BoardStore: BoardStorage {
                 // Column spacing is kept by column: follow renames and moves from theirs to the result.
                 let writtenInfo = theirsInfo.following(theirs, to: result)
                 if fileMissing || !Self.sameFile(result, theirs) {
-                    let bytes = Array(BoardFormat.serialize(result, info: writtenInfo).utf8)
+                    let bytes = Array(BoardFormat.serialize(result, info: writtenInfo, cache: textCache).utf8)
                     newFP = try SafeFile.writeAtomically(bytes, to: path, expecting: fileMissing ? nil : diskFP)
                 }
                 if result.acceptRules != theirs.acceptRules {

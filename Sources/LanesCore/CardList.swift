@@ -61,6 +61,9 @@ public struct CardList: Sendable {
         for j in k..<ends.count { ends[j] += delta }
     }
 
+    /// The chunks themselves, in order (for code that caches by chunk, see `CardTextCache`).
+    var storageChunks: [[Card]] { chunks }
+
     /// The cards as one array (copies them).
     public var array: [Card] {
         if chunks.count == 1 { return chunks[0] }
@@ -201,8 +204,9 @@ extension CardList: RandomAccessCollection, MutableCollection {
 }
 
 extension CardList: RangeReplaceableCollection {
+    /// Fills the last chunk to `fillChunk` (a parser appends every card), leaving room for inserts.
     public mutating func append(_ card: Card) {
-        if let k = chunks.indices.last, chunks[k].count < Self.maxChunk {
+        if let k = chunks.indices.last, chunks[k].count < Self.fillChunk {
             chunks[k].append(card)
             ends[k] += 1
         } else {

@@ -35,6 +35,7 @@ public final class AppRunner {
     /// Why the last save failed; nil once stored.
     private(set) var unsaved: String?
     private var nextRetry: Double?
+    private var pacing = SavePacing()
     let now: () -> Double
     /// Where the board went when Lanes had to end unsaved (set on the way out).
     public private(set) var recoveryCopy: String?
@@ -80,13 +81,15 @@ public final class AppRunner {
             device.present(buffer)
             // The frame first, then the save: a change is on screen before it is compared and sent.
             submitIfNeeded(now: now())
-            var deadlines = [app.deadline(now: t), decoder.deadline, nextRetry].compactMap { $0 }
+            let held = inFlight == nil && nextRetry == nil ? pacing.deadline : nil
+            var deadlines = [app.deadline(now: t), decoder.deadline, nextRetry, held].compactMap { $0 }
             if deadlines.isEmpty { deadlines = [t + 1] }
             let timeout = max(0, (deadlines.min() ?? t + 1) - t)
             var ending: Ending?
             for input in device.wait(timeout: timeout, wakingOn: worker?.reportDescriptor) {
                 switch input {
                 case .bytes(let bytes):
+                    pacing.input(at: now())
                     for event in decoder.feed(bytes, now: now()) where ending == nil {
                         ending = handle(app.handle(event, now: now()))
                     }
@@ -197,7 +200,7 @@ public final class AppRunner {
     private func submitIfNeeded(now t: Double) {
         guard worker != nil, inFlight == nil else { return }
         if let r = nextRetry, t < r { return }
-        guard app.board != synced else { return }
+        guard pacing.mayStart(at: t, unsaved: app.board != synced) else { return }
         submit()
     }
 
@@ -206,6 +209,7 @@ public final class AppRunner {
         let ours = app.board
         inFlight = (worker.commit(base: synced, ours: ours), ours)
         nextRetry = nil
+        pacing.started()
     }
 
     private func takeReports() {
@@ -216,9 +220,10 @@ public final class AppRunner {
     private func process(_ reports: [StorageWorker.Report]) {
         for report in reports {
             switch report {
-            case .committed(let token, let outcome):
+            case .committed(let token, let outcome, let cpu):
                 guard let sent = inFlight, sent.token == token else { continue }
                 inFlight = nil
+                pacing.saved(cost: cpu)
                 synced = outcome.board
                 let wasUnsaved = unsaved != nil
                 unsaved = nil

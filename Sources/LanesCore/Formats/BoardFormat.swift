@@ -180,7 +180,12 @@ public enum BoardFormat {
 
     /// The file text for a board, keeping the dialect and everything else `info` holds.
     public static func serialize(_ board: Board, info: BoardFileInfo) -> String {
-        var writer = BoardWriter(info: info)
+        serialize(board, info: info, cache: nil)
+    }
+
+    /// As above, taking the text of unchanged chunks of cards from `cache` (and keeping the rest there).
+    static func serialize(_ board: Board, info: BoardFileInfo, cache: CardTextCache?) -> String {
+        var writer = BoardWriter(info: info, cache: cache)
         writer.write(board)
         return writer.finish()
     }

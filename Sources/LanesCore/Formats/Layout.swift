@@ -104,11 +104,14 @@ struct BoardWriter {
     let info: BoardFileInfo
     private var out = ""
     private let newline: String
+    /// Cards' text from the last save, by chunk (a file store's); nil formats every card.
+    private let cache: CardTextCache?
 
-    init(info: BoardFileInfo) {
+    init(info: BoardFileInfo, cache: CardTextCache? = nil, byteOrderMark: Bool = true) {
         self.info = info
+        self.cache = cache
         self.newline = info.lineEnding.text
-        if info.hasByteOrderMark { out.append("\u{FEFF}") }
+        if byteOrderMark && info.hasByteOrderMark { out.append("\u{FEFF}") }
     }
 
     mutating func line(_ text: String) {
@@ -128,6 +131,8 @@ struct BoardWriter {
     mutating func write(_ board: Board) {
         let dialect = info.dialect
         out.reserveCapacity(board.cardCount * 48 + 256)
+        cache?.begin(info)
+        defer { cache?.end() }
         lines(info.frontmatter)
         lines(info.preamble)
         let layout = info.layout
@@ -144,18 +149,38 @@ struct BoardWriter {
             line(heading)
             blanks(spacing?.afterHeading ?? layout.blankLinesAfterHeading)
             if dialect == .obsidian { lines(column.extraLines) }
-            for (k, card) in column.cards.enumerated() {
-                if k > 0 { blanks(info.blankLinesBeforeCard[card.id] ?? layout.blankLinesBetweenCards) }
-                switch dialect {
-                case .taskell: writeTaskell(card)
-                case .obsidian: writeObsidian(card)
+            var k = 0
+            for chunk in column.cards.storageChunks {
+                if k > 0 { blanks(info.blankLinesBeforeCard[chunk[0].id] ?? layout.blankLinesBetweenCards) }
+                if let cache {
+                    out += cache.text(of: chunk) { chunkText(chunk) }
+                } else {
+                    writeCards(chunk)
                 }
+                k += chunk.count
             }
         }
         if !board.columns.isEmpty { blanks(layout.blankLinesAfterColumns) }
         lines(info.archive)
         lines(info.settings)
         lines(info.epilogue)
+    }
+
+    /// A run of cards with the blank lines between them (none before the first).
+    private mutating func writeCards(_ cards: [Card]) {
+        for (j, card) in cards.enumerated() {
+            if j > 0 { blanks(info.blankLinesBeforeCard[card.id] ?? info.layout.blankLinesBetweenCards) }
+            switch info.dialect {
+            case .taskell: writeTaskell(card)
+            case .obsidian: writeObsidian(card)
+            }
+        }
+    }
+
+    private func chunkText(_ cards: [Card]) -> String {
+        var piece = BoardWriter(info: info, byteOrderMark: false)
+        piece.writeCards(cards)
+        return piece.out
     }
 
     private mutating func writeTaskell(_ card: Card) {
