@@ -10,7 +10,8 @@ import Glibc
 /// The board's storage runs on a `StorageWorker` thread, so a frame never waits for a save and
 /// a key typed during one is answered in the next frame. The runner keeps `synced`, the board as
 /// last stored; when the app's board differs it sends a commit (one at a time — later changes
-/// wait for its report, which coalesces them). Reports come back through the poll loop: a
+/// wait for its report, which coalesces them; a costly save also waits for the input to rest,
+/// see `SavePacing`). Reports come back through the poll loop: a
 /// stored board (with what others saved merged in) and boards changed elsewhere are merged
 /// under the app's own later changes (`BoardApp.absorb`).
 ///

@@ -5,12 +5,13 @@
 /// only a chunk of it is formatted again, and on a two-core machine that shows in how fast the
 /// terminal answers the next key. So once a save has cost more than `costly` CPU seconds, the
 /// next one starts when no input came for `settle` seconds, and at the latest `maxWait`
-/// seconds after the change (a hand that never rests still gets its work stored). Quitting and
-/// signals store at once regardless (the runner's flush does not ask).
+/// seconds after the change: a hand that never rests still gets its work stored, and other
+/// screens still see it within the 200 ms a live board promises. Quitting and signals store at
+/// once regardless (the runner's flush does not ask).
 struct SavePacing {
     var costly = 0.002
     var settle = 0.05
-    var maxWait = 0.5
+    var maxWait = 0.2
     /// CPU seconds the last save took on the storage's thread.
     private(set) var lastCost = 0.0
     private var lastInput = -Double.infinity
