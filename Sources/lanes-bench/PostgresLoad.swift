@@ -147,7 +147,7 @@ func runPostgresLoad() {
         // A move round trip with the board to itself: one client, no contention.
         let solo = try PostgresBoardStore.open(url: url("alice"))
         var base = try solo.load()
-        var soloMs: [Double] = []
+        var soloMs: [Double] = [], soloCPUms: [Double] = []
         var rng = SplitMix64(seed: 99)
         for _ in 0..<300 {
             var ours = base
@@ -155,14 +155,25 @@ func runPostgresLoad() {
             let card = ours.columns[from].cards.remove(at: Int.random(in: 0..<ours.columns[from].cards.count, using: &rng))
             let to = Int.random(in: 0..<ours.columns.count, using: &rng)
             ours.columns[to].cards.insert(card, at: Int.random(in: 0...ours.columns[to].cards.count, using: &rng))
+            let cpu0 = threadCPUms()
             let (out, t) = try timed { try solo.commit(base: base, ours: ours) }
+            soloCPUms.append(threadCPUms() - cpu0)
             soloMs.append(t)
             base = out.board
         }
         say("  move round trip, one client alone: p50 \(fmt(soloMs.percentile(50))) ms, p99 \(fmt(soloMs.percentile(99))) ms: \(soloMs.percentile(99) <= 10 ? "MET" : "MISSED") (≤10 ms)")
+        // What the app's save pacing sees (it holds back saves that took more than 2 ms of CPU).
+        say("  the client's CPU time per commit: p50 \(fmt(soloCPUms.percentile(50))) ms, p99 \(fmt(soloCPUms.percentile(99))) ms")
         if !once || !converged || !d.errors.isEmpty { exit(1) }
     } catch {
         FileHandle.standardError.write(Data("lanes-bench --pg-load: \(error)\n".utf8))
         exit(1)
     }
+}
+
+/// CPU time of the calling thread, in milliseconds.
+func threadCPUms() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
+    return Double(ts.tv_sec) * 1000 + Double(ts.tv_nsec) / 1e6
 }
