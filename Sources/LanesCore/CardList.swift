@@ -54,7 +54,7 @@ public struct CardList: Sendable {
             let mid = (low + high) / 2
             if ends[mid] > i { high = mid } else { low = mid + 1 }
         }
-        return (low, low == 0 ? i : i - ends[low - 1])
+        return (low, i - start(of: low))
     }
 
     private mutating func shiftEnds(from k: Int, by delta: Int) {
@@ -182,7 +182,7 @@ extension CardList: RandomAccessCollection, MutableCollection {
 
     public func lastIndex(where found: (Card) throws -> Bool) rethrows -> Int? {
         for k in chunks.indices.reversed() {
-            if let o = try chunks[k].lastIndex(where: found) { return (k == 0 ? 0 : ends[k - 1]) + o }
+            if let o = try chunks[k].lastIndex(where: found) { return start(of: k) + o }
         }
         return nil
     }
@@ -191,15 +191,6 @@ extension CardList: RandomAccessCollection, MutableCollection {
         if chunks.isEmpty { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
         guard chunks.count == 1 else { return nil }
         return try chunks[0].withUnsafeBufferPointer(body)
-    }
-
-    /// Calls `body` with each chunk's cards and the position of its first card.
-    public func forEachChunk(_ body: (UnsafeBufferPointer<Card>, Int) throws -> Void) rethrows {
-        var base = 0
-        for chunk in chunks {
-            try chunk.withUnsafeBufferPointer { try body($0, base) }
-            base += chunk.count
-        }
     }
 }
 
@@ -252,9 +243,9 @@ extension CardList: RangeReplaceableCollection {
         if range.isEmpty && new.isEmpty { return }
         if !chunks.isEmpty {
             let k = range.lowerBound == count ? chunks.count - 1 : locate(range.lowerBound).chunk
-            let start = k == 0 ? 0 : ends[k - 1]
+            let base = start(of: k)
             if range.upperBound <= ends[k] {
-                chunks[k].replaceSubrange((range.lowerBound - start)..<(range.upperBound - start), with: new)
+                chunks[k].replaceSubrange((range.lowerBound - base)..<(range.upperBound - base), with: new)
                 shiftEnds(from: k, by: new.count - range.count)
                 if chunks[k].isEmpty {
                     chunks.remove(at: k)
@@ -273,13 +264,13 @@ extension CardList: RangeReplaceableCollection {
     /// Cuts an overgrown chunk into chunks of `fillChunk`.
     private mutating func rechunk(_ k: Int) {
         let whole = chunks[k]
-        let start = k == 0 ? 0 : ends[k - 1]
+        let base = start(of: k)
         var pieces: [[Card]] = [], pieceEnds: [Int] = []
         var from = 0
         while from < whole.count {
             let to = Swift.min(from + Self.fillChunk, whole.count)
             pieces.append(Array(whole[from..<to]))
-            pieceEnds.append(start + to)
+            pieceEnds.append(base + to)
             from = to
         }
         chunks.replaceSubrange(k...k, with: pieces)

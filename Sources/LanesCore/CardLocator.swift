@@ -130,15 +130,12 @@ final class CardLocator: Sendable {
         st.dense = Array(repeating: unknown, count: total == 0 ? 0 : Int(largestDense) + 1)
         st.sparse = [:]
         for (s, c) in columns.enumerated() {
-            c.cards.forEachChunk { cards, base in
-                for (o, card) in cards.enumerated() {
-                    let i = base + o
-                    let raw = card.id.rawValue
-                    if raw < UInt64(st.dense.count) {
-                        st.dense[Int(raw)] = pack(s, i)
-                    } else {
-                        st.sparse[card.id] = pack(s, i)
-                    }
+            for (i, card) in c.cards.enumerated() {
+                let raw = card.id.rawValue
+                if raw < UInt64(st.dense.count) {
+                    st.dense[Int(raw)] = pack(s, i)
+                } else {
+                    st.sparse[card.id] = pack(s, i)
                 }
             }
         }
