@@ -79,9 +79,9 @@ public struct BoardApp {
     }
     public var renderer: DragRenderer { drag.renderer }
     public internal(set) var filter: String = ""
-    /// The multi-selection (`v`, ctrl-click, alt-click): a drag of any of these cards carries all of them.
+    /// The multi-selection (`v`, alt-click or ctrl-click, a click on a card's mark box): a drag of any of these cards carries all of them.
     public internal(set) var marked: Set<ItemID> = []
-    /// A ctrl- or alt-press toggled a mark: its drags and release start nothing.
+    /// An alt- or ctrl-press toggled a mark: its drags and release start nothing.
     var markingClick = false
     var mode: Mode = .normal
     let cache: LayoutCache
@@ -162,6 +162,10 @@ public struct BoardApp {
                 mode = .prompt(p, editor)
             }
             return []
+        case .focusOut where drag.isPointerDrag:
+            // The button may go up in another window, where this terminal never hears of it.
+            endDragReleasedElsewhere(because: "The window lost focus", now: now)
+            return []
         case .focusIn, .focusOut:
             return []
         }
@@ -215,6 +219,12 @@ public struct BoardApp {
         if let s = coordinator.session, s.isKeyboard {
             apply(coordinator.cancel(reason: .requested), now: now)
         }
+        if m.kind == .motion, drag.isPointerDrag {
+            // A motion with no button held during a drag (any-motion reporting is on while one is up):
+            // the button went up where the terminal did not report it (kitty, outside its window).
+            endDragReleasedElsewhere(because: "Released outside the window", now: now)
+            return []
+        }
         switch m.kind {
         case .wheelUp, .wheelDown:
             let delta = m.kind == .wheelUp ? -3 : 3
@@ -224,8 +234,9 @@ public struct BoardApp {
             }
             return []
         case .press where m.button == .left && !coordinator.isDragging
-                && (m.modifiers.contains(.ctrl) || m.modifiers.contains(.alt)):
-            // Ctrl-click (or alt-click: shift-click is the terminal's own selection) marks a card.
+                && (m.modifiers.contains(.alt) || m.modifiers.contains(.ctrl)):
+            // Alt-click (or ctrl-click where the terminal passes it on; shift-click is the
+            // terminal's own selection) marks a card. Without modifiers: the card's mark box.
             markingClick = true
             if let p = coordinator.hitTest(m.location), p.section >= 0, let card = board.item(at: p) {
                 toggleMark(card.id)
@@ -252,6 +263,29 @@ public struct BoardApp {
         return []
     }
 
+    /// Whether any-motion reporting (mode 1003) should be on: only while the pointer drags,
+    /// so a terminal that loses the release (kitty, outside its window) still reports the
+    /// pointer coming back without a button, and that ends the drag.
+    public var wantsAllMotion: Bool { drag.isPointerDrag }
+
+    /// Ends a pointer drag whose release the terminal never reported, as a release where
+    /// nothing takes the card: it snaps back, the board is unchanged, and the status says why.
+    /// Goes through the drag engine's own cancel, like Esc.
+    mutating func endDragReleasedElsewhere(because why: String, now: Double) {
+        let (events, words) = drag.endReleasedElsewhere(because: why, board: board, now: now)
+        apply(events, now: now, rendered: true)
+        if let words { status = words; reading.pageWordsShown = false }
+    }
+
+    /// Whether `p` is on the mark box of the card at `item`: the top-left of its top border,
+    /// where a marked card shows ● (in the compact view, the row's first cell).
+    func onMarkBox(_ p: Point, of item: ItemPath) -> Bool {
+        guard let c = layout.columns.first(where: { $0.section == item.section }), item.item < c.itemCount else { return false }
+        let f = c.frameOfItem(at: item.item)
+        guard p.y == f.minY else { return false }
+        return reading.compact ? p.x == f.minX : p.x >= f.minX + 1 && p.x <= f.minX + 3
+    }
+
     mutating func feed(_ input: PointerInput, now: Double) {
         coordinator.selectedItems = marked
         let events = drag.coordinator.handle(input, dataSource: &document)
@@ -274,6 +308,10 @@ public struct BoardApp {
                 if board.columns.indices.contains(item.item) {
                     selection = ItemPath(section: item.item, item: board.columns[item.item].cards.isEmpty ? -1 : 0)
                 }
+            case .tapped(let p, let item?) where item.section >= 0 && onMarkBox(p, of: item):
+                // A click on the mark box marks the card: marking that needs no modifier key.
+                if let card = board.item(at: item) { toggleMark(card.id) }
+                selection = item
             case .tapped(let p, let item):
                 if let item, item == selection, case .normal = mode { openDetail(at: item) }
                 else if let item { selection = item }

@@ -100,6 +100,19 @@ public struct DragSession: Sendable {
         return (events, take(events, board: board, now: now))
     }
 
+    /// Ends a pointer drag whose release the terminal never reported (the button went up
+    /// outside the window, or the window lost focus) as a release where nothing takes it: the
+    /// engine cancels it, the card (or column) snaps back and the board is unchanged. The
+    /// words start with `why`, then say where it went back.
+    public mutating func endReleasedElsewhere(because why: String, board: Board,
+                                              now: Double) -> (events: [DragEvent], words: String?) {
+        guard isPointerDrag else { return ([], nil) }
+        let events = coordinator.cancel(reason: .gesture)
+        guard let said = take(events, board: board, now: now) else { return (events, why) }
+        let rest = said.hasPrefix("Cancelled: ") ? String(said.dropFirst("Cancelled: ".count)) : said
+        return (events, why + ": " + (rest.first.map { $0.lowercased() + rest.dropFirst() } ?? ""))
+    }
+
     /// Stops auto-scroll and the dwell (a drag ended).
     public mutating func stopEdges() {
         autoScroller.reset()

@@ -79,6 +79,7 @@ public final class AppRunner {
             let t = now()
             app.tick(now: t)
             app.render(into: &buffer, now: t)
+            device.trackAllMotion(app.wantsAllMotion)
             device.present(buffer)
             // The frame first, then the save: a change is on screen before it is compared and sent.
             submitIfNeeded(now: now())

@@ -33,10 +33,13 @@ public protocol TerminalDevice: AnyObject {
     func suspend(while body: () -> Void)
     /// Stops Lanes as Ctrl-Z does in a shell (its whole process group), the terminal restored meanwhile.
     func suspendToShell()
+    /// Asks for reports of pointer motion with no button held (mode 1003), or stops them.
+    func trackAllMotion(_ on: Bool)
 }
 
 extension TerminalDevice {
     public func suspendToShell() {}
+    public func trackAllMotion(_ on: Bool) {}
 }
 
 extension TerminalDevice {

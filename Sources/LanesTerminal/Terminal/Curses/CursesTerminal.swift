@@ -37,12 +37,18 @@ public final class CursesTerminal: TerminalDevice {
     private var pending: [TerminalInput] = []
     private var meter = ThreadWriteMeter()
     private var countingDepth = 0
+    /// Whether the app asked for any-motion tracking (1003); written to the terminal while running.
+    private var allMotion = false
 
     nonisolated(unsafe) private static var owner: ObjectIdentifier?
 
     /// Mouse button-event tracking with SGR coordinates, focus reports and bracketed paste.
     static let enableModes = "\u{1b}[?1000h\u{1b}[?1002h\u{1b}[?1006h\u{1b}[?1004h\u{1b}[?2004h"
-    static let disableModes = "\u{1b}[?2004l\u{1b}[?1004l\u{1b}[?1006l\u{1b}[?1002l\u{1b}[?1000l"
+    /// Any-motion tracking (1003) is off here too: it is on only while a drag is up.
+    static let disableModes = "\u{1b}[?2004l\u{1b}[?1004l\u{1b}[?1006l\u{1b}[?1003l\u{1b}[?1002l\u{1b}[?1000l"
+    /// Any-motion tracking, switched on while the pointer drags (see `trackAllMotion`).
+    static let allMotionOn = "\u{1b}[?1003h"
+    static let allMotionOff = "\u{1b}[?1003l"
     /// What a crash writes: modes off, attributes reset, cursor shown, normal screen.
     static let crashRestore = disableModes + "\u{1b}[0m\u{1b}[?25h\u{1b}[?1049l\r\n"
 
@@ -107,6 +113,7 @@ public final class CursesTerminal: TerminalDevice {
         nextPair = 1
         cursorVisible = false
         state = .running
+        allMotion = false
         counted {
             _ = syncSize()
             invalidate()
@@ -115,6 +122,14 @@ public final class CursesTerminal: TerminalDevice {
         }
         needsClear = false
         writeDirect(Self.enableModes)
+    }
+
+    /// Switches any-motion tracking (1003) on or off; kept across Ctrl-Z and an editor, and
+    /// off whenever the terminal is handed back (`disableModes`).
+    public func trackAllMotion(_ on: Bool) {
+        guard on != allMotion else { return }
+        allMotion = on
+        if state == .running { writeDirect(on ? Self.allMotionOn : Self.allMotionOff) }
     }
 
     public func stop() {
@@ -378,7 +393,7 @@ public final class CursesTerminal: TerminalDevice {
             curs_set(0)
         }
         cursorVisible = false
-        writeDirect(Self.enableModes)
+        writeDirect(Self.enableModes + (allMotion ? Self.allMotionOn : ""))
         TerminalSignals.setArmed(true)
     }
 

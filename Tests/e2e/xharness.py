@@ -1,0 +1,500 @@
+"""Real terminal emulators under Xvfb, driven with a real pointer (X's XTEST, through xdotool).
+
+The pieces:
+
+- `XServer` starts Xvfb on a free display (:90 and up, the first whose lock file
+  /tmp/.X<n>-lock is free) and says why when it cannot.
+- `Emulator` describes how to start one emulator (xterm, lxterminal ...) with a fixed size in
+  cells, running a command.
+- `relay` (this file run as a script) is the command the emulator runs. It stands between the
+  emulator's terminal and Lanes and changes nothing on the way: bytes from the emulator go to
+  Lanes' pseudo-terminal as they are, and Lanes' output goes to the emulator as it is. It also
+  copies that output to a *mirror*: a tmux pane of the same size that draws the same bytes,
+  so a test reads the screen Lanes drew with `capture-pane` (and tmux's view of the mouse
+  modes Lanes switched on) while the emulator draws it for real. Before Lanes, it measures:
+  with mouse reporting on, it logs the cell of every click, so the test finds where each cell
+  is in pixels from the emulator's own reports (`CellGrid.measure`), never from font
+  metrics. After Lanes, it keeps reading the terminal in raw mode and records every byte, so a
+  test can assert that no mouse or focus report arrives once Lanes has quit.
+- `XSession` is one emulator window: the pointer (`move`, `press`, `release`, `click`), keys,
+  the relay's log, and screenshots (`xwd`, parsed here) of its window.
+
+Every wait is for a condition (a log line, the mirror's screen, a file's bytes), never a
+bare sleep.
+"""
+
+from __future__ import annotations
+
+import os
+import select
+import shlex
+import shutil
+import signal
+import struct
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Sequence
+
+POLL = 0.02
+
+
+class XError(AssertionError):
+    """Something the X side of a test expected did not happen."""
+
+
+def wait_until(pred: Callable[[], object], timeout: float, what: str, detail: Callable[[], str] = lambda: ""):
+    """Polls `pred` until it returns something true; returns that."""
+    deadline = time.monotonic() + timeout
+    while True:
+        got = pred()
+        if got:
+            return got
+        if time.monotonic() > deadline:
+            raise XError(f"timed out after {timeout}s waiting for {what}\n{detail()}")
+        time.sleep(POLL)
+
+
+# --------------------------------------------------------------------------- the X server
+
+
+class XServer:
+    """Xvfb on the first free display from :90, 1280x800x24; `why_not` says why it could not start."""
+
+    def __init__(self, workdir: Path):
+        self.workdir = workdir
+        self.proc: subprocess.Popen | None = None
+        self.display = ""
+        self.why_not = ""
+
+    def start(self) -> bool:
+        xvfb = shutil.which("Xvfb")
+        if not xvfb:
+            self.why_not = "Xvfb is not installed (scripts/ensure-deps test installs xvfb)"
+            return False
+        for tool in ("xdotool", "xwininfo", "xwd"):
+            if not shutil.which(tool):
+                self.why_not = f"{tool} is not installed (scripts/ensure-deps test installs it)"
+                return False
+        errors = []
+        for n in range(90, 130):
+            if Path(f"/tmp/.X{n}-lock").exists() or Path(f"/tmp/.X11-unix/X{n}").exists():
+                continue
+            log = self.workdir / f"xvfb-{n}.log"
+            proc = subprocess.Popen([xvfb, f":{n}", "-screen", "0", "1280x800x24", "-nolisten", "tcp", "-noreset"],
+                                    stdout=subprocess.DEVNULL, stderr=open(log, "wb"), start_new_session=True)
+            deadline = time.monotonic() + 10
+            while time.monotonic() < deadline and proc.poll() is None:
+                if subprocess.run(["xwininfo", "-root", "-display", f":{n}"], capture_output=True).returncode == 0:
+                    self.proc, self.display = proc, f":{n}"
+                    return True
+                time.sleep(0.05)
+            if proc.poll() is None:
+                proc.kill()
+            proc.wait()
+            errors.append(f":{n}: {log.read_text(errors='replace').strip()[-300:]}")
+            if "already active" not in errors[-1] and "Server is already" not in errors[-1]:
+                break
+        self.why_not = "no X server could start: " + ("; ".join(errors) or "every display :90-:129 is taken")
+        return False
+
+    def env(self) -> dict[str, str]:
+        e = dict(os.environ)
+        e["DISPLAY"] = self.display
+        for k in ("WAYLAND_DISPLAY", "TMUX", "TMUX_PANE", "DBUS_SESSION_BUS_ADDRESS"):
+            e.pop(k, None)
+        e["NO_AT_BRIDGE"] = "1"  # VTE terminals: no accessibility bus to look for
+        e["LC_ALL"] = "C.UTF-8"
+        e["LANG"] = "C.UTF-8"
+        return e
+
+    def stop(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(5)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+
+
+def xdo(env: dict[str, str], *args: str) -> str:
+    p = subprocess.run(["xdotool", *args], capture_output=True, text=True, env=env, timeout=10)
+    if p.returncode != 0:
+        raise XError(f"xdotool {shlex.join(args)} failed ({p.returncode}): {p.stderr.strip()}")
+    return p.stdout
+
+
+# --------------------------------------------------------------------------- emulators
+
+
+@dataclass(frozen=True)
+class Emulator:
+    """How to start one emulator: `argv(cols, rows, title, command, home)`; `package` is its Debian package."""
+
+    name: str
+    binary: str
+    package: str
+    engine: str
+    argv: Callable[[int, int, str, list[str]], list[str]]
+
+    def available(self) -> bool:
+        return shutil.which(self.binary) is not None
+
+
+def _xterm(cols: int, rows: int, title: str, command: list[str]) -> list[str]:
+    # Defaults otherwise: xterm's own font and its own ctrl-click menus, as a user has them.
+    return ["xterm", "-geometry", f"{cols}x{rows}+0+0", "-title", title, "-xrm", "XTerm*allowTitleOps: false",
+            "-e", *command]
+
+
+def _lxterminal(cols: int, rows: int, title: str, command: list[str]) -> list[str]:
+    # --no-remote: its own process (not a window of another lxterminal), so ending it ends the window.
+    return ["lxterminal", "--no-remote", f"--geometry={cols}x{rows}", f"--title={title}",
+            "-e", shlex.join(command)]
+
+
+EMULATORS = {
+    "xterm": Emulator("xterm", "xterm", "xterm", "xterm", _xterm),
+    "lxterminal": Emulator("lxterminal", "lxterminal", "lxterminal", "VTE", _lxterminal),
+}
+
+
+# --------------------------------------------------------------------------- screenshots
+
+
+@dataclass
+class Shot:
+    """A screenshot: `pixel(x, y)` is (r, g, b) at window pixel x, y."""
+
+    width: int
+    height: int
+    data: bytes
+    bpp: int
+    stride: int
+    big_endian: bool
+    masks: tuple[int, int, int]
+
+    def pixel(self, x: int, y: int) -> tuple[int, int, int]:
+        n = self.bpp // 8
+        off = y * self.stride + x * n
+        v = int.from_bytes(self.data[off:off + n], "big" if self.big_endian else "little")
+        out = []
+        for m in self.masks:
+            shift = (m & -m).bit_length() - 1
+            out.append((v & m) >> shift)
+        return tuple(out)  # type: ignore[return-value]
+
+    def region(self, x0: int, y0: int, x1: int, y1: int) -> list[tuple[int, int, int]]:
+        return [self.pixel(x, y) for y in range(max(0, y0), min(self.height, y1))
+                for x in range(max(0, x0), min(self.width, x1))]
+
+
+def parse_xwd(raw: bytes) -> Shot:
+    """An XWD file (as `xwd` writes it: ZPixmap, 24/32 bits per pixel)."""
+    fields = struct.unpack(">25I", raw[:100])
+    header_size, _version, fmt, _depth, width, height = fields[:6]
+    byte_order, bpp, stride = fields[7], fields[11], fields[12]
+    masks = (fields[14], fields[15], fields[16])
+    ncolors = fields[19]
+    if fmt != 2 or bpp not in (24, 32):
+        raise XError(f"unexpected XWD image: format {fmt}, {bpp} bits per pixel")
+    start = header_size + ncolors * 12
+    return Shot(width, height, raw[start:start + stride * height], bpp, stride, byte_order == 1, masks)
+
+
+# --------------------------------------------------------------------------- the cell grid
+
+
+@dataclass(frozen=True)
+class CellGrid:
+    """Where the emulator's cells are, in window pixels: cell (c, r) spans
+    [x0 + c*cw, x0 + (c+1)*cw) x [y0 + r*ch, y0 + (r+1)*ch)."""
+
+    x0: float
+    y0: float
+    cw: float
+    ch: float
+    cols: int
+    rows: int
+
+    def center(self, c: int, r: int) -> tuple[int, int]:
+        return (int(self.x0 + (c + 0.5) * self.cw), int(self.y0 + (r + 0.5) * self.ch))
+
+    def box(self, c: int, r: int, w: int = 1, h: int = 1) -> tuple[int, int, int, int]:
+        """Pixel rectangle (x0, y0, x1, y1) of w x h cells, one pixel inside each edge."""
+        return (int(self.x0 + c * self.cw) + 1, int(self.y0 + r * self.ch) + 1,
+                int(self.x0 + (c + w) * self.cw) - 1, int(self.y0 + (r + h) * self.ch) - 1)
+
+    @staticmethod
+    def measure(cell_at: Callable[[int, int], tuple[int, int]], size: tuple[int, int],
+                window: tuple[int, int]) -> "CellGrid":
+        """Finds the grid from the cells the emulator reports for clicks at chosen pixels.
+
+        `cell_at(px, py)` clicks there and returns the (col, row) the terminal reported. The
+        first pixel of column 1 and of the last column (and of row 1 and the last row) are
+        found by bisection; the grid is uniform between them.
+        """
+        cols, rows = size
+        w, h = window
+
+        def boundary(axis: int, target: int, limit: int) -> int:
+            lo, hi = 0, limit - 1  # the first pixel whose cell >= target is in (lo, hi]
+            mid_other = (w // 2, h // 2)[1 - axis]
+            while hi - lo > 1:
+                mid = (lo + hi) // 2
+                p = (mid, mid_other) if axis == 0 else (mid_other, mid)
+                if cell_at(*p)[axis] >= target:
+                    hi = mid
+                else:
+                    lo = mid
+            return hi
+
+        x1, xl = boundary(0, 1, w), boundary(0, cols - 1, w)
+        y1, yl = boundary(1, 1, h), boundary(1, rows - 1, h)
+        cw = (xl - x1) / (cols - 2)
+        ch = (yl - y1) / (rows - 2)
+        return CellGrid(x1 - cw, y1 - ch, cw, ch, cols, rows)
+
+
+# --------------------------------------------------------------------------- one window
+
+
+class XSession:
+    """One emulator window under the X server, running the relay (and Lanes inside it)."""
+
+    def __init__(self, server: XServer, emulator: Emulator, workdir: Path, command: list[str],
+                 cols: int, rows: int, mirror_tty: str, probe: bool):
+        self.server = server
+        self.env = server.env()
+        self.emulator = emulator
+        self.workdir = workdir
+        self.cols, self.rows = cols, rows
+        self.log = workdir / "relay.log"
+        self.sink = workdir / "after-quit.bytes"
+        self.title = f"lanes-x-{os.getpid()}-{workdir.name}"
+        home = workdir / "home"
+        home.mkdir(exist_ok=True)
+        self.env["HOME"] = str(home)
+        self.env["XDG_CONFIG_HOME"] = str(home / ".config")
+        self.env["XDG_RUNTIME_DIR"] = str(home)
+        relay = [sys.executable, str(Path(__file__).resolve()), "relay", "--log", str(self.log),
+                 "--sink", str(self.sink), "--mirror", mirror_tty] + (["--probe"] if probe else []) + ["--", *command]
+        self.proc = subprocess.Popen(emulator.argv(cols, rows, self.title, relay), env=self.env, cwd=workdir,
+                                     stdout=open(workdir / "emulator.out", "wb"), stderr=subprocess.STDOUT,
+                                     start_new_session=True)
+        self.window = wait_until(self._find_window, 15, f"the {emulator.name} window", self.describe)
+        self.geometry = self._geometry()
+
+    def _find_window(self) -> str | None:
+        if self.proc.poll() is not None:
+            raise XError(f"{self.emulator.name} exited with {self.proc.returncode}\n{self.describe()}")
+        p = subprocess.run(["xdotool", "search", "--onlyvisible", "--name", "^" + self.title + "$"],
+                           capture_output=True, text=True, env=self.env)
+        ids = p.stdout.split()
+        return ids[0] if ids else None
+
+    def _geometry(self) -> tuple[int, int, int, int]:
+        """(x, y, width, height) of the window on the screen."""
+        out = subprocess.run(["xwininfo", "-id", self.window], capture_output=True, text=True, env=self.env).stdout
+        vals = {}
+        for line in out.splitlines():
+            k, _, v = line.strip().partition(":")
+            vals[k] = v.strip()
+        return (int(vals["Absolute upper-left X"]), int(vals["Absolute upper-left Y"]),
+                int(vals["Width"]), int(vals["Height"]))
+
+    def describe(self) -> str:
+        parts = []
+        for f in (self.workdir / "emulator.out", self.log):
+            if f.exists():
+                parts.append(f"--- {f.name} ---\n{f.read_text(errors='replace')[-2000:]}")
+        return "\n".join(parts)
+
+    # ----- the relay's log
+
+    def log_lines(self) -> list[str]:
+        try:
+            return self.log.read_text().splitlines()
+        except FileNotFoundError:
+            return []
+
+    def wait_log(self, prefix: str, count: int = 1, timeout: float = 10) -> list[str]:
+        """Waits until `count` log lines start with `prefix`; returns them."""
+        def found():
+            hits = [l for l in self.log_lines() if l.startswith(prefix)]
+            return hits if len(hits) >= count else None
+        return wait_until(found, timeout, f"{count} relay log line(s) starting {prefix!r}", self.describe)
+
+    # ----- pointer and keys (XTEST: as a person's mouse and keyboard)
+
+    def abs(self, px: int, py: int) -> tuple[int, int]:
+        return (self.geometry[0] + px, self.geometry[1] + py)
+
+    def move(self, px: int, py: int) -> None:
+        """Moves the pointer to window pixel (px, py) (may be outside the window)."""
+        x, y = self.abs(px, py)
+        xdo(self.env, "mousemove", "--sync", str(x), str(y))
+
+    def press(self) -> None:
+        xdo(self.env, "mousedown", "1")
+
+    def release(self) -> None:
+        xdo(self.env, "mouseup", "1")
+
+    def click_pixel(self, px: int, py: int, modifier: str | None = None) -> None:
+        x, y = self.abs(px, py)
+        if modifier:
+            xdo(self.env, "mousemove", "--sync", str(x), str(y), "keydown", modifier, "click", "1", "keyup", modifier)
+        else:
+            xdo(self.env, "mousemove", "--sync", str(x), str(y), "click", "1")
+
+    def key(self, *keys: str) -> None:
+        xdo(self.env, "key", "--clearmodifiers", *keys)
+
+    def focus(self, window: str) -> None:
+        xdo(self.env, "windowfocus", "--sync", window)
+
+    def root(self) -> str:
+        out = subprocess.run(["xwininfo", "-root"], capture_output=True, text=True, env=self.env).stdout
+        return out.split("Window id:")[1].split()[0]
+
+    def screenshot(self) -> Shot:
+        raw = subprocess.run(["xwd", "-silent", "-id", self.window], capture_output=True, env=self.env,
+                             timeout=10).stdout
+        return parse_xwd(raw)
+
+    def close(self) -> None:
+        if self.proc.poll() is None:
+            try:
+                os.killpg(self.proc.pid, signal.SIGTERM)
+            except ProcessLookupError:
+                pass
+            try:
+                self.proc.wait(5)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait()
+
+
+# --------------------------------------------------------------------------- the relay (runs in the emulator)
+
+
+def _parse_sgr(buf: bytes) -> tuple[list[tuple[int, int, int, bool]], bytes, bool]:
+    """SGR reports in `buf`: (code, col, row, press) each 0-based; the unparsed rest; whether a 'Z' key came."""
+    out = []
+    z = False
+    i = 0
+    while i < len(buf):
+        if buf[i] == 0x1B:
+            end = -1
+            for j in range(i + 1, len(buf)):
+                if buf[j] in b"Mm":
+                    end = j
+                    break
+            if end < 0:
+                return out, buf[i:], z
+            body = buf[i + 3:end].decode("ascii", "replace")
+            try:
+                code, col, row = (int(v) for v in body.split(";"))
+                out.append((code, col - 1, row - 1, buf[end] == ord("M")))
+            except ValueError:
+                pass
+            i = end + 1
+        else:
+            if buf[i] == ord("Z"):
+                z = True
+            i += 1
+    return out, b"", z
+
+
+def relay_main(argv: list[str]) -> int:
+    import fcntl
+    import pty
+    import termios
+    import tty
+
+    args = {"--probe": False}
+    i = 0
+    while i < len(argv):
+        a = argv[i]
+        if a == "--":
+            command = argv[i + 1:]
+            break
+        if a == "--probe":
+            args[a] = True
+            i += 1
+            continue
+        args[a] = argv[i + 1]
+        i += 2
+    log = open(args["--log"], "a", buffering=1)
+    stdin, stdout = 0, 1
+    winsize = fcntl.ioctl(stdin, termios.TIOCGWINSZ, b"\0" * 8)
+    rows, cols = struct.unpack("HHHH", winsize)[:2]
+    saved = termios.tcgetattr(stdin)
+    tty.setraw(stdin)
+    log.write(f"READY {cols} {rows}\n")
+
+    if args["--probe"]:
+        os.write(stdout, b"\x1b[?1000h\x1b[?1006h")
+        log.write("PROBING\n")
+        rest = b""
+        while True:
+            rest += os.read(stdin, 4096)
+            reports, rest, z = _parse_sgr(rest)
+            for code, col, row, press in reports:
+                if press and code == 0:
+                    log.write(f"CLICK {col} {row}\n")
+            if z:
+                break
+        os.write(stdout, b"\x1b[?1006l\x1b[?1000l")
+        log.write("PROBE-DONE\n")
+
+    mirror = os.open(args["--mirror"], os.O_WRONLY | os.O_NOCTTY)
+    pid, master = pty.fork()
+    if pid == 0:
+        os.execvp(command[0], command)
+    fcntl.ioctl(master, termios.TIOCSWINSZ, winsize)
+    log.write(f"LANES-START {pid}\n")
+    status = None
+    while status is None:
+        try:
+            ready, _, _ = select.select([stdin, master], [], [])
+        except InterruptedError:
+            continue
+        if stdin in ready:
+            data = os.read(stdin, 4096)
+            log.write(f"IN {data!r}\n")
+            os.write(master, data)
+        if master in ready:
+            try:
+                data = os.read(master, 65536)
+            except OSError:
+                data = b""
+            if data:
+                os.write(stdout, data)
+                os.write(mirror, data)
+            else:
+                _, status = os.waitpid(pid, 0)
+    log.write(f"LANES-EXIT {os.waitstatus_to_exitcode(status)}\n")
+
+    # After Lanes: every byte the terminal sends is recorded until a 'Z'.
+    with open(args["--sink"], "wb", buffering=0) as sink:
+        log.write("SINK\n")
+        while True:
+            data = os.read(stdin, 4096)
+            sink.write(data)
+            if b"Z" in data:
+                break
+    log.write("SINK-DONE\n")
+    termios.tcsetattr(stdin, termios.TCSANOW, saved)
+    return 0
+
+
+if __name__ == "__main__":
+    if len(sys.argv) > 1 and sys.argv[1] == "relay":
+        sys.exit(relay_main(sys.argv[2:]))
+    print("usage: xharness.py relay --log FILE --sink FILE --mirror TTY [--probe] -- COMMAND...", file=sys.stderr)
+    sys.exit(2)
