@@ -48,7 +48,9 @@ public final class CursesTerminal: TerminalDevice {
     static let disableModes = "\u{1b}[?2004l\u{1b}[?1004l\u{1b}[?1006l\u{1b}[?1003l\u{1b}[?1002l\u{1b}[?1000l"
     /// Any-motion tracking, switched on while the pointer drags (see `trackAllMotion`).
     static let allMotionOn = "\u{1b}[?1003h"
-    static let allMotionOff = "\u{1b}[?1003l"
+    /// xterm and kitty keep one tracking mode, so 1003 off is all tracking off there: 1002 goes
+    /// back on after it (where the modes are separate flags, as in tmux, 1002 was still on).
+    static let allMotionOff = "\u{1b}[?1003l\u{1b}[?1002h"
     /// What a crash writes: modes off, attributes reset, cursor shown, normal screen.
     static let crashRestore = disableModes + "\u{1b}[0m\u{1b}[?25h\u{1b}[?1049l\r\n"
 
