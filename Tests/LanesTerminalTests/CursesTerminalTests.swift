@@ -300,6 +300,32 @@ struct CursesTerminalTests {
         #expect(terminal.wait(timeout: 5) == [.terminate(signal: SIGHUP)])
     }
 
+    /// Issue #31: any-motion tracking (1003) only while asked for; turning it off puts 1002 back
+    /// (xterm keeps one tracking mode, so 1003l alone would stop all reports); it is off when the
+    /// terminal is handed over and on again after, and off at the end.
+    @Test func anyMotionTrackingFollowsTheDragAndNeverOutlivesLanes() throws {
+        let pty = try PseudoTerminal()
+        let terminal = try started(pty)
+        #expect(!pty.drain().contains("\u{1b}[?1003h"))
+        terminal.trackAllMotion(true)
+        #expect(pty.drain() == Array("\u{1b}[?1003h".utf8))
+        terminal.trackAllMotion(true)
+        #expect(pty.drain().isEmpty, "asked again: nothing written")
+        terminal.suspend {
+            #expect(pty.drain().contains("\u{1b}[?1003l"))
+        }
+        #expect(pty.drain().contains("\u{1b}[?1003h"), "back from the editor mid-drag: on again")
+        terminal.trackAllMotion(false)
+        #expect(pty.drain() == Array("\u{1b}[?1003l\u{1b}[?1002h".utf8))
+        terminal.trackAllMotion(true)
+        _ = pty.drain()
+        terminal.stop()
+        let closing = pty.drain()
+        #expect(closing.contains("\u{1b}[?1003l"))
+        #expect(closing.firstIndex(of: "\u{1b}[?1003l")! < closing.firstIndex(of: "\u{1b}[?1049l")!)
+        #expect(CursesTerminal.crashRestore.contains("\u{1b}[?1003l"))
+    }
+
     @Test func suspendHandsTheTerminalOverAndTakesItBack() throws {
         let pty = try PseudoTerminal()
         let before = pty.termiosState

@@ -30,7 +30,7 @@ import pytest
 
 from checks import quit_and_check
 from lanes_harness import LanesApp, Layout, board_md, line_between, sgr, stat_key, watchdog
-from xharness import EMULATORS, CellGrid, XError, XServer, XSession, wait_until
+from xharness import EMULATORS, CellGrid, XError, XServer, XSession, emulator_table, wait_until
 
 COLS, ROWS = 100, 30
 THREE = [("To do", ["a0", "a1", "a2"]), ("Doing", ["b0", "b1", "b2"]), ("Done", ["c0"])]
@@ -451,3 +451,9 @@ def test_marking_with_clicks_that_carry_no_modifier_bits(lanes):
     app.wait_status("Dropped 2 cards in Done")
     app.wait_file(board_md(after))
     quit_and_check(app, board_md(after))
+
+
+def test_readme_table_of_emulators_is_what_the_tests_assert():
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    assert emulator_table() in readme, "README.md's table of emulators differs from xharness.emulator_table():\n" \
+        + emulator_table()

@@ -167,6 +167,28 @@ EMULATORS = {
 }
 
 
+# What every emulator in EMULATORS does in test_real_terminals.py (each test asserts its column
+# for each emulator; a column that differs between emulators is a field of Emulator).
+TABLE_COLUMNS = [
+    ("drag across columns, reorder, click", lambda e: "yes"),
+    ("release on the last row or outside the window", lambda e: "snaps back"),
+    ("window loses focus mid-drag", lambda e: f"snaps back {e.focus_out_mid_drag}"),
+    ("alt-click marks", lambda e: "yes"),
+    ("mark box (no modifier)", lambda e: "yes"),
+    ("ghost drawn (screenshot)", lambda e: "yes"),
+    ("no reports after quitting", lambda e: "yes"),
+]
+
+
+def emulator_table() -> str:
+    """The README's table of the emulators the suite drives (a test keeps the README equal to it)."""
+    head = ["emulator (Debian package)", "engine"] + [c for c, _ in TABLE_COLUMNS]
+    rows = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for e in EMULATORS.values():
+        rows.append("| " + " | ".join([f"{e.name} (`{e.package}`)", e.engine] + [f(e) for _, f in TABLE_COLUMNS]) + " |")
+    return "\n".join(rows) + "\n"
+
+
 # --------------------------------------------------------------------------- screenshots
 
 
