@@ -142,6 +142,8 @@ class Emulator:
     # What the tests found and assert (the README's table is made from these):
     # when the terminal reports the focus leaving (1004) while its mouse button is down.
     focus_out_mid_drag: str = "at once"
+    # whether it reports a release outside its window.
+    release_outside: str = "reported"
 
     def available(self) -> bool:
         return shutil.which(self.binary) is not None
@@ -161,9 +163,39 @@ def _lxterminal(cols: int, rows: int, title: str, command: list[str]) -> list[st
             "-e", shlex.join(command)]
 
 
+def _kitty(cols: int, rows: int, title: str, command: list[str]) -> list[str]:
+    # Its defaults (no config file), the size in cells.
+    return ["kitty", "--config", "NONE", "-o", f"initial_window_width={cols}c", "-o", f"initial_window_height={rows}c",
+            "-o", "remember_window_size=no", "--title", title, *command]
+
+
+def _urxvt(cols: int, rows: int, title: str, command: list[str]) -> list[str]:
+    return ["urxvt", "-geometry", f"{cols}x{rows}+0+0", "-title", title, "-fn", "xft:DejaVu Sans Mono:size=9",
+            "-e", *command]
+
+
+def _st(cols: int, rows: int, title: str, command: list[str]) -> list[str]:
+    return ["st", "-g", f"{cols}x{rows}+0+0", "-t", title, "-f", "DejaVu Sans Mono:size=9", "-e", *command]
+
+
+def _mlterm(cols: int, rows: int, title: str, command: list[str]) -> list[str]:
+    return ["mlterm", "-g", f"{cols}x{rows}+0+0", "-T", title, "-e", *command]
+
+
+def _alacritty(cols: int, rows: int, title: str, command: list[str]) -> list[str]:
+    return ["alacritty", "-o", f"window.dimensions.columns={cols}", "-o", f"window.dimensions.lines={rows}",
+            "--title", title, "-e", *command]
+
+
 EMULATORS = {
     "xterm": Emulator("xterm", "xterm", "xterm", "xterm", _xterm),
     "lxterminal": Emulator("lxterminal", "lxterminal", "lxterminal", "VTE", _lxterminal, focus_out_mid_drag="when the focus returns"),
+    "kitty": Emulator("kitty", "kitty", "kitty", "kitty", _kitty,
+                      release_outside="not reported: the motion back in ends it"),
+    "urxvt": Emulator("urxvt", "urxvt", "rxvt-unicode", "rxvt", _urxvt),
+    "st": Emulator("st", "st", "stterm", "st", _st),
+    "mlterm": Emulator("mlterm", "mlterm", "mlterm", "mlterm", _mlterm),
+    "alacritty": Emulator("alacritty", "alacritty", "alacritty", "alacritty", _alacritty),
 }
 
 
@@ -171,7 +203,8 @@ EMULATORS = {
 # for each emulator; a column that differs between emulators is a field of Emulator).
 TABLE_COLUMNS = [
     ("drag across columns, reorder, click", lambda e: "yes"),
-    ("release on the last row or outside the window", lambda e: "snaps back"),
+    ("release on the last row", lambda e: "snaps back"),
+    ("release outside the window", lambda e: f"snaps back ({e.release_outside})"),
     ("window loses focus mid-drag", lambda e: f"snaps back {e.focus_out_mid_drag}"),
     ("alt-click marks", lambda e: "yes"),
     ("mark box (no modifier)", lambda e: "yes"),
@@ -256,44 +289,41 @@ class CellGrid:
                 int(self.x0 + (c + w) * self.cw) - 1, int(self.y0 + (r + h) * self.ch) - 1)
 
     @staticmethod
-    def measure(cell_at: Callable[[int, int], tuple[int, int]], size: tuple[int, int],
-                inside: tuple[int, int, int, int]) -> "CellGrid":
+    def measure(cells_at: Callable[[list[tuple[int, int]]], list[tuple[int, int]]], size: tuple[int, int],
+                inside: tuple[int, int, int, int], window: tuple[int, int]) -> "CellGrid":
         """Finds the grid from the cells the emulator reports for clicks at chosen pixels.
 
-        `cell_at(px, py)` clicks there and returns the (col, row) the terminal reported.
-        `inside` (x0, y0, x1, y1) is a pixel area surely within the text area (the middle of the
-        window: menus, tabs and scroll bars lie outside it); every click stays in it. Two cell
-        boundaries far apart on each axis are found by bisection, and the grid is uniform
-        between them.
+        `cells_at(points)` clicks at each pixel in turn and returns the (col, row) the terminal
+        reported for each. `inside` (x0, y0, x1, y1) is a pixel area surely within the text area
+        (the middle of the window: menus, tabs and scroll bars lie outside it); every click stays
+        in it. On each axis, a sweep pixel by pixel near each end of the area finds a cell
+        boundary exactly; the grid is uniform between the two. A sweep spans more than a cell:
+        the window's size over its cells (a cell is never larger) and two pixels.
         """
         cols, rows = size
         x0, y0, x1, y1 = inside
         cx, cy = (x0 + x1) // 2, (y0 + y1) // 2
 
-        def first_at_least(axis: int, target: int, lo: int, hi: int) -> int:
-            """The first pixel in (lo, hi] whose cell on `axis` is >= target (cell(lo) < target <= cell(hi))."""
-            while hi - lo > 1:
-                mid = (lo + hi) // 2
-                p = (mid, cy) if axis == 0 else (cx, mid)
-                if cell_at(*p)[axis] >= target:
-                    hi = mid
-                else:
-                    lo = mid
-            return hi
+        def boundary(axis: int, first: int) -> tuple[int, int]:
+            """The first pixel from `first` on where the cell changes, and that cell."""
+            span = -(-window[axis] // size[axis]) + 2
+            pixels = list(range(first, first + span))
+            cells = cells_at([(p, cy) if axis == 0 else (cx, p) for p in pixels])
+            for p, prev, cur in zip(pixels[1:], cells, cells[1:]):
+                if cur[axis] != prev[axis]:
+                    return p, cur[axis]
+            raise XError(f"no cell boundary within {span} pixels from {first} on axis {axis}: {cells}")
 
-        def axis_grid(axis: int, a: int, b: int, mid: int) -> tuple[float, float]:
-            at = lambda v: cell_at(*((v, cy) if axis == 0 else (cx, v)))[axis]  # noqa: E731
-            ca, cb = at(a), at(b)
-            if cb - ca < 4:
-                raise XError(f"the measuring area spans only cells {ca}..{cb} on axis {axis}")
-            ta, tb = ca + 1, cb
-            pa = first_at_least(axis, ta, a, mid if at(mid) >= ta else b)
-            pb = first_at_least(axis, tb, mid if at(mid) < tb else a, b)
+        def axis_grid(axis: int, a: int, b: int) -> tuple[float, float]:
+            pa, ta = boundary(axis, a)
+            pb, tb = boundary(axis, b - (-(-window[axis] // size[axis]) + 2))
+            if tb - ta < 4:
+                raise XError(f"the measuring area spans only cells {ta}..{tb} on axis {axis}")
             step = (pb - pa) / (tb - ta)
             return pa - ta * step, step
 
-        gx, cw = axis_grid(0, x0, x1, cx)
-        gy, ch = axis_grid(1, y0, y1, cy)
+        gx, cw = axis_grid(0, x0, x1)
+        gy, ch = axis_grid(1, y0, y1)
         return CellGrid(gx, gy, cw, ch, cols, rows)
 
 
@@ -400,6 +430,15 @@ class XSession:
             xdo(self.env, *words, "keydown", modifier, "click", "1", "keyup", modifier)
         else:
             xdo(self.env, *words, "click", "1")
+
+    def click_many(self, points: list[tuple[int, int]]) -> None:
+        """Clicks at each window pixel in turn, in one go (XTEST keeps their order)."""
+        words: list[str] = []
+        for px, py in points:
+            x, y = self.abs(px, py)
+            words += ["mousemove", str(x), str(y), "click", "--delay", "0", "1"]
+        self.pointer = self.abs(*points[-1])
+        xdo(self.env, *words)
 
     def key_up_all(self) -> None:
         """Lets go of the pointer's first button and the modifier keys (harmless when they are up)."""
