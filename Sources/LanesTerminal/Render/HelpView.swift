@@ -12,7 +12,7 @@ public enum HelpView {
         func para(_ text: String) {
             out += DisplayText.wrap(text, width: max(10, width))
         }
-        para("Mouse: press on a card, drag it, release where it belongs. Click selects; click the selected card to open it; the wheel scrolls a column; release outside or esc cancels. Mark cards to drag together with alt-click, or click a card's mark box (the top-left corner of its border, where ● shows): no modifier needed, for terminals that send none (mlterm, qterminal; xterm keeps ctrl-click for its menu).")
+        para("Mouse: press on a card, drag it, release where it belongs. Click selects; click the selected card to open it; the wheel scrolls a column; release outside or esc cancels. Alt-click marks a card, as does a plain click on its mark box (top-left of its border) where a terminal sends no modifiers (qterminal; xterm's ctrl-click is its menu).")
         out.append("")
         let keysWidth = 14, nameWidth = 19
         let wide = width >= keysWidth + nameWidth + 20
