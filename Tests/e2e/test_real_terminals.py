@@ -22,8 +22,8 @@ qterminal sends for alt- and ctrl-clicks).
 
 from __future__ import annotations
 
+import ast
 import re
-import time
 from pathlib import Path
 
 import pytest
@@ -147,7 +147,7 @@ class RealLanes:
         out = b""
         for line in self.x.log_lines():
             if line.startswith("IN "):
-                out += eval(line[3:])  # the relay writes repr(bytes)
+                out += ast.literal_eval(line[3:])  # the relay writes repr(bytes)
         return out
 
     # ----- ending
