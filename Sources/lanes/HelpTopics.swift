@@ -49,7 +49,7 @@ struct HelpTopic {
             .text("Enter (or a click on the selected card) opens the whole card: title, column, due date, tags, the full description and the sub-tasks. There up and down choose a sub-task, space ticks it, page keys, home and end scroll, e, @, #, x and E work on the card, and esc, enter or q close. The help (?) scrolls the same way."),
             .text("Every prompt holds one line of at most 10,000 characters: a pasted line break becomes a space and a NUL byte is dropped, and the line above the prompt says so; a longer paste is refused whole. Longer text belongs in the description (E)."),
             .text("The mouse: press on a card, drag it across columns and release it where it belongs; a marker shows where it will land and a column that refuses says why. Releasing outside every column, or esc, puts it back. A click selects a card; a click on the selected card opens it. Ctrl-click (or alt-click) marks cards: dragging a marked card carries all of them. The wheel scrolls the column under the pointer; ◀ and ▶ in the header flip pages. Hold a dragged card at the board's left or right edge to flip the page, or near a column's top or bottom to scroll it. Press on a column's title and drag it to move the column."),
-            .text("Keys are changed in the config file (lanes help files): \"bind KEY ACTION\" and \"unbind KEY\", one per line. ACTION is a name in parentheses above; lanes keys lists them. KEY is a character (x, X, ?), a name (enter, esc, space, tab, backspace, up, down, left, right, home, end, pageup, pagedown, insert, delete, f1 to f12), or one of those with ctrl-, alt- or shift- before it."),
+            .text("lanes keys lists the actions with their default keys, for scripts (lanes keys --help). Keys are changed in the config file (lanes help files): \"bind KEY ACTION\" and \"unbind KEY\", one per line. ACTION is a name in parentheses above; lanes keys lists them. KEY is a character (x, X, ?), a name (enter, esc, space, tab, backspace, up, down, left, right, home, end, pageup, pagedown, insert, delete, f1 to f12), or one of those with ctrl-, alt- or shift- before it."),
         ]
         return HelpTopic(name: "keys", aliases: ["key", "mouse", "bindings"], section: "KEYS",
                          summary: "keys, the mouse, and how to change the bindings", blocks: blocks)
@@ -78,7 +78,7 @@ struct HelpTopic {
         ])
 
     static let manyWriters = HelpTopic(
-        name: "many-writers", aliases: ["writers", "many", "merge", "sharing"], section: "MANY WRITERS",
+        name: "many-writers", aliases: ["writers", "many", "sharing"], section: "MANY WRITERS",
         summary: "several people and tools changing one board at once",
         blocks: [
             .text("A board is a plain file so that other tools can change it, and Lanes expects them to. Open the same board in two panes, run lanes add or lanes move beside an open board, edit it in Obsidian or pull it with git: every change lands and nothing is reverted."),
@@ -87,7 +87,7 @@ struct HelpTopic {
         ])
 
     static let git = HelpTopic(
-        name: "git", aliases: ["git-setup"], section: "GIT",
+        name: "git", section: "GIT",
         summary: "boards in git repositories: the merge driver",
         blocks: [
             .text("Register Lanes as git's merge driver for a board once per clone, and git pull merges the board card by card instead of line by line, never with conflict markers:"),
@@ -199,13 +199,16 @@ enum HelpCommand {
             let data = (try? JSONSerialization.data(withJSONObject: ["topics": topics], options: [.prettyPrinted, .sortedKeys])) ?? Data()
             return (String(decoding: data, as: UTF8.self) + "\n", false, 0)
         }
-        if words.isEmpty { return nil }
+        let commands = Lanes.configuration.subcommands.map { $0._commandName }
         let joined = words.joined(separator: " ")
+        // A topic's own name first (lanes help keys is the keys topic; lanes keys --help the subcommand's),
+        // then a subcommand's help, which is the parser's own, then the topics' other names.
+        guard let first = words.first, HelpTopic.all.contains(where: { $0.name == joined.lowercased() }) || !commands.contains(first) else {
+            return nil
+        }
         if let topic = HelpTopic.named(joined) {
             return (topic.plainText(width: width), false, 0)
         }
-        let commands = Lanes.configuration.subcommands.map { $0._commandName }
-        if commands.contains(words[0]) { return nil }
         let names = HelpTopic.all.flatMap { [$0.name] + $0.aliases } + commands
         let guess = Spelling.suggestion(for: joined.lowercased(), among: names).map { " Did you mean `lanes help \($0)`?" } ?? ""
         return ("lanes: no help topic or subcommand \"\(joined)\".\(guess)\n\n" + listing(), true, 2)
