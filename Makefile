@@ -1,6 +1,7 @@
 # Lanes — a Kanban board for the terminal.
-#   make run    build and open a board (BOARD=path, default lanes.md)
-#   make test   every unit test and the real-terminal tests
+#   make run    build, make `lanes` a command (~/.local/bin/lanes), open a board (BOARD=path, default lanes.md)
+#   make test   every unit test and the real-terminal tests, ending in one verdict line
+#   make man    regenerate Resources/lanes.1 from the program's own definitions
 #   make bench  the benchmarks (release build)
 #   make install  the release binary and the man page under PREFIX (default /usr/local)
 
@@ -13,7 +14,7 @@ BOARD ?= lanes.md
 PREFIX ?= /usr/local
 BIN := .build/debug/lanes
 
-.PHONY: all deps run-deps test-deps build run test unit e2e bench install clean
+.PHONY: all deps run-deps test-deps build run test unit e2e man bench install clean
 
 all: build
 
@@ -27,10 +28,14 @@ test-deps:
 
 deps: test-deps
 
+# Only what make run needs (not the benchmarks): the first build from a fresh clone is the newcomer's wait.
 build: run-deps
-	$(SWIFT) build
+	$(SWIFT) build --product lanes
 
+# scripts/link-lanes: a symlink ~/.local/bin/lanes to this build, so the README's `lanes …` examples
+# work in any folder; it says when ~/.local/bin is not on PATH, with the line to add.
 run: build
+	@./scripts/link-lanes $(BIN)
 	$(BIN) $(BOARD)
 
 unit: test-deps
@@ -43,7 +48,14 @@ e2e: test-deps
 	$(SWIFT) build
 	./scripts/pg-test-cluster with $(PYTHON) -m pytest -q -rs Tests/e2e
 
-test: unit e2e
+# Both, with their output in .build/test-results/*.log and one summary: counts, skips and why,
+# failing tests by name, and a last line "lanes: N passed, N failed, N skipped in T" (exit 1 on any failure).
+test: test-deps
+	@$(PYTHON) scripts/test-run --swift "$(SWIFT)" --python "$(PYTHON)"
+
+# The man page from `lanes --experimental-dump-help` and `lanes help --topics-json` (a test keeps it equal).
+man: build
+	$(PYTHON) scripts/gen-man $(BIN)
 
 # Release build of the benchmark and of lanes (for the end-to-end measure), then both
 # benchmarks; results on stdout and in bench-results.json. Benchmarks only report: each

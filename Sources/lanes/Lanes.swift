@@ -3,6 +3,9 @@ import Foundation
 import LanesCore
 import LanesPostgres
 import LanesTerminal
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `lanes [FILE]` opens a board in the terminal (the default subcommand, `open`); the others script a board.
 @main
@@ -17,6 +20,8 @@ struct Lanes: ParsableCommand {
         discussion: """
             lanes [FILE] opens FILE in the terminal (default: lanes.md in the current folder; created from the starter board if missing). Boards are Markdown (taskell or Obsidian Kanban). Every change is saved at once. Keys: press ? in the app. Key bindings can be changed in $XDG_CONFIG_HOME/lanes/config with lines "bind KEY ACTION" and "unbind KEY"; "set view compact" starts in the compact view. ACTION is one of: \(Action.allCases.map(\.rawValue).joined(separator: ", ")) (lanes keys says what each does).
 
+            Help topics: lanes help keys, files, many-writers, git, postgresql, environment (or man lanes); lanes help SUBCOMMAND for a subcommand.
+
             The other subcommands script a board without the UI. Exit status: 0 success; 1 not found (file, card, column) or the file cannot be used (unreadable, cannot be created); 2 bad input or usage (malformed file, a read-only board to change, ambiguous card, bad option, a move refused by a WIP limit or an accept rule, a mistyped subcommand, no usable terminal). Errors go to stderr; a malformed file is reported as FILE:LINE: message.
             """,
         version: LanesVersion.string,
@@ -26,6 +31,11 @@ struct Lanes: ParsableCommand {
 
     /// Runs the command; errors go to stderr with exit status 1 (not found) or 2 (bad input or usage).
     static func main() {
+        let words = Array(CommandLine.arguments.dropFirst())
+        if words.first == "help", let answer = HelpCommand.answer(Array(words.dropFirst()), width: helpWidth()) {
+            if answer.toStderr { FileHandle.standardError.write(Data(answer.text.utf8)) } else { emit(answer.text) }
+            Foundation.exit(answer.status)
+        }
         if let first = CommandLine.arguments.dropFirst().first, let name = mistypedSubcommand(first) {
             // Caught before `open` would create a board by that name.
             errorLine("""
@@ -59,6 +69,15 @@ struct Lanes: ParsableCommand {
         }
         let names = configuration.subcommands.map { $0._commandName } + ["help"]
         return Spelling.suggestion(for: argument, among: names)
+    }
+
+    /// Columns for `lanes help TOPIC`: the terminal's width (at most 100), else 80.
+    static func helpWidth() -> Int {
+        var size = winsize()
+        if isatty(STDOUT_FILENO) != 0, ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col >= 40 {
+            return min(Int(size.ws_col), 100)
+        }
+        return 80
     }
 
     private static func fail(_ error: any Error) -> Never {

@@ -178,7 +178,7 @@ def test_git_setup_is_idempotent(env, clones):
     config = (one / ".git" / "config").read_bytes()
     assert attributes == b"/board.md merge=lanes\n"
     driver = git(env, one, "config", "merge.lanes.driver").stdout.strip()
-    assert driver == f"{BIN} merge %O %A %B %P"
+    assert driver.startswith(f"if [ -x {BIN} ]; then exec {BIN} merge %O %A %B %P; fi; ")
     again = lanes(env, one, "git-setup", "board.md")
     assert "already set up" in again.stdout
     assert (one / ".gitattributes").read_bytes() == attributes
