@@ -378,6 +378,7 @@ public struct BoardApp {
                                decorations: renderer.decorations(now: now), ghost: ghost,
                                title: title, status: statusText, filter: filter, compact: reading.compact)
         scene.marked = marked
+        if case .prompt = mode { scene.wrapsStatus = false }
         scene.columnGhost = renderer.columnGhost()
         if var cg = scene.columnGhost, let width = layout.columns.first?.frame.width { cg.frame.size.width = width; scene.columnGhost = cg }
         return scene

@@ -46,6 +46,9 @@ public struct BoardScene {
     public var marked: Set<ItemID> = []
     /// A column dragged by its header: its title and where the ghost header floats.
     public var columnGhost: (title: String, frame: Rect)?
+    /// Whether a status longer than the screen is wrapped onto the rows above the last (false for
+    /// a prompt, which the app draws on the last row itself).
+    public var wrapsStatus = true
 
     public init(board: Board, layout: ScreenLayout, selection: ItemPath?, decorations: DragDecorations = DragDecorations(),
                 ghost: (card: Card, frame: Rect)? = nil, title: String, status: String, theme: Theme = Theme(),
@@ -450,13 +453,30 @@ public enum BoardView {
         }
     }
 
+    /// The status line: a message wider than the screen wraps onto the rows above it (drawn over
+    /// the board's bottom rows until the next message), up to half the screen; only a longer one
+    /// is cut, with `…`.
     static func drawStatus(_ scene: BoardScene, into buf: inout CellBuffer) {
         let size = scene.layout.size
         let y = size.height - 1
         guard y > 0 else { return }
-        buf.fill(x: 0, y: y, width: size.width, height: 1, style: scene.theme.status)
-        buf.write(DisplayText.truncate(" " + DisplayText.safe(scene.status), to: size.width), x: 0, y: y,
-                  style: scene.theme.status)
+        let lines = statusLines(scene.status, width: size.width, height: size.height, wraps: scene.wrapsStatus)
+        for (i, line) in lines.enumerated() {
+            let row = y - (lines.count - 1) + i
+            buf.fill(x: 0, y: row, width: size.width, height: 1, style: scene.theme.status)
+            buf.write(line, x: 0, y: row, style: scene.theme.status)
+        }
+    }
+
+    /// The rows the status takes on a screen of `width` × `height`, each starting with a space.
+    static func statusLines(_ status: String, width: Int, height: Int, wraps: Bool = true) -> [String] {
+        let text = DisplayText.safe(status)
+        guard wraps, width > 2, TextWidth.width(of: text) > width - 1 else {
+            return [DisplayText.truncate(" " + text, to: width)]
+        }
+        // Rows 1 to height - 1 may be taken: the title bar stays.
+        let most = max(1, min(height - 1, (height + 1) / 2))
+        return DisplayText.wrap(text, width: width - 1, maxLines: most).map { " " + $0 }
     }
 }
 
