@@ -378,7 +378,8 @@ public struct BoardApp {
                                decorations: renderer.decorations(now: now), ghost: ghost,
                                title: title, status: statusText, filter: filter, compact: reading.compact)
         scene.marked = marked
-        if case .prompt = mode { scene.wrapsStatus = false }
+        // A prompt is drawn on the last row by `render`; the idle hint is no message to read whole.
+        if case .prompt = mode { scene.wrapsStatus = false } else if status == idleHint { scene.wrapsStatus = false }
         scene.columnGhost = renderer.columnGhost()
         if var cg = scene.columnGhost, let width = layout.columns.first?.frame.width { cg.frame.size.width = width; scene.columnGhost = cg }
         return scene
