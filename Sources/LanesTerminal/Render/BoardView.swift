@@ -128,12 +128,8 @@ public enum BoardView {
             else if deco.refusedSection == c.section { drawColumnHeader(c, highlight: .refused, theme: scene.theme, into: &buf) }
         }
         let clip = Rect(x: 0, y: 1, width: size.width, height: max(0, size.height - 2))
-        var titleRows: Range<Int>?
         if let g = scene.ghost {
             drawCard(g.card, frame: g.frame, clip: clip, border: scene.theme.ghost, scene: scene, into: &buf, face: ghostFace)
-            let lines = (ghostFace ?? CardFace(card: g.card, width: g.frame.width,
-                                               maxTitleLines: LayoutMetrics().maxTitleLines)).titleLines.count
-            titleRows = (g.frame.minY + 1)..<(g.frame.minY + 1 + lines)
             if deco.extraCount > 0 {
                 // The count of the other carried cards, on the ghost's top border.
                 let badge = " +\(deco.extraCount) "
@@ -143,7 +139,7 @@ public enum BoardView {
                 }
             }
         }
-        for column in scene.layout.columns { drawMarker(column, scene: scene, sparing: titleRows, into: &buf) }
+        for column in scene.layout.columns { drawMarker(column, scene: scene, sparing: scene.ghost?.frame, into: &buf) }
         if let cg = scene.columnGhost { drawColumnDrag(cg, scene: scene, clip: clip, into: &buf) }
         drawStatus(scene, into: &buf)
     }
@@ -327,9 +323,10 @@ public enum BoardView {
     }
 
     /// The insertion marker: a bright line on the boundary where the card will land. On the
-    /// ghost's title rows (`sparing`) only its two ends are drawn, so the title stays readable.
+    /// ghost's rows (`sparing`, its frame) only the line's two ends are drawn, beside the ghost
+    /// where the column leaves room, else on its border: never over the ghost's text.
     /// The terminal's cursor is parked on it.
-    static func drawMarker(_ c: ColumnDraggable, scene: BoardScene, sparing titleRows: Range<Int>? = nil,
+    static func drawMarker(_ c: ColumnDraggable, scene: BoardScene, sparing ghost: Rect? = nil,
                            into buf: inout CellBuffer) {
         guard let m = scene.decorations.marker, m.section == c.section, c.viewport.height > 0 else { return }
         var y: Int
@@ -343,9 +340,14 @@ public enum BoardView {
         y = min(max(y, c.viewport.minY), c.viewport.maxY - 1)
         let style = scene.theme.marker
         buf.cursor = Point(x: c.frame.minX, y: y)
-        if let rows = titleRows, rows.contains(y), let g = scene.ghost, g.frame.minX < c.frame.maxX, g.frame.maxX > c.frame.minX {
-            buf.write(repeating: "▶", count: 1, x: c.frame.minX, y: y, style: style, maxX: c.frame.maxX)
-            buf.write(repeating: "◀", count: 1, x: c.frame.maxX - 1, y: y, style: style, maxX: c.frame.maxX)
+        if let g = ghost, y >= g.minY, y < g.maxY, g.minX < c.frame.maxX, g.maxX > c.frame.minX {
+            let inside = { (x: Int) in x >= g.minX && x < g.maxX }
+            var left = c.frame.minX, right = c.frame.maxX - 1
+            if inside(left) { left = g.minX - 1 >= c.frame.minX ? g.minX - 1 : g.minX }
+            if inside(right) { right = g.maxX < c.frame.maxX ? g.maxX : g.maxX - 1 }
+            buf.write(repeating: "▶", count: 1, x: left, y: y, style: style, maxX: c.frame.maxX)
+            if right != left { buf.write(repeating: "◀", count: 1, x: right, y: y, style: style, maxX: c.frame.maxX) }
+            buf.cursor = Point(x: max(0, left), y: y)
             return
         }
         var x = buf.write(repeating: "▶", count: 1, x: c.frame.minX, y: y, style: style, maxX: c.frame.maxX)
