@@ -456,8 +456,8 @@ public enum BoardView {
     }
 
     /// The status line: a message wider than the screen wraps onto the rows above it (drawn over
-    /// the board's bottom rows until the next message), up to half the screen; only a longer one
-    /// is cut, with `…`.
+    /// the board's bottom rows until the next message), up to every row but the title bar; only a
+    /// message longer than the whole screen is cut, with `…`.
     static func drawStatus(_ scene: BoardScene, into buf: inout CellBuffer) {
         let size = scene.layout.size
         let y = size.height - 1
@@ -476,8 +476,9 @@ public enum BoardView {
         guard wraps, width > 2, TextWidth.width(of: text) > width - 1 else {
             return [DisplayText.truncate(" " + text, to: width)]
         }
-        // Rows 1 to height - 1 may be taken: the title bar stays.
-        let most = max(1, min(height - 1, (height + 1) / 2))
+        // Every row but the title bar may be taken: a message is read whole, and the next key
+        // gives the board back.
+        let most = max(1, height - 1)
         return DisplayText.wrap(text, width: width - 1, maxLines: most).map { " " + $0 }
     }
 }
