@@ -323,8 +323,8 @@ public enum BoardView {
     }
 
     /// The insertion marker: a bright line on the boundary where the card will land. On the
-    /// ghost's rows (`sparing`, its frame) only the line's two ends are drawn, beside the ghost
-    /// where the column leaves room, else on its border: never over the ghost's text.
+    /// ghost's text rows (`sparing` is its frame) only the line's two ends are drawn, beside the
+    /// ghost where the column leaves room, else on its border: never over the ghost's text.
     /// The terminal's cursor is parked on it.
     static func drawMarker(_ c: ColumnDraggable, scene: BoardScene, sparing ghost: Rect? = nil,
                            into buf: inout CellBuffer) {
@@ -340,7 +340,10 @@ public enum BoardView {
         y = min(max(y, c.viewport.minY), c.viewport.maxY - 1)
         let style = scene.theme.marker
         buf.cursor = Point(x: c.frame.minX, y: y)
-        if let g = ghost, y >= g.minY, y < g.maxY, g.minX < c.frame.maxX, g.maxX > c.frame.minX {
+        // The ghost's text rows, and its top border when that carries the "+N" badge; over a plain
+        // border the whole line is drawn.
+        let sparedTop = scene.decorations.extraCount > 0 ? 0 : 1
+        if let g = ghost, y >= g.minY + sparedTop, y < g.maxY - 1, g.minX < c.frame.maxX, g.maxX > c.frame.minX {
             let inside = { (x: Int) in x >= g.minX && x < g.maxX }
             var left = c.frame.minX, right = c.frame.maxX - 1
             if inside(left) { left = g.minX - 1 >= c.frame.minX ? g.minX - 1 : g.minX }
