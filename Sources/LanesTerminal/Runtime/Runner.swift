@@ -16,8 +16,8 @@ import Glibc
 /// under the app's own later changes (`BoardApp.absorb`).
 ///
 /// Quitting waits for the last save. When it failed, `q` asks (retry, save a copy, discard);
-/// SIGTERM and SIGHUP cannot ask, so the board goes to a recovery copy (`RecoveryCopies`) and the
-/// next start says where.
+/// SIGTERM and SIGHUP cannot ask, so the board goes to a recovery copy (`RecoveryCopies`), the
+/// next start says where, and `unsavedAtSignal` has the executable exit 128 + the signal.
 public final class AppRunner {
     public private(set) var app: BoardApp
     let device: TerminalDevice
