@@ -26,6 +26,10 @@ def lanes_pid(app) -> int:
     return pids[0]
 
 
+def process_state(pid: int) -> str:
+    return subprocess.run(["ps", "-o", "stat=", "-p", str(pid)], capture_output=True, text=True).stdout.strip()
+
+
 _jobs = itertools.count(1)
 
 
@@ -154,6 +158,8 @@ def test_ctrl_z_in_the_editor_under_a_shell_stops_lanes_and_fg_brings_both_back(
     app.send_literal("\x1a")  # Ctrl-Z: the job stops, the shell has the terminal
     app.wait_for(lambda l: any("Stopped" in x for x in l), what="the shell's job-stopped message")
     app.send_literal("fg\r")
+    # Typed only once the job runs again: the shell flushes what was typed before it hands over.
+    app.wait_for(lambda l: not process_state(lanes_pid(app)).startswith("T"), what="the job running again")
     app.send_literal("done\r")
     app.wait_for(lambda l: any("a0" in x for x in l) and app.fmt("#{alternate_on}") == "1",
                  what="the board back after fg and the editor's end")
