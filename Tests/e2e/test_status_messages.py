@@ -33,8 +33,23 @@ def test_the_quit_question_after_a_failed_save_is_readable_at_80_columns(lanes):
     app.send_keys("J")
     app.wait_status("NOT SAVED")
     app.send_keys("q")
-    text = app.wait_status("Lanes does not change it")
+    app.wait_for(lambda l: "esc stay" in app.status() and "Lanes does not change it" in app.status(),
+                 what="the whole quit question")
+    text = app.status()
     assert text.startswith("NOT SAVED — r retry · s save a copy · d quit, discard · esc stay"), text
     assert "read-only (no write permission)" in text, app.dump()
     app.send_keys("d")
     assert app.wait_exit() == 0
+
+
+def test_a_long_message_in_the_card_view_is_readable_over_it(lanes, tmp_path):
+    editor = tmp_path / ("an-editor-whose-name-is-long-enough-to-need-two-rows" + "-x" * 10)
+    app = lanes(board_md(THREE), wait_for="a0", width=60, height=20,
+                env={"EDITOR": str(editor), "VISUAL": ""})
+    app.send_keys("Enter")
+    app.wait_for("No description", what="the card view")
+    app.send_keys("E")
+    text = app.wait_status("The card is as it was")
+    assert text.startswith("The editor “"), app.dump()
+    assert len(app.status_rows()) >= 3, app.dump()
+    assert any("No description" in l for l in app.capture()), "the card view is still open\n" + app.dump()

@@ -388,7 +388,8 @@ public struct BoardApp {
     /// Draws the whole frame.
     public func render(into buf: inout CellBuffer, now: Double) {
         if buf.width != size.width || buf.height != size.height { buf = CellBuffer(width: size.width, height: size.height) }
-        BoardView.draw(scene(now: now), into: &buf, cache: frames)
+        let scene = scene(now: now)
+        BoardView.draw(scene, into: &buf, cache: frames)
         if case .prompt(let p, let editor) = mode, size.height > 0 {
             let y = size.height - 1
             let labelWidth = TextWidth.width(of: p.label) + 1
@@ -413,6 +414,11 @@ public struct BoardApp {
             CardDetailView.draw(card: board[path], column: board.columns[path.section].title, detail: d, keymap: keymap,
                                 storesDoneMark: reading.storesDoneMark, into: &buf)
             buf.cursor = nil
+        }
+        // A message wrapped onto several rows is drawn again over the help and the card view.
+        if scene.wrapsStatus, BoardView.statusLines(scene.status, width: size.width, height: size.height).count > 1 {
+            if case .help = mode { BoardView.drawStatus(scene, into: &buf) }
+            if case .detail = mode { BoardView.drawStatus(scene, into: &buf) }
         }
     }
 }
