@@ -35,7 +35,8 @@ let package = Package(
         .testTarget(name: "DragKitTests", dependencies: ["DragKit"]),
         .testTarget(name: "LanesCoreTests", dependencies: ["LanesCore", "DragKit", "SeededRandom"]),
         .testTarget(name: "LanesPostgresTests", dependencies: ["LanesPostgres", "LanesCore", "DragKit"]),
-        .testTarget(name: "LanesTerminalTests", dependencies: ["LanesTerminal", "LanesCore", "DragKit", "SeededRandom"]),
+        .testTarget(name: "LanesTerminalTests", dependencies: ["LanesTerminal", "LanesCore", "DragKit", "SeededRandom"],
+                    exclude: ["Fixtures"]),  // read from the source tree by path (scripts/gen-widths writes them)
     ],
     swiftLanguageModes: [.v6]
 )

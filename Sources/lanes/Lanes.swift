@@ -123,6 +123,9 @@ struct Open: ParsableCommand {
         } catch let error as CursesTerminalError {
             throw CommandError(.badInput, "\(error)")
         }
+        // A signal that ended Lanes with its last changes unstored ends it as that signal would:
+        // 128 + the signal's number (the recovery copy was named on stderr).
+        if let signal = runner.unsavedAtSignal { Foundation.exit(128 + signal) }
     }
 
     /// A board ready for the app: its storage, the board, what to call it, and the first words to show.

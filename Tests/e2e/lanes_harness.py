@@ -31,6 +31,7 @@ DEFAULT_TIMEOUT = 5.0
 START_TIMEOUT = 10.0
 POLL = 0.03
 EXIT_MARK = "LANES-EXIT:"
+_SGR = re.compile(r"\x1b\[([0-9;:]*)m")
 
 
 class HarnessError(AssertionError):
@@ -362,8 +363,48 @@ class LanesApp:
         return "".join(c[x:x + n])
 
     def status(self, lines: list[str] | None = None) -> str:
-        lines = lines if lines is not None else self.capture()
+        """The status line. Read from the screen (no `lines`), a message that wrapped onto the rows
+        above the last is joined back into one line; from given plain `lines`, the last row only."""
+        if lines is None:
+            return " ".join(row.strip() for row in self.status_rows())
         return lines[self.height - 1].strip()
+
+    def status_rows(self) -> list[str]:
+        """The rows the status takes: the last, and those above it it wrapped onto (each starts
+        with a space in reverse video, as the last row does)."""
+        raw = self.capture(escapes=True)
+        reverse = False
+        starts: list[tuple[bool, str]] = []  # per row: reverse at its first cell, its plain text
+        for row in raw:
+            first: bool | None = None
+            plain = []
+            i = 0
+            while i < len(row):
+                m = _SGR.match(row, i)
+                if m:
+                    codes = [c for c in re.split(r"[;:]", m.group(1)) if c != ""] or ["0"]
+                    for c in codes:
+                        if c == "0":
+                            reverse = False
+                        elif c == "7":
+                            reverse = True
+                        elif c == "27":
+                            reverse = False
+                    i = m.end()
+                    continue
+                if first is None:
+                    first = reverse
+                plain.append(row[i])
+                i += 1
+            starts.append((bool(first), "".join(plain)))
+        while len(starts) < self.height:
+            starts.append((False, ""))
+        rows = [starts[self.height - 1][1]]
+        y = self.height - 2
+        while y > 0 and starts[y][0] and starts[y][1].startswith(" "):
+            rows.insert(0, starts[y][1])
+            y -= 1
+        return rows
 
     def fmt(self, fmt: str) -> str:
         return self.tmux.run("display-message", "-p", "-t", self.name, fmt).strip()
@@ -392,9 +433,14 @@ class LanesApp:
             time.sleep(POLL)
 
     def wait_status(self, text: str, timeout: float = DEFAULT_TIMEOUT) -> str:
-        lines = self.wait_for(lambda l: text in self.status(l), timeout=timeout,
-                              what=f"status line containing {text!r}")
-        return self.status(lines)
+        """Waits for the status (joined when it wrapped onto more rows) to contain `text`; returns it."""
+        found: list[str] = []
+
+        def shows(_lines: list[str]) -> bool:
+            found[:] = [self.status()]
+            return text in found[0]
+        self.wait_for(shows, timeout=timeout, what=f"status line containing {text!r}")
+        return found[0]
 
     def exited_early(self, lines: list[str]) -> bool:
         return any(l.startswith(EXIT_MARK) for l in lines)

@@ -113,7 +113,7 @@ def test_sigterm_with_unsaved_work_leaves_a_recovery_copy_named_at_the_next_star
     app.send_keys("J")
     app.wait_status("NOT SAVED")
     os.kill(lanes_pid(app), 15)
-    assert app.wait_exit() == 0, app.dump()
+    assert app.wait_exit() == 128 + 15, app.dump()  # 143: ended by SIGTERM with unsaved work
     lines = "\n".join(app.capture())
     assert "was not saved" in lines and "your board is in" in lines, app.dump()
     recovery = app.config_home / ".local" / "state" / "lanes" / "recovery"

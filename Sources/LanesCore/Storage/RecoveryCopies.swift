@@ -66,6 +66,13 @@ public struct RecoveryCopies: Sendable {
         return mine
     }
 
+    /// Makes the recovery folder (mode 700) when `path` is a file directly in it and it is missing:
+    /// "save a copy" suggests a path there before any copy was ever written.
+    public func prepareFolder(for path: String) throws {
+        guard path.hasPrefix(folder + "/"), !path.dropFirst(folder.count + 1).contains("/") else { return }
+        try makeFolder()
+    }
+
     private var indexPath: String { folder + "/index" }
 
     private func makeFolder() throws {

@@ -416,6 +416,8 @@ public struct BoardApp {
                                decorations: renderer.decorations(now: now), ghost: ghost,
                                title: title, status: statusText, filter: filter, compact: reading.compact)
         scene.marked = marked
+        // A prompt is drawn on the last row by `render`; the idle hint is no message to read whole.
+        if case .prompt = mode { scene.wrapsStatus = false } else if status == idleHint { scene.wrapsStatus = false }
         scene.columnGhost = renderer.columnGhost()
         if var cg = scene.columnGhost, let width = layout.columns.first?.frame.width { cg.frame.size.width = width; scene.columnGhost = cg }
         return scene
@@ -424,7 +426,8 @@ public struct BoardApp {
     /// Draws the whole frame.
     public func render(into buf: inout CellBuffer, now: Double) {
         if buf.width != size.width || buf.height != size.height { buf = CellBuffer(width: size.width, height: size.height) }
-        BoardView.draw(scene(now: now), into: &buf, cache: frames)
+        let scene = scene(now: now)
+        BoardView.draw(scene, into: &buf, cache: frames)
         if case .prompt(let p, let editor) = mode, size.height > 0 {
             let y = size.height - 1
             let labelWidth = TextWidth.width(of: p.label) + 1
@@ -449,6 +452,11 @@ public struct BoardApp {
             CardDetailView.draw(card: board[path], column: board.columns[path.section].title, detail: d, keymap: keymap,
                                 storesDoneMark: reading.storesDoneMark, into: &buf)
             buf.cursor = nil
+        }
+        // A message wrapped onto several rows is drawn again over the help and the card view.
+        if scene.wrapsStatus, BoardView.statusLines(scene.status, width: size.width, height: size.height).count > 1 {
+            if case .help = mode { BoardView.drawStatus(scene, into: &buf) }
+            if case .detail = mode { BoardView.drawStatus(scene, into: &buf) }
         }
     }
 }

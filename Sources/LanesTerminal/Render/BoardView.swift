@@ -46,6 +46,9 @@ public struct BoardScene {
     public var marked: Set<ItemID> = []
     /// A column dragged by its header: its title and where the ghost header floats.
     public var columnGhost: (title: String, frame: Rect)?
+    /// Whether a status longer than the screen is wrapped onto the rows above the last (false for
+    /// a prompt, which the app draws on the last row itself).
+    public var wrapsStatus = true
 
     public init(board: Board, layout: ScreenLayout, selection: ItemPath?, decorations: DragDecorations = DragDecorations(),
                 ghost: (card: Card, frame: Rect)? = nil, title: String, status: String, theme: Theme = Theme(),
@@ -125,12 +128,8 @@ public enum BoardView {
             else if deco.refusedSection == c.section { drawColumnHeader(c, highlight: .refused, theme: scene.theme, into: &buf) }
         }
         let clip = Rect(x: 0, y: 1, width: size.width, height: max(0, size.height - 2))
-        var titleRows: Range<Int>?
         if let g = scene.ghost {
             drawCard(g.card, frame: g.frame, clip: clip, border: scene.theme.ghost, scene: scene, into: &buf, face: ghostFace)
-            let lines = (ghostFace ?? CardFace(card: g.card, width: g.frame.width,
-                                               maxTitleLines: LayoutMetrics().maxTitleLines)).titleLines.count
-            titleRows = (g.frame.minY + 1)..<(g.frame.minY + 1 + lines)
             if deco.extraCount > 0 {
                 // The count of the other carried cards, on the ghost's top border.
                 let badge = " +\(deco.extraCount) "
@@ -140,7 +139,7 @@ public enum BoardView {
                 }
             }
         }
-        for column in scene.layout.columns { drawMarker(column, scene: scene, sparing: titleRows, into: &buf) }
+        for column in scene.layout.columns { drawMarker(column, scene: scene, sparing: scene.ghost?.frame, into: &buf) }
         if let cg = scene.columnGhost { drawColumnDrag(cg, scene: scene, clip: clip, into: &buf) }
         drawStatus(scene, into: &buf)
     }
@@ -324,9 +323,10 @@ public enum BoardView {
     }
 
     /// The insertion marker: a bright line on the boundary where the card will land. On the
-    /// ghost's title rows (`sparing`) only its two ends are drawn, so the title stays readable.
+    /// ghost's text rows (`sparing` is its frame) only the line's two ends are drawn, beside the
+    /// ghost where the column leaves room, else on its border: never over the ghost's text.
     /// The terminal's cursor is parked on it.
-    static func drawMarker(_ c: ColumnDraggable, scene: BoardScene, sparing titleRows: Range<Int>? = nil,
+    static func drawMarker(_ c: ColumnDraggable, scene: BoardScene, sparing ghost: Rect? = nil,
                            into buf: inout CellBuffer) {
         guard let m = scene.decorations.marker, m.section == c.section, c.viewport.height > 0 else { return }
         var y: Int
@@ -340,9 +340,17 @@ public enum BoardView {
         y = min(max(y, c.viewport.minY), c.viewport.maxY - 1)
         let style = scene.theme.marker
         buf.cursor = Point(x: c.frame.minX, y: y)
-        if let rows = titleRows, rows.contains(y), let g = scene.ghost, g.frame.minX < c.frame.maxX, g.frame.maxX > c.frame.minX {
-            buf.write(repeating: "▶", count: 1, x: c.frame.minX, y: y, style: style, maxX: c.frame.maxX)
-            buf.write(repeating: "◀", count: 1, x: c.frame.maxX - 1, y: y, style: style, maxX: c.frame.maxX)
+        // The ghost's text rows, and its top border when that carries the "+N" badge; over a plain
+        // border the whole line is drawn.
+        let sparedTop = scene.decorations.extraCount > 0 ? 0 : 1
+        if let g = ghost, y >= g.minY + sparedTop, y < g.maxY - 1, g.minX < c.frame.maxX, g.maxX > c.frame.minX {
+            let inside = { (x: Int) in x >= g.minX && x < g.maxX }
+            var left = c.frame.minX, right = c.frame.maxX - 1
+            if inside(left) { left = g.minX - 1 >= c.frame.minX ? g.minX - 1 : g.minX }
+            if inside(right) { right = g.maxX < c.frame.maxX ? g.maxX : g.maxX - 1 }
+            buf.write(repeating: "▶", count: 1, x: left, y: y, style: style, maxX: c.frame.maxX)
+            if right != left { buf.write(repeating: "◀", count: 1, x: right, y: y, style: style, maxX: c.frame.maxX) }
+            buf.cursor = Point(x: max(0, left), y: y)
             return
         }
         var x = buf.write(repeating: "▶", count: 1, x: c.frame.minX, y: y, style: style, maxX: c.frame.maxX)
@@ -450,13 +458,31 @@ public enum BoardView {
         }
     }
 
+    /// The status line: a message wider than the screen wraps onto the rows above it (drawn over
+    /// the board's bottom rows until the next message), up to every row but the title bar; only a
+    /// message longer than the whole screen is cut, with `…`.
     static func drawStatus(_ scene: BoardScene, into buf: inout CellBuffer) {
         let size = scene.layout.size
         let y = size.height - 1
         guard y > 0 else { return }
-        buf.fill(x: 0, y: y, width: size.width, height: 1, style: scene.theme.status)
-        buf.write(DisplayText.truncate(" " + DisplayText.safe(scene.status), to: size.width), x: 0, y: y,
-                  style: scene.theme.status)
+        let lines = statusLines(scene.status, width: size.width, height: size.height, wraps: scene.wrapsStatus)
+        for (i, line) in lines.enumerated() {
+            let row = y - (lines.count - 1) + i
+            buf.fill(x: 0, y: row, width: size.width, height: 1, style: scene.theme.status)
+            buf.write(line, x: 0, y: row, style: scene.theme.status)
+        }
+    }
+
+    /// The rows the status takes on a screen of `width` × `height`, each starting with a space.
+    static func statusLines(_ status: String, width: Int, height: Int, wraps: Bool = true) -> [String] {
+        let text = DisplayText.safe(status)
+        guard wraps, width > 2, TextWidth.width(of: text) > width - 1 else {
+            return [DisplayText.truncate(" " + text, to: width)]
+        }
+        // Every row but the title bar may be taken: a message is read whole, and the next key
+        // gives the board back.
+        let most = max(1, height - 1)
+        return DisplayText.wrap(text, width: width - 1, maxLines: most).map { " " + $0 }
     }
 }
 

@@ -16,8 +16,8 @@ import Glibc
 /// under the app's own later changes (`BoardApp.absorb`).
 ///
 /// Quitting waits for the last save. When it failed, `q` asks (retry, save a copy, discard);
-/// SIGTERM and SIGHUP cannot ask, so the board goes to a recovery copy (`RecoveryCopies`) and the
-/// next start says where.
+/// SIGTERM and SIGHUP cannot ask, so the board goes to a recovery copy (`RecoveryCopies`), the
+/// next start says where, and `unsavedAtSignal` has the executable exit 128 + the signal.
 public final class AppRunner {
     public private(set) var app: BoardApp
     let device: TerminalDevice
@@ -40,6 +40,9 @@ public final class AppRunner {
     let now: () -> Double
     /// Where the board went when Lanes had to end unsaved (set on the way out).
     public private(set) var recoveryCopy: String?
+    /// The signal that ended Lanes before its last changes were stored (the process should exit
+    /// 128 + it, as if the signal had killed it); nil when everything was stored.
+    public private(set) var unsavedAtSignal: Int32?
     /// What to say on stderr once the terminal is restored.
     private var farewell: String?
 
@@ -141,6 +144,7 @@ public final class AppRunner {
             case .saveCopyAndQuit(let path):
                 let text = BoardFormat.serialize(app.board, info: copyInfo)
                 do {
+                    try recovery.prepareFolder(for: path)
                     try SafeFile.writeAtomically(Array(text.utf8), to: path, expecting: nil)
                     return .discard
                 } catch {
@@ -165,8 +169,9 @@ public final class AppRunner {
             if flush(timeout: 10) { return true }
             app.askBeforeQuitting(because: unsaved ?? "the save did not finish in 10 s")
             return false
-        case .signal:
+        case .signal(let signal):
             if flush(timeout: 3) { return true }
+            unsavedAtSignal = signal
             let text = BoardFormat.serialize(app.board, info: copyInfo)
             let why = unsaved ?? "the save did not finish"
             do {
@@ -271,14 +276,22 @@ public final class AppRunner {
         defer { file.remove() }
         let env = ProcessInfo.processInfo.environment
         let editor = [env["VISUAL"], env["EDITOR"]].compactMap { $0 }.first { !$0.isEmpty } ?? "vi"
-        var status: Int32 = 0
+        var outcome = ForegroundProgram.Outcome.exited(0)
         device.suspend {
-            status = runShell("\(editor) \(shellQuote(file.path))")
+            // `exec`: the editor takes the shell's place, so no shell stays between that a Ctrl-\ would end.
+            outcome = ForegroundProgram.run("exec \(editor) \(shellQuote(file.path))")
         }
         device.invalidate()
-        guard status == 0, let data = FileManager.default.contents(atPath: file.path),
-              let edited = String(data: data, encoding: .utf8) else {
-            app.finishExternalEdit(id, edited: nil)
+        if let complaint = ForegroundProgram.complaint(outcome, editor: editor) {
+            app.setStatus(DisplayText.safe(complaint))
+            return
+        }
+        guard let data = FileManager.default.contents(atPath: file.path) else {
+            app.setStatus("The editor left no card file (\(file.path) is gone); the card is as it was")
+            return
+        }
+        guard let edited = String(data: data, encoding: .utf8) else {
+            app.setStatus("The edited card is not UTF-8 text; the card is as it was")
             return
         }
         do {
@@ -287,18 +300,6 @@ public final class AppRunner {
             app.setStatus("Edit not applied: \(error)")
         }
     }
-}
-
-/// Runs a command line with /bin/sh and waits for it; its exit status.
-func runShell(_ command: String) -> Int32 {
-    var pid: pid_t = 0
-    let args = ["/bin/sh", "-c", command]
-    var cargs = args.map { strdup($0) } + [nil]
-    defer { for p in cargs where p != nil { free(p) } }
-    guard posix_spawn(&pid, "/bin/sh", nil, nil, &cargs, environ) == 0 else { return -1 }
-    var status: Int32 = 0
-    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-    return (status & 0x7f) == 0 ? (status >> 8) & 0xff : -1
 }
 
 func shellQuote(_ s: String) -> String { "'" + s.replacingOccurrences(of: "'", with: "'\\''") + "'" }

@@ -21,9 +21,10 @@ extension Cell {
         if text.unicodeScalars.contains(where: { CellBuffer.isControl($0.value) }) { return ([0xFFFD], 1) }
         let width = TextWidth.width(of: ch)
         if width == 0 { return ([0x20], 1) }
-        var scalars = ch.unicodeScalars.map { wchar_t(bitPattern: $0.value) }
+        // Only what every terminal draws the same: no stray ZWJ, ZWSP, bidi mark or selector.
+        var scalars = TextWidth.terminalScalars(of: ch).map { wchar_t(bitPattern: $0.value) }
         if scalars.count > max {
-            scalars = scalars[1] == 0xFE0F ? [scalars[0], 0xFE0F] : [scalars[0]]
+            scalars = scalars.count > 1 && scalars[1] == 0xFE0F ? [scalars[0], 0xFE0F] : [scalars[0]]
         }
         return (scalars, width)
     }

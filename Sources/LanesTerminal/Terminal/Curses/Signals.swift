@@ -144,6 +144,28 @@ enum TerminalSignals {
         sigaction(SIGTSTP, &ours, nil)
     }
 
+    /// Runs `body` as system(3) runs a command: SIGINT and SIGQUIT ignored, so Ctrl-C and Ctrl-\
+    /// typed at the program that owns the terminal (the editor) end neither Lanes nor the board;
+    /// what was there before (Lanes' own handlers) is put back afterwards.
+    static func ignoringInterrupts<T>(_ body: () -> T) -> T {
+        var ignore = sigaction()
+        ignore.__sigaction_handler.sa_handler = unsafeBitCast(1, to: (@convention(c) (Int32) -> Void).self)  // SIG_IGN
+        sigemptyset(&ignore.sa_mask)
+        var oldInt = sigaction(), oldQuit = sigaction()
+        sigaction(SIGINT, &ignore, &oldInt)
+        sigaction(SIGQUIT, &ignore, &oldQuit)
+        defer {
+            sigaction(SIGINT, &oldInt, nil)
+            sigaction(SIGQUIT, &oldQuit, nil)
+        }
+        return body()
+    }
+
+    /// Whether process `pid` is stopped now (state T in /proc/PID/stat).
+    static func isStopped(_ pid: pid_t) -> Bool {
+        ProcStat(pid: pid)?.state == "T"
+    }
+
     // MARK: - State shared with handlers
 
     private static let crashSequenceCapacity = 256
@@ -248,6 +270,8 @@ private struct ProcStat {
     var ppid: pid_t
     var pgrp: pid_t
     var session: pid_t
+    /// R, S, D, T (stopped), t (traced), Z...
+    var state: Character
 
     init?(pid: pid_t) {
         guard let file = fopen("/proc/\(pid)/stat", "r") else { return nil }
@@ -258,7 +282,9 @@ private struct ProcStat {
         // The command name is in parentheses and may hold spaces: fields follow the last ')'.
         guard let close = line.lastIndex(of: ")") else { return nil }
         let fields = line[line.index(after: close)...].split(separator: " ")
-        guard fields.count > 4, let ppid = pid_t(fields[1]), let pgrp = pid_t(fields[2]), let session = pid_t(fields[3]) else { return nil }
+        guard fields.count > 4, let state = fields[0].first, let ppid = pid_t(fields[1]), let pgrp = pid_t(fields[2]),
+              let session = pid_t(fields[3]) else { return nil }
+        self.state = state
         self.ppid = ppid
         self.pgrp = pgrp
         self.session = session
