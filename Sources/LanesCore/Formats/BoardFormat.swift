@@ -139,6 +139,7 @@ struct ColumnKey: Hashable, Sendable {
     /// The key of each column of a board, in order.
     static func keys(of columns: [Column]) -> [ColumnKey] {
         var seen: [String: Int] = [:]
+        seen.reserveCapacity(columns.count)
         return columns.map { column in
             let k = seen[column.title, default: 0]
             seen[column.title] = k + 1

@@ -32,8 +32,7 @@ struct RawColumn {
 /// the usual count, so a card added to it later lands where it would elsewhere.
 func assemble(_ raws: [RawColumn], into info: inout BoardFileInfo) -> Board {
     var layout = BoardLayout.standard(for: info.dialect)
-    let withContent = raws.filter(\.hasContent)
-    if let first = withContent.first { layout.blankLinesAfterHeading = first.leadingBlanks }
+    if let first = raws.first(where: \.hasContent) { layout.blankLinesAfterHeading = first.leadingBlanks }
     if let first = raws.dropLast().first(where: \.hasContent) {
         layout.blankLinesBetweenColumns = first.trailingBlanks
     }
@@ -43,8 +42,7 @@ func assemble(_ raws: [RawColumn], into info: inout BoardFileInfo) -> Board {
 
     var columns: [Column] = []
     columns.reserveCapacity(raws.count)
-    var spacing: [ColumnKey: ColumnSpacing] = [:]
-    let keys = ColumnKey.keys(of: raws.map(\.column))
+    var exceptions: [(index: Int, spacing: ColumnSpacing)] = []
     var cardGaps: [ItemID: Int] = [:]
     for (index, raw) in raws.enumerated() {
         var leading = raw.leadingBlanks
@@ -62,7 +60,7 @@ func assemble(_ raws: [RawColumn], into info: inout BoardFileInfo) -> Board {
         if !isLast && trailing != layout.blankLinesBetweenColumns { exception.afterColumn = trailing }
         if raw.heading != info.headingPrefix { exception.heading = raw.heading }
         if raw.cardStyle != info.cardStyle { exception.cardStyle = raw.cardStyle }
-        if exception != ColumnSpacing() { spacing[keys[index]] = exception }
+        if exception != ColumnSpacing() { exceptions.append((index, exception)) }
         // By index: enumerating the cards would copy each one (a retain and release per card).
         for k in raw.column.cards.indices.dropFirst() where raw.blanks(beforeCard: k) != layout.blankLinesBetweenCards {
             cardGaps[raw.column.cards[k].id] = raw.blanks(beforeCard: k)
@@ -70,6 +68,12 @@ func assemble(_ raws: [RawColumn], into info: inout BoardFileInfo) -> Board {
         columns.append(raw.column)
     }
     info.layout = layout
+    // Keys (a hash of every title) only for a file whose columns have exceptions.
+    var spacing: [ColumnKey: ColumnSpacing] = [:]
+    if !exceptions.isEmpty {
+        let keys = ColumnKey.keys(of: columns)
+        for (index, exception) in exceptions { spacing[keys[index]] = exception }
+    }
     info.columnSpacing = spacing
     info.blankLinesBeforeCard = cardGaps
     return Board(columns: columns)

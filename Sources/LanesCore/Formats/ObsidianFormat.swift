@@ -45,8 +45,8 @@ struct ObsidianParser {
         var blanks = 0
         var nextID: UInt64 = 1
         var markers: [ItemID: CardMarker] = [:]
-        /// Each column's cards' markers as read, until the column's style is known.
-        var columnMarkers: [(id: ItemID, marker: CardMarker)] = []
+        /// Each column's cards' markers as read (line, length, done, check offset), until the column's style is known.
+        var columnMarkers: [(id: ItemID, line: Int, length: Int, done: Bool, checkAt: Int?)] = []
         var tailStart = source.count
         var fileStyle: CardStyle?
 
@@ -64,13 +64,18 @@ struct ObsidianParser {
             closeCard()
             if var column = current {
                 // The lane's style is its first card's; markers are kept only where they differ.
-                let style = columnMarkers.first.map { $0.marker.style } ?? fileStyle ?? .standard
-                if fileStyle == nil, let first = columnMarkers.first { fileStyle = first.marker.style }
-                column.cardStyle = style
-                for (id, marker) in columnMarkers where marker.text != style.text(done: marker.done) {
-                    markers[id] = marker
+                func marker(_ m: (id: ItemID, line: Int, length: Int, done: Bool, checkAt: Int?)) -> CardMarker {
+                    CardMarker(text: source.text(m.line).utf8Prefix(m.length), done: m.done, checkAt: m.checkAt)
                 }
-                columnMarkers = []
+                let style = columnMarkers.first.map { marker($0).style } ?? fileStyle ?? .standard
+                if fileStyle == nil, let first = columnMarkers.first { fileStyle = marker(first).style }
+                column.cardStyle = style
+                // Compared as bytes: no string for a card written in its lane's style (most of them).
+                let styleBytes = [Array(style.text(done: false).utf8), Array(style.text(done: true).utf8)]
+                for m in columnMarkers where !source.line(m.line, hasPrefix: styleBytes[m.done ? 1 : 0], length: m.length) {
+                    markers[m.id] = marker(m)
+                }
+                columnMarkers.removeAll(keepingCapacity: true)
                 column.column.cards = cards
                 column.trailingBlanks = blanks
                 raws.append(column)
@@ -130,8 +135,7 @@ struct ObsidianParser {
                 nextID += 1
                 let (title, due) = splitDue(source.text(n, from: marker.length))
                 card = Card(id: id, title: title, due: due, done: marker.done)
-                columnMarkers.append((id, CardMarker(text: source.text(n).utf8Prefix(marker.length), done: marker.done,
-                                                     checkAt: marker.checkAt)))
+                columnMarkers.append((id, n, marker.length, marker.done, marker.checkAt))
                 continue
             }
             if card != nil {
