@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import DragKit
 @testable import LanesCore
@@ -193,5 +194,47 @@ struct FormatsWildTests {
         let clock = ContinuousClock()
         let took = try clock.measure { _ = try parseOK(text) }
         #expect(took < .seconds(3), "\(took)")
+    }
+}
+
+/// Every Markdown board among the fixtures (ours, and the real files of `../shared/fixtures` when present).
+enum AllBoardFixtures {
+    static func files() throws -> [(name: String, bytes: [UInt8])] {
+        var out: [(String, [UInt8])] = []
+        var dirs = [Fixtures.directory()]
+        if SharedFixtures.available { dirs.append(SharedFixtures.directory()) }
+        for dir in dirs {
+            let names = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasSuffix(".md") && $0 != "README.md" }.sorted()
+            for name in names { out.append((name, try Fixtures.bytes(name, in: dir))) }
+        }
+        return out
+    }
+}
+
+@Suite("Formats: every fixture")
+struct FormatsEveryFixtureTests {
+    @Test func everyFixtureOpensAndSavesBackByteForByte() throws {
+        let files = try AllBoardFixtures.files()
+        #expect(files.count >= 4)
+        for (name, bytes) in files {
+            let (board, info) = try BoardFormat.parse(bytes, file: name)
+            #expect(Array(BoardFormat.serialize(board, info: info).utf8) == bytes, "\(name)")
+        }
+    }
+
+    @Test func theWildShapesFixture() throws {
+        let (board, info) = try BoardFormat.parse(try Fixtures.bytes("obsidian-wild-shapes.md"), file: "w.md")
+        #expect(board.columns.map(\.title) == ["🔥 Hot", "Waiting", "Done"])
+        #expect(board.columns.map(\.cards.count) == [3, 2, 1])
+        #expect(board.columns[0].wipLimit == 3)
+        #expect(board.columns[0].cards[0].extraLines == ["\t#sales", "\t- [ ] find the number", "\t- [x] write the pitch"])
+        #expect(board.columns[0].cards[1].done)
+        #expect(board.columns[1].cards.map(\.done) == [false, true])
+        #expect(board.columns[2].marksCardsComplete)
+        #expect(info.readingNotes.isEmpty)
+        let (damaged, dInfo) = try BoardFormat.parse(try Fixtures.bytes("obsidian-damaged-settings-crlf.md"), file: "d.md")
+        #expect(damaged.columns.map(\.cards.count) == [2])
+        #expect(dInfo.lineEnding == .crlf)
+        #expect(dInfo.readingNotes.first?.hasPrefix("d.md:") == true)
     }
 }
