@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import os
 import subprocess
+
+import pytest
 from pathlib import Path
 
 from checks import quit_and_check
@@ -74,3 +76,28 @@ def test_cli_add_under_a_level_one_heading_uses_the_lanes_style(tmp_path):
     assert path.read_text() == board.replace("* [ ] two\n", "* [ ] two\n* [ ] three\n")
     shown = subprocess.run([str(BIN), "show", str(path)], capture_output=True, text=True)
     assert shown.returncode == 0 and "three" in shown.stdout and "Done" in shown.stdout, shown.stdout + shown.stderr
+
+
+FIXTURES = sorted(p for p in (ROOT / "Tests" / "Fixtures").glob("*.md"))
+SHARED = (ROOT / ".." / "shared" / "fixtures").resolve()
+FIXTURES += sorted(p for p in SHARED.glob("*.md") if p.name != "README.md") if SHARED.is_dir() else []
+
+
+def first_lane(text: str) -> str:
+    for line in text.splitlines():
+        if line.startswith("#") and " " in line and line.lstrip("#").startswith(" ") and "Archive" not in line:
+            return line.lstrip("#").strip().split(" (")[0]
+    raise AssertionError("no lane heading")
+
+
+@pytest.mark.parametrize("fixture", FIXTURES, ids=[p.name for p in FIXTURES])
+def test_every_fixture_opens_in_the_cli_and_the_terminal_and_is_kept(lanes, fixture, tmp_path):
+    data = fixture.read_bytes()
+    copy = tmp_path / fixture.name
+    copy.write_bytes(data)
+    shown = subprocess.run([str(BIN), "show", str(copy)], capture_output=True)
+    assert shown.returncode == 0, shown.stderr.decode()
+    lane = first_lane(data.decode("utf-8-sig"))
+    assert lane in shown.stdout.decode()
+    app = lanes(data, wait_for=lane[:8], board_name=fixture.name)
+    quit_and_check(app, data)
