@@ -117,7 +117,12 @@ public final class BoardStore: BoardStorage {
         // Events only wake the caller (our own saves make some); the stat decides.
         watcher?.drain()
         guard looksChangedOnDisk() else { return nil }
-        let disk = try readDisk()
+        let disk: Disk
+        do {
+            disk = try readDisk()
+        } catch StorageError.stillBeingWritten {
+            return nil   // another program is writing it in place: the board on screen stays until it is done
+        }
         guard let adopted = adopt(disk) else {
             // Same bytes (touched, or rewritten identically): remember the new metadata only.
             fingerprint = disk.fingerprint ?? fingerprint
@@ -216,17 +221,82 @@ public final class BoardStore: BoardStorage {
         var rules: AcceptRules
     }
 
+    /// How long a board file must have been left alone before it is read: an editor that
+    /// truncates the file and writes it again in place leaves it empty or half-written for a moment.
+    static let quietPeriod = 0.1
+    /// How long a read waits for a file that keeps being written before reading it anyway.
+    static let settleLimit = 3.0
+
     /// Reads both files as they are now; a malformed one throws its `file:line:` error.
+    ///
+    /// A board file that was changed less than `quietPeriod` ago is waited for (another program
+    /// may be writing it in place), and after parsing, the file is checked again: when it changed
+    /// while it was read and parsed, it is read again, so a partial file is never taken for the board.
     private func readDisk() throws -> Disk {
         let (rules, rulesFP) = try AcceptRules.read(rulesPath)
-        do {
-            let (bytes, fp) = try SafeFile.read(path)
-            var (board, info) = try BoardFormat.parse(bytes, file: path)
-            board.acceptRules = rules
-            return Disk(board: board, info: info, fingerprint: fp, rulesFingerprint: rulesFP, rules: rules)
-        } catch StorageError.notFound {
-            return Disk(board: nil, info: info, fingerprint: nil, rulesFingerprint: rulesFP, rules: rules)
+        let deadline = Self.now() + Self.settleLimit
+        while true {
+            if case .success(let st) = POSIX.status(path), writtenInPlace(st) {
+                let age = Self.now() - Self.modified(st)
+                if age >= 0 && age < Self.quietPeriod {
+                    // Never read what may be half-written: give up for now (the next look retries).
+                    guard Self.now() < deadline else { throw StorageError.stillBeingWritten(path: path) }
+                    usleep(useconds_t((Self.quietPeriod - age) * 1e6) + 1000)
+                    continue
+                }
+            }
+            do {
+                let (bytes, fp) = try SafeFile.read(path)
+                let parsed: (board: Board, info: BoardFileInfo)
+                do {
+                    parsed = try BoardFormat.parse(bytes, file: path)
+                } catch {
+                    if changedSince(fp) {
+                        guard Self.now() < deadline else { throw StorageError.stillBeingWritten(path: path) }
+                        continue
+                    }
+                    throw error
+                }
+                if changedSince(fp) {
+                    guard Self.now() < deadline else { throw StorageError.stillBeingWritten(path: path) }
+                    continue
+                }
+                var board = parsed.board
+                board.acceptRules = rules
+                return Disk(board: board, info: parsed.info, fingerprint: fp, rulesFingerprint: rulesFP, rules: rules)
+            } catch StorageError.notFound {
+                return Disk(board: nil, info: info, fingerprint: nil, rulesFingerprint: rulesFP, rules: rules)
+            }
         }
+    }
+
+    /// Whether the board file's metadata moved from `fp`, or it was changed within the quiet period.
+    private func changedSince(_ fp: FileFingerprint) -> Bool {
+        guard case .success(let st) = POSIX.status(path) else { return true }
+        if !FileFingerprint(status: st, content: []).sameMetadata(as: fp) { return true }
+        guard writtenInPlace(st) else { return false }
+        let age = Self.now() - Self.modified(st)
+        return age >= 0 && age < Self.quietPeriod
+    }
+
+    /// Whether the file is the one last read or written (same device and inode): changed in place,
+    /// so possibly still being written. A file replaced by a rename (how Lanes and most tools
+    /// save) is complete the moment it appears.
+    private func writtenInPlace(_ st: stat) -> Bool {
+        guard let fp = fingerprint else { return false }
+        let now = FileFingerprint(status: st, content: [])
+        return now.device == fp.device && now.inode == fp.inode
+    }
+
+    private static func modified(_ st: stat) -> Double {
+        let fp = FileFingerprint(status: st, content: [])
+        return Double(fp.modificationSeconds) + Double(fp.modificationNanoseconds) / 1e9
+    }
+
+    private static func now() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_REALTIME, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
     }
 
     /// What the disk holds, folded into our identities; nil when it holds what we know.

@@ -84,6 +84,21 @@ public struct Card: Hashable, Sendable, Identifiable {
         set { extras = extras.with { $0.extraLines = newValue } }
     }
 
+    /// Whether the card has lines kept as written (without building the array).
+    public var hasExtraLines: Bool {
+        if case .more(let f) = extras { return !f.extraLines.isEmpty }
+        return false
+    }
+
+    /// Sets the details a parser collected, in one step (each `append` through the
+    /// accessors would copy what the card already holds: quadratic in a card's lines).
+    mutating func setParsedDetails(description: [String], subtasks: [Subtask], extraLines: [String]) {
+        onlyLine = description.count == 1 ? description[0] : nil
+        let done = extras.done, due = extras.fields.due
+        extras = CardExtras(done: done, due: due, subtasks: subtasks, extraLines: extraLines,
+                            lines: description.count > 1 ? description : [])
+    }
+
     /// `#tags` in the title, in order, without the `#`.
     public var tags: [String] { Card.tags(in: title) }
 

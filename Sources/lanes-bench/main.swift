@@ -36,8 +36,8 @@ let sizes = option("--only").flatMap(Int.init).map { [$0] }
 let motions = option("--motions").flatMap(Int.init) ?? 3000
 let jsonPath = option("--json") ?? "bench-results.json"
 let screens = option("--screen").flatMap(parseSize).map { [$0] } ?? [Size(width: 120, height: 40), Size(width: 80, height: 24)]
-/// Which parts to run (all by default): parse, launch, drag, pty, save, rss, text.
-let phases = Set((option("--phases") ?? "parse,launch,drag,pty,save,rss,text").split(separator: ",").map(String.init))
+/// Which parts to run (all by default): parse, launch, drag, pty, save, rss, text, shapes.
+let phases = Set((option("--phases") ?? "parse,launch,drag,pty,save,rss,text,shapes").split(separator: ",").map(String.init))
 func on(_ phase: String) -> Bool { phases.contains(phase) && !flag("--no-" + phase) }
 
 if flag("--pg-load") {
@@ -387,6 +387,11 @@ for n in sizes {
     perSize[n] = try benchSize(n)
 }
 if !flag("--no-merge") { MergeBench.run().forEach(say) }
+
+if on("shapes") {
+    say("parsing by shape (fastest of 5, release build):")
+    try benchParseShapes().forEach(say)
+}
 
 var longText: [String: Double] = [:]
 if on("text") {

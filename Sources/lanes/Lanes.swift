@@ -145,6 +145,8 @@ struct Open: ParsableCommand {
     static func file(_ file: String) throws -> Opened {
         let (store, board, created) = try BoardStore.open(file, starter: StarterBoard.markdown)
         var status = created ? "Created \(file) from the starter board · drag cards with the mouse · ? help" : ""
+        // What could not be read but is kept as written (an unusual settings block, …).
+        if let note = store.info.readingNotes.first { status = note }
         let unknown = board.unknownRuleColumns
         if !unknown.isEmpty {
             // Kept in the file and matching nothing; said once so a typo does not go unnoticed.

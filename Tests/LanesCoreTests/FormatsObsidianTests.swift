@@ -28,7 +28,7 @@ struct FormatsObsidianTests {
         - [ ]
         - [ ] Meeting @{2025-01-01} with @@{10:00}
         Lazy continuation without indentation
-        ### a deeper heading stays where it is
+        ### a deeper heading is a lane too
 
         ## Done
 
@@ -72,8 +72,10 @@ struct FormatsObsidianTests {
         #expect(todo.cards[0].tags == ["urgent"])
         #expect(todo.cards[0].extraLines == ["  continued on an indented line", "", "    an indented block after a blank line"])
         #expect(todo.cards[5].due == nil)
-        #expect(todo.cards[5].extraLines == ["Lazy continuation without indentation", "### a deeper heading stays where it is"])
-        let done = board.columns[1]
+        #expect(todo.cards[5].extraLines == ["Lazy continuation without indentation"])
+        // The plugin makes a lane of a heading of any level; its level is kept.
+        #expect(board.columns[1].title == "a deeper heading is a lane too" && board.columns[1].cards.isEmpty)
+        let done = board.columns[2]
         #expect(done.extraLines == ["**Complete**"])
         #expect(done.marksCardsComplete)
         #expect(done.cards == [Card(id: ItemID(7), title: "Finished", done: true)])

@@ -75,7 +75,8 @@ struct LineEditorLimitTests {
     @Test func anEditorCardWithLineSeparatorsIsMadeStorable() throws {
         var d = AppDriver(board: sampleBoard())
         let id = d.app.board.columns[0].cards[0].id
-        let edited = try CardText.parse("## Card\n\n- one\u{2028}two\n    > a\u{2029}b\n", id: id)
+        let edited = try CardText.parse("## Card\n\n- one\u{2028}two\n    > a\u{2029}b\n", original: d.app.board.columns[0].cards[0],
+                                        storesDoneMark: false)
         d.app.finishExternalEdit(id, edited: edited)
         #expect(d.app.board.columns[0].cards[0].title == "one two")
         #expect(d.app.board.columns[0].cards[0].description == ["a", "b"])

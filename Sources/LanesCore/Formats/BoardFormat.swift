@@ -94,8 +94,18 @@ public struct BoardFileInfo: Hashable, Sendable {
     var columnSpacing: [ColumnKey: ColumnSpacing] = [:]
     /// Blank lines before a card (not first in its column) where it differs from `layout`.
     var blankLinesBeforeCard: [ItemID: Int] = [:]
-    /// Obsidian list markers other than `- [ ] ` and `- [x] `, such as `- ` or `* [X] `.
+    /// Obsidian list markers other than their lane's style, such as `- ` or `* [X] `.
     var cardMarkers: [ItemID: CardMarker] = [:]
+    /// Obsidian: how the file's first card is written (bullet, check box); a lane's style where
+    /// `columnSpacing` names none, so a card added to a new or empty lane matches the file.
+    var cardStyle: CardStyle = .standard
+    /// The first lane heading's marker (`## `, `# `, …); other levels are kept in `columnSpacing`.
+    var headingPrefix = "## "
+    /// Obsidian: the card that was written directly above the archive or settings block, where
+    /// Markdown reads that line as part of it; any other card there gets a blank line after it.
+    var cardJoinedToTail: ItemID?
+    /// What could not be read but is kept as written (an unusual settings block, …), `file:line: words`.
+    public var readingNotes: [String] = []
 
     /// The info of a new, empty file in the dialect's standard style.
     public init(dialect: BoardDialect) {
@@ -129,6 +139,7 @@ struct ColumnKey: Hashable, Sendable {
     /// The key of each column of a board, in order.
     static func keys(of columns: [Column]) -> [ColumnKey] {
         var seen: [String: Int] = [:]
+        seen.reserveCapacity(columns.count)
         return columns.map { column in
             let k = seen[column.title, default: 0]
             seen[column.title] = k + 1
@@ -137,16 +148,51 @@ struct ColumnKey: Hashable, Sendable {
     }
 }
 
-/// Per-column spacing that differs from the file's layout.
+/// Per-column spacing and style that differ from the file's layout.
 struct ColumnSpacing: Hashable, Sendable {
     var afterHeading: Int?
     var afterColumn: Int?
+    /// The heading's marker (`# `, `### `) where it is not the file's `headingPrefix`.
+    var heading: String?
+    /// Obsidian: the lane's card style where it is not the file's `cardStyle`.
+    var cardStyle: CardStyle?
+}
+
+/// How a lane writes its cards: the bullet (`- `, `* `, `1. `) and whether a check box follows.
+struct CardStyle: Hashable, Sendable {
+    var bullet: String
+    var checkBox: Bool
+
+    /// What Obsidian Kanban writes: `- [ ] `.
+    static let standard = CardStyle(bullet: "- ", checkBox: true)
+
+    /// The marker of a card of this style.
+    func text(done: Bool) -> String {
+        checkBox || done ? bullet + (done ? "[x] " : "[ ] ") : bullet
+    }
 }
 
 /// A card's list marker as written, and whether it marks the card done.
 struct CardMarker: Hashable, Sendable {
     var text: String
     var done: Bool
+    /// Where the check character is in `text` (a byte offset), when there is a check box.
+    var checkAt: Int?
+
+    /// The lane style this marker shows.
+    var style: CardStyle {
+        let bulletLength = checkAt.map { $0 - 1 } ?? text.utf8.count
+        return CardStyle(bullet: text.utf8Prefix(bulletLength), checkBox: checkAt != nil)
+    }
+
+    /// The marker for a card now `done`: the same text, the check character alone changed.
+    func marking(done: Bool) -> String {
+        if done == self.done { return text }
+        guard let at = checkAt else { return style.text(done: done) }
+        var bytes = Array(text.utf8)
+        bytes[at] = done ? UInt8(ascii: "x") : UInt8(ascii: " ")
+        return String(decoding: bytes, as: UTF8.self)
+    }
 }
 
 extension Column {

@@ -13,6 +13,10 @@ struct RawColumn {
     var blanksBeforeCard: [Int] = []
 
     func blanks(beforeCard k: Int) -> Int { k < blanksBeforeCard.count ? blanksBeforeCard[k] : 0 }
+    /// The heading's marker as written (`## `, `# `, `###` for an empty title).
+    var heading = "## "
+    /// Obsidian: how the lane's cards are written (its first card's marker).
+    var cardStyle = CardStyle.standard
 
     init(title: String, wipLimit: Int?) {
         column = Column(title: title, wipLimit: wipLimit)
@@ -28,8 +32,7 @@ struct RawColumn {
 /// the usual count, so a card added to it later lands where it would elsewhere.
 func assemble(_ raws: [RawColumn], into info: inout BoardFileInfo) -> Board {
     var layout = BoardLayout.standard(for: info.dialect)
-    let withContent = raws.filter(\.hasContent)
-    if let first = withContent.first { layout.blankLinesAfterHeading = first.leadingBlanks }
+    if let first = raws.first(where: \.hasContent) { layout.blankLinesAfterHeading = first.leadingBlanks }
     if let first = raws.dropLast().first(where: \.hasContent) {
         layout.blankLinesBetweenColumns = first.trailingBlanks
     }
@@ -39,8 +42,7 @@ func assemble(_ raws: [RawColumn], into info: inout BoardFileInfo) -> Board {
 
     var columns: [Column] = []
     columns.reserveCapacity(raws.count)
-    var spacing: [ColumnKey: ColumnSpacing] = [:]
-    let keys = ColumnKey.keys(of: raws.map(\.column))
+    var exceptions: [(index: Int, spacing: ColumnSpacing)] = []
     var cardGaps: [ItemID: Int] = [:]
     for (index, raw) in raws.enumerated() {
         var leading = raw.leadingBlanks
@@ -56,7 +58,9 @@ func assemble(_ raws: [RawColumn], into info: inout BoardFileInfo) -> Board {
         var exception = ColumnSpacing()
         if leading != layout.blankLinesAfterHeading { exception.afterHeading = leading }
         if !isLast && trailing != layout.blankLinesBetweenColumns { exception.afterColumn = trailing }
-        if exception != ColumnSpacing() { spacing[keys[index]] = exception }
+        if raw.heading != info.headingPrefix { exception.heading = raw.heading }
+        if raw.cardStyle != info.cardStyle { exception.cardStyle = raw.cardStyle }
+        if exception != ColumnSpacing() { exceptions.append((index, exception)) }
         // By index: enumerating the cards would copy each one (a retain and release per card).
         for k in raw.column.cards.indices.dropFirst() where raw.blanks(beforeCard: k) != layout.blankLinesBetweenCards {
             cardGaps[raw.column.cards[k].id] = raw.blanks(beforeCard: k)
@@ -64,6 +68,12 @@ func assemble(_ raws: [RawColumn], into info: inout BoardFileInfo) -> Board {
         columns.append(raw.column)
     }
     info.layout = layout
+    // Keys (a hash of every title) only for a file whose columns have exceptions.
+    var spacing: [ColumnKey: ColumnSpacing] = [:]
+    if !exceptions.isEmpty {
+        let keys = ColumnKey.keys(of: columns)
+        for (index, exception) in exceptions { spacing[keys[index]] = exception }
+    }
     info.columnSpacing = spacing
     info.blankLinesBeforeCard = cardGaps
     return Board(columns: columns)
@@ -106,6 +116,8 @@ struct BoardWriter {
     private let newline: String
     /// Cards' text from the last save, by chunk (a file store's); nil formats every card.
     private let cache: CardTextCache?
+    /// Obsidian: the card style of the lane being written.
+    private var style = CardStyle.standard
 
     init(info: BoardFileInfo, cache: CardTextCache? = nil, byteOrderMark: Bool = true) {
         self.info = info
@@ -144,11 +156,18 @@ struct BoardWriter {
                 blanks(previous?.afterColumn ?? layout.blankLinesBetweenColumns)
             }
             previous = spacing
-            var heading = "## " + singleLine(column.title)
+            let prefix = dialect == .obsidian ? spacing?.heading ?? info.headingPrefix : "## "
+            var heading = prefix + singleLine(column.title)
             if let limit = column.wipLimit { heading += " (\(limit))" }
+            if prefix.last != " " && !heading.utf8.dropFirst(prefix.utf8.count).isEmpty {
+                heading = prefix + " " + heading.dropFirst(prefix.count)
+            }
             line(heading)
             blanks(spacing?.afterHeading ?? layout.blankLinesAfterHeading)
             if dialect == .obsidian { lines(column.extraLines) }
+            style = spacing?.cardStyle ?? info.cardStyle
+            // The cache's text assumes the standard style for unmarked cards.
+            let cache = style == .standard ? self.cache : nil
             var k = 0
             for chunk in column.cards.storageChunks {
                 if k > 0 { blanks(info.blankLinesBeforeCard[chunk[0].id] ?? layout.blankLinesBetweenCards) }
@@ -160,7 +179,16 @@ struct BoardWriter {
                 k += chunk.count
             }
         }
-        if !board.columns.isEmpty { blanks(layout.blankLinesAfterColumns) }
+        if !board.columns.isEmpty {
+            var after = layout.blankLinesAfterColumns
+            // A card directly above the archive or settings would take that line into its paragraph.
+            if after == 0, dialect == .obsidian, let lastCard = board.columns.last?.cards.last,
+               lastCard.id != info.cardJoinedToTail,
+               !(info.archive.isEmpty && info.settings.isEmpty && info.epilogue.isEmpty) {
+                after = 1
+            }
+            blanks(after)
+        }
         lines(info.archive)
         lines(info.settings)
         lines(info.epilogue)
@@ -192,10 +220,10 @@ struct BoardWriter {
 
     private mutating func writeObsidian(_ card: Card) {
         var text: String
-        if let marker = info.cardMarkers[card.id], marker.done == card.done {
-            text = marker.text
+        if let marker = info.cardMarkers[card.id] {
+            text = marker.marking(done: card.done)
         } else {
-            text = card.done ? "- [x] " : "- [ ] "
+            text = style.text(done: card.done)
         }
         text += singleLine(card.title)
         if let due = card.due { text += " @{" + singleLine(due) + "}" }

@@ -167,6 +167,14 @@ struct Source {
         }
     }
 
+    /// Whether the line's first `length` bytes are exactly `prefix` (all of it).
+    func line(_ line: Int, hasPrefix prefix: [UInt8], length: Int) -> Bool {
+        guard prefix.count == length, self.length(line) >= length else { return false }
+        let start = table.start(line)
+        for k in 0..<length where bytes[start + k] != prefix[k] { return false }
+        return true
+    }
+
     func line(_ line: Int, equals text: StaticString) -> Bool {
         length(line) == text.utf8CodeUnitCount && self.line(line, hasPrefix: text)
     }

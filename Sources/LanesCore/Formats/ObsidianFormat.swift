@@ -2,12 +2,18 @@ import DragKit
 
 /// Reads Obsidian Kanban's Markdown, keeping every line it does not interpret.
 ///
-/// Lanes are `## ` headings. A list item at the start of a line in a lane is a
-/// card (`- [ ] `, `- [x] `; other markers are remembered per card). Lines a
-/// lane holds before its first card go to `Column.extraLines`; any other line
-/// after a card (indented continuation or not), with the blank lines before
-/// it, goes to that card's `extraLines`. A trailing ` @{date}` in a card line
-/// becomes `Card.due`.
+/// Lanes are headings of any level (`#` to `######`, as the plugin takes any heading, see
+/// docs/FORMATS.md). A list item at the start of a line in a lane is a card: `-`, `*`, `+` or
+/// `1.`/`1)` bullets, with or without a `[c]` check box (any character but a space checks it);
+/// how it is written is remembered where it differs from the lane's style. Lines a lane holds
+/// before its first card go to `Column.extraLines`; any other line after a card (indented
+/// continuation or not), with the blank lines before it, goes to that card's `extraLines`.
+/// A trailing ` @{date}` in a card line becomes `Card.due`.
+///
+/// The tail is tolerated as the plugin tolerates it: from the archive's thematic break and the
+/// first `%% kanban:settings` line on, every line is kept byte for byte whatever its shape
+/// (a blank line before the fence, a bare marker, repeated blocks); `settingsUnreadable` says
+/// when the block is not the plugin's shape.
 struct ObsidianParser {
     private let source: Source
 
@@ -33,18 +39,43 @@ struct ObsidianParser {
         var current: RawColumn?
         var cards: CardList = []
         var card: Card?
+        /// The open card's extra lines, set on the card when it closes (appending through the
+        /// card's accessor would copy them each time).
+        var cardExtra: [String] = []
         var blanks = 0
         var nextID: UInt64 = 1
         var markers: [ItemID: CardMarker] = [:]
+        /// Each column's cards' markers as read (line, length, done, check offset), until the column's style is known.
+        var columnMarkers: [(id: ItemID, line: Int, length: Int, done: Bool, checkAt: Int?)] = []
         var tailStart = source.count
+        var fileStyle: CardStyle?
 
         func closeCard() {
-            if let done = card.take() { cards.append(done) }
+            if var done = card.take() {
+                if !cardExtra.isEmpty {
+                    done.setParsedDetails(description: [], subtasks: [], extraLines: cardExtra)
+                    cardExtra = []
+                }
+                cards.append(done)
+            }
             card = nil
         }
         func closeColumn() {
             closeCard()
             if var column = current {
+                // The lane's style is its first card's; markers are kept only where they differ.
+                func marker(_ m: (id: ItemID, line: Int, length: Int, done: Bool, checkAt: Int?)) -> CardMarker {
+                    CardMarker(text: source.text(m.line).utf8Prefix(m.length), done: m.done, checkAt: m.checkAt)
+                }
+                let style = columnMarkers.first.map { marker($0).style } ?? fileStyle ?? .standard
+                if fileStyle == nil, let first = columnMarkers.first { fileStyle = marker(first).style }
+                column.cardStyle = style
+                // Compared as bytes: no string for a card written in its lane's style (most of them).
+                let styleBytes = [Array(style.text(done: false).utf8), Array(style.text(done: true).utf8)]
+                for m in columnMarkers where !source.line(m.line, hasPrefix: styleBytes[m.done ? 1 : 0], length: m.length) {
+                    markers[m.id] = marker(m)
+                }
+                columnMarkers.removeAll(keepingCapacity: true)
                 column.column.cards = cards
                 column.trailingBlanks = blanks
                 raws.append(column)
@@ -66,10 +97,12 @@ struct ObsidianParser {
                 continue
             }
             let first = source.byte(n, 0)!
-            if first == UInt8(ascii: "#") && source.line(n, hasPrefix: "## ") {
+            if first == UInt8(ascii: "#"), let level = headingLevel(n) {
                 if current == nil { info.preamble += blankLines() } else { closeColumn() }
-                let (title, limit) = splitWIPLimit(source.text(n, from: 3))
+                let skip = source.length(n) > level ? level + 1 : level
+                let (title, limit) = splitWIPLimit(source.text(n, from: skip))
                 current = RawColumn(title: title, wipLimit: limit)
+                current!.heading = source.text(n).utf8Prefix(skip)
                 continue
             }
             if first == UInt8(ascii: "%") && source.line(n, equals: "%% kanban:settings") {
@@ -85,7 +118,7 @@ struct ObsidianParser {
                 info.preamble.append(source.text(n))
                 continue
             }
-            if let (markerLength, done) = cardMarker(n) {
+            if let marker = cardMarker(n) {
                 if cards.isEmpty && card == nil {
                     if current!.column.extraLines.isEmpty {
                         current!.leadingBlanks = blanks
@@ -100,16 +133,14 @@ struct ObsidianParser {
                 blanks = 0
                 let id = ItemID(nextID)
                 nextID += 1
-                let (title, due) = splitDue(source.text(n, from: markerLength))
-                card = Card(id: id, title: title, due: due, done: done)
-                if !isCanonicalMarker(n, length: markerLength) {
-                    markers[id] = CardMarker(text: source.text(n).utf8Prefix(markerLength), done: done)
-                }
+                let (title, due) = splitDue(source.text(n, from: marker.length))
+                card = Card(id: id, title: title, due: due, done: marker.done)
+                columnMarkers.append((id, n, marker.length, marker.done, marker.checkAt))
                 continue
             }
             if card != nil {
-                card!.extraLines += blankLines()
-                card!.extraLines.append(source.text(n))
+                if blanks > 0 { cardExtra += blankLines() }
+                cardExtra.append(source.text(n))
             } else {
                 if current!.column.extraLines.isEmpty {
                     current!.leadingBlanks = blanks
@@ -124,77 +155,119 @@ struct ObsidianParser {
         if current == nil { info.preamble += blankLines() } else { closeColumn() }
         try readTail(from: tailStart, into: &info)
         info.cardMarkers = markers
+        info.cardStyle = fileStyle ?? .standard
+        info.headingPrefix = raws.first?.heading ?? "## "
+        // The last card written directly above what follows the lanes (Markdown reads that line
+        // as the card's): kept so for that card only; another card there gets a blank line.
+        if tailStart < source.count, let last = raws.last, last.trailingBlanks == 0,
+           let lastCard = last.column.cards.last {
+            info.cardJoinedToTail = lastCard.id
+        }
         let board = assemble(raws, into: &info)
         return (board, info)
     }
 
-    /// `***` (or another thematic break) whose next non-blank line is `## Archive`.
-    private func isArchiveBreak(_ n: Int) -> Bool {
-        guard source.line(n, equals: "***") || source.line(n, equals: "---") || source.line(n, equals: "___") else {
-            return false
-        }
-        var k = n + 1
-        while k < source.count && source.isBlank(k) { k += 1 }
-        return k < source.count && source.line(k, equals: "## Archive")
+    /// The heading's level when line `n` is an ATX heading (1 to 6 `#`, then a space or the line's end).
+    private func headingLevel(_ n: Int) -> Int? {
+        var k = 0
+        while k < 7, source.byte(n, k) == UInt8(ascii: "#") { k += 1 }
+        guard k >= 1 && k <= 6 else { return nil }
+        let next = source.byte(n, k)
+        return next == nil || next == UInt8(ascii: " ") || next == UInt8(ascii: "\t") ? k : nil
     }
 
-    /// Archive, settings block and what follows it, from `start` to the end.
+    /// A thematic break: three or more of one of `*`, `-`, `_`, with only spaces or tabs between.
+    private func isThematicBreak(_ n: Int) -> Bool {
+        guard let c = source.byte(n, 0), c == UInt8(ascii: "*") || c == UInt8(ascii: "-") || c == UInt8(ascii: "_") else {
+            return false
+        }
+        var count = 0
+        var k = 0
+        while let b = source.byte(n, k) {
+            if b == c { count += 1 } else if b != UInt8(ascii: " ") && b != UInt8(ascii: "\t") { return false }
+            k += 1
+        }
+        return count >= 3
+    }
+
+    private func isArchiveHeading(_ k: Int) -> Bool {
+        guard let level = headingLevel(k) else { return false }
+        return source.text(k, from: min(level + 1, source.length(k))) == "Archive"
+    }
+
+    /// A thematic break whose next non-blank line is an `Archive` heading (any level).
+    private func isArchiveBreak(_ n: Int) -> Bool {
+        guard isThematicBreak(n) else { return false }
+        var k = n + 1
+        while k < source.count && source.isBlank(k) { k += 1 }
+        return k < source.count && isArchiveHeading(k)
+    }
+
+    /// Archive, settings block and what follows it, from `start` to the end: every line kept as it is.
     private func readTail(from start: Int, into info: inout BoardFileInfo) throws(ParseError) {
+        if let pending = source.table.pendingError { throw pending }
         var n = start
         if n < source.count && !source.line(n, equals: "%% kanban:settings") {
             var archiveEnd = n
-            var sawArchiveHeading = false
-            while archiveEnd < source.count && !source.line(archiveEnd, equals: "%% kanban:settings") {
-                if source.line(archiveEnd, hasPrefix: "## ") {
-                    if sawArchiveHeading {
-                        throw source.error(archiveEnd, "lane heading after the archive; the \"## Archive\" section must come after every lane; \(source.found(archiveEnd))")
-                    }
-                    sawArchiveHeading = true
-                }
-                archiveEnd += 1
-            }
+            while archiveEnd < source.count && !source.line(archiveEnd, equals: "%% kanban:settings") { archiveEnd += 1 }
             info.archive = (n..<archiveEnd).map { source.text($0) }
             n = archiveEnd
         }
         if n < source.count {
             let open = n
-            guard let close = (open + 1..<source.count).first(where: { source.line($0, equals: "%%") }) else {
-                if let pending = source.table.pendingError { throw pending }
-                throw source.error(open, "settings block is never closed; expected a \"%%\" line after it")
+            var close = open + 1
+            while close < source.count && !source.line(close, equals: "%%") { close += 1 }
+            let end = min(close, source.count - 1)
+            info.settings = (open...end).map { source.text($0) }
+            n = end + 1
+            if let problem = settingsProblem(open: open, close: close) {
+                info.readingNotes.append("\(source.file):\(open + 1): the %% kanban:settings block \(problem); kept as written, no settings read from it")
             }
-            guard open + 1 < close, source.line(open + 1, equals: "```") else {
-                throw source.error(open + 1, "expected \"```\" opening the settings JSON; \(source.found(open + 1))")
-            }
-            guard close - 1 > open + 1, source.line(close - 1, equals: "```") else {
-                throw source.error(close - 1, "expected \"```\" closing the settings JSON before \"%%\"; \(source.found(close - 1))")
-            }
-            info.settings = (open...close).map { source.text($0) }
-            n = close + 1
-        }
-        if let pending = source.table.pendingError { throw pending }
-        for k in n..<source.count where source.line(k, hasPrefix: "## ") {
-            throw source.error(k, "lane heading after the settings block; \"%% kanban:settings\" must come last; \(source.found(k))")
         }
         info.epilogue = (n..<source.count).map { source.text($0) }
-    }
-
-    /// The length of a list marker at the start of the line (`- `, `* [ ] `, `- [x]` at the end, …) and its checked state.
-    private func cardMarker(_ n: Int) -> (length: Int, done: Bool)? {
-        guard let bullet = source.byte(n, 0),
-              bullet == UInt8(ascii: "-") || bullet == UInt8(ascii: "*") || bullet == UInt8(ascii: "+"),
-              source.byte(n, 1) == UInt8(ascii: " ") else { return nil }
-        if source.byte(n, 2) == UInt8(ascii: "["), source.byte(n, 4) == UInt8(ascii: "]"),
-           let mark = source.byte(n, 3),
-           mark == UInt8(ascii: " ") || mark == UInt8(ascii: "x") || mark == UInt8(ascii: "X") {
-            let done = mark != UInt8(ascii: " ")
-            if source.length(n) == 5 { return (5, done) }
-            if source.byte(n, 5) == UInt8(ascii: " ") { return (6, done) }
+        if let k = (n..<source.count).first(where: { headingLevel($0) != nil && !isArchiveHeading($0) }) {
+            info.readingNotes.append("\(source.file):\(k + 1): a heading after the settings block; kept as written, not shown as a column")
         }
-        return (2, false)
     }
 
-    private func isCanonicalMarker(_ n: Int, length: Int) -> Bool {
-        length == 6 && (source.line(n, hasPrefix: "- [ ] ") || source.line(n, hasPrefix: "- [x] "))
+    /// Why the settings block from `open` to `close` (its `%%` line, or the file's end) is not
+    /// `%% kanban:settings`, a fenced block, `%%` (blank lines allowed between): nil when it is.
+    private func settingsProblem(open: Int, close: Int) -> String? {
+        guard close < source.count else { return "is never closed by a \"%%\" line" }
+        var k = open + 1
+        while k < close && source.isBlank(k) { k += 1 }
+        guard k < close, source.line(k, hasPrefix: "```") else { return "has no ``` fence after its first line" }
+        var e = close - 1
+        while e > k && source.isBlank(e) { e -= 1 }
+        guard e > k, source.line(e, equals: "```") else { return "has no closing ``` fence before \"%%\"" }
+        if !(k + 1..<e).contains(where: { !source.isBlank($0) }) { return "holds no settings between its fences" }
+        return nil
+    }
+
+    /// The list marker at the start of the line (`- `, `* [ ] `, `1. [x] `, `- [x]` at the end, …):
+    /// its length, its checked state, and where its check character is.
+    private func cardMarker(_ n: Int) -> (length: Int, done: Bool, checkAt: Int?)? {
+        guard let b0 = source.byte(n, 0) else { return nil }
+        var bullet = 0
+        if b0 == UInt8(ascii: "-") || b0 == UInt8(ascii: "*") || b0 == UInt8(ascii: "+") {
+            guard source.byte(n, 1) == UInt8(ascii: " "), !isThematicBreak(n) else { return nil }
+            bullet = 2
+        } else if b0 >= UInt8(ascii: "0") && b0 <= UInt8(ascii: "9") {
+            var k = 0
+            while k < 10, let b = source.byte(n, k), b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9") { k += 1 }
+            guard k <= 9, let d = source.byte(n, k), d == UInt8(ascii: ".") || d == UInt8(ascii: ")"),
+                  source.byte(n, k + 1) == UInt8(ascii: " ") else { return nil }
+            bullet = k + 2
+        } else {
+            return nil
+        }
+        if source.byte(n, bullet) == UInt8(ascii: "["), source.byte(n, bullet + 2) == UInt8(ascii: "]"),
+           let mark = source.byte(n, bullet + 1), mark >= 0x20 && mark < 0x7F && mark != UInt8(ascii: "]") {
+            let done = mark != UInt8(ascii: " ")
+            if source.length(n) == bullet + 3 { return (bullet + 3, done, bullet + 1) }
+            if source.byte(n, bullet + 3) == UInt8(ascii: " ") { return (bullet + 4, done, bullet + 1) }
+        }
+        return (bullet, false, nil)
     }
 }
 

@@ -30,9 +30,20 @@ struct TaskellParser {
         var blanks = 0
         var nextID: UInt64 = 1
         var cards: CardList = []
+        // The open card's details, set on it when it closes (appending through the card's
+        // accessors copies what it holds each time: quadratic in a card's lines).
+        var description: [String] = []
+        var subtasks: [Subtask] = []
 
         func closeCard() {
-            if let done = card.take() { cards.append(done) }
+            if var done = card.take() {
+                if !description.isEmpty || !subtasks.isEmpty {
+                    done.setParsedDetails(description: description, subtasks: subtasks, extraLines: [])
+                    description = []
+                    subtasks = []
+                }
+                cards.append(done)
+            }
             card = nil
         }
         func closeColumn() {
@@ -78,7 +89,7 @@ struct TaskellParser {
                 continue
             }
             if first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") {
-                try detail(n, card: &card, stage: &stage)
+                try detail(n, card: &card, stage: &stage, description: &description, subtasks: &subtasks)
                 continue
             }
             throw source.error(n, "expected \"## \" column heading, \"- \" card or an indented card detail; \(source.found(n))")
@@ -120,7 +131,8 @@ struct TaskellParser {
         return source.error(n, "expected \"## \" column heading; \(source.found(n))")
     }
 
-    private func detail(_ n: Int, card: inout Card?, stage: inout Stage) throws(ParseError) {
+    private func detail(_ n: Int, card: inout Card?, stage: inout Stage,
+                        description: inout [String], subtasks: inout [Subtask]) throws(ParseError) {
         var k = 0
         while let b = source.byte(n, k), b == UInt8(ascii: " ") || b == UInt8(ascii: "\t") { k += 1 }
         if k == source.length(n) {
@@ -148,10 +160,10 @@ struct TaskellParser {
             if stage > .description {
                 throw source.error(n, "description after sub-tasks; taskell expects \"    > \" lines before \"    * \" sub-tasks; \(source.found(n))")
             }
-            card!.appendDescriptionLine(source.text(n, from: 6))
+            description.append(source.text(n, from: 6))
             stage = .description
         } else if source.line(n, hasPrefix: "    * [ ] ") || source.line(n, hasPrefix: "    * [x] ") {
-            card!.subtasks.append(Subtask(source.text(n, from: 10), done: source.byte(n, 7) == UInt8(ascii: "x")))
+            subtasks.append(Subtask(source.text(n, from: 10), done: source.byte(n, 7) == UInt8(ascii: "x")))
             stage = .subtasks
         } else {
             throw source.error(n, "expected a card detail: \"    @ \" due date, \"    > \" description or \"    * [ ] \"/\"    * [x] \" sub-task; \(source.found(n))")

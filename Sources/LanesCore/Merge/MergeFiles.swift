@@ -15,6 +15,7 @@ extension BoardFileInfo {
         for (id, marker) in cardMarkers {
             if let new = result.theirsIdentity[id] { info.cardMarkers[new] = marker }
         }
+        info.cardJoinedToTail = cardJoinedToTail.flatMap { result.theirsIdentity[$0] }
         if !columnSpacing.isEmpty {
             let theirsKeys = ColumnKey.keys(of: theirs.columns)
             let resultKeys = ColumnKey.keys(of: result.board.columns)

@@ -8,11 +8,13 @@ public enum StorageError: Error, CustomStringConvertible, Sendable, Equatable {
     case modifiedOnDisk(path: String)
     /// The board has no write permission: Lanes shows it but does not change it.
     case readOnly(path: String)
+    /// Another program is writing the file in place: it is not read until it has been left alone.
+    case stillBeingWritten(path: String)
 
     public var path: String {
         switch self {
         case .notFound(let path), .unreadable(let path, _), .writeFailed(let path, _),
-             .modifiedOnDisk(let path), .readOnly(let path):
+             .modifiedOnDisk(let path), .readOnly(let path), .stillBeingWritten(let path):
             return path
         }
     }
@@ -29,6 +31,8 @@ public enum StorageError: Error, CustomStringConvertible, Sendable, Equatable {
             return "\(path) was changed by another program since Lanes read it; not saving over those changes."
         case .readOnly(let path):
             return "\(path) is read-only (no write permission): Lanes does not change it."
+        case .stillBeingWritten(let path):
+            return "\(path) is being written by another program; Lanes reads it when it is done."
         }
     }
 }

@@ -2,7 +2,7 @@ import DragKit
 import LanesCore
 
 /// The whole card in a box over the board: title, where it is, due date, tags, the full
-/// description wrapped, the sub-tasks with their ticks; scrolled by `CardDetail.scroll`.
+/// description wrapped, the lines kept as written, the sub-tasks with their ticks; scrolled by `CardDetail.scroll`.
 public enum CardDetailView {
     /// One row of the detail's content; `subtask` is the sub-task it belongs to, if any.
     public struct Line: Hashable, Sendable {
@@ -46,12 +46,33 @@ public enum CardDetailView {
         field("Tags:", card.tags.isEmpty ? "none" : DisplayText.safe(card.tags.map { "#" + $0 }.joined(separator: " ")))
         field("Done:", storesDoneMark ? (card.done ? "yes" : "no") : "— (taskell files have no done mark)")
         out.append(Line(text: "", style: Style()))
-        if card.description.isEmpty {
+        if card.description.isEmpty && card.extraLines.isEmpty {
             out.append(Line(text: "No description", style: Style(dim: true)))
-        } else {
+        } else if !card.description.isEmpty {
             out.append(Line(text: "Description", style: Style(bold: true)))
             for line in card.description {
                 if line.isEmpty { out.append(Line(text: "", style: Style())) } else { add(DisplayText.safe(line)) }
+            }
+        }
+        if !card.extraLines.isEmpty {
+            if !card.description.isEmpty { out.append(Line(text: "", style: Style())) }
+            let count = card.extraLines.count
+            out.append(Line(text: "Notes as written in the file (\(count) line\(count == 1 ? "" : "s"); E edits them)",
+                            style: Style(bold: true)))
+            for line in card.extraLines {
+                // The indentation shows (a tab as four cells, at most half the width); the text as written.
+                var indent = 0
+                var rest = Substring(line)
+                while let ch = rest.first, ch == " " || ch == "\t" {
+                    indent += ch == "\t" ? 4 : 1
+                    rest = rest.dropFirst()
+                }
+                indent = min(indent, width / 2)
+                if rest.isEmpty { out.append(Line(text: "", style: Style())); continue }
+                let pad = String(repeating: " ", count: indent)
+                for piece in DisplayText.wrap(DisplayText.safe(rest), width: max(1, width - indent)) {
+                    out.append(Line(text: pad + piece, style: Style()))
+                }
             }
         }
         out.append(Line(text: "", style: Style()))

@@ -46,10 +46,11 @@ public struct CardFace: Hashable, Sendable {
         hint = badges.map { DisplayText.truncate($0, to: inner) }
     }
 
-    /// The card's details in short: `≡` (a description), `☑ 1/3` (sub-tasks), `@date`; nil when it has none.
+    /// The card's details in short: `≡` (a description or lines kept as written), `☑ 1/3` (sub-tasks),
+    /// `@date`; nil when it has none.
     static func badges(of card: Card, tight: Bool = false) -> String? {
         var parts: [String] = []
-        if card.hasDescription { parts.append("≡") }
+        if card.hasDescription || card.hasExtraLines { parts.append("≡") }
         if !card.subtasks.isEmpty {
             parts.append("☑" + (tight ? "" : " ") + "\(card.subtasks.filter(\.done).count)/\(card.subtasks.count)")
         }

@@ -1,0 +1,240 @@
+import Foundation
+import Testing
+import DragKit
+@testable import LanesCore
+
+/// Shapes of Obsidian Kanban boards seen in public notes (docs/FORMATS.md): each opens, keeps
+/// every byte, and takes edits that touch only their own lines.
+@Suite("Formats: boards from the wild")
+struct FormatsWildTests {
+    static let head = "---\nkanban-plugin: board\n---\n\n"
+
+    /// Opens, and saves back byte for byte.
+    func opens(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> (Board, BoardFileInfo) {
+        let (board, info) = try parseOK(text, sourceLocation: sourceLocation)
+        #expect(BoardFormat.serialize(board, info: info) == text, "round trip", sourceLocation: sourceLocation)
+        return (board, info)
+    }
+
+    static let settingsVariants: [(String, String, Bool)] = [
+        ("a blank line between the marker and the fence",
+         "## A\n\n- [ ] a\n\n\n%% kanban:settings\n\n```\n{\"kanban-plugin\":\"board\"}\n```\n\n%%\n", true),
+        ("a bare marker at the end", "## A\n\n- [ ] a\n\n%% kanban:settings\n", false),
+        ("a bare marker with no line ending", "## A\n\n- [ ] a\n\n%% kanban:settings", false),
+        ("a block never closed", "## A\n\n- [ ] a\n\n%% kanban:settings\n```\n{}\n```\n", false),
+        ("no opening fence", "## A\n\n%% kanban:settings\n{}\n%%\n", false),
+        ("no closing fence", "## A\n\n%% kanban:settings\n```\n{}\n%%\n", false),
+        ("an empty fenced block", "## A\n\n- [ ] \n\n%% kanban:settings\n## Archive\n\n```\n```\n\n%%\n", false),
+        ("settings and archive repeated",
+         "## A\n\n- [ ] a\n\n%% kanban:settings\n```\n{\"kanban-plugin\":\"board\"}\n```\n%%\n***\n\n## Archive\n\n%% kanban:settings\n```\n{\"kanban-plugin\":\"board\"}\n```\n%%\n***\n\n## Archive\n\n%% kanban:settings\n```\n{\"kanban-plugin\":\"board\"}\n```\n%%\n", true),
+        ("pretty-printed JSON", "## A\n\n- [ ] a\n\n%% kanban:settings\n```\n{\n  \"kanban-plugin\": \"board\",\n  \"lane-width\": 300\n}\n```\n%%\n", true),
+        ("a lane heading after the archive", "## A\n\n***\n\n## Archive\n\n- [ ] old\n\n## B\n", true),
+    ]
+
+    @Test(arguments: settingsVariants.indices)
+    func settingsVariantsOpenAndAreKeptByteForByte(_ k: Int) throws {
+        let (name, body, readable) = Self.settingsVariants[k]
+        let (board, info) = try opens(Self.head + body)
+        #expect(board.columns.first?.title == "A", "\(name)")
+        if readable {
+            #expect(info.readingNotes.isEmpty, "\(name): \(info.readingNotes)")
+        } else {
+            // The status names the line and says the block is kept.
+            let note = try #require(info.readingNotes.first, "\(name)")
+            #expect(note.hasPrefix("board.md:") && note.contains("kept as written"), "\(name): \(note)")
+        }
+        // An edit leaves the tail alone.
+        var edited = board
+        edited.columns[0].cards.append(Card(id: ItemID.fresh(), title: "new"))
+        let text = BoardFormat.serialize(edited, info: info)
+        let original = Self.head + body
+        let start = original.range(of: "%% kanban:settings")?.lowerBound ?? original.range(of: "***")!.lowerBound
+        let tail = original[start...]
+        #expect(text.hasSuffix(tail), "\(name)")
+    }
+
+    @Test func aHeadingAfterTheSettingsIsKeptAndSaidSo() throws {
+        let text = Self.head + "## A\n\n%% kanban:settings\n```\n{}\n```\n%%\n\n## B\n"
+        let (_, info) = try opens(text)
+        #expect(info.readingNotes == ["board.md:13: a heading after the settings block; kept as written, not shown as a column"])
+    }
+
+    @Test(arguments: 1...6)
+    func lanesUnderHeadingsOfAnyLevel(_ level: Int) throws {
+        let hashes = String(repeating: "#", count: level)
+        let text = Self.head + "\(hashes) Todo\n\n- [ ] one\n- [ ] two\n\n\(hashes) Done\n\n- [x] three\n"
+        let (b0, info) = try opens(text)
+        var board = b0
+        #expect(board.columns.map(\.title) == ["Todo", "Done"])
+        #expect(board.columns.map(\.cards.count) == [2, 1])
+        // `lanes add` finds the column, and the card lands under it.
+        _ = try BoardCommands.add(&board, column: "Done", title: "four")
+        let after = BoardFormat.serialize(board, info: info)
+        #expect(after == text + "- [ ] four\n")
+        // A new column takes the file's heading level.
+        board.columns.append(Column(title: "Later"))
+        #expect(BoardFormat.serialize(board, info: info).contains("\n\(hashes) Later"))
+    }
+
+    @Test func mixedHeadingLevelsKeepTheirOwn() throws {
+        let text = Self.head + "# Big\n\n- [ ] a\n\n### Small\n\n- [ ] b\n\n## Mid\n"
+        let (b0, info) = try opens(text)
+        var board = b0
+        board.columns[1].title = "Smaller"
+        // As the file store writes it: the info follows the renamed column.
+        #expect(BoardFormat.serialize(board, info: info.following(b0, to: board)) == text.replacingOccurrences(of: "### Small", with: "### Smaller"))
+    }
+
+    @Test func anAddUsesTheLanesBulletAndCheckStyle() throws {
+        let text = Self.head + "## Stars\n\n* [ ] a\n* [ ] b\n\n## Plus\n\n+ c\n\n## Numbered\n\n1. [ ] d\n2. [ ] e\n\n## Empty\n"
+        let (b0, info) = try opens(text)
+        var board = b0
+        for column in ["Stars", "Plus", "Numbered", "Empty"] {
+            _ = try BoardCommands.add(&board, column: column, title: "new")
+        }
+        let lines = fileLines(BoardFormat.serialize(board, info: info))
+        #expect(lines.contains("* [ ] new"))
+        #expect(lines.contains("+ new"))
+        #expect(lines.contains("1. [ ] new"))
+        // An empty lane takes the file's first card's style.
+        #expect(lines.last == "* [ ] new")
+        #expect(!lines.contains("- [ ] new"))
+    }
+
+    @Test func aCRLFFileGetsCRLFLines() throws {
+        let text = "---\r\nkanban-plugin: board\r\n---\r\n\r\n## A\r\n\r\n* [ ] a\r\n"
+        let (b0, info) = try opens(text)
+        var board = b0
+        _ = try BoardCommands.add(&board, column: "A", title: "b")
+        #expect(BoardFormat.serialize(board, info: info) == text + "* [ ] b\r\n")
+    }
+
+    @Test(arguments: ["- [ ] ", "* [ ] ", "+ [X] ", "1. [/] ", "3) [x] ", "- [-] "])
+    func togglingDoneChangesOneCharacter(_ marker: String) throws {
+        let text = Self.head + "## A\n\n\(marker)task\n\ttail line\n"
+        let (b0, info) = try opens(text)
+        var board = b0
+        board.columns[0].cards[0].done.toggle()
+        let after = BoardFormat.serialize(board, info: info)
+        let a = Array(text.utf8), b = Array(after.utf8)
+        #expect(a.count == b.count)
+        #expect(zip(a, b).filter { $0 != $1 }.count == 1, "\(after)")
+        board.columns[0].cards[0].done.toggle()
+        let back = BoardFormat.serialize(board, info: info)
+        #expect(zip(a, Array(back.utf8)).filter { $0 != $1 }.count <= 1)
+    }
+
+    @Test func aCardMovedLastNeverJoinsTheSettingsLine() throws {
+        let text = Self.head + "## A\n\n- [ ] a\n- [ ] b\n\n## B\n\n- [ ] c\n%% kanban:settings\n```\n{}\n```\n%%\n"
+        let (b0, info) = try opens(text)
+        var board = b0
+        let a = board.columns[0].cards[0]
+        board = moving(board, card: a.id, toColumn: 1, index: 1)
+        let after = BoardFormat.serialize(board, info: info)
+        #expect(after == Self.head + "## A\n\n- [ ] b\n\n## B\n\n- [ ] c\n- [ ] a\n\n%% kanban:settings\n```\n{}\n```\n%%\n")
+    }
+
+    @Test func movingTheLastCardOfALaneLeavesTheSeparators() throws {
+        let text = Self.head + "## A\n\n- [ ] a\n\n- [ ] b\n\tnote of b\n\n\n## B\n\n- [ ] c\n\n\n%% kanban:settings\n```\n{}\n```\n%%\n"
+        let (b0, info) = try opens(text)
+        var board = b0
+        let b = board.columns[0].cards[1]
+        board = moving(board, card: b.id, toColumn: 1, index: 0)
+        let after = BoardFormat.serialize(board, info: info)
+        #expect(after == Self.head + "## A\n\n- [ ] a\n\n\n## B\n\n- [ ] b\n\tnote of b\n\n- [ ] c\n\n\n%% kanban:settings\n```\n{}\n```\n%%\n")
+    }
+
+    @Test func extraLinesOfEveryShapeStayWithTheirCard() throws {
+        let text = Self.head + """
+            ## Doing
+
+            - [x] Minimal Demo
+            \t#blog
+            <!-- task-id: 42 -->
+            \t- [ ] a tab-indented sub-task
+            \t\t- [x] nested deeper
+                an indented note
+            > a quote under the card
+            - [ ] Next ^abc123
+            ```
+            code in a card
+            ```
+
+            """
+        let (b0, info) = try opens(text)
+        var board = b0
+        let first = board.columns[0].cards[0]
+        #expect(first.done && first.title == "Minimal Demo")
+        #expect(first.extraLines == ["\t#blog", "<!-- task-id: 42 -->", "\t- [ ] a tab-indented sub-task",
+                                     "\t\t- [x] nested deeper", "    an indented note", "> a quote under the card"])
+        #expect(board.columns[0].cards[1].extraLines == ["```", "code in a card", "```"])
+        // Moved, they travel with it.
+        board.columns.append(Column(title: "Done"))
+        board = moving(board, card: first.id, toColumn: 1, index: 0)
+        let moved = BoardFormat.serialize(board, info: info)
+        #expect(moved.hasSuffix("## Done\n\n- [x] Minimal Demo\n\t#blog\n<!-- task-id: 42 -->\n\t- [ ] a tab-indented sub-task\n\t\t- [x] nested deeper\n    an indented note\n> a quote under the card\n"))
+    }
+
+    @Test func aFrontmatterWithMoreKeysAndNoBlankLines() throws {
+        let text = "---\ntags: [a, b]\nkanban-plugin: basic\ncssclasses: wide\n---\n## A\n- [ ] x\n- [ ] y @{2025-01-01} @@{10:00} [owner:: ana]\n"
+        let (board, _) = try opens(text)
+        #expect(board.columns[0].cards.map(\.title) == ["x", "y @{2025-01-01} @@{10:00} [owner:: ana]"])
+    }
+
+    @Test func thematicBreaksInALaneAreNotCards() throws {
+        let text = Self.head + "## A\n\n- [ ] a\n\n* * *\n\n- - -\n"
+        let (board, _) = try opens(text)
+        #expect(board.columns[0].cards.map(\.title) == ["a"])
+    }
+
+    @Test func aHundredThousandSubListLinesParseInLinearTime() throws {
+        // Quadratic appends took tens of seconds here; linear takes well under one.
+        var text = Self.head + "## A\n\n- [ ] big\n"
+        for k in 0..<100_000 { text += "\t- [ ] step \(k)\n" }
+        let clock = ContinuousClock()
+        let took = try clock.measure { _ = try parseOK(text) }
+        #expect(took < .seconds(3), "\(took)")
+    }
+}
+
+/// Every Markdown board among the fixtures (ours, and the real files of `../shared/fixtures` when present).
+enum AllBoardFixtures {
+    static func files() throws -> [(name: String, bytes: [UInt8])] {
+        var out: [(String, [UInt8])] = []
+        var dirs = [Fixtures.directory()]
+        if SharedFixtures.available { dirs.append(SharedFixtures.directory()) }
+        for dir in dirs {
+            let names = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasSuffix(".md") && $0 != "README.md" }.sorted()
+            for name in names { out.append((name, try Fixtures.bytes(name, in: dir))) }
+        }
+        return out
+    }
+}
+
+@Suite("Formats: every fixture")
+struct FormatsEveryFixtureTests {
+    @Test func everyFixtureOpensAndSavesBackByteForByte() throws {
+        let files = try AllBoardFixtures.files()
+        #expect(files.count >= 4)
+        for (name, bytes) in files {
+            let (board, info) = try BoardFormat.parse(bytes, file: name)
+            #expect(Array(BoardFormat.serialize(board, info: info).utf8) == bytes, "\(name)")
+        }
+    }
+
+    @Test func theWildShapesFixture() throws {
+        let (board, info) = try BoardFormat.parse(try Fixtures.bytes("obsidian-wild-shapes.md"), file: "w.md")
+        #expect(board.columns.map(\.title) == ["🔥 Hot", "Waiting", "Done"])
+        #expect(board.columns.map(\.cards.count) == [3, 2, 1])
+        #expect(board.columns[0].wipLimit == 3)
+        #expect(board.columns[0].cards[0].extraLines == ["\t#sales", "\t- [ ] find the number", "\t- [x] write the pitch"])
+        #expect(board.columns[0].cards[1].done)
+        #expect(board.columns[1].cards.map(\.done) == [false, true])
+        #expect(board.columns[2].marksCardsComplete)
+        #expect(info.readingNotes.isEmpty)
+        let (damaged, dInfo) = try BoardFormat.parse(try Fixtures.bytes("obsidian-damaged-settings-crlf.md"), file: "d.md")
+        #expect(damaged.columns.map(\.cards.count) == [2])
+        #expect(dInfo.lineEnding == .crlf)
+        #expect(dInfo.readingNotes.first?.hasPrefix("d.md:") == true)
+    }
+}
