@@ -184,7 +184,7 @@ struct SwimlanesPlacementTests {
     }
 
     /// The characters that are neither in a `#tag` nor blank, in order.
-    private static func solid(_ title: String) -> String {
+    static func solid(_ title: String) -> String {
         var out = ""
         var at = title.startIndex
         for token in Swimlanes.tagTokens(in: title) {
@@ -259,6 +259,53 @@ struct SwimlaneQueryTests {
         _ = try BoardCommands.edit(path) { SwimlaneQuery.set(&$0, nil) }
         #expect(try String(contentsOfFile: folder.file(".b.md.lanes"), encoding: .utf8) == "# ours\n")
         #expect(try String(contentsOfFile: path, encoding: .utf8) == sample)
+    }
+
+    /// Seeded: two writers on one board file, each from its own (soon stale) copy, set or remove
+    /// lanes and move cards between lanes in random order. The lanes on disk are always the last
+    /// ones a writer set (a writer that did not touch them never reverts them), the board file and
+    /// sidecar read back as the writer's result, and no card is lost or has its text changed.
+    /// (`texts` is sorted solid text: compared as a set, since a double retag may duplicate a card.)
+    @Test func propertyInterleavedWritersNeverRevertLanes() throws {
+        let choices: [Swimlanes?] = [nil, lanes("frontend"), lanes("backend", "frontend"), lanes("docs", "backend")]
+        for seed in UInt64(0)..<30 {
+            var rng = SplitMix64(seed: seed)
+            let folder = ScratchFolder()
+            defer { folder.remove() }
+            let path = folder.file("b.md")
+            try Data(sample.utf8).write(to: URL(fileURLWithPath: path))
+            let stores = [BoardStore.unread(path), BoardStore.unread(path)]
+            var bases = try stores.map { try $0.load() }
+            let texts = bases[0].columns.flatMap { $0.cards.map { SwimlanesPlacementTests.solid($0.title) } }.sorted()
+            var expected: Swimlanes? = nil
+            for step in 0..<14 {
+                let w = Int.random(in: 0..<2, using: &rng)
+                var ours = bases[w]
+                if Int.random(in: 0..<3, using: &rng) == 0 {
+                    ours.acceptRules.swimlanes = choices.randomElement(using: &rng)!
+                } else {
+                    let teams = ours.acceptRules.swimlanes ?? lanes("frontend", "backend")
+                    let s = Int.random(in: 0..<ours.columns.count, using: &rng)
+                    guard !ours.columns[s].cards.isEmpty else { continue }
+                    let p = ItemPath(section: s, item: Int.random(in: 0..<ours.columns[s].cards.count, using: &rng))
+                    let target = Int.random(in: -1..<teams.count, using: &rng)
+                    ours[p] = teams.card(ours[p], movedTo: target < 0 ? nil : target)
+                }
+                let outcome = try stores[w].commit(base: bases[w], ours: ours)
+                if ours.acceptRules.swimlanes != bases[w].acceptRules.swimlanes { expected = ours.acceptRules.swimlanes }
+                bases[w] = outcome.board
+                let disk = try BoardStore.load(path).board
+                let context = "seed \(seed) step \(step) writer \(w)"
+                #expect(disk.acceptRules.swimlanes == expected, "\(context)")
+                #expect(disk.acceptRules.swimlanes == outcome.board.acceptRules.swimlanes
+                        && disk.acceptRules.rules == outcome.board.acceptRules.rules, "\(context)")
+                #expect(disk.columns.map { $0.cards.map(\.title) } == outcome.board.columns.map { $0.cards.map(\.title) }, "\(context)")
+                // No card is lost and no text changes. (A card retagged on both sides at once can come out
+                // twice: file boards match cards by content, and a short title's words change with its tag.)
+                let now = disk.columns.flatMap { $0.cards.map { SwimlanesPlacementTests.solid($0.title) } }
+                #expect(Set(now) == Set(texts) && now.count >= texts.count, "\(context)")
+            }
+        }
     }
 
     @Test func aMergeKeepsLanesSetElsewhere() throws {
