@@ -129,6 +129,10 @@ public enum DragEvent: Hashable, Sendable {
 /// A value type: copy it to snapshot a drag, compare event lists in tests.
 /// The arena is replaced whenever the layout or the data changes
 /// (`updateArena`), and every target is re-evaluated against it.
+///
+/// A swimlane board is a grid of draggables, one per lane × column cell, each its own
+/// section. A cell with an empty frame (a collapsed lane) is never a target: not under the
+/// pointer, not through the gutter, not by `moveLifted`, and nothing in it can be lifted.
 public struct DragCoordinator: Sendable {
     /// The drag under way.
     public struct Session: Hashable, Sendable {
@@ -275,7 +279,7 @@ public struct DragCoordinator: Sendable {
             session!.carriedPaths = found.map(\.1)
         }
         // Re-anchor what the drag aimed at: indices of the old layout mean nothing in the new one.
-        if let last = s.lastTarget, let d = arena.draggable(forSection: last.section) {
+        if let last = s.lastTarget, let d = arena.draggable(forSection: last.section), !d.frame.isEmpty {
             session!.lastTarget = refreshed(last, in: d, session: session!)
         } else {
             session!.lastTarget = nil
@@ -284,7 +288,7 @@ public struct DragCoordinator: Sendable {
             // A keyboard drag stays keyboard-driven, accepted or refused; with its column gone it returns home.
             let goal = session!.lastTarget.map { ItemPath(section: $0.section, item: $0.index) }
                 ?? ItemPath(section: now.section, item: now.item - session!.carriedBefore(now.item, in: now.section))
-            guard arena.draggable(forSection: goal.section) != nil else {
+            guard let d = arena.draggable(forSection: goal.section), !d.frame.isEmpty else {
                 return apply(location: s.location, hover: .none, force: true)
             }
             return moveLifted(toSection: goal.section, index: goal.item, force: true)
@@ -325,7 +329,7 @@ public struct DragCoordinator: Sendable {
     /// Lifts an item without a pointer, with the selection it belongs to (see `selectedItems`).
     public mutating func lift<D: DragDataSource>(at path: ItemPath, dataSource: D) -> [DragEvent] {
         var events = cancel(reason: .requested)
-        guard let d = arena.draggable(forSection: path.section), d.itemKind == .item, path.item >= 0,
+        guard let d = arena.draggable(forSection: path.section), !d.frame.isEmpty, d.itemKind == .item, path.item >= 0,
               path.item < d.itemCount, d.canDragItem(at: path.item) else { return events }
         let frame = d.frameOfItem(at: path.item)
         let id = d.itemID(at: path.item)
@@ -357,8 +361,11 @@ public struct DragCoordinator: Sendable {
     }
 
     /// Moves a lifted item to a final index in a section; the ghost sits where it would land.
+    ///
+    /// A section whose frame is empty (a collapsed swimlane cell) is never a target: the call does nothing.
     public mutating func moveLifted(toSection section: Int, index: Int, force: Bool = false) -> [DragEvent] {
-        guard let s = session, s.isKeyboard, let d = arena.draggable(forSection: section) else { return [] }
+        guard let s = session, s.isKeyboard, let d = arena.draggable(forSection: section),
+              !d.frame.isEmpty else { return [] }
         let maxIndex = d.itemCount - s.carriedCount(in: section)
         let final = min(max(0, index), max(0, maxIndex))
         // The layout gap with `final` uncarried items before it.
@@ -420,8 +427,9 @@ public struct DragCoordinator: Sendable {
         if arena.container.contains(p) {
             let ghost = s.start.ghostFrame(at: p)
             // Items drop only into draggables of their kind: cards into columns, columns into the board.
+            // A draggable with an empty frame (a collapsed swimlane cell) is never a candidate.
             let candidates = arena.draggables.map { d in
-                d.itemKind == s.start.kind ? OverlapCandidate(rect: d.frame, priority: d.priority)
+                d.itemKind == s.start.kind && !d.frame.isEmpty ? OverlapCandidate(rect: d.frame, priority: d.priority)
                     : OverlapCandidate(rect: .zero, priority: d.priority)
             }
             var found: DropTarget?
@@ -435,7 +443,7 @@ public struct DragCoordinator: Sendable {
             } else if let r = result.refused.first {
                 hover = .refused(section: arena.draggables[r].section)
             } else if let last = s.lastTarget, let d = arena.draggable(forSection: last.section),
-                      d.frame.insetBy(-gutterTolerance).contains(p) {
+                      !d.frame.isEmpty, d.frame.insetBy(-gutterTolerance).contains(p) {
                 // Resting in the gutter keeps the last valid target, re-asked on every move;
                 // while it refuses it stays kept, so it comes back without a flip to none.
                 hover = canDrop(s.start.item, from: s.current, toSection: last.section, index: last.index)

@@ -32,6 +32,8 @@ public struct AcceptRules: Hashable, Sendable {
     enum Line: Hashable, Sendable {
         case text(String)
         case rule(AcceptRule, comment: String = "")
+        /// The board's swimlanes (see `Swimlanes`), with its line's comment.
+        case swimlanes(Swimlanes, comment: String)
     }
 
     var lines: [Line]
@@ -151,11 +153,18 @@ public struct AcceptRules: Hashable, Sendable {
         let source = Source(bytes: bytes, table: LineTable(bytes, file: file), file: file)
         var rules = AcceptRules()
         var firstLine: [String: Int] = [:]
+        var swimlanesLine: Int?
         for n in 0..<source.count {
             let text = source.text(n)
             var words = Words(text)
             guard let first = try words.next(source, n) else {
                 rules.lines.append(.text(text))
+                continue
+            }
+            if first == .bare("swimlanes") {
+                let lanes = try Swimlanes.parseLine(&words, source, n, earlier: swimlanesLine)
+                swimlanesLine = n + 1
+                rules.lines.append(.swimlanes(lanes, comment: words.comment))
                 continue
             }
             guard first == .bare("accept") else {
@@ -192,6 +201,7 @@ public struct AcceptRules: Hashable, Sendable {
             switch line {
             case .text(let t): out += t
             case .rule(let r, let comment): out += AcceptRules.line(for: r) + comment
+            case .swimlanes(let s, let comment): out += s.line + comment
             }
             out += "\n"
         }
@@ -215,7 +225,7 @@ public struct AcceptRules: Hashable, Sendable {
 }
 
 /// The words of one line of a rules file: bare words and quoted names, up to a `#` comment.
-private struct Words {
+struct Words {
     enum Word: Equatable {
         case bare(String)
         case quoted(String)

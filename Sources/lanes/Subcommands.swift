@@ -11,7 +11,7 @@ struct Show: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Print a board's columns and cards as plain text.",
         discussion: """
-            Cards are numbered 1, 2, 3, … in file order, column by column. Other commands accept these numbers as card ids; they change when cards are added or moved before them. Works while the board is open in Lanes.
+            Cards are numbered 1, 2, 3, … in file order, column by column. A board with swimlanes (see lanes swimlanes) is printed lane by lane, each lane column by column, with the same numbers. Other commands accept these numbers as card ids; they change when cards are added or moved before them. Works while the board is open in Lanes.
             """
     )
 
@@ -23,7 +23,11 @@ struct Show: ParsableCommand {
 
     func run() throws {
         let (b, info) = try BoardLocation.read(board)
-        emit(BoardCommands.show(b, info: info, details: details))
+        if let lanes = b.acceptRules.swimlanes {
+            emit(SwimlaneQuery.show(b, lanes: lanes, info: info, details: details))
+        } else {
+            emit(BoardCommands.show(b, info: info, details: details))
+        }
     }
 }
 

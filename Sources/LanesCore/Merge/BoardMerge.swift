@@ -414,6 +414,7 @@ private struct MergeEngine {
             if let node = conflicts[i].card { conflicts[i].card = resultID[Int(node.rawValue)] }
         }
         result.acceptRules = mergeRules(resultColumnOf: resultColumnOf, result: result)
+        result.acceptRules.swimlanes = mergeSwimlanes()
         return BoardMerge.Result(board: result, conflicts: conflicts, incomingChanges: incoming,
                                  theirsIdentity: theirsIdentity, theirsColumns: theirsCol.map { resultColumnOf[$0] })
     }
@@ -488,6 +489,15 @@ private struct MergeEngine {
             }
         }
         return rules
+    }
+
+    /// Swimlanes: whichever side changed them; when both did, differently, this side's are kept (and said).
+    mutating func mergeSwimlanes() -> Swimlanes? {
+        let b = base.board.acceptRules.swimlanes, o = ours.board.acceptRules.swimlanes, t = theirs.board.acceptRules.swimlanes
+        if t == b || o == t { return o }
+        if o == b { return t }
+        conflicts.append(BoardConflict(kind: .columnChangedTwice, message: "The swimlanes were changed here and elsewhere: this side's kept"))
+        return o
     }
 
     func resultTitlesMatchOurs(resultColumnOf: [Int?], result: Board) -> Bool {
