@@ -26,7 +26,7 @@ public enum Action: String, CaseIterable, Hashable, Sendable {
         case .lift: "lift the selected card (then move it, and drop with space or enter)"
         case .drop: "drop the lifted card; with none lifted, open the selected card"
         case .cancel: "cancel the drag / clear the marked cards, then the filter / close"
-        case .toggleMark: "mark or unmark the card: dragging a marked card carries all of them (alt-click, or click its mark box, too); the marks stay after the drop, esc clears them"
+        case .toggleMark: "mark or unmark the card (or alt-click it, or click its mark box); marked cards drag together and stay marked until esc"
         case .moveLeft: "move the card to the previous column"
         case .moveRight: "move the card to the next column"
         case .moveUp: "move the card up one place"
