@@ -414,6 +414,9 @@ private struct MergeEngine {
             if let node = conflicts[i].card { conflicts[i].card = resultID[Int(node.rawValue)] }
         }
         result.acceptRules = mergeRules(resultColumnOf: resultColumnOf, result: result)
+        // The flow setting (#28): theirs when only they changed it.
+        let baseFlow = base.board.acceptRules.flow, theirsFlow = theirs.board.acceptRules.flow
+        if theirsFlow != baseFlow && ours.board.acceptRules.flow == baseFlow { result.acceptRules.flow = theirsFlow }
         return BoardMerge.Result(board: result, conflicts: conflicts, incomingChanges: incoming,
                                  theirsIdentity: theirsIdentity, theirsColumns: theirsCol.map { resultColumnOf[$0] })
     }
