@@ -135,6 +135,11 @@ public enum FlowMetrics {
         return (0..<n).map { $0 >= done ? .done : $0 >= started ? .inProgress : .notStarted }
     }
 
+    /// What each column of a board means under `setting` (titles as they are now).
+    public static func columnStages(titles: [String], setting: FlowColumns) -> [FlowStage] {
+        stages(of: titles.enumerated().map { FlowColumn(key: $0.offset, title: $0.element) }, setting: setting, startedKey: nil, doneKey: nil)
+    }
+
     private struct Track {
         var title: String
         var column: Int?
