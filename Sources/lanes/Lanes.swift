@@ -97,8 +97,10 @@ struct Open: ParsableCommand {
         }
         var app = BoardApp(board: opened.board, title: "Lanes · \(opened.name)", status: status, keymap: config.keymap)
         app.configure(compact: config.compact, storesDoneMark: opened.info.dialect != .taskell)
+        let flowSource = opened.flowSource
         let runner = AppRunner(app: app, device: CursesTerminal(), storage: opened.storage, boardName: opened.key,
                                copyInfo: opened.info)
+        runner.flowSource = flowSource
         do {
             try runner.run()
         } catch let error as CursesTerminalError {
@@ -116,6 +118,8 @@ struct Open: ParsableCommand {
         /// The board in the recovery index: an absolute path, or the URL without a password.
         var key: String
         var status: String
+        /// The board's history for flow metrics.
+        var flowSource: (@Sendable () throws -> (FlowHistory, FlowColumns))?
     }
 
     /// A board file, created from the starter board when missing. Errors are reported like the other
@@ -133,7 +137,8 @@ struct Open: ParsableCommand {
             status = "\(file) is read-only: changes stay in this session (q offers to save a copy)"
         }
         return Opened(storage: store, board: board, info: store.info, name: URL(fileURLWithPath: file).lastPathComponent,
-                      key: URL(fileURLWithPath: file).standardizedFileURL.path, status: status)
+                      key: URL(fileURLWithPath: file).standardizedFileURL.path, status: status,
+                      flowSource: { try FlowBoard.readFile(file) })
     }
 
     /// A board in PostgreSQL (it must exist: lanes copy creates one).
