@@ -146,7 +146,8 @@ struct Open: ParsableCommand {
         let store = try BoardLocation.openDatabase(url)
         let board = try PostgresCLI.reporting { try store.load() }
         return Opened(storage: store, board: board, info: store.fileInfo, name: store.url.board,
-                      key: store.displayName, status: "Live board “\(store.url.board)” · every change is saved and shared at once")
+                      key: store.displayName, status: "Live board “\(store.url.board)” · every change is saved and shared at once",
+                      flowSource: { try PostgresFlowHistory.read(url: url) })
     }
 
     /// The config file's text and path; nil when there is none. A file that is not UTF-8 is an error.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LanesCore
+import LanesPostgres
 
 extension FlowOutput.Format: ExpressibleByArgument {}
 extension FlowChartKind: ExpressibleByArgument {}
@@ -10,7 +11,7 @@ struct Metrics: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Flow metrics from the board's history: cycle time, throughput, cumulative flow, aging, forecast.",
         discussion: """
-            The history of a board file is its git history: every commit that changed it along HEAD's first-parent line (a merge counts at the merge), renames followed, uncommitted changes counted at the file's modification time. Cards are matched version to version like lanes merge matches them, so a card moved, edited or renamed stays one card. A commit whose board does not parse is skipped and named in the output. What was read is cached in .git/lanes-cache, so the next run reads only new commits.
+            The history of a board file is its git history: every commit that changed it along HEAD's first-parent line (a merge counts at the merge), renames followed, uncommitted changes counted at the file's modification time. A PostgreSQL board's history is the server's change record (lanes.history). Cards are matched version to version like lanes merge matches them, so a card moved, edited or renamed stays one card. A commit whose board does not parse is skipped and named in the output. What was read is cached in .git/lanes-cache, so the next run reads only new commits.
 
             Columns: the first is "not started", the last "done", those between "in progress"; lanes flow changes this. Definitions (README, "Flow metrics"): cycle time of a finished card = last entry into done − first time seen in progress (or done), in days (seconds / 86,400); percentiles by nearest rank; throughput = finished cards per UTC day (on the day they last entered done) and ISO week; cumulative flow = cards in each column at the end of each UTC day; aging = age of each card in progress now against the 50th/85th/95th cycle-time percentiles; forecast = Monte Carlo over the daily throughput of the last 30 whole days (10,000 trials).
 
@@ -20,7 +21,7 @@ struct Metrics: ParsableCommand {
             """
     )
 
-    @Argument(help: "The board file.")
+    @Argument(help: "The board file, or a PostgreSQL board's URL.")
     var board: String
 
     @Option(help: ArgumentHelp("Only cards finished from then on, and the flow from that day (YYYY-MM-DD or an ISO 8601 time).", valueName: "date"))
@@ -70,18 +71,20 @@ struct Metrics: ParsableCommand {
             }
         }
         if let cards, cards < 1 { throw CommandError(.badInput, "--cards must be 1 or more, not \(cards)") }
-        if BoardLocation.isURL(board) {
-            throw CommandError(.badInput, "flow metrics of a PostgreSQL board need the server's history, which this build does not read yet; lanes copy the board to a file in git to measure it")
-        }
         let history: FlowHistory, setting: FlowColumns
         do {
-            (history, setting) = try FlowBoard.readFile(board, useCache: !noCache)
+            if BoardLocation.isURL(board) {
+                (history, setting) = try PostgresCLI.reporting { try PostgresFlowHistory.read(url: board) }
+            } else {
+                (history, setting) = try FlowBoard.readFile(board, useCache: !noCache)
+            }
         } catch let e as NoHistory {
             throw CommandError(.notFound, e.message)
         }
         let report = FlowMetrics.compute(history, options: FlowOptions(columns: setting, since: sinceTime, now: nowTime,
                                                                        forecastDay: byDay, forecastCards: cards, seed: seed))
-        let input = FlowOutput.Input(board: URL(fileURLWithPath: board).lastPathComponent, history: history, report: report)
+        let name = BoardLocation.isURL(board) ? ((try? PostgresURL(board))?.board ?? board) : URL(fileURLWithPath: board).lastPathComponent
+        let input = FlowOutput.Input(board: name, history: history, report: report)
         switch format {
         case .json: outputDocument(FlowOutput.json(input))
         case .csv: outputDocument(FlowOutput.csv(input, chart: chart))
