@@ -84,6 +84,16 @@ enum FlowBench {
         return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
     }
 
+    /// CPU seconds of this process and of its finished children (git), user and system.
+    static func cpu() -> (own: Double, children: Double) {
+        func seconds(_ who: Int32) -> Double {
+            var u = rusage()
+            getrusage(who, &u)
+            return Double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + Double(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6
+        }
+        return (seconds(RUSAGE_SELF), seconds(RUSAGE_CHILDREN))
+    }
+
     static func run(commits: Int = 10_000, cards: Int = 1_000) -> [String] {
         let dir = makeTempDir()
         defer { try? FileManager.default.removeItem(atPath: dir) }
@@ -103,10 +113,13 @@ enum FlowBench {
         }
         do {
             var report: FlowReport?
+            let before = cpu()
             let first = try ms { report = try once() }
+            let after = cpu()
             let next = try (0..<5).map { _ in try ms { _ = try once() } }.sorted()[2]
             let r = report!
-            lines.append("  first run (no cache): \(Int(first)) ms (target ≤ \(Int(firstTargetMs)))\(first <= firstTargetMs ? "" : "  MISSED")")
+            lines.append("  first run (no cache): \(Int(first)) ms (target ≤ \(Int(firstTargetMs)))\(first <= firstTargetMs ? "" : "  MISSED")"
+                         + "; CPU: lanes \(Int((after.own - before.own) * 1000)) ms, git \(Int((after.children - before.children) * 1000)) ms")
             lines.append("  next run (cache, no new commit), median of 5: \(Int(next)) ms (target ≤ \(Int(nextTargetMs)))\(next <= nextTargetMs ? "" : "  MISSED")")
             lines.append("  (\(r.percentiles.count) finished cards, p85 \(r.percentiles.p85.map { String(Double($0) / 86_400) } ?? "-") days, \(r.cfd.count) days of flow)")
             // Ten more commits (cards added to the last column): the next run reads only those.
