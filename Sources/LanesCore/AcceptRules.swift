@@ -213,7 +213,7 @@ public struct AcceptRules: Hashable, Sendable {
                 continue
             }
             guard first == .bare("accept") else {
-                throw source.error(n, "expected accept \"COLUMN\" from \"COLUMN\" … or flow started \"COLUMN\" done \"COLUMN\", \(source.found(n))")
+                throw source.error(n, "expected accept \"COLUMN\" from \"COLUMN\" …, \(source.found(n))")
             }
             guard let target = try words.next(source, n), let column = target.name else {
                 throw source.error(n, "expected the column's name after accept, \(source.found(n))")

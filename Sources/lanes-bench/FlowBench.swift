@@ -91,7 +91,7 @@ enum FlowBench {
             getrusage(who, &u)
             return Double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + Double(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6
         }
-        return (seconds(RUSAGE_SELF), seconds(RUSAGE_CHILDREN))
+        return (seconds(Int32(RUSAGE_SELF.rawValue)), seconds(Int32(RUSAGE_CHILDREN.rawValue)))
     }
 
     static func run(commits: Int = 10_000, cards: Int = 1_000) -> [String] {

@@ -13,7 +13,7 @@ struct FlowState: Sendable {
     var report: FlowReport?
     /// Why there is no history, in words.
     var problem: String?
-    /// The board revision the history was read at; a newer one is read again when asked.
+    /// The board revision the history was read at (-1: not read); `M` reads it again when the board changed.
     var revision = -1
     /// The history's key of each card on the board (for the card detail).
     var keys: [ItemID: Int] = [:]
@@ -33,9 +33,12 @@ extension BoardApp {
     /// Whether the runner should read the board's history now (the metrics view or a card's detail
     /// is open and the history is missing or older than the board).
     public var wantsFlow: Bool {
+        guard !flow.asked else { return false }
         switch mode {
-        case .metrics, .detail: flow.revision != revision && !flow.asked
-        default: false
+        case .metrics: return flow.revision != revision
+        // The detail reads once (a change made in the detail does not wait for the history).
+        case .detail: return flow.revision == -1
+        default: return false
         }
     }
 
