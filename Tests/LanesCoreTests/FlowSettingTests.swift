@@ -8,10 +8,12 @@ import Testing
 struct FlowSettingTests {
     @Test("parsed beside accept rules; comments and the line's own comment kept on rewrite")
     func parseAndRewrite() throws {
-        let text = "# ours\naccept \"Done\" from \"Review\"\nflow started \"In progress\" done Done  # agreed\n"
+        let text = "# ours\naccept \"Done\" from \"Review\"\nflow started \"In progress\" done \"Done\"  # agreed\n"
         var rules = try AcceptRules.parse(Array(text.utf8), file: ".b.md.lanes")
         #expect(rules.flow == FlowColumns(started: "In progress", done: "Done"))
         #expect(rules.serialized() == text)
+        // A bare word is a name too (written back quoted, like accept rules).
+        #expect(try AcceptRules.parse(Array("flow done Done\n".utf8), file: "x").flow == FlowColumns(done: "Done"))
         rules.flow.done = "Shipped"
         #expect(rules.serialized() == "# ours\naccept \"Done\" from \"Review\"\nflow started \"In progress\" done \"Shipped\"  # agreed\n")
         rules.flow = FlowColumns()
