@@ -20,6 +20,8 @@ struct FlowState: Sendable {
     var keysRevision = -1
     /// The runner was asked and has not answered yet.
     var asked = false
+    /// When the last read failed (seconds since 1970): a board with no history is not asked again for 10 s.
+    var failedAt: Int64?
 
     /// What the metrics view shows.
     var view: MetricsView.Content {
@@ -31,9 +33,10 @@ struct FlowState: Sendable {
 
 extension BoardApp {
     /// Whether the runner should read the board's history now (the metrics view or a card's detail
-    /// is open and the history is missing or older than the board).
-    public var wantsFlow: Bool {
+    /// is open and the history is missing or older than the board); `now` in seconds since 1970.
+    public func wantsFlow(now: Int64) -> Bool {
         guard !flow.asked else { return false }
+        if let failed = flow.failedAt, now - failed < 10 { return false }
         switch mode {
         case .metrics: return flow.revision != revision
         // The detail reads once (a change made in the detail does not wait for the history).
@@ -53,7 +56,9 @@ extension BoardApp {
             flow.problem = nil
             flow.report = FlowBoard.report(history, setting: setting, now: now)
             flow.keysRevision = -1
+            flow.failedAt = nil
         case .failure(let error):
+            flow.failedAt = now
             flow.history = nil
             flow.report = nil
             flow.problem = "\(error)"
@@ -63,9 +68,10 @@ extension BoardApp {
     /// The runner is reading the history (so `wantsFlow` does not ask twice).
     public mutating func flowRequested() { flow.asked = true }
 
+    /// Reads the history when the board changed since it was last read (a change made here or
+    /// absorbed from another writer); pressing `M` again on an unchanged board reads nothing.
     mutating func openMetrics() {
         mode = .metrics(MetricsScreen())
-        flow.revision = -1  // read again: `M` shows the history as it is now
     }
 
     mutating func metricsKey(_ key: Key, _ mods: Modifiers, screen: MetricsScreen) {
@@ -99,8 +105,12 @@ extension BoardApp {
 
     /// The card detail's "Age" lines: age and time in each column, or why they are missing.
     func flowLines(for id: ItemID) -> [String]? {
-        if let problem = flow.problem { return ["— (\(problem.split(separator: ".").first ?? ""))"] }
-        guard let history = flow.history, let report = flow.report else { return ["reading the board's history…"] }
+        if let problem = flow.problem {
+            // The first sentence: "board.md is not in a git repository, so it has no history to read".
+            let end = problem.range(of: ". ")?.lowerBound ?? problem.range(of: ": ")?.lowerBound ?? problem.endIndex
+            return ["— (" + problem[..<end] + ")"]
+        }
+        guard let history = flow.history, let report = flow.report else { return ["(reading the board's history)"] }
         let keys = flow.keysRevision == revision ? flow.keys : history.cardKeys(matching: board)
         guard let key = keys[id], let card = report.cards[key] else { return ["— (not in the history yet: new since the last version)"] }
         let now = report.options.now

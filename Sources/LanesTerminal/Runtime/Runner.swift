@@ -82,7 +82,7 @@ public final class AppRunner {
             app.tick(now: t)
             app.render(into: &buffer, now: t)
             device.present(buffer)
-            if app.wantsFlow {
+            if app.wantsFlow(now: Int64(Date().timeIntervalSince1970)) {
                 // After a frame that says "reading", so a long first read is not a frozen screen.
                 app.flowRequested()
                 let result = flowSource.map { source in Result { try source() } }
