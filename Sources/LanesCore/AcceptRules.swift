@@ -34,6 +34,8 @@ public struct AcceptRules: Hashable, Sendable {
         case rule(AcceptRule, comment: String = "")
         /// The board's swimlanes (see `Swimlanes`), with its line's comment.
         case swimlanes(Swimlanes, comment: String)
+        /// `flow started "Doing" done "Done"`: which columns flow metrics count as started and done.
+        case flow(FlowColumns, comment: String = "")
     }
 
     var lines: [Line]
@@ -60,6 +62,28 @@ public struct AcceptRules: Hashable, Sendable {
     public var isDisposable: Bool {
         lines.allSatisfy {
             if case .text(let t) = $0 { t.allSatisfy { $0 == " " || $0 == "\t" } || t == AcceptRules.header } else { false }
+        }
+    }
+
+    /// Which columns flow metrics count as started and done (`lanes flow`); both nil by default.
+    /// Setting the default removes the `flow` line; a changed setting keeps its line and comment.
+    public var flow: FlowColumns {
+        get {
+            for case .flow(let f, _) in lines { return f }
+            return FlowColumns()
+        }
+        set {
+            let index = lines.firstIndex { if case .flow = $0 { true } else { false } }
+            switch (index, newValue.isDefault) {
+            case (let i?, true): lines.remove(at: i)
+            case (let i?, false):
+                guard case .flow(_, let comment) = lines[i] else { return }
+                lines[i] = .flow(newValue, comment: comment)
+            case (nil, true): break
+            case (nil, false):
+                if lines.isEmpty { lines.append(.text(AcceptRules.header)) }
+                lines.append(.flow(newValue))
+            }
         }
     }
 
@@ -90,6 +114,10 @@ public struct AcceptRules: Hashable, Sendable {
     /// had a rule of its own, the two merge (the first keeps its line and takes the union of sources).
     public mutating func renameColumn(_ old: String, to new: String) {
         guard old != new else { return }
+        var f = flow
+        if f.started == old { f.started = new }
+        if f.done == old { f.done = new }
+        if f != flow { flow = f }
         var merged: [Line] = []
         var ruleAt: [String: Int] = [:]
         for line in lines {
@@ -112,6 +140,10 @@ public struct AcceptRules: Hashable, Sendable {
     @discardableResult
     public mutating func removeColumn(_ title: String) -> [String] {
         var opened: [String] = []
+        var f = flow
+        if f.started == title { f.started = nil }
+        if f.done == title { f.done = nil }
+        if f != flow { flow = f }
         lines = lines.compactMap { line in
             guard case .rule(var r, let comment) = line else { return line }
             if r.column == title { return nil }
@@ -154,6 +186,7 @@ public struct AcceptRules: Hashable, Sendable {
         var rules = AcceptRules()
         var firstLine: [String: Int] = [:]
         var swimlanesLine: Int?
+        var flowLine: Int?
         for n in 0..<source.count {
             let text = source.text(n)
             var words = Words(text)
@@ -165,6 +198,25 @@ public struct AcceptRules: Hashable, Sendable {
                 let lanes = try Swimlanes.parseLine(&words, source, n, earlier: swimlanesLine)
                 swimlanesLine = n + 1
                 rules.lines.append(.swimlanes(lanes, comment: words.comment))
+            if first == .bare("flow") {
+                if let earlier = flowLine {
+                    throw source.error(n, "a second flow line (the first is on line \(earlier)); keep one")
+                }
+                flowLine = n + 1
+                var f = FlowColumns()
+                while let word = try words.next(source, n) {
+                    guard word == .bare("started") || word == .bare("done") else {
+                        throw source.error(n, "expected started \"COLUMN\" or done \"COLUMN\" after flow, \(source.found(n))")
+                    }
+                    guard let name = try words.next(source, n)?.name else {
+                        throw source.error(n, "expected the column's name after \(word.name ?? "")")
+                    }
+                    if word == .bare("started") { f.started = name } else { f.done = name }
+                }
+                guard !f.isDefault else {
+                    throw source.error(n, "flow names no column: write flow started \"COLUMN\" done \"COLUMN\", or remove the line")
+                }
+                rules.lines.append(.flow(f, comment: words.comment))
                 continue
             }
             guard first == .bare("accept") else {
@@ -202,6 +254,7 @@ public struct AcceptRules: Hashable, Sendable {
             case .text(let t): out += t
             case .rule(let r, let comment): out += AcceptRules.line(for: r) + comment
             case .swimlanes(let s, let comment): out += s.line + comment
+            case .flow(let f, let comment): out += AcceptRules.line(for: f) + comment
             }
             out += "\n"
         }
@@ -211,6 +264,14 @@ public struct AcceptRules: Hashable, Sendable {
     /// `accept "Done" from "Review" "Doing"`
     public static func line(for rule: AcceptRule) -> String {
         "accept \(quoted(rule.column)) from " + rule.sources.map(quoted).joined(separator: " ")
+    }
+
+    /// `flow started "Doing" done "Done"` (a part left at its default is not written).
+    public static func line(for flow: FlowColumns) -> String {
+        var out = "flow"
+        if let s = flow.started { out += " started " + quoted(s) }
+        if let d = flow.done { out += " done " + quoted(d) }
+        return out
     }
 
     /// A name in double quotes, `"` and `\` escaped; never a NUL or line break (see `TextRules.writable`).
@@ -288,6 +349,22 @@ struct Words {
         }
         return .bare(word)
     }
+}
+
+/// Which columns flow metrics count as started and done, by title; nil is the default
+/// (started: the second column; done: the last).
+public struct FlowColumns: Hashable, Sendable {
+    /// This column and those right of it up to `done` are in progress.
+    public var started: String?
+    /// This column and those right of it are done.
+    public var done: String?
+
+    public init(started: String? = nil, done: String? = nil) {
+        self.started = started
+        self.done = done
+    }
+
+    public var isDefault: Bool { started == nil && done == nil }
 }
 
 // MARK: - The board under its rules

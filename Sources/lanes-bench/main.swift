@@ -2,6 +2,7 @@
 //
 //   lanes-bench [--sizes 1000,10000,100000] [--motions 3000] [--json bench-results.json] [--no-pty] [--no-rss]
 //   lanes-bench --only 10000 --rss --board FILE     peak RSS of one size, in a process of its own
+//   lanes-bench --flow                              flow metrics alone: 10,000 commits of a 1,000-card board (--no-flow skips it)
 //   lanes-bench --write-board 10000 FILE [--size 120x40] [--lean] [--geometry]
 //                                                   writes a board, prints the title lines of the last card
 //                                                   fully shown on its first screen (the end-to-end script waits for them);
@@ -69,6 +70,13 @@ func launchApp(_ board: Board, title: String, size: Size) -> BoardApp {
     var app = BoardApp(board: board, title: title, status: "", keymap: Keymap())
     app.resize(size)
     return app
+}
+
+// MARK: --flow (flow metrics on a long git history, alone)
+
+if flag("--flow") {
+    FlowBench.run().forEach(say)
+    exit(0)
 }
 
 // MARK: --write-board (for the end-to-end script)
@@ -387,6 +395,7 @@ for n in sizes {
     perSize[n] = try benchSize(n)
 }
 if !flag("--no-merge") { MergeBench.run().forEach(say) }
+if !flag("--no-flow") { FlowBench.run().forEach(say) }
 
 if on("shapes") {
     say("parsing by shape (fastest of 5, release build):")

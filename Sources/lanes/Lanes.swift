@@ -25,7 +25,7 @@ struct Lanes: ParsableCommand {
             The other subcommands script a board without the UI. Exit status: 0 success; 1 not found (file, card, column) or the file cannot be used (unreadable, cannot be created); 2 bad input or usage (malformed file, a read-only board to change, ambiguous card, bad option, a move refused by a WIP limit or an accept rule, a mistyped subcommand, no usable terminal). Errors go to stderr; a malformed file is reported as FILE:LINE: message.
             """,
         version: LanesVersion.string,
-        subcommands: [Open.self, Show.self, Columns.self, Add.self, Move.self, Rules.self, SwimlanesCommand.self, Export.self, Import.self, Merge.self, GitSetup.self, Keys.self, Copy.self, Grant.self, Revoke.self],
+        subcommands: [Open.self, Show.self, Columns.self, Add.self, Move.self, Rules.self, SwimlanesCommand.self, Export.self, Import.self, Merge.self, GitSetup.self, Keys.self, Copy.self, Grant.self, Revoke.self, Metrics.self, Flow.self],
         defaultSubcommand: Open.self
     )
 
@@ -116,8 +116,10 @@ struct Open: ParsableCommand {
         }
         var app = BoardApp(board: opened.board, title: "Lanes · \(opened.name)", status: status, keymap: config.keymap)
         app.configure(compact: config.compact, storesDoneMark: opened.info.dialect != .taskell)
+        let flowSource = opened.flowSource
         let runner = AppRunner(app: app, device: CursesTerminal(), storage: opened.storage, boardName: opened.key,
                                copyInfo: opened.info)
+        runner.flowSource = flowSource
         do {
             try runner.run()
         } catch let error as CursesTerminalError {
@@ -138,6 +140,8 @@ struct Open: ParsableCommand {
         /// The board in the recovery index: an absolute path, or the URL without a password.
         var key: String
         var status: String
+        /// The board's history for flow metrics.
+        var flowSource: (@Sendable () throws -> (FlowHistory, FlowColumns))?
     }
 
     /// A board file, created from the starter board when missing. Errors are reported like the other
@@ -157,7 +161,8 @@ struct Open: ParsableCommand {
             status = "\(file) is read-only: changes stay in this session (q offers to save a copy)"
         }
         return Opened(storage: store, board: board, info: store.info, name: URL(fileURLWithPath: file).lastPathComponent,
-                      key: URL(fileURLWithPath: file).standardizedFileURL.path, status: status)
+                      key: URL(fileURLWithPath: file).standardizedFileURL.path, status: status,
+                      flowSource: { try FlowBoard.readFile(file) })
     }
 
     /// A board in PostgreSQL (it must exist: lanes copy creates one).
@@ -165,7 +170,8 @@ struct Open: ParsableCommand {
         let store = try BoardLocation.openDatabase(url)
         let board = try PostgresCLI.reporting { try store.load() }
         return Opened(storage: store, board: board, info: store.fileInfo, name: store.url.board,
-                      key: store.displayName, status: "Live board “\(store.url.board)” · every change is saved and shared at once")
+                      key: store.displayName, status: "Live board “\(store.url.board)” · every change is saved and shared at once",
+                      flowSource: { try PostgresFlowHistory.read(url: url) })
     }
 
     /// The config file's text and path; nil when there is none. A file that is not UTF-8 is an error.

@@ -415,6 +415,9 @@ private struct MergeEngine {
         }
         result.acceptRules = mergeRules(resultColumnOf: resultColumnOf, result: result)
         result.acceptRules.swimlanes = mergeSwimlanes()
+        // The flow setting (#28): theirs when only they changed it.
+        let baseFlow = base.board.acceptRules.flow, theirsFlow = theirs.board.acceptRules.flow
+        if theirsFlow != baseFlow && ours.board.acceptRules.flow == baseFlow { result.acceptRules.flow = theirsFlow }
         return BoardMerge.Result(board: result, conflicts: conflicts, incomingChanges: incoming,
                                  theirsIdentity: theirsIdentity, theirsColumns: theirsCol.map { resultColumnOf[$0] })
     }

@@ -22,6 +22,7 @@ public struct BoardApp {
         case normal
         case help(scroll: Int)
         case detail(CardDetail)
+        case metrics(MetricsScreen)
         case prompt(Prompt, LineEditor)
         case confirm(Confirm)
     }
@@ -95,6 +96,8 @@ public struct BoardApp {
     public var copySuggestion = ""
     /// Reading settings: compact cards, whether the file keeps done marks, where a prompt returns to.
     var reading = ReadingState()
+    /// The board's history and flow metrics, read when `M` or a card's detail asks (see `wantsFlow`).
+    var flow = FlowState()
 
     public init(board: Board, title: String, size: Size = Size(width: 80, height: 24), status: String = "", keymap: Keymap = Keymap(),
                 metrics: LayoutMetrics = LayoutMetrics()) {
@@ -214,6 +217,7 @@ public struct BoardApp {
     mutating func handleMouse(_ m: MouseEvent, now: Double) -> [AppEffect] {
         if case .help(let s) = mode { return helpMouse(m, scroll: s) }
         if case .detail(let d) = mode { return detailMouse(m, detail: d) }
+        if case .metrics(let s) = mode { return metricsMouse(m, screen: s) }
         if case .prompt = mode { return [] }
         if case .confirm = mode { return [] }
         if let s = coordinator.session, s.isKeyboard {
@@ -363,6 +367,9 @@ public struct BoardApp {
             return []
         case .detail(let d):
             return detailKey(key, mods, detail: d, now: now)
+        case .metrics(let s):
+            metricsKey(key, mods, screen: s)
+            return []
         case .prompt(let p, var editor):
             mode = .normal  // the editor's text is then ours alone: a key copies nothing
             switch editor.handle(key, mods) {
@@ -450,7 +457,11 @@ public struct BoardApp {
         }
         if case .detail(let d) = mode, let path = board.indexPath(for: d.id) {
             CardDetailView.draw(card: board[path], column: board.columns[path.section].title, detail: d, keymap: keymap,
-                                storesDoneMark: reading.storesDoneMark, into: &buf)
+                                storesDoneMark: reading.storesDoneMark, flow: flowLines(for: board[path].id), into: &buf)
+            buf.cursor = nil
+        }
+        if case .metrics(let s) = mode {
+            MetricsView.draw(flow.view, screen: s, keymap: keymap, into: &buf)
             buf.cursor = nil
         }
         // A message wrapped onto several rows is drawn again over the help and the card view.

@@ -68,6 +68,7 @@ extension BoardApp {
             else { status = "Nothing to redo" }
         case .help: openHelp()
         case .toggleCompact: toggleCompact()
+        case .metrics: openMetrics()
         case .quit: return [.quit]
         case .suspend: return [.suspend]
         case .addBelow:

@@ -142,7 +142,8 @@ extension BoardApp {
         let card = board[path]
         var d = detail
         let content = CardDetailView.content(card: card, column: board.columns[path.section].title,
-                                             storesDoneMark: reading.storesDoneMark, width: CardDetailView.innerWidth(size))
+                                             storesDoneMark: reading.storesDoneMark, width: CardDetailView.innerWidth(size),
+                                             flow: flowLines(for: card.id))
         let rows = CardDetailView.visibleRows(size)
         let maxScroll = max(0, content.count - rows)
         let subs = card.subtasks.count
@@ -222,7 +223,8 @@ extension BoardApp {
             // A click on a sub-task chooses it.
             guard let path = board.indexPath(for: detail.id) else { break }
             let content = CardDetailView.content(card: board[path], column: board.columns[path.section].title,
-                                                 storesDoneMark: reading.storesDoneMark, width: CardDetailView.innerWidth(size))
+                                                 storesDoneMark: reading.storesDoneMark, width: CardDetailView.innerWidth(size),
+                                                 flow: flowLines(for: board[path].id))
             let line = detail.scroll + m.location.y - (box.minY + 1)
             if content.indices.contains(line), let i = content[line].subtask {
                 var d = detail

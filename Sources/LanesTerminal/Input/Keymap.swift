@@ -13,6 +13,7 @@ public enum Action: String, CaseIterable, Hashable, Sendable {
     case setAccepts = "set-accepts"
     case undo, redo, filter, help, quit, suspend
     case toggleCompact = "toggle-compact"
+    case metrics
 
     /// What the action does, for the help screen and the README.
     public var summary: String {
@@ -56,6 +57,7 @@ public enum Action: String, CaseIterable, Hashable, Sendable {
         case .quit: "quit (everything is already saved)"
         case .suspend: "suspend to the shell (fg to come back)"
         case .toggleCompact: "switch between full cards and the compact view (one line per card)"
+        case .metrics: "show the flow metrics from the board's history (cycle time, throughput, flow, aging, forecast)"
         }
     }
 }
@@ -142,6 +144,7 @@ public struct Keymap: Sendable {
         ("<", .moveColumnLeft), (">", .moveColumnRight), ("W", .setLimit), ("F", .setAccepts),
         ("u", .undo), ("ctrl-r", .redo), ("/", .filter), ("?", .help),
         ("q", .quit), ("ctrl-c", .quit), ("ctrl-z", .suspend), ("z", .toggleCompact),
+        ("M", .metrics),
     ]
 
     public init() {

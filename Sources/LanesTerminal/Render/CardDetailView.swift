@@ -24,7 +24,7 @@ public enum CardDetailView {
     public static func visibleRows(_ size: Size) -> Int { max(1, box(size).height - 2) }
 
     /// Everything the view shows of a card, wrapped to `width` cells.
-    public static func content(card: Card, column: String, storesDoneMark: Bool, width: Int) -> [Line] {
+    public static func content(card: Card, column: String, storesDoneMark: Bool, width: Int, flow: [String]? = nil) -> [Line] {
         var out: [Line] = []
         func add(_ text: String, _ style: Style = Style(), subtask: Int? = nil, indent: Int = 0) {
             let pad = String(repeating: " ", count: indent)
@@ -45,6 +45,11 @@ public enum CardDetailView {
         field("Due:", card.due.map { DisplayText.safe($0) } ?? "none")
         field("Tags:", card.tags.isEmpty ? "none" : DisplayText.safe(card.tags.map { "#" + $0 }.joined(separator: " ")))
         field("Done:", storesDoneMark ? (card.done ? "yes" : "no") : "— (taskell files have no done mark)")
+        if let flow, let first = flow.first {
+            // Age and time in each column, from the board's history (`BoardApp.flowLines`).
+            field("Age:", first)
+            for line in flow.dropFirst() { field("", line) }
+        }
         out.append(Line(text: "", style: Style()))
         if card.description.isEmpty && card.extraLines.isEmpty {
             out.append(Line(text: "No description", style: Style(dim: true)))
@@ -112,7 +117,7 @@ public enum CardDetailView {
     }
 
     public static func draw(card: Card, column: String, detail: CardDetail, keymap: Keymap, storesDoneMark: Bool,
-                            into buf: inout CellBuffer) {
+                            flow: [String]? = nil, into buf: inout CellBuffer) {
         let size = Size(width: buf.width, height: buf.height)
         let b = box(size)
         guard b.width >= 12, b.height >= 4 else { return }
@@ -122,7 +127,7 @@ public enum CardDetailView {
         buf.write(repeating: "─", count: b.width - 2, x: b.minX + 1, y: b.minY, style: frame)
         buf.write("╮", x: b.maxX - 1, y: b.minY, style: frame)
         buf.write(" Card ", x: b.minX + 2, y: b.minY, style: frame)
-        let lines = content(card: card, column: column, storesDoneMark: storesDoneMark, width: innerWidth(size))
+        let lines = content(card: card, column: column, storesDoneMark: storesDoneMark, width: innerWidth(size), flow: flow)
         let rows = visibleRows(size)
         let scroll = min(max(0, detail.scroll), max(0, lines.count - rows))
         for r in 0..<rows {

@@ -45,6 +45,8 @@ public final class AppRunner {
     public private(set) var unsavedAtSignal: Int32?
     /// What to say on stderr once the terminal is restored.
     private var farewell: String?
+    /// Reads the board's history for flow metrics (`M`, the card detail); nil: the board has none.
+    public var flowSource: (@Sendable () throws -> (FlowHistory, FlowColumns))?
 
     public init(app: BoardApp, device: TerminalDevice, storage: sending (any BoardStorage)?, boardName: String = "board",
                 copyInfo: BoardFileInfo = BoardFileInfo(dialect: .taskell),
@@ -84,6 +86,14 @@ public final class AppRunner {
             app.render(into: &buffer, now: t)
             device.trackAllMotion(app.wantsAllMotion)
             device.present(buffer)
+            if app.wantsFlow(now: Int64(Date().timeIntervalSince1970)) {
+                // After a frame that says "reading", so a long first read is not a frozen screen.
+                app.flowRequested()
+                let result = flowSource.map { source in Result { try source() } }
+                    ?? .failure(NoHistory("this board has no history to read flow metrics from"))
+                app.receiveFlow(result, now: Int64(Date().timeIntervalSince1970))
+                continue
+            }
             // The frame first, then the save: a change is on screen before it is compared and sent.
             submitIfNeeded(now: now())
             let held = inFlight == nil && nextRetry == nil ? pacing.deadline : nil

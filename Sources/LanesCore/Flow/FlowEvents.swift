@@ -1,0 +1,187 @@
+import DragKit
+
+/// A moment in a board's history: whole seconds since 1970-01-01 00:00:00 UTC.
+public typealias FlowTime = Int64
+
+/// A column as the board had it at some moment; `key` follows it through renames and moves.
+public struct FlowColumn: Hashable, Sendable {
+    public var key: Int
+    public var title: String
+
+    public init(key: Int, title: String) {
+        self.key = key
+        self.title = title
+    }
+}
+
+/// One change in a board's history, as every history source (git, PostgreSQL) reports it.
+///
+/// Sources report where things are, never what that means: whether a column is "in progress"
+/// or "done" is the metrics' business (`FlowColumns`), so a changed `lanes flow` setting needs
+/// no new history. Events are in time order; at one time, a `columns` event comes first.
+public enum FlowEvent: Hashable, Sendable {
+    /// From `time` on, the board's columns are these, left to right.
+    case columns(time: FlowTime, [FlowColumn])
+    /// From `time` on, card `card` is titled `title` and sits in the column keyed `column`
+    /// (it appeared there, moved there, or was edited in place); nil: the card left the board.
+    case card(time: FlowTime, card: Int, title: String, column: Int?)
+
+    public var time: FlowTime {
+        switch self {
+        case .columns(let t, _), .card(let t, _, _, _): t
+        }
+    }
+}
+
+/// A version of the board a source could not read: skipped, and named in the output.
+public struct SkippedVersion: Hashable, Sendable {
+    /// The commit (full hash) or server revision.
+    public var name: String
+    public var time: FlowTime
+    public var reason: String
+
+    public init(name: String, time: FlowTime, reason: String) {
+        self.name = name
+        self.time = time
+        self.reason = reason
+    }
+}
+
+/// A board's history as one stream of events, with what the source has to say about it.
+public struct FlowHistory: Sendable {
+    public var events: [FlowEvent]
+    /// Where the history came from, e.g. `git: boards/team.md in /src/project`.
+    public var source: String
+    /// How many versions were read (commits, or server changes), skipped ones included.
+    public var versions: Int
+    public var skipped: [SkippedVersion]
+    /// Things the reader must know: a shallow clone, a rename followed, uncommitted changes counted.
+    public var notes: [String]
+    /// The last version read and the card key of each of its cards, column by column; lets the
+    /// app find a card of the board on screen in the history (`cardKeys(matching:)`).
+    public var lastBoard: Board
+    public var lastKeys: [Int]
+
+    public init(events: [FlowEvent] = [], source: String, versions: Int = 0, skipped: [SkippedVersion] = [],
+                notes: [String] = [], lastBoard: Board = Board(), lastKeys: [Int] = []) {
+        self.events = events
+        self.source = source
+        self.versions = versions
+        self.skipped = skipped
+        self.notes = notes
+        self.lastBoard = lastBoard
+        self.lastKeys = lastKeys
+    }
+
+    /// The history's card key of each card of `board` (matched to the last version read by the
+    /// merge's identity rules); a card the history has not seen has none.
+    public func cardKeys(matching board: Board) -> [ItemID: Int] {
+        let base = FlatBoard(lastBoard), side = FlatBoard(board)
+        let m = BoardMatcher.match(base: base, side: side, by: .content)
+        var keys: [ItemID: Int] = [:]
+        for (s, b) in m.cardToBase.enumerated() {
+            if let b, b < lastKeys.count { keys[side.cards[s].id] = lastKeys[b] }
+        }
+        return keys
+    }
+}
+
+/// Where a board's history cannot be had: said in words, with what would give one.
+public struct NoHistory: Error, Hashable, Sendable, CustomStringConvertible {
+    public var message: String
+
+    public init(_ message: String) { self.message = message }
+
+    public var description: String { message }
+}
+
+/// Turns consecutive versions of a board into events, matching cards and columns version to
+/// version with the merge's identity rules (`BoardMatcher`, by content: a card moved, edited or
+/// renamed is the same card).
+struct VersionChain {
+    private(set) var events: [FlowEvent] = []
+    private var last: FlatBoard?
+    private(set) var lastKeys: [Int] = []
+    private(set) var lastColumns: [FlowColumn] = []
+    private(set) var lastTime: FlowTime = .min
+    private var nextCard = 1
+    private var nextColumn = 1
+    /// Versions dated before the one before them (clock skew, rebases): their time was raised to it.
+    private(set) var earlierDated = 0
+
+    init() {}
+
+    /// Continues a chain from a cached state.
+    init(last: Board, keys: [Int], columns: [FlowColumn], time: FlowTime, nextCard: Int, nextColumn: Int) {
+        self.last = FlatBoard(last)
+        lastKeys = keys
+        lastColumns = columns
+        lastTime = time
+        self.nextCard = nextCard
+        self.nextColumn = nextColumn
+    }
+
+    var lastBoard: Board { last?.board ?? Board() }
+    var counters: (card: Int, column: Int) { (nextCard, nextColumn) }
+
+    /// Drops the events gathered so far (a caller that has stored them).
+    mutating func takeEvents() -> [FlowEvent] {
+        defer { events = [] }
+        return events
+    }
+
+    /// The next version, at `time`; nil when the board is absent (deleted) in that version.
+    mutating func add(_ board: Board?, at rawTime: FlowTime) {
+        var time = rawTime
+        if time < lastTime {
+            earlierDated += 1
+            time = lastTime
+        }
+        lastTime = time
+        let side = FlatBoard(board ?? Board())
+        let match: SideMatch?
+        if let base = last {
+            match = BoardMatcher.match(base: base, side: side, by: .content)
+        } else {
+            match = nil
+        }
+        // Columns.
+        var columns: [FlowColumn] = []
+        columns.reserveCapacity(side.board.columns.count)
+        for (j, c) in side.board.columns.enumerated() {
+            if let b = match?.columnToBase[j], b < lastColumns.count {
+                columns.append(FlowColumn(key: lastColumns[b].key, title: c.title))
+            } else {
+                columns.append(FlowColumn(key: nextColumn, title: c.title))
+                nextColumn += 1
+            }
+        }
+        if columns != lastColumns { events.append(.columns(time: time, columns)) }
+        // Cards: gone first, then where each one is now.
+        var keys: [Int] = []
+        keys.reserveCapacity(side.cards.count)
+        if let match, let base = last {
+            for (b, s) in match.baseToCard.enumerated() where s == nil {
+                _ = base
+                events.append(.card(time: time, card: lastKeys[b], title: base.cards[b].title, column: nil))
+            }
+        }
+        for s in side.cards.indices {
+            let card = side.cards[s], column = columns[side.column[s]].key
+            if let b = match?.cardToBase[s], let base = last {
+                let key = lastKeys[b]
+                keys.append(key)
+                if lastColumns[base.column[b]].key != column || !sameBytes(base.cards[b].title, card.title) {
+                    events.append(.card(time: time, card: key, title: card.title, column: column))
+                }
+            } else {
+                keys.append(nextCard)
+                events.append(.card(time: time, card: nextCard, title: card.title, column: column))
+                nextCard += 1
+            }
+        }
+        last = side
+        lastKeys = keys
+        lastColumns = columns
+    }
+}

@@ -1,0 +1,134 @@
+import Foundation
+import LanesCore
+import SeededRandom
+
+/// `lanes metrics` on a long history: a repository of 10,000 commits of a 1,000-card board (one
+/// move, edit, addition or deletion a commit), built with `git fast-import`. Measures the first
+/// run (no cache: the whole history read, parsed and matched) and the next runs (from the cache).
+enum FlowBench {
+    static let firstTargetMs = 2_000.0
+    static let nextTargetMs = 200.0
+
+    /// The board's text: five columns of card lines (a tenth of the cards with a description).
+    static func text(_ columns: [[String]], titles: [String]) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(64 * 1_100)
+        for (c, cards) in columns.enumerated() {
+            if c > 0 { out += [0x0A] }
+            out += Array("## \(titles[c])\n\n".utf8)
+            for line in cards { out += Array(line.utf8) }
+        }
+        return out
+    }
+
+    /// Writes the fast-import stream for `commits` commits to `path`; returns the last commit's time.
+    static func stream(commits: Int, cards: Int, to path: String) -> Int {
+        var rng = SplitMix64(seed: 28)
+        let titles = ["Backlog", "Ready", "Doing", "Review", "Done"]
+        var columns: [[String]] = Array(repeating: [], count: titles.count)
+        var next = 0
+        func card() -> String {
+            defer { next += 1 }
+            let line = "- Card \(next): \(["fix", "add", "write", "check", "ship"][next % 5]) the \(["login", "export", "parser", "docs", "cache"][next / 5 % 5]) #t\(next % 9)\n"
+            return next % 10 == 0 ? line + "    > Notes for card \(next)\n" : line
+        }
+        for k in 0..<cards { columns[k % titles.count].append(card()) }
+        let out = FileHandle(forWritingAtPath: path)!
+        var time = 1_700_000_000
+        var buffer = Data()
+        for k in 0..<commits {
+            if k > 0 {
+                let op = Int(rng.next() % 20)
+                let from = Int(rng.next() % UInt64(titles.count))
+                if !columns[from].isEmpty {
+                    let i = Int(rng.next() % UInt64(columns[from].count))
+                    if op == 0 {
+                        columns[from].remove(at: i)
+                        columns[0].append(card())
+                    } else if op == 1 {
+                        columns[from][i] = columns[from][i].replacingOccurrences(of: "\n", with: " (edited)\n", options: [], range: columns[from][i].startIndex..<columns[from][i].index(after: columns[from][i].firstIndex(of: "\n")!))
+                    } else {
+                        let moved = columns[from].remove(at: i)
+                        let to = min(titles.count - 1, from + 1 + Int(rng.next() % 2))
+                        let target = to == from ? (from + 1) % titles.count : to
+                        columns[target].insert(moved, at: Int(rng.next() % UInt64(columns[target].count + 1)))
+                    }
+                }
+            }
+            time += 600 + Int(rng.next() % 3_000)
+            let body = text(columns, titles: titles)
+            buffer.append(Data("commit refs/heads/main\ncommitter Bench <bench@example.org> \(time) +0000\ndata 1\nm\nM 100644 inline board.md\ndata \(body.count)\n".utf8))
+            buffer.append(Data(body))
+            buffer.append(Data("\n".utf8))
+            if buffer.count > 1 << 22 {
+                out.write(buffer)
+                buffer.removeAll(keepingCapacity: true)
+            }
+        }
+        out.write(buffer)
+        out.closeFile()
+        return time
+    }
+
+    static func shell(_ command: String) {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/bin/sh")
+        p.arguments = ["-c", command]
+        try? p.run()
+        p.waitUntilExit()
+    }
+
+    static func ms(_ body: () throws -> Void) rethrows -> Double {
+        let start = DispatchTime.now().uptimeNanoseconds
+        try body()
+        return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
+    }
+
+    /// CPU seconds of this process and of its finished children (git), user and system.
+    static func cpu() -> (own: Double, children: Double) {
+        func seconds(_ who: Int32) -> Double {
+            var u = rusage()
+            getrusage(who, &u)
+            return Double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + Double(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6
+        }
+        return (seconds(Int32(RUSAGE_SELF.rawValue)), seconds(Int32(RUSAGE_CHILDREN.rawValue)))
+    }
+
+    static func run(commits: Int = 10_000, cards: Int = 1_000) -> [String] {
+        let dir = makeTempDir()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let streamPath = dir + "/stream"
+        _ = FileManager.default.createFile(atPath: streamPath, contents: nil)
+        let setup = ms { _ = stream(commits: commits, cards: cards, to: streamPath) }
+        let repo = dir + "/repo"
+        let build = ms {
+            shell("git init -q -b main '\(repo)' && cd '\(repo)' && git fast-import --quiet < '\(streamPath)' && git checkout -q main")
+        }
+        var lines = ["flow metrics: \(commits) commits of a \(cards)-card board (stream \(Int(setup)) ms, git fast-import \(Int(build)) ms)"]
+        let board = repo + "/board.md"
+        let now = FlowTime(Date().timeIntervalSince1970)
+        func once() throws -> FlowReport {
+            let (history, setting) = try FlowBoard.readFile(board)
+            return FlowBoard.report(history, setting: setting, now: now)
+        }
+        do {
+            var report: FlowReport?
+            let before = cpu()
+            let first = try ms { report = try once() }
+            let after = cpu()
+            let next = try (0..<5).map { _ in try ms { _ = try once() } }.sorted()[2]
+            let r = report!
+            lines.append("  first run (no cache): \(Int(first)) ms (target ≤ \(Int(firstTargetMs)))\(first <= firstTargetMs ? "" : "  MISSED")"
+                         + "; CPU: lanes \(Int((after.own - before.own) * 1000)) ms, git \(Int((after.children - before.children) * 1000)) ms")
+            lines.append("  next run (cache, no new commit), median of 5: \(Int(next)) ms (target ≤ \(Int(nextTargetMs)))\(next <= nextTargetMs ? "" : "  MISSED")")
+            lines.append("  (\(r.percentiles.count) finished cards, p85 \(r.percentiles.p85.map { String(Double($0) / 86_400) } ?? "-") days, \(r.cfd.count) days of flow)")
+            // Ten more commits (cards added to the last column): the next run reads only those.
+            shell("cd '\(repo)' && for i in 1 2 3 4 5 6 7 8 9 10; do printf -- '- Late card %s\\n' $i >> board.md; git -c user.name=b -c user.email=b@x commit -qam late$i; done")
+            let incremental = try ms { _ = try once() }
+            lines.append("  next run after 10 new commits: \(Int(incremental)) ms")
+        } catch {
+            lines.append("  failed: \(error)")
+        }
+        return lines
+    }
+}
