@@ -198,6 +198,8 @@ public struct AcceptRules: Hashable, Sendable {
                 let lanes = try Swimlanes.parseLine(&words, source, n, earlier: swimlanesLine)
                 swimlanesLine = n + 1
                 rules.lines.append(.swimlanes(lanes, comment: words.comment))
+                continue
+            }
             if first == .bare("flow") {
                 if let earlier = flowLine {
                     throw source.error(n, "a second flow line (the first is on line \(earlier)); keep one")
