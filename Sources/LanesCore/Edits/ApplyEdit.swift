@@ -72,14 +72,14 @@ private struct EditDoor {
     }
 
     /// A column title: trimmed, not empty, one line, unique (case ignored) except for `except`.
-    func columnTitle(_ raw: String, except: Int?) throws(EditRefusal) -> String {
+    func columnTitle(_ raw: String, except: Int?, refused: String) throws(EditRefusal) -> String {
         let title = raw.trimmingSpaces()
         guard !title.isEmpty else { throw refuse(.text, "the column title is empty") }
         if let problem = TextRules.problem(in: title) {
             throw refuse(.text, "the column title holds \(problem); a title is one line of text")
         }
         if let clash = board.columnTitleClash(title, except: except) {
-            throw refuse(.name, ColumnNameError(title: title, existing: clash).description)
+            throw refuse(.name, refused + ColumnNameError(title: title, existing: clash).description)
         }
         return title
     }
@@ -214,7 +214,7 @@ private struct EditDoor {
             return Outcome(board: board, inverse: removed.isEmpty ? nil : .restoreCards(removed), words: words, focus: nil)
 
         case .addColumn(var column, let slot):
-            column.title = try columnTitle(column.title, except: nil)
+            column.title = try columnTitle(column.title, except: nil, refused: "Not added: ")
             if board.index(of: column.id) != nil { column.id = .fresh() }
             let at: Int
             switch slot {
@@ -227,7 +227,7 @@ private struct EditDoor {
 
         case .renameColumn(let id, let raw):
             let s = try column(id)
-            let title = try columnTitle(raw, except: s)
+            let title = try columnTitle(raw, except: s, refused: "Not renamed: ")
             let before = fields(s)
             guard board.columns[s].title != title else {
                 return Outcome(board: board, inverse: nil, words: "The column already is \(q(title))", focus: .column(id))
