@@ -1,0 +1,207 @@
+import DragKit
+import Foundation
+import SeededRandom
+import Testing
+@testable import LanesCore
+
+/// Local edits, undo and redo interleaved with a second writer's edits, all saved through the
+/// real file store, checked after every step.
+///
+/// Every text anyone types is a fresh token (`L7` typed here, `O7` by the other writer), so a
+/// board can be read as a set of tokens: a token on two cards is a duplicated card, a token
+/// missing is a lost text. After every step: every card exactly once (identities and tokens
+/// unique); every token typed here still on the board unless this session removed it (by an
+/// edit, an undo or a redo) or the other writer did; every token the other writer typed still
+/// there unless someone removed it on purpose, and never removed by an undo or a redo; a token
+/// the other writer removed never comes back unless this session had removed it too (then its
+/// own undo puts back what it removed); no title holds more than two tokens (undo and redo
+/// never grow a text).
+struct UndoSimulation {
+    var rng: SplitMix64
+    var doc: BoardDocument
+    /// The board as the store last handed it to us.
+    var synced: Board
+    let local: any BoardStorage
+    let other: any BoardStorage
+    var next = 0
+    var liveLocal = Set<String>()
+    var liveOther = Set<String>()
+    var deadOther = Set<String>()
+    var removedHere = Set<String>()
+    var counts: [String: Int] = [:]
+
+    init(seed: UInt64, local: any BoardStorage, other: any BoardStorage, loaded: Board) {
+        rng = SplitMix64(seed: seed)
+        self.local = local
+        self.other = other
+        doc = BoardDocument(board: loaded, historyLimit: 200)
+        synced = loaded
+    }
+
+    static func tokens(_ board: Board) -> [String] {
+        board.columns.flatMap { $0.cards.flatMap { tokens(of: $0.title) } }
+    }
+
+    static func tokens(of title: String) -> [String] {
+        title.split(separator: " ").map(String.init).filter { $0 != "⟷" }
+    }
+
+    mutating func int(_ n: Int) -> Int { Int(rng.next() % UInt64(max(1, n))) }
+
+    mutating func token(_ prefix: String) -> String {
+        next += 1
+        return prefix + String(next)
+    }
+
+    /// A random edit of the kinds a person makes to cards, on `board`, with typed text `prefix`n.
+    mutating func randomEdit(on board: Board, prefix: String) -> BoardEdit? {
+        let cards = board.columns.flatMap { $0.cards.map(\.id) }
+        let columns = board.columns.map(\.id)
+        guard !columns.isEmpty else { return nil }
+        let roll = int(10)
+        if roll < 3 || cards.isEmpty {
+            let c = int(columns.count)
+            let slot: CardSlot = [.top, .end, .index(int(4))][int(3)]
+            return .addCard(Card(id: ItemID.fresh(), title: token(prefix)), column: columns[c], at: slot, fallbackColumn: c)
+        }
+        let card = cards[int(cards.count)]
+        switch roll {
+        case 3, 4, 5: return .setTitle(card, token(prefix), seen: nil)
+        case 6, 7: return .moveCards([card], to: columns[int(columns.count)], at: .index(int(5)))
+        default: return .deleteCards([card], seen: nil)
+        }
+    }
+
+    static let trace = ProcessInfo.processInfo.environment["LANES_UNDO_TRACE"] != nil
+    func show(_ b: Board) -> String { b.columns.map { $0.title + ":" + $0.cards.map(\.title).joined(separator: ",") }.joined(separator: " | ") }
+
+    mutating func step(_ n: Int) throws {
+        let roll = int(100)
+        defer { if Self.trace { print("#\(n) roll \(roll): \(show(doc.board))") } }
+        if roll < 40 {
+            try otherWrites()
+            // Half the time this session reads it at once; else its next save merges it in,
+            // and the edits, undos and redos before that act on a board that does not show it yet.
+            guard int(2) == 0 else { return }
+            try refresh()
+        } else {
+            let before = doc.board
+            var kind = "edit"
+            if roll < 70 {
+                if let edit = randomEdit(on: doc.board, prefix: "L") { _ = try? doc.apply(edit) }
+            } else if roll < 85 {
+                kind = "undo"
+                _ = doc.undo()
+            } else {
+                kind = "redo"
+                _ = doc.redo()
+            }
+            let had = Set(Self.tokens(before)), has = Set(Self.tokens(doc.board))
+            let vanished = had.subtracting(has)
+            if kind != "edit" {
+                let reverted = vanished.intersection(liveOther)
+                if !reverted.isEmpty { Issue.record("step \(n): \(kind) removed the other writer's \(reverted.sorted())"); throw Stop() }
+            }
+            liveLocal.subtract(vanished)
+            liveOther.subtract(vanished)
+            removedHere.formUnion(vanished)
+            liveLocal.formUnion(has.subtracting(had).filter { $0.hasPrefix("L") })
+            counts[kind, default: 0] += 1
+            try save()
+        }
+        try check(n)
+    }
+
+    mutating func otherWrites() throws {
+        var vanished = Set<String>(), appeared = Set<String>()
+        var sim = self
+        try BoardCommands.edit(other) { (b: inout Board) in
+            guard let edit = sim.randomEdit(on: b, prefix: "O"), let o = try? b.applying(edit) else { return }
+            if Self.trace { print("  other: \(edit) -> \(sim.show(o.board))") }
+            let had = Set(Self.tokens(b)), has = Set(Self.tokens(o.board))
+            vanished = had.subtracting(has)
+            appeared = has.subtracting(had)
+            b = o.board
+        }
+        rng = sim.rng
+        next = sim.next
+        liveOther.subtract(vanished)
+        liveLocal.subtract(vanished)
+        deadOther.formUnion(vanished)
+        liveOther.formUnion(appeared)
+        counts["other", default: 0] += 1
+    }
+
+    mutating func refresh() throws {
+        guard let stored = try local.refresh() else { return }
+        doc.absorb(stored: stored, base: synced)
+        synced = stored
+    }
+
+    mutating func save() throws {
+        let ours = doc.board
+        // Nothing to save: read what came in instead (as the app's watcher would), so every check sees it all.
+        guard ours != synced else { return try refresh() }
+        let outcome = try local.commit(base: synced, ours: ours)
+        doc.absorb(stored: outcome.board, base: ours)
+        synced = outcome.board
+    }
+
+    struct Stop: Error {}
+
+    func check(_ n: Int) throws {
+        let board = doc.board
+        let ids = board.allIDs
+        func fail(_ what: String) throws {
+            Issue.record("step \(n): \(what)")
+            throw Stop()
+        }
+        if Set(ids).count != ids.count { try fail("a card identity is on two cards") }
+        var seen = Set<String>()
+        for t in Self.tokens(board) where !seen.insert(t).inserted { try fail("\(t) is on two cards (a duplicated card)") }
+        for c in board.columns { for card in c.cards where Self.tokens(of: card.title).count > 2 { try fail("a title grew: \(card.title)") } }
+        let missingLocal = liveLocal.subtracting(seen)
+        if !missingLocal.isEmpty { try fail("text typed here lost: \(missingLocal.sorted())") }
+        let missingOther = liveOther.subtracting(seen)
+        if !missingOther.isEmpty { try fail("the other writer's text lost: \(missingOther.sorted())") }
+        let back = deadOther.intersection(seen).subtracting(removedHere)
+        if !back.isEmpty { try fail("what the other writer removed came back: \(back.sorted())") }
+    }
+}
+
+@Suite("Undo and redo over another writer's changes (property)")
+struct UndoPropertyTests {
+    static let start = "## To do\n\n- I1\n- I2\n- I3\n\n## Doing\n\n- I4\n\n## Done\n\n- I5\n"
+
+    /// Steps per seed: 10 seeds × 500 in `make test` (a few seconds); `LANES_UNDO_STEPS=10000` runs the 100,000 steps.
+    static var steps: Int { ProcessInfo.processInfo.environment["LANES_UNDO_STEPS"].flatMap(Int.init) ?? 500 }
+
+    @Test(arguments: 0..<10)
+    func fileStore(_ seed: UInt64) throws {
+        if let only = ProcessInfo.processInfo.environment["LANES_UNDO_SEED"].flatMap(UInt64.init), only != seed { return }
+        let folder = ScratchFolder()
+        defer { folder.remove() }
+        let path = folder.file("board.md")
+        try Array(Self.start.utf8).write(to: path)
+        let (local, loaded, _) = try BoardStore.open(path, starter: nil)
+        var sim = UndoSimulation(seed: seed, local: local, other: BoardStore.unread(path), loaded: loaded)
+        sim.liveOther = ["I1", "I2", "I3", "I4", "I5"]
+        do {
+            for n in 0..<Self.steps { try sim.step(n) }
+        } catch is UndoSimulation.Stop {
+            Issue.record("seed \(seed) stopped; steps: \(sim.counts)")
+            return
+        }
+        // The file holds what the app holds once it has read the last change.
+        try sim.refresh()
+        let onDisk = try BoardStore.load(path).board
+        #expect(UndoSimulation.tokens(onDisk).sorted() == UndoSimulation.tokens(sim.doc.board).sorted())
+        #expect(sim.counts["undo", default: 0] > Self.steps / 10 && sim.counts["other", default: 0] > Self.steps / 4)
+    }
+}
+
+extension Array where Element == UInt8 {
+    func write(to path: String) throws {
+        guard FileManager.default.createFile(atPath: path, contents: Data(self)) else { throw StorageError.notFound(path: path) }
+    }
+}
