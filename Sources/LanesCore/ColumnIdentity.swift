@@ -14,6 +14,24 @@ extension Board {
     /// The column with this identity, nil when it is gone.
     public func column(_ id: ColumnID) -> Column? { index(of: id).map { columns[$0] } }
 
+    /// This board with the identities `known` gave its columns kept: a column whose identity
+    /// `known` lacks takes the identity of the one column of `known` with its title (case
+    /// ignored) whose identity this board lacks. A store that names columns itself (PostgreSQL
+    /// gives a new column its row id on the first save) then moves no prompt, scroll or undo
+    /// step off the column it meant.
+    public func keepingColumnIdentities(of known: Board) -> Board {
+        let mine = Set(columns.map(\.id)), theirs = Set(known.columns.map(\.id))
+        guard mine != theirs else { return self }
+        var free: [String: [ColumnID]] = [:]
+        for c in known.columns where !mine.contains(c.id) { free[c.title.lowercased(), default: []].append(c.id) }
+        guard !free.isEmpty else { return self }
+        var result = self
+        for i in result.columns.indices where !theirs.contains(result.columns[i].id) {
+            if let ids = free[result.columns[i].title.lowercased()], ids.count == 1 { result.columns[i].id = ids[0] }
+        }
+        return result
+    }
+
     /// Moves a column to a final index (after its removal), keeping every card.
     public mutating func moveColumn(from: Int, to: Int) {
         guard from != to, columns.indices.contains(from), columns.indices.contains(to) else { return }

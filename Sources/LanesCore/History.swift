@@ -78,7 +78,7 @@ public struct BoardDocument: Sendable {
     @discardableResult
     public mutating func absorb(stored: Board, base: Board) -> (conflicts: [BoardConflict], incoming: Int) {
         if board == base {
-            board = stored
+            board = stored.keepingColumnIdentities(of: board)
             return ([], 0)
         }
         // Nothing came in (our own save came back): our later changes stand as they are. No

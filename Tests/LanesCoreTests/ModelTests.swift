@@ -117,6 +117,19 @@ struct HistoryTests {
         #expect(doc.undo()?.label == "rename column" && doc.undo() == nil)
     }
 
+    /// A store that names a new column itself (PostgreSQL: its row id) hands it back under that
+    /// name; the document keeps the identity its prompts and undo steps hold.
+    @Test func aColumnRenamedByTheStoreKeepsItsIdentity() throws {
+        var doc = BoardDocument(board: board([[1, 2]]))
+        try doc.apply(.addColumn(Column(title: "New"), at: .index(1)))
+        let mine = doc.board.columns[1].id
+        var stored = doc.board
+        stored.columns[1].id = ColumnID(7)
+        doc.absorb(stored: stored, base: doc.board)
+        #expect(doc.board.columns.map(\.id) == [stored.columns[0].id, mine])
+        #expect(doc.undo()?.changed == true && doc.board.columns.count == 1, "the undo step still finds the column")
+    }
+
     @Test func aRefusedEditLeavesTheBoardAsItWas() {
         var doc = BoardDocument(board: board([[1, 2]]))
         #expect(throws: EditRefusal.self) {
@@ -134,7 +147,7 @@ struct HistoryTests {
         #expect(doc.history.undoStack.count == 1)
         #expect(doc.undo()?.label == "move")
         #expect(rawIDs(doc.board) == [[1, 2, 3], [4]])
-        doc.redo()
+        _ = doc.redo()
         #expect(rawIDs(doc.board) == [[1, 3], [2, 4]])
     }
 
