@@ -99,6 +99,7 @@ public struct BoardDocument: Sendable {
     }
 
     /// Reverses this session's last change on the board as it is now.
+    @discardableResult
     public mutating func undo() -> Replay? {
         guard let step = history.popUndo() else { return nil }
         let r = replay(step)
@@ -106,6 +107,7 @@ public struct BoardDocument: Sendable {
         return r.replay
     }
 
+    @discardableResult
     public mutating func redo() -> Replay? {
         guard let step = history.popRedo() else { return nil }
         let r = replay(step)
