@@ -34,7 +34,7 @@ let package = Package(
         .executableTarget(name: "lanes-bench", dependencies: ["LanesTerminal", "LanesCore", "LanesPostgres", "DragKit", "SeededRandom"]),
         .testTarget(name: "DragKitTests", dependencies: ["DragKit"]),
         .testTarget(name: "LanesCoreTests", dependencies: ["LanesCore", "DragKit", "SeededRandom"]),
-        .testTarget(name: "LanesPostgresTests", dependencies: ["LanesPostgres", "LanesCore", "DragKit"]),
+        .testTarget(name: "LanesPostgresTests", dependencies: ["LanesPostgres", "LanesCore", "DragKit", "SeededRandom"]),
         .testTarget(name: "LanesTerminalTests", dependencies: ["LanesTerminal", "LanesCore", "DragKit", "SeededRandom"],
                     exclude: ["Fixtures"]),  // read from the source tree by path (scripts/gen-widths writes them)
     ],

@@ -1,28 +1,35 @@
 import DragKit
 
-/// Identities for columns while one is dragged by its header.
-///
-/// Columns carry no stored identity, so a column is named by its title and which
-/// occurrence of that title it is (FNV-1a of both). That survives other writers
-/// reordering, adding or removing other columns mid-drag; a rename mid-drag loses the
-/// column, and the drag is cancelled with words, as for a deleted card.
+/// Columns by identity: what prompts, scroll positions, undo and a dragged header hold.
 extension Board {
-    /// The identity of the column at `index`.
-    public func columnID(at index: Int) -> ItemID {
-        let title = columns[index].title
-        let occurrence = columns[..<index].reduce(0) { $0 + ($1.title == title ? 1 : 0) }
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        for b in title.utf8 {
-            h ^= UInt64(b)
-            h = h &* 0x100_0000_01b3
-        }
-        h ^= UInt64(occurrence) &* 0x9e37_79b9_7f4a_7c15
-        return ItemID(h)
-    }
+    /// The drag engine's identity of the column at `index` (its `ColumnID` as an `ItemID`).
+    public func columnID(at index: Int) -> ItemID { columns[index].id.item }
 
-    /// The column an identity names now, nil when none does.
-    public func columnIndex(for id: ItemID) -> Int? {
-        columns.indices.first { columnID(at: $0) == id }
+    /// The column a drag identity names now, nil when none does.
+    public func columnIndex(for id: ItemID) -> Int? { index(of: ColumnID(id.rawValue)) }
+
+    /// Where the column with this identity is now, nil when it is gone.
+    public func index(of column: ColumnID) -> Int? { columns.firstIndex { $0.id == column } }
+
+    /// The column with this identity, nil when it is gone.
+    public func column(_ id: ColumnID) -> Column? { index(of: id).map { columns[$0] } }
+
+    /// This board with the identities `known` gave its columns kept: a column whose identity
+    /// `known` lacks takes the identity of the one column of `known` with its title (case
+    /// ignored) whose identity this board lacks. A store that names columns itself (PostgreSQL
+    /// gives a new column its row id on the first save) then moves no prompt, scroll or undo
+    /// step off the column it meant.
+    public func keepingColumnIdentities(of known: Board) -> Board {
+        let mine = Set(columns.map(\.id)), theirs = Set(known.columns.map(\.id))
+        guard mine != theirs else { return self }
+        var free: [String: [ColumnID]] = [:]
+        for c in known.columns where !mine.contains(c.id) { free[c.title.lowercased(), default: []].append(c.id) }
+        guard !free.isEmpty else { return self }
+        var result = self
+        for i in result.columns.indices where !theirs.contains(result.columns[i].id) {
+            if let ids = free[result.columns[i].title.lowercased()], ids.count == 1 { result.columns[i].id = ids[0] }
+        }
+        return result
     }
 
     /// Moves a column to a final index (after its removal), keeping every card.
@@ -36,6 +43,5 @@ extension Board {
 extension BoardDocument {
     public func sectionIndex(for id: ItemID) -> Int? { board.columnIndex(for: id) }
     public var numberOfSections: Int { board.columns.count }
-    public mutating func moveSection(from: Int, to: Int) { board.moveColumn(from: from, to: to) }
     public func identity(at path: ItemPath) -> ItemID? { board.item(at: path)?.id }
 }

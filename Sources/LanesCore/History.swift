@@ -1,16 +1,7 @@
 import DragKit
 
-/// Undo and redo as pairs of snapshots: each step keeps the value before and after one change.
-///
-/// Snapshots of copy-on-write values share storage, so a step costs what
-/// the change copied, not the whole board.
-public struct History<Value: Sendable>: Sendable {
-    public struct Step: Sendable {
-        public var label: String
-        public var before: Value
-        public var after: Value
-    }
-
+/// Two stacks of steps, undo and redo, with a limit on how many are kept.
+public struct History<Step: Sendable>: Sendable {
     public private(set) var undoStack: [Step] = []
     public private(set) var redoStack: [Step] = []
     /// How many steps are kept; the oldest are dropped past it.
@@ -23,57 +14,63 @@ public struct History<Value: Sendable>: Sendable {
     public var canUndo: Bool { !undoStack.isEmpty }
     public var canRedo: Bool { !redoStack.isEmpty }
 
-    /// Records one change; clears the redo stack.
-    public mutating func record(before: Value, after: Value, label: String) {
-        undoStack.append(Step(label: label, before: before, after: after))
-        if undoStack.count > limit { undoStack.removeFirst(undoStack.count - limit) }
+    /// Records a new step; clears the redo stack.
+    public mutating func record(_ step: Step) {
+        pushUndo(step)
         redoStack.removeAll()
     }
 
-    /// The step to undo, moved to the redo stack.
-    public mutating func undo() -> Step? {
-        guard let step = undoStack.popLast() else { return nil }
-        redoStack.append(step)
-        return step
+    /// The step to undo, taken off the undo stack.
+    public mutating func popUndo() -> Step? { undoStack.popLast() }
+    /// The step to redo, taken off the redo stack.
+    public mutating func popRedo() -> Step? { redoStack.popLast() }
+
+    /// Puts a step on the undo stack without touching redo (what a redo gives back).
+    public mutating func pushUndo(_ step: Step) {
+        undoStack.append(step)
+        if undoStack.count > limit { undoStack.removeFirst(undoStack.count - limit) }
     }
 
-    /// The step to redo, moved back to the undo stack.
-    public mutating func redo() -> Step? {
-        guard let step = redoStack.popLast() else { return nil }
-        undoStack.append(step)
-        return step
+    public mutating func pushRedo(_ step: Step) {
+        redoStack.append(step)
+        if redoStack.count > limit { redoStack.removeFirst(redoStack.count - limit) }
     }
 }
 
-/// A board with the history of this session's own changes; as a data source, every drop is one undo step.
+/// One undo (or redo) step: the edit that reverses a change, as the door returned it.
+public struct EditStep: Sendable {
+    public var label: String
+    public var edit: BoardEdit
+}
+
+/// A board with the history of this session's own edits; as a data source, every drop is one edit.
 ///
-/// Changes others made (merged in by `absorb`) are not steps. Undo and redo replay the inverse
-/// (or the step again) onto the board as it is now, through the three-way merge, so they never
-/// remove or revert what someone else changed meanwhile.
+/// Every change goes through the door (`Board.applying`), which hands back the edit that
+/// reverses it; undo applies that edit to the board as it is now and keeps what the door hands
+/// back as the redo step. Such edits name cards and columns by identity and change only what is
+/// still as the step left it, so undo and redo never revert what someone else changed meanwhile,
+/// never duplicate a card, and never grow a text. Boards others stored are absorbed, not steps.
 public struct BoardDocument: Sendable {
     public var board: Board
-    public var history: History<Board>
+    public var history: History<EditStep>
+    /// The door's refusal of the last drop (the drag engine cannot be told); the app shows it.
+    public var lastRefusal: EditRefusal?
+    /// Cards moved or inserted inside the transaction under way (nil outside one).
+    private var touched: [ItemID]?
+    private var movedColumn: (from: Int, to: Int)?
 
     public init(board: Board, historyLimit: Int = 1000) {
         self.board = board
         self.history = History(limit: historyLimit)
     }
 
-    /// Applies a change as one undo step; a change that alters nothing records nothing.
-    ///
-    /// A change that throws leaves the board as it was before it.
+    /// Applies an edit through the door as one undo step (a refusal changes nothing and records nothing).
     @discardableResult
-    public mutating func perform(_ label: String, _ change: (inout Board) throws -> Void) rethrows -> Bool {
-        let before = board
-        do {
-            try change(&board)
-        } catch {
-            board = before
-            throw error
-        }
-        guard board != before else { return false }
-        history.record(before: before, after: board, label: label)
-        return true
+    public mutating func apply(_ edit: BoardEdit, force: Bool = false) throws(EditRefusal) -> EditOutcome {
+        let outcome = try board.applying(edit, force: force)
+        board = outcome.board
+        if let inverse = outcome.inverse { history.record(EditStep(label: edit.label, edit: inverse)) }
+        return outcome
     }
 
     /// Takes in a board someone else changed: `stored` replaces what we had from `base`, our
@@ -81,7 +78,7 @@ public struct BoardDocument: Sendable {
     @discardableResult
     public mutating func absorb(stored: Board, base: Board) -> (conflicts: [BoardConflict], incoming: Int) {
         if board == base {
-            board = stored
+            board = stored.keepingColumnIdentities(of: board)
             return ([], 0)
         }
         // Nothing came in (our own save came back): our later changes stand as they are. No
@@ -92,25 +89,40 @@ public struct BoardDocument: Sendable {
         return (merged.conflicts, merged.incomingChanges)
     }
 
-    /// Reverses this session's last change on the board as it is now; its label.
+    /// What an undo or redo did: the step's label and the door's words (empty when all went back as it was).
+    public struct Replay: Sendable, Equatable {
+        public var label: String
+        public var words: String
+        /// False when nothing could be put back (changed or deleted elsewhere); the step is gone.
+        public var changed: Bool
+        public var focus: EditOutcome.Focus?
+    }
+
+    /// Reverses this session's last change on the board as it is now.
     @discardableResult
-    public mutating func undo() -> String? {
-        guard let step = history.undo() else { return nil }
-        board = replay(from: step.after, to: step.before)
-        return step.label
+    public mutating func undo() -> Replay? {
+        guard let step = history.popUndo() else { return nil }
+        let r = replay(step)
+        if let inverse = r.inverse { history.pushRedo(EditStep(label: step.label, edit: inverse)) }
+        return r.replay
     }
 
     @discardableResult
-    public mutating func redo() -> String? {
-        guard let step = history.redo() else { return nil }
-        board = replay(from: step.before, to: step.after)
-        return step.label
+    public mutating func redo() -> Replay? {
+        guard let step = history.popRedo() else { return nil }
+        let r = replay(step)
+        if let inverse = r.inverse { history.pushUndo(EditStep(label: step.label, edit: inverse)) }
+        return r.replay
     }
 
-    /// The current board with the change `from` → `to` applied (exactly `to` when nothing else changed).
-    private func replay(from: Board, to: Board) -> Board {
-        if board == from { return to }
-        return BoardMerge.merge(base: from, ours: board, theirs: to).board
+    private mutating func replay(_ step: EditStep) -> (replay: Replay, inverse: BoardEdit?) {
+        do {
+            let outcome = try board.applying(step.edit, force: true)
+            board = outcome.board
+            return (Replay(label: step.label, words: outcome.words, changed: outcome.changed, focus: outcome.focus), outcome.inverse)
+        } catch {
+            return (Replay(label: step.label, words: error.words, changed: false, focus: nil), nil)
+        }
     }
 }
 
@@ -120,15 +132,71 @@ extension BoardDocument: DragDataSource {
     public func numberOfItems(inSection section: Int) -> Int { board.numberOfItems(inSection: section) }
     public func indexPath(for item: ItemID) -> ItemPath? { board.indexPath(for: item) }
     public func item(at indexPath: ItemPath) -> Card? { board.item(at: indexPath) }
-    public mutating func moveItem(from: ItemPath, to: ItemPath) { board.moveItem(from: from, to: to) }
-    public mutating func insertItem(_ item: Card, at indexPath: ItemPath) { board.insertItem(item, at: indexPath) }
+    public mutating func moveItem(from: ItemPath, to: ItemPath) {
+        if touched != nil, let card = board.item(at: from) { touched!.append(card.id) }
+        board.moveItem(from: from, to: to)
+    }
+    public mutating func insertItem(_ item: Card, at indexPath: ItemPath) {
+        touched?.append(item.id)
+        board.insertItem(item, at: indexPath)
+    }
     public mutating func deleteItem(at indexPath: ItemPath) { board.deleteItem(at: indexPath) }
+    public mutating func moveSection(from: Int, to: Int) {
+        if touched != nil { movedColumn = (from, to) }
+        board.moveColumn(from: from, to: to)
+    }
 
-    /// Runs the calls of one drop as one undo step; a transaction that changes nothing records nothing.
+    /// Runs the calls of one drop on a copy, reads what they did as one edit (cards to a column
+    /// before a card, or a column to an index) and applies that edit through the door: one undo
+    /// step. A drop the door refuses changes nothing and leaves its words in `lastRefusal`.
     public mutating func performTransaction(_ body: (inout BoardDocument) -> Void) {
-        let before = board
-        body(&self)
-        guard board != before else { return }
-        history.record(before: before, after: board, label: "move")
+        var scratch = self
+        scratch.touched = []
+        scratch.movedColumn = nil
+        body(&scratch)
+        lastRefusal = nil
+        let edit: BoardEdit
+        if let (from, to) = scratch.movedColumn {
+            guard board.columns.indices.contains(from) else { return }
+            edit = .moveColumn(board.columns[from].id, to: to)
+        } else {
+            var seen = Set<ItemID>()
+            let ids = scratch.touched!.filter { seen.insert($0).inserted }
+            guard let first = ids.first, let p = scratch.board.indexPath(for: first) else { return }
+            // In the order they now stand, before the first card after them that did not move.
+            let cards = scratch.board.columns[p.section].cards
+            let moved = cards.filter { seen.contains($0.id) }.map(\.id)
+            var anchor: ItemID?
+            var i = p.item
+            while i < cards.count { if !seen.contains(cards[i].id) { anchor = cards[i].id; break }; i += 1 }
+            let slot: CardSlot = anchor.map { .before($0, orIndex: p.item) } ?? .end
+            edit = .moveCards(moved, to: scratch.board.columns[p.section].id, at: slot)
+        }
+        do { try apply(edit) } catch { lastRefusal = error }
+    }
+}
+
+extension BoardEdit {
+    /// What the undo and redo words call it.
+    public var label: String {
+        switch self {
+        case .addCard: "add card"
+        case .setTitle: "edit title"
+        case .setDue(_, let d, _): (d ?? "").isEmpty ? "clear due date" : "set due date"
+        case .setTags: "set tags"
+        case .setDone(_, let done): done ? "mark done" : "mark not done"
+        case .tickSubtask: "tick sub-task"
+        case .setSubtaskDone(_, _, let done): done ? "tick sub-task" : "untick sub-task"
+        case .replaceCard: "edit card"
+        case .moveCards(let ids, _, _): ids.count == 1 ? "move" : "move \(ids.count) cards"
+        case .deleteCards(let ids, _): ids.count == 1 ? "delete card" : "delete \(ids.count) cards"
+        case .addColumn: "add column"
+        case .renameColumn: "rename column"
+        case .moveColumn: "move column"
+        case .deleteColumn: "delete column"
+        case .setWIPLimit(_, let n): n == nil ? "clear WIP limit" : "set WIP limit"
+        case .setAcceptRule(_, let from): from.isEmpty ? "clear accept rule" : "set accept rule"
+        case .revertCard, .restoreCards, .placeCards, .removeCards, .revertColumn, .restoreColumn, .removeEmptyColumn, .group: "change"
+        }
     }
 }

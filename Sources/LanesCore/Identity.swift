@@ -17,3 +17,22 @@ extension ItemID {
 }
 
 private let freshIdentities = Mutex<UInt64>(UInt64.random(in: (1 << 41)..<(1 << 62)))
+
+/// A column's identity: given when a board is read or a column is made, kept across saves and
+/// merges (the file store folds what it reads into the identities it knew), never written to a file.
+///
+/// Drawn from the same counter as fresh card identities, so the drag engine, which names a
+/// column by an `ItemID` while its header is dragged, never confuses one with a card.
+public struct ColumnID: Hashable, Sendable, CustomStringConvertible {
+    public let rawValue: UInt64
+
+    public init(_ rawValue: UInt64) { self.rawValue = rawValue }
+
+    /// An identity no other column or card in this process has.
+    public static func fresh() -> ColumnID { ColumnID(ItemID.fresh().rawValue) }
+
+    /// The identity the drag engine uses for this column.
+    public var item: ItemID { ItemID(rawValue) }
+
+    public var description: String { "column#\(rawValue)" }
+}

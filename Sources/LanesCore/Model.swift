@@ -187,7 +187,11 @@ private enum CardExtras: Hashable, Sendable {
 }
 
 /// A list of cards with a title.
-public struct Column: Hashable, Sendable {
+///
+/// `id` is given when the column is read or made and kept across saves and merges; like the
+/// board's locator it is not part of the value: equality and hashing compare what a file holds.
+public struct Column: Hashable, Sendable, Identifiable {
+    public var id: ColumnID
     public var title: String
     public var cards: CardList
     /// Work-in-progress limit: at most this many cards (nil: no limit).
@@ -195,15 +199,27 @@ public struct Column: Hashable, Sendable {
     /// Lines between the heading and the first card that Lanes does not interpret, kept verbatim.
     public var extraLines: [String]
 
-    public init(title: String, cards: CardList = [], wipLimit: Int? = nil, extraLines: [String] = []) {
+    public init(id: ColumnID = .fresh(), title: String, cards: CardList = [], wipLimit: Int? = nil, extraLines: [String] = []) {
+        self.id = id
         self.title = title
         self.cards = cards
         self.wipLimit = wipLimit
         self.extraLines = extraLines
     }
 
-    public init(title: String, cards: [Card], wipLimit: Int? = nil, extraLines: [String] = []) {
-        self.init(title: title, cards: CardList(cards), wipLimit: wipLimit, extraLines: extraLines)
+    public init(id: ColumnID = .fresh(), title: String, cards: [Card], wipLimit: Int? = nil, extraLines: [String] = []) {
+        self.init(id: id, title: title, cards: CardList(cards), wipLimit: wipLimit, extraLines: extraLines)
+    }
+
+    public static func == (a: Column, b: Column) -> Bool {
+        a.title == b.title && a.wipLimit == b.wipLimit && a.extraLines == b.extraLines && a.cards == b.cards
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(title)
+        hasher.combine(wipLimit)
+        hasher.combine(extraLines)
+        hasher.combine(cards)
     }
 
     /// Whether another card from elsewhere would exceed the WIP limit.

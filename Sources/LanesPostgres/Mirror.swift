@@ -114,7 +114,7 @@ struct Mirror {
                 cards = CardList((order[c.id] ?? []).lazy.map { rows[$0]!.card })
                 built[c.id] = cards
             }
-            return Column(title: c.title, cards: cards, wipLimit: c.wipLimit, extraLines: c.extraLines)
+            return Column(id: ColumnID(UInt64(bitPattern: c.id)), title: c.title, cards: cards, wipLimit: c.wipLimit, extraLines: c.extraLines)
         })
         board.acceptRules = rules
         return board

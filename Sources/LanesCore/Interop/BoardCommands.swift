@@ -81,31 +81,24 @@ public enum BoardCommands {
         public var changed: Bool
     }
 
-    /// Adds a card at the end of a column, or at the top.
+    /// Adds a card at the end of a column, or at the top, through the door (`Board.applying`).
     ///
     /// A full column (at its WIP limit) is refused unless `force`.
     public static func add(_ board: inout Board, column query: String, title: String, top: Bool = false, force: Bool = false) throws(CommandError) -> Placement {
-        let title = title.trimmingSpaces()
-        guard !title.isEmpty else { throw CommandError(.badInput, "the card title is empty") }
-        if let problem = TextRules.problem(in: title) {
-            throw CommandError(.badInput, "the card title holds \(problem); a title is one line of text")
-        }
+        // The text is checked before the column is looked for, as the door would.
+        if let refusal = textRefusal(title) { throw CommandError(.badInput, refusal.words) }
         let s = try BoardQuery.column(query, in: board)
-        let column = board.columns[s]
-        if column.isFull && !force {
-            throw CommandError(.badInput, "column \"\(column.title)\" is full (WIP limit \(column.wipLimit!)); --force adds anyway")
-        }
-        let card = Card(id: board.makeID(), title: title)
-        let index = top ? 0 : column.cards.count
-        board.columns[s].cards.insert(card, at: index)
-        let path = ItemPath(section: s, item: index)
-        return Placement(number: BoardQuery.number(of: path, in: board), title: title, column: column.title,
-                         position: index + 1, changed: true)
+        let card = Card(id: ItemID.fresh(), title: title)
+        let outcome = try door(&board, .addCard(card, column: board.columns[s].id, at: top ? .top : .end, fallbackColumn: s),
+                               force: force, hint: "; --force adds anyway")
+        let path = board.indexPath(for: outcomeCard(outcome) ?? card.id)!
+        return Placement(number: BoardQuery.number(of: path, in: board), title: board[path].title, column: board.columns[path.section].title,
+                         position: path.item + 1, changed: true)
     }
 
-    /// Moves a card to a column, at a 1-based `position` counted without the card (default: the end).
-    ///
-    /// Moving into another column that is at its WIP limit is refused unless `force`.
+    /// Moves a card to a column, at a 1-based `position` counted without the card (default: the end),
+    /// through the door. Moving into another column that is at its WIP limit, or whose accept
+    /// rule does not name the card's column, is refused unless `force`.
     public static func move(_ board: inout Board, card query: String, to columnQuery: String, position: Int? = nil, force: Bool = false) throws(CommandError) -> Placement {
         let from = try BoardQuery.card(query, in: board)
         let s = try BoardQuery.column(columnQuery, in: board)
@@ -115,22 +108,41 @@ public enum BoardCommands {
         if let position, !(1...room + 1).contains(position) {
             throw CommandError(.badInput, "position \(position) is outside column \"\(target.title)\"; use 1 to \(room + 1)")
         }
-        if from.section != s && target.isFull && !force {
-            throw CommandError(.badInput, "column \"\(target.title)\" is full (WIP limit \(target.wipLimit!)); --force moves anyway")
-        }
-        if !force && !board.rulesAllow(into: s, from: from.section) {
-            let names = (board.acceptRules.sources(for: target.title) ?? []).map { "\"\($0)\"" }
-            throw CommandError(.badInput, "column \"\(target.title)\" accepts cards only from \(Board.listed(names)), not from \"\(board.columns[from.section].title)\"; --force moves anyway")
-        }
-        let index = (position ?? room + 1) - 1
-        let unchanged = from.section == s && from.item == index
-        if !unchanged {
-            board.columns[from.section].cards.remove(at: from.item)
-            board.columns[s].cards.insert(card, at: index)
-        }
-        let path = ItemPath(section: s, item: index)
+        // The slot: before the card now at that position (not counting the card itself), or the end.
+        let others = target.cards.filter { $0.id != card.id }
+        let slot: CardSlot = position.flatMap { p in p <= others.count ? .before(others[p - 1].id, orIndex: p - 1) : nil } ?? .end
+        let outcome = try door(&board, .moveCards([card.id], to: target.id, at: slot), force: force, hint: "; --force moves anyway")
+        let path = board.indexPath(for: card.id)!
         return Placement(number: BoardQuery.number(of: path, in: board), title: card.title, column: target.title,
-                         position: index + 1, changed: !unchanged)
+                         position: path.item + 1, changed: outcome.changed)
+    }
+
+    /// Applies an edit through the door; a refusal becomes the command's error (with `hint` for
+    /// a refusal `--force` would lift).
+    @discardableResult
+    public static func door(_ board: inout Board, _ edit: BoardEdit, force: Bool = false, hint: String = "") throws(CommandError) -> EditOutcome {
+        do {
+            let outcome = try board.applying(edit, force: force)
+            board = outcome.board
+            return outcome
+        } catch {
+            let liftable = error.reason == .full || error.reason == .acceptRule
+            throw CommandError(.badInput, error.words + (liftable ? hint : ""))
+        }
+    }
+
+    /// What the door says of a card title it would refuse, before anything else is looked up.
+    static func textRefusal(_ title: String) -> EditRefusal? {
+        var probe = Board(columns: [Column(title: "probe")])
+        do {
+            probe = try probe.applying(.addCard(Card(id: ItemID(1), title: title), column: probe.columns[0].id, at: .end, fallbackColumn: 0), force: true).board
+            return nil
+        } catch { return error }
+    }
+
+    private static func outcomeCard(_ o: EditOutcome) -> ItemID? {
+        if case .card(let id)? = o.focus { return id }
+        return nil
     }
 
     /// Reads the board, applies `change`, and commits it: what others saved meanwhile is merged,
@@ -170,16 +182,18 @@ public enum BoardCommands {
     /// Columns are found like `lanes move` finds them; returns a one-line summary.
     public static func setRule(_ board: inout Board, column query: String, from queries: [String]) throws(CommandError) -> String {
         let s = try BoardQuery.column(query, in: board)
-        var sources: [String] = []
-        for q in queries { sources.append(board.columns[try BoardQuery.column(q, in: board)].title) }
-        let title = board.columns[s].title
-        sources.removeAll { $0 == title }
-        if !queries.isEmpty && sources.isEmpty {
-            throw CommandError(.badInput, "a column always takes its own cards; name another column to accept from, or use --any")
+        var sources: [ColumnID] = []
+        for q in queries { sources.append(board.columns[try BoardQuery.column(q, in: board)].id) }
+        let id = board.columns[s].id
+        do {
+            board = try board.applying(.setAcceptRule(id, from: sources)).board
+        } catch {
+            throw CommandError(.badInput, error.words + (error.reason == .name ? ", or use --any" : ""))
         }
-        board.acceptRules.setSources(sources, for: title)
-        if sources.isEmpty { return "\"\(printable(title))\" accepts cards from every column." }
-        return "\"\(printable(title))\" accepts cards only from \(Board.listed(sources.map { "\"\(printable($0))\"" }))."
+        let title = board.columns[s].title
+        let now = board.acceptRules.sources(for: title) ?? []
+        if now.isEmpty { return "\"\(printable(title))\" accepts cards from every column." }
+        return "\"\(printable(title))\" accepts cards only from \(Board.listed(now.map { "\"\(printable($0))\"" }))."
     }
 
     // MARK: Trello

@@ -364,8 +364,19 @@ private struct MergeEngine {
         var theirsIdentity: [ItemID: ItemID] = [:]
         theirsIdentity.reserveCapacity(theirs.cards.count)
         var resultColumnOf = [Int?](repeating: nil, count: columnNodes)
+        var usedColumnIDs = Set(ours.board.columns.map(\.id))
         for c in columnOrder {
             var column = columnContent[c]!
+            // A column keeps ours' identity; one only theirs has keeps theirs' (fresh if ours uses it).
+            if colO[c] >= 0 {
+                column.id = ours.board.columns[colO[c]].id
+            } else if colT[c] >= 0, !usedColumnIDs.contains(theirs.board.columns[colT[c]].id) {
+                column.id = theirs.board.columns[colT[c]].id
+                usedColumnIDs.insert(column.id)
+            } else {
+                column.id = .fresh()
+                usedColumnIDs.insert(column.id)
+            }
             let bSeq = colB[c] >= 0 ? Array(base.columnStart[colB[c]]..<(base.columnStart[colB[c]] + base.board.columns[colB[c]].cards.count)) : []
             let oSeq = oursColumnOf[c] >= 0 ? sideSequence(ours, oursColumnOf[c], oursNode) : []
             let tSeq = theirsColumnOf[c] >= 0 ? sideSequence(theirs, theirsColumnOf[c], theirsNode) : []

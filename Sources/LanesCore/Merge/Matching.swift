@@ -106,6 +106,15 @@ enum BoardMatcher {
             for (s, card) in side.cards.enumerated() {
                 if let b = baseIndex[card.id], m.baseToCard[b] == nil { m.pair(b, s) }
             }
+            // The same column identity is the same column, whatever its title now.
+            var baseColumn: [ColumnID: Int] = [:]
+            for (i, c) in base.board.columns.enumerated() { baseColumn[c.id] = i }
+            for (j, c) in side.board.columns.enumerated() {
+                if let b = baseColumn[c.id], m.baseToColumn[b] == nil {
+                    m.columnToBase[j] = b
+                    m.baseToColumn[b] = j
+                }
+            }
             matchColumns(base: base, side: side, into: &m)
         case .content:
             // 1. Exact content, nearest position among equals.
@@ -180,9 +189,9 @@ enum BoardMatcher {
     private static func matchColumns(base: FlatBoard, side: FlatBoard, into m: inout SideMatch) {
         let bc = base.board.columns, sc = side.board.columns
         var byTitle: [String: [Int]] = [:]
-        for (i, c) in bc.enumerated() { byTitle[c.title.lowercased(), default: []].append(i) }
+        for (i, c) in bc.enumerated() where m.baseToColumn[i] == nil { byTitle[c.title.lowercased(), default: []].append(i) }
         var used: [String: Int] = [:]
-        for (j, c) in sc.enumerated() {
+        for (j, c) in sc.enumerated() where m.columnToBase[j] == nil {
             let t = c.title.lowercased()
             let k = used[t, default: 0]
             if let list = byTitle[t], k < list.count {

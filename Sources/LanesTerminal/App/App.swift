@@ -27,15 +27,18 @@ public struct BoardApp {
         case confirm(Confirm)
     }
 
+    /// What a prompt is for, by identity: the card or column on screen when it opened, so
+    /// its answer still means that card or column after others changed the board.
     enum Prompt: Sendable {
-        case addCard(section: Int, index: Int)
-        case editTitle(ItemID)
-        case addColumn(after: Int)
-        case renameColumn(Int)
-        case setLimit(Int)
-        case setAccepts(Int)
-        case setDue(ItemID)
-        case setTags(ItemID)
+        /// `index`: where the column stood, for the column that takes its place if it vanishes.
+        case addCard(column: ColumnID, index: Int, slot: CardSlot)
+        case editTitle(SeenCard)
+        case addColumn(ColumnSlot)
+        case renameColumn(ColumnID)
+        case setLimit(ColumnID)
+        case setAccepts(ColumnID)
+        case setDue(SeenCard)
+        case setTags(SeenCard)
         case filter
         case saveCopy
 
@@ -56,7 +59,8 @@ public struct BoardApp {
     }
 
     enum Confirm: Sendable {
-        case deleteColumn(Int)
+        /// The column and the cards the question named: another card there meanwhile refuses the deletion.
+        case deleteColumn(ColumnID, seen: [ItemID])
         /// Quitting while the last changes are not stored; the words say why.
         case quitUnsaved(String)
     }
@@ -65,7 +69,13 @@ public struct BoardApp {
     public var board: Board { document.board }
     public internal(set) var size: Size
     public internal(set) var page = 0
-    public internal(set) var scroll: [Int] = []
+    /// Each column's scroll offset, by identity: a column inserted or deleted elsewhere moves no other column's.
+    var scrollOffsets: [ColumnID: Int] = [:]
+    /// The scroll offsets in board order (what the layout takes).
+    public internal(set) var scroll: [Int] {
+        get { board.columns.map { scrollOffsets[$0.id] ?? 0 } }
+        set { for (i, c) in board.columns.enumerated() where i < newValue.count { scrollOffsets[c.id] = newValue[i] } }
+    }
     public internal(set) var selection: ItemPath?
     public internal(set) var status: String
     public var title: String
@@ -107,7 +117,6 @@ public struct BoardApp {
         self.keymap = keymap
         cache = LayoutCache(metrics: metrics)
         self.status = status.isEmpty ? BoardApp.idleHint(keymap: keymap, filter: "") : status
-        scroll = Array(repeating: 0, count: board.columns.count)
         if board.columns.first.map({ !$0.cards.isEmpty }) == true { selection = ItemPath(section: 0, item: 0) }
         else if !board.columns.isEmpty { selection = ItemPath(section: 0, item: -1) }
         refreshLayout()
@@ -127,13 +136,10 @@ public struct BoardApp {
 
     /// Recomputes the layout and hands the new arena to the drag.
     mutating func refreshLayout() {
-        if scroll.count != board.columns.count {
-            scroll = Array(scroll.prefix(board.columns.count)) + Array(repeating: 0, count: max(0, board.columns.count - scroll.count))
-        }
         let l = makeLayout()
         page = l.page
         // Store the clamped scroll offsets so wheel and keys start from what is shown.
-        for c in l.columns { scroll[c.section] = c.scroll }
+        for c in l.columns where board.columns.indices.contains(c.section) { scrollOffsets[board.columns[c.section].id] = c.scroll }
         lastLayout = l
         let (events, words) = drag.layoutChanged(l.arena, dataSource: document, board: board, now: 0)
         if let words { status = words }
@@ -186,8 +192,8 @@ public struct BoardApp {
     /// Advances animations, auto-scroll and the edge dwell.
     public mutating func tick(now: Double) {
         let (step, flip) = drag.tick(now: now)
-        if let step, scroll.indices.contains(step.id) {
-            scroll[step.id] += step.rows
+        if let step, board.columns.indices.contains(step.id) {
+            scrollOffsets[board.columns[step.id].id, default: 0] += step.rows
             refreshLayout()
             if let p = drag.edgePointer { trackEdges(p, now: now) }
         }
@@ -232,8 +238,8 @@ public struct BoardApp {
         switch m.kind {
         case .wheelUp, .wheelDown:
             let delta = m.kind == .wheelUp ? -3 : 3
-            if let c = layout.columns.first(where: { $0.frame.contains(m.location) }) {
-                scroll[c.section] += delta
+            if let c = layout.columns.first(where: { $0.frame.contains(m.location) }), board.columns.indices.contains(c.section) {
+                scrollOffsets[board.columns[c.section].id, default: 0] += delta
                 refreshLayout()
             }
             return []
@@ -325,16 +331,22 @@ public struct BoardApp {
             case .began(let s):
                 if s.kind == .item { selection = s.source }
             case .dropped(let d) where d.to.section == BoardDraggable.section:
-                if !d.isNoOp {
-                    let kept = scroll.remove(at: d.from.item)
-                    scroll.insert(kept, at: d.to.item)
+                if let refusal = document.lastRefusal {
+                    status = refused(refusal.words)
+                } else if !d.isNoOp {
                     let row = selection?.section == d.from.item ? selection?.item ?? -1 : (board.columns[d.to.item].cards.isEmpty ? -1 : 0)
                     selection = ItemPath(section: d.to.item, item: row)
                     changed()
                 }
             case .dropped(let d):
-                selection = d.to
-                if !d.isNoOp { changed() }
+                if let refusal = document.lastRefusal {
+                    // The door refused the drop: the card stays where it was, and the words say why.
+                    status = refused(refusal.words)
+                    if let p = board.indexPath(for: d.item) { selection = p }
+                } else {
+                    selection = d.to
+                    if !d.isNoOp { changed() }
+                }
             case .endedOutside(_, let source, _), .cancelled(_, let source, _):
                 if source.section >= 0, board.item(at: source) != nil { selection = source }
             default:
@@ -378,15 +390,15 @@ public struct BoardApp {
             case .submit:
                 mode = .normal
                 if case .saveCopy = p { return saveCopyAnswer(editor.text) }
-                submit(p, editor.text)
-                returnFromPrompt()
+                submit(p, editor)
+                if case .normal = mode { returnFromPrompt() }
             }
             return []
         case .confirm(.quitUnsaved(let why)):
             return answerQuitQuestion(key, why: why)
         case .confirm(let c):
             mode = .normal
-            if case .char("y") = key, case .deleteColumn(let section) = c { deleteColumn(section, confirmed: true) }
+            if case .char("y") = key, case .deleteColumn(let id, let seen) = c { deleteColumn(id, confirmed: seen) }
             else { status = "Kept the column" }
             return []
         case .normal:
@@ -405,8 +417,8 @@ public struct BoardApp {
         var statusText = status
         if case .prompt(let p, let editor) = mode {
             statusText = p.label + editor.prefix(512)
-        } else if case .confirm(.deleteColumn(let s)) = mode, board.columns.indices.contains(s) {
-            statusText = "Delete column “\(board.columns[s].title)” and its \(board.columns[s].cards.count) cards? y/n"
+        } else if case .confirm(.deleteColumn(let id, let seen)) = mode, let column = board.column(id) {
+            statusText = "Delete column “\(column.title)” and its \(seen.count) cards? y/n"
         } else if case .confirm(.quitUnsaved(let why)) = mode {
             statusText = Self.quitQuestion(why)
         }

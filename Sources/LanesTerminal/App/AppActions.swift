@@ -61,85 +61,86 @@ extension BoardApp {
         case .previousPage: flipPage(-1)
         case .nextPage: flipPage(1)
         case .undo:
-            if let label = document.undo() { status = "Undid \(label)"; clampSelection(); changed() }
-            else { status = "Nothing to undo" }
+            if let r = document.undo() { replayed(r, "Undid", "undo") } else { status = "Nothing to undo" }
         case .redo:
-            if let label = document.redo() { status = "Redid \(label)"; clampSelection(); changed() }
-            else { status = "Nothing to redo" }
+            if let r = document.redo() { replayed(r, "Redid", "redo") } else { status = "Nothing to redo" }
         case .help: openHelp()
         case .toggleCompact: toggleCompact()
         case .metrics: openMetrics()
         case .quit: return [.quit]
         case .suspend: return [.suspend]
         case .addBelow:
-            guard let sel = selection else { status = "Add a column first" + keyHint(.addColumn); break }
-            mode = .prompt(.addCard(section: sel.section, index: sel.item + 1), LineEditor())
+            guard let sel = selection, board.columns.indices.contains(sel.section) else { status = "Add a column first" + keyHint(.addColumn); break }
+            let slot: CardSlot = board.item(at: sel).map { .after($0.id, orIndex: sel.item + 1) } ?? .index(0)
+            mode = .prompt(.addCard(column: board.columns[sel.section].id, index: sel.section, slot: slot), LineEditor())
         case .addTop:
-            guard let sel = selection else { status = "Add a column first" + keyHint(.addColumn); break }
-            mode = .prompt(.addCard(section: sel.section, index: 0), LineEditor())
+            guard let sel = selection, board.columns.indices.contains(sel.section) else { status = "Add a column first" + keyHint(.addColumn); break }
+            mode = .prompt(.addCard(column: board.columns[sel.section].id, index: sel.section, slot: .top), LineEditor())
         case .editTitle:
             guard let sel = validSelection else { status = "No card selected"; break }
-            mode = .prompt(.editTitle(board[sel].id), LineEditor(board[sel].title))
+            mode = .prompt(.editTitle(seen(sel)), LineEditor(board[sel].title))
         case .deleteCard:
             guard let sel = validSelection else { status = "No card selected"; break }
-            let t = board[sel].title
-            document.perform("delete card") { $0.deleteItem(at: sel) }
-            clampSelection()
-            status = "Deleted “\(DisplayText.truncate(DisplayText.safe(t), to: 40))”" + keyHint(.undo, "undoes")
-            changed()
+            if send(.deleteCards([board[sel].id], seen: [board[sel]])) != nil { status += keyHint(.undo, "undoes") }
         case .toggleDone:
             guard let sel = validSelection else { status = "No card selected"; break }
             toggleDone(sel)
         case .editExternal:
             guard let sel = validSelection else { status = "No card selected"; break }
+            reading.externalSeen = seen(sel)
             return [.editExternally(board[sel].id)]
         case .toggleSubtask:
             guard let sel = validSelection else { status = "No card selected"; break }
-            let subs = board[sel].subtasks
-            guard !subs.isEmpty else { status = "This card has no sub-tasks" + keyHint(.editExternal, "edits the whole card"); break }
-            if let i = subs.firstIndex(where: { !$0.done }) {
-                document.perform("tick sub-task") { $0[sel].subtasks[i].done = true }
-                status = "Ticked “\(DisplayText.truncate(DisplayText.safe(subs[i].title), to: 40))” (\(i + 1) of \(subs.count))"
-            } else {
-                document.perform("untick sub-tasks") { b in
-                    for i in b[sel].subtasks.indices { b[sel].subtasks[i].done = false }
-                }
-                status = "Unticked all \(subs.count) sub-tasks"
+            if board[sel].subtasks.isEmpty {
+                // Nothing to tick: the words and the key that edits the whole card (no edit is made).
+                status = "This card has no sub-tasks" + keyHint(.editExternal, "edits the whole card")
+                break
             }
-            changed()
+            send(.tickSubtask(board[sel].id))
         case .setDue:
             guard let sel = validSelection else { status = "No card selected"; break }
-            mode = .prompt(.setDue(board[sel].id), LineEditor(board[sel].due ?? ""))
+            mode = .prompt(.setDue(seen(sel)), LineEditor(board[sel].due ?? ""))
         case .setTags:
             guard let sel = validSelection else { status = "No card selected"; break }
-            mode = .prompt(.setTags(board[sel].id), LineEditor(board[sel].tags.map { "#" + $0 }.joined(separator: " ")))
+            mode = .prompt(.setTags(seen(sel)), LineEditor(board[sel].tags.map { "#" + $0 }.joined(separator: " ")))
         case .addColumn:
-            mode = .prompt(.addColumn(after: selection?.section ?? -1), LineEditor())
+            let slot: ColumnSlot = selection.flatMap { s in board.columns.indices.contains(s.section) ? .after(board.columns[s.section].id, orIndex: s.section + 1) : nil } ?? .index(0)
+            mode = .prompt(.addColumn(slot), LineEditor())
         case .renameColumn:
-            guard let sel = selection else { break }
-            mode = .prompt(.renameColumn(sel.section), LineEditor(board.columns[sel.section].title))
+            guard let column = selectedColumn else { break }
+            mode = .prompt(.renameColumn(column.id), LineEditor(column.title))
         case .deleteColumn:
-            guard let sel = selection else { break }
-            deleteColumn(sel.section, confirmed: false)
+            guard let column = selectedColumn else { break }
+            deleteColumn(column.id, confirmed: nil)
         case .moveColumnLeft, .moveColumnRight:
-            guard let sel = selection else { break }
+            guard let sel = selection, let column = selectedColumn else { break }
             let to = sel.section + (action == .moveColumnLeft ? -1 : 1)
             guard board.columns.indices.contains(to) else { break }
-            document.perform("move column") { $0.columns.swapAt(sel.section, to) }
-            scroll.swapAt(sel.section, to)
-            selection = ItemPath(section: to, item: sel.item)
-            changed()
-            showSection(to)
+            if send(.moveColumn(column.id, to: to)) != nil {
+                selection = ItemPath(section: to, item: sel.item)
+                showSection(to)
+            }
         case .setLimit:
-            guard let sel = selection else { break }
-            mode = .prompt(.setLimit(sel.section), LineEditor(board.columns[sel.section].wipLimit.map(String.init) ?? ""))
+            guard let column = selectedColumn else { break }
+            mode = .prompt(.setLimit(column.id), LineEditor(column.wipLimit.map(String.init) ?? ""))
         case .setAccepts:
-            guard let sel = selection else { status = "Add a column first" + keyHint(.addColumn); break }
-            mode = .prompt(.setAccepts(sel.section), LineEditor(acceptsPromptText(for: sel.section)))
+            guard let column = selectedColumn else { status = "Add a column first" + keyHint(.addColumn); break }
+            mode = .prompt(.setAccepts(column.id), LineEditor(acceptsPromptText(for: column.id)))
         case .filter:
             mode = .prompt(.filter, LineEditor(filter))
         }
         return []
+    }
+
+    /// The words after an undo or redo: what was put back, or why nothing could be.
+    mutating func replayed(_ r: BoardDocument.Replay, _ did: String, _ verb: String) {
+        if r.changed {
+            status = "\(did) \(r.label)" + (r.words.isEmpty ? "" : ": " + DisplayText.safe(r.words))
+            focus(r.focus)
+            changed()
+        } else {
+            status = "Nothing to \(verb) of \(r.label): " + DisplayText.safe(r.words.prefix(1).lowercased() + r.words.dropFirst())
+        }
     }
 
     var validSelection: ItemPath? {
@@ -147,84 +148,86 @@ extension BoardApp {
         return s
     }
 
-    mutating func submit(_ prompt: Prompt, _ text: String) {
-        // The door every prompt's text passes: one storable line (see TextRules).
-        let trimmed = TextRules.oneLine(text).text.trimmingCharacters(in: " \t")
+    /// The selected column, if any.
+    var selectedColumn: Column? {
+        guard let s = selection, board.columns.indices.contains(s.section) else { return nil }
+        return board.columns[s.section]
+    }
+
+    /// A card as a prompt sees it when it opens: what brings it back if it is deleted meanwhile.
+    func seen(_ path: ItemPath) -> SeenCard {
+        SeenCard(card: board[path], column: board.columns[path.section].id, columnIndex: path.section, position: path.item)
+    }
+
+    /// Refusal words for the status line (they start in lower case, as the commands print them).
+    func refused(_ words: String) -> String {
+        DisplayText.safe(words.prefix(1).uppercased() + words.dropFirst())
+    }
+
+    /// Sends an edit through the door (one undo step): the status says what happened and the
+    /// selection follows the card or column. A refusal changes nothing; its words go on the
+    /// status line and, when the edit came from a prompt with text in it, the prompt opens again
+    /// with that text and the words above it, so nothing typed is lost.
+    @discardableResult
+    mutating func send(_ edit: BoardEdit, from prompt: (Prompt, LineEditor)? = nil) -> EditOutcome? {
+        do {
+            let outcome = try document.apply(edit)
+            status = DisplayText.safe(outcome.words)
+            focus(outcome.focus)
+            if outcome.changed { changed() }
+            return outcome
+        } catch {
+            status = refused(error.words)
+            if let (p, editor) = prompt, !editor.text.trimmingCharacters(in: " \t").isEmpty {
+                var editor = editor
+                editor.say(status)
+                mode = .prompt(p, editor)
+            }
+            return nil
+        }
+    }
+
+    /// Selects what an edit was about.
+    mutating func focus(_ focus: EditOutcome.Focus?) {
+        switch focus {
+        case .card(let id)?:
+            if let p = board.indexPath(for: id) { selection = p }
+        case .column(let id)?:
+            guard let s = board.index(of: id) else { break }
+            if selection?.section != s { selection = ItemPath(section: s, item: board.columns[s].cards.isEmpty ? -1 : 0) }
+        case nil:
+            clampSelection()
+        }
+    }
+
+    mutating func submit(_ prompt: Prompt, _ editor: LineEditor) {
+        // Text comes in as one storable line (see TextRules); every rule is the door's.
+        let text = TextRules.oneLine(editor.text).text
+        let trimmed = text.trimmingCharacters(in: " \t")
+        let asked = (prompt, editor)
         switch prompt {
-        case .addCard(let section, let index):
+        case .addCard(let column, let index, let slot):
             guard !trimmed.isEmpty else { status = "Empty title: nothing added"; return }
-            guard board.columns.indices.contains(section) else { return }
-            let at = min(max(0, index), board.columns[section].cards.count)
-            document.perform("add card") { b in
-                let card = Card(id: b.makeID(), title: trimmed)
-                b.insertItem(card, at: ItemPath(section: section, item: at))
-            }
-            selection = ItemPath(section: section, item: at)
-            status = "Added a card to \(DisplayText.safe(board.columns[section].title))"
-            changed()
-        case .editTitle(let id):
-            guard let path = board.indexPath(for: id) else { return }
+            send(.addCard(Card(id: ItemID.fresh(), title: trimmed), column: column, at: slot, fallbackColumn: index), from: asked)
+        case .editTitle(let seen):
             guard !trimmed.isEmpty else { status = "Empty title: kept the old one"; return }
-            document.perform("edit title") { $0[path].title = trimmed }
-            status = "Title changed"
-            changed()
-        case .addColumn(let after):
+            send(.setTitle(seen.card.id, trimmed, seen: seen), from: asked)
+        case .addColumn(let slot):
             guard !trimmed.isEmpty else { status = "Empty title: nothing added"; return }
-            let at = min(after + 1, board.columns.count)
-            if let clash = board.columnTitleClash(trimmed) {
-                status = "Not added: " + DisplayText.safe(ColumnNameError(title: trimmed, existing: clash).description)
-                return
-            }
-            document.perform("add column") { try? $0.addColumn(titled: trimmed, at: at) }
-            status = "Added column “\(DisplayText.safe(trimmed))”"
-
-            scroll.insert(0, at: min(at, scroll.count))
-            selection = ItemPath(section: at, item: -1)
-            changed()
-            showSection(at)
-        case .renameColumn(let section):
-            guard !trimmed.isEmpty, board.columns.indices.contains(section) else { return }
-            if let clash = board.columnTitleClash(trimmed, except: section) {
-                status = "Not renamed: " + DisplayText.safe(ColumnNameError(title: trimmed, existing: clash).description)
-                return
-            }
-            // The accept rules follow the new title (one undo step with the rename).
-            document.perform("rename column") { try? $0.renameColumn(at: section, toUnique: trimmed) }
-            status = "Renamed the column to “\(DisplayText.safe(trimmed))”"
-            changed()
-        case .setLimit(let section):
-            guard board.columns.indices.contains(section) else { return }
-            if trimmed.isEmpty {
-                document.perform("clear WIP limit") { $0.columns[section].wipLimit = nil }
-                status = "\(DisplayText.safe(board.columns[section].title)) has no WIP limit"
-            } else if let n = Int(trimmed), n > 0 {
-                document.perform("set WIP limit") { $0.columns[section].wipLimit = n }
-                status = "\(DisplayText.safe(board.columns[section].title)) takes at most \(n) cards"
-
-            } else {
-                status = "A WIP limit is a whole number above 0"
-                return
-            }
-            changed()
-        case .setAccepts(let section):
-            setAccepts(section, TextRules.oneLine(text).text)
-        case .setDue(let id):
-            guard let path = board.indexPath(for: id) else { return }
-            if !trimmed.isEmpty {
-                do { _ = try DueDate(parsing: trimmed) } catch {
-                    status = "Not set: " + DisplayText.safe(error.description)
-                    return
-                }
-            }
-            document.perform(trimmed.isEmpty ? "clear due date" : "set due date") { $0[path].due = trimmed.isEmpty ? nil : trimmed }
-            status = trimmed.isEmpty ? "Due date cleared" : "Due \(DisplayText.safe(trimmed))"
-            changed()
-        case .setTags(let id):
-            guard let path = board.indexPath(for: id) else { return }
-            let tags = trimmed.split(separator: " ").map { $0.hasPrefix("#") ? String($0.dropFirst()) : String($0) }.filter { !$0.isEmpty }
-            document.perform("set tags") { $0[path].title = Card.retagged(title: $0[path].title, tags: tags) }
-            status = tags.isEmpty ? "Tags cleared" : "Tagged " + DisplayText.safe(tags.map { "#" + $0 }.joined(separator: " "))
-            changed()
+            if send(.addColumn(Column(title: trimmed), at: slot), from: asked) != nil, let s = selection?.section { showSection(s) }
+        case .renameColumn(let id):
+            guard !trimmed.isEmpty else { status = "Empty title: kept the old one"; return }
+            send(.renameColumn(id, trimmed), from: asked)
+        case .setLimit(let id):
+            // Not a number above 0: the door says what a limit is (0 stands for "not a number").
+            send(.setWIPLimit(id, trimmed.isEmpty ? nil : Int(trimmed) ?? 0), from: asked)
+        case .setAccepts(let id):
+            setAccepts(id, asked)
+        case .setDue(let seen):
+            send(.setDue(seen.card.id, trimmed, seen: seen), from: asked)
+        case .setTags(let seen):
+            let tags = trimmed.split(separator: " ").map(String.init)
+            send(.setTags(seen.card.id, tags, seen: seen), from: asked)
         case .saveCopy:
             break   // answered in handleKey: it ends in an effect
         case .filter:
@@ -242,36 +245,31 @@ extension BoardApp {
         }
     }
 
-    mutating func deleteColumn(_ section: Int, confirmed: Bool) {
-        guard board.columns.indices.contains(section) else { return }
-        if !confirmed && !board.columns[section].cards.isEmpty {
-            mode = .confirm(.deleteColumn(section))
+    /// Deletes a column: one with cards asks first (`confirmed` nil), then deletes it with the
+    /// cards the question named (another card put there meanwhile refuses it, in words).
+    mutating func deleteColumn(_ id: ColumnID, confirmed seen: [ItemID]?) {
+        guard let s = board.index(of: id) else { status = "The column is gone (deleted elsewhere)"; return }
+        if seen == nil && !board.columns[s].cards.isEmpty {
+            mode = .confirm(.deleteColumn(id, seen: board.columns[s].cards.map(\.id)))
             return
         }
-        let t = board.columns[section].title
-        var opened: [String] = []
-        // Its name leaves the accept rules too (one undo step with the deletion).
-        document.perform("delete column") { opened = $0.removeColumn(at: section) }
-        if scroll.indices.contains(section) { scroll.remove(at: section) }
-        status = "Deleted column “\(DisplayText.safe(t))”" + keyHint(.undo, "undoes")
-        if !opened.isEmpty {
-            status += "; \(DisplayText.safe(Board.listed(opened, or: "and"))) now \(opened.count == 1 ? "accepts" : "accept") from any column"
-        }
+        guard send(.deleteColumn(id, seen: seen ?? [])) != nil else { return }
+        status += keyHint(.undo, "undoes")
         if board.columns.isEmpty { selection = nil }
         else {
-            let s = min(section, board.columns.count - 1)
-            selection = ItemPath(section: s, item: board.columns[s].cards.isEmpty ? -1 : 0)
+            let t = min(s, board.columns.count - 1)
+            selection = ItemPath(section: t, item: board.columns[t].cards.isEmpty ? -1 : 0)
         }
-        changed()
     }
 
-    /// External edit finished: replace the card's details (one undo step).
+    /// External edit finished: the card's fields replaced through the door (one undo step); a
+    /// card deleted meanwhile comes back with the edit.
     public mutating func finishExternalEdit(_ id: ItemID, edited: Card?) {
-        guard let edited, let path = board.indexPath(for: id) else { status = "Edit abandoned"; return }
-        let (card, changes) = TextRules.storable(edited)
-        document.perform("edit card") { $0[path] = card }
-        status = "Card updated" + (changes.words.map { ": \($0) (each field of a card is one line)" } ?? "")
-        changed()
+        let seen = reading.externalSeen
+        reading.externalSeen = nil
+        guard var edited else { status = "Edit abandoned"; return }
+        edited.id = id
+        send(.replaceCard(edited, seen: seen?.card.id == id ? seen : nil))
     }
 
     public mutating func setStatus(_ words: String) { status = words }

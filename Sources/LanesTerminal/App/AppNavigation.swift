@@ -81,7 +81,7 @@ extension BoardApp {
             // Like a keyboard drag: skip columns at their WIP limit or whose accept rule refuses the card.
             var s = sel.section + dx
             var why: String?
-            while board.columns.indices.contains(s), !board.canMove(into: s, from: sel.section) {
+            while board.columns.indices.contains(s), board.moveRefusal(into: s, from: [sel.section]) != nil {
                 why = why ?? board.ruleRefusal(into: s, from: sel.section)
                 s += dx
             }
@@ -95,12 +95,12 @@ extension BoardApp {
             to = ItemPath(section: sel.section, item: min(max(0, sel.item + dy), count - 1))
             guard to != sel else { return }
         }
-        // Quick moves know the exact final index, so no anchor is resolved.
-        document.perform("move card") { $0.relocateItem(from: sel, to: to) }
-        selection = to
-        status = "Moved “\(DisplayText.truncate(DisplayText.safe(card.title), to: 30))” to \(DisplayText.safe(board.columns[to.section].title)), position \(to.item + 1)"
-        changed()
-        showSection(to.section)
+        // Quick moves know the exact final index (counted without the card).
+        guard send(.moveCards([card.id], to: board.columns[to.section].id, at: .index(to.item))) != nil,
+              let now = board.indexPath(for: card.id) else { return }
+        selection = now
+        status = "Moved “\(DisplayText.truncate(DisplayText.safe(card.title), to: 30))” to \(DisplayText.safe(board.columns[now.section].title)), position \(now.item + 1)"
+        showSection(now.section)
         ensureSelectionVisible()
     }
 

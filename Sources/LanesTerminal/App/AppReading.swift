@@ -11,6 +11,8 @@ struct ReadingState: Sendable {
     var returnTo: CardDetail?
     /// The status line shows a page flip's words, which a drag replaces once the pointer is over a column.
     var pageWordsShown = false
+    /// The card as `$EDITOR` got it: what brings it back if another writer deletes it meanwhile.
+    var externalSeen: SeenCard?
 }
 
 /// The card detail view's state: which card, how far it is scrolled, which sub-task is chosen.
@@ -78,10 +80,7 @@ extension BoardApp {
             status = "Taskell files have no done mark: nothing changed (move the card to a done column instead)"
             return
         }
-        let title = DisplayText.truncate(DisplayText.safe(board[path].title), to: 40)
-        document.perform(board[path].done ? "mark not done" : "mark done") { $0[path].done.toggle() }
-        status = board[path].done ? "Marked “\(title)” done" : "Marked “\(title)” not done"
-        changed()
+        send(.setDone(board[path].id, !board[path].done))
     }
 
     // MARK: Help
@@ -173,11 +172,7 @@ extension BoardApp {
                     return []
                 }
                 let i = min(d.cursor, subs - 1)
-                let name = DisplayText.truncate(DisplayText.safe(card.subtasks[i].title), to: 40)
-                let tick = !card.subtasks[i].done
-                document.perform(tick ? "tick sub-task" : "untick sub-task") { $0[path].subtasks[i].done = tick }
-                status = (tick ? "Ticked “\(name)”" : "Unticked “\(name)”") + " (\(i + 1) of \(subs))"
-                changed()
+                send(.setSubtaskDone(card.id, index: i, done: !card.subtasks[i].done))
             case .toggleDone:
                 toggleDone(path)
             case .editTitle, .setDue, .setTags:

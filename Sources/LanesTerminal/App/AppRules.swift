@@ -4,45 +4,36 @@ import LanesCore
 /// Accept rules in the app: the prompt that sets a column's rule.
 extension BoardApp {
     /// The prompt's starting text: the column's list, names with a comma or a leading quote in quotes.
-    func acceptsPromptText(for section: Int) -> String {
-        guard board.columns.indices.contains(section),
-              let names = board.acceptRules.sources(for: board.columns[section].title) else { return "" }
+    func acceptsPromptText(for id: ColumnID) -> String {
+        guard let column = board.column(id), let names = board.acceptRules.sources(for: column.title) else { return "" }
         return names.map { $0.contains(",") || $0.hasPrefix("\"") ? AcceptRules.quoted($0) : $0 }.joined(separator: ", ")
     }
 
     /// Sets a column's accept rule from the prompt's text: column names separated by commas
     /// (a name may be in double quotes), matched exactly or else ignoring case; empty clears the rule.
-    /// An unknown or ambiguous name changes nothing and says so.
-    mutating func setAccepts(_ section: Int, _ text: String) {
-        guard board.columns.indices.contains(section) else { return }
-        let title = board.columns[section].title
-        var sources: [String] = []
+    /// The names are read here (an unknown or ambiguous one reopens the prompt with words); the
+    /// rule itself is the door's.
+    mutating func setAccepts(_ id: ColumnID, _ asked: (Prompt, LineEditor)) {
+        let text = TextRules.oneLine(asked.1.text).text
+        var sources: [ColumnID] = []
+        func again(_ words: String) {
+            status = words
+            var editor = asked.1
+            editor.say(words)
+            mode = .prompt(asked.0, editor)
+        }
         for raw in BoardApp.splitNames(text) {
             let exact = board.columns.filter { $0.title == raw }
             let folded = exact.isEmpty ? board.columns.filter { $0.title.lowercased() == raw.lowercased() } : exact
             guard let match = folded.first else {
-                status = "No column is called “\(DisplayText.safe(raw))”: the rule is unchanged"
-                return
+                return again("No column is called “\(DisplayText.safe(raw))”: the rule is unchanged")
             }
             if Set(folded.map(\.title)).count > 1 {
-                status = "“\(DisplayText.safe(raw))” could be \(DisplayText.safe(Board.listed(folded.map(\.title)))): write it exactly"
-                return
+                return again("“\(DisplayText.safe(raw))” could be \(DisplayText.safe(Board.listed(folded.map(\.title)))): write it exactly")
             }
-            if match.title != title && !sources.contains(match.title) { sources.append(match.title) }
+            sources.append(match.id)
         }
-        if sources.isEmpty && !BoardApp.splitNames(text).isEmpty {
-            status = "A column always takes its own cards: name another column, or leave it empty for any"
-            return
-        }
-        let shown = DisplayText.safe(title)
-        guard (board.acceptRules.sources(for: title) ?? []) != sources else {
-            status = sources.isEmpty ? "\(shown) already accepts from any column" : "\(shown) already accepts only from \(DisplayText.safe(Board.listed(sources)))"
-            return
-        }
-        document.perform(sources.isEmpty ? "clear accept rule" : "set accept rule") { $0.acceptRules.setSources(sources, for: title) }
-        status = sources.isEmpty ? "\(shown) accepts from any column"
-            : "\(shown) accepts only from \(DisplayText.safe(Board.listed(sources)))"
-        changed()
+        send(.setAcceptRule(id, from: sources), from: asked)
     }
 
     /// `Review, "A, B", Doing` → [Review, A, B, Doing]; blanks around names and empty items are dropped.

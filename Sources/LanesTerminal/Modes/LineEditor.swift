@@ -48,6 +48,9 @@ public struct LineEditor: Hashable, Sendable {
         note = words
     }
 
+    /// Puts words above the prompt (why its answer was refused); the text stays as typed.
+    public mutating func say(_ words: String) { note = words }
+
     /// Applies a key; Enter submits, Esc cancels.
     public mutating func handle(_ key: Key, _ mods: Modifiers) -> Outcome {
         if mods.contains(.ctrl), case .char(let c) = key {

@@ -221,10 +221,11 @@ public struct ColumnDraggable: Draggable {
     }
 
     /// Several cards at once: every one's own column must be allowed, and the WIP limit must
-    /// hold them all.
+    /// hold those coming from other columns (the door's rule, `Board.moveRefusal`).
     public func canAcceptDrop(of items: [IncomingItem], at index: Int) -> Bool {
-        if let limit = column.wipLimit, cards.count + items.count > limit { return false }
-        return items.allSatisfy { allowedSources?.contains($0.source) ?? true }
+        let incoming = items.filter { $0.source != section }
+        if let limit = column.wipLimit, !incoming.isEmpty, cards.count + incoming.count > limit { return false }
+        return incoming.allSatisfy { allowedSources?.contains($0.source) ?? true }
     }
 
     /// Same answer as the protocol's binary search over frames, but measures cards only as far as row `y`.

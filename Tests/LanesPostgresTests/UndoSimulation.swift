@@ -1,0 +1,1 @@
+../LanesCoreTests/UndoSimulation.swift

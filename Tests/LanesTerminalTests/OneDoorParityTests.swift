@@ -1,0 +1,87 @@
+import DragKit
+import LanesCore
+import Testing
+@testable import LanesTerminal
+
+/// The same edits through the terminal (keys, as a person types them) and through the commands
+/// (what `lanes add|move|rules` run): the same board after, the same refusals in the same words.
+@Suite("One door: terminal and commands agree")
+struct OneDoorParityTests {
+    /// To do [a0 a1 a2] · Doing [b0 b1] (WIP limit 2) · Done [] accepting only from Doing.
+    static func board() -> Board {
+        var b = sampleBoard()
+        b.columns[1].wipLimit = 2
+        b.acceptRules.setSources(["Doing"], for: "Done")
+        return b
+    }
+
+    struct Row: Sendable {
+        var name: String
+        var keys: [(Key, Modifiers)]
+        var command: @Sendable (inout Board) throws -> Void
+    }
+
+    static func k(_ text: String) -> [(Key, Modifiers)] { text.map { (Key.char($0), Modifiers()) } }
+    static let enter: [(Key, Modifiers)] = [(.enter, [])]
+    static let clear: [(Key, Modifiers)] = [(.char("u"), [.ctrl])]
+
+    static let rows: [Row] = [
+        Row(name: "add to a full column (the terminal used to ignore the WIP limit)",
+            keys: k("lO") + k("new") + enter,
+            command: { b in _ = try BoardCommands.add(&b, column: "Doing", title: "new", top: true) }),
+        Row(name: "add at the top", keys: k("O") + k("new") + enter,
+            command: { b in _ = try BoardCommands.add(&b, column: "To do", title: "new", top: true) }),
+        Row(name: "add below the last card is the end", keys: k("Ga") + k("  new ") + enter,
+            command: { b in _ = try BoardCommands.add(&b, column: "To do", title: "  new ") }),
+        Row(name: "add to a column a rule guards (adding is never refused by a rule)", keys: k("llO") + k("new") + enter,
+            command: { b in _ = try BoardCommands.add(&b, column: "Done", title: "new", top: true) }),
+        Row(name: "move a card the rule allows", keys: k("lL"),
+            command: { b in _ = try BoardCommands.move(&b, card: "b0", to: "Done") }),
+        Row(name: "a rule naming only its own column", keys: k("llF") + clear + k("Done") + enter,
+            command: { b in _ = try BoardCommands.setRule(&b, column: "Done", from: ["Done"]) }),
+        Row(name: "a rule naming another column", keys: k("llF") + clear + k("To do") + enter,
+            command: { b in _ = try BoardCommands.setRule(&b, column: "Done", from: ["To do"]) }),
+        Row(name: "clearing a rule", keys: k("llF") + clear + enter,
+            command: { b in _ = try BoardCommands.setRule(&b, column: "Done", from: []) }),
+    ]
+
+    /// The command's words without the hint only a command line can offer.
+    static func core(_ message: String) -> String {
+        var m = message
+        for hint in ["; --force adds anyway", "; --force moves anyway", ", or use --any"] where m.hasSuffix(hint) {
+            m.removeLast(hint.count)
+        }
+        return m
+    }
+
+    @Test(arguments: 0..<rows.count)
+    func theTerminalAndTheCommandsAgree(_ i: Int) throws {
+        let row = Self.rows[i]
+        var d = AppDriver(board: Self.board(), width: 100)
+        for (key, mods) in row.keys { d.key(key, mods) }
+        var b = Self.board()
+        var refusal: String?
+        do { try row.command(&b) } catch let e as CommandError { refusal = e.message }
+        #expect(titles(d.app.board) == titles(b), "\(row.name): the same cards in the same places")
+        #expect(d.app.board.acceptRules == b.acceptRules, "\(row.name): the same rules")
+        #expect(d.app.board.columns.map(\.wipLimit) == b.columns.map(\.wipLimit), "\(row.name): the same limits")
+        if let refusal {
+            let words = Self.core(refusal)
+            #expect(d.app.status == words.prefix(1).uppercased() + words.dropFirst(), "\(row.name): the same words")
+            #expect(d.app.board == Self.board(), "\(row.name): a refusal changes nothing")
+        } else {
+            #expect(d.app.board != Self.board() || row.name.contains("clearing"), "\(row.name): the edit was made")
+        }
+    }
+
+    /// A refused prompt keeps what was typed: the prompt opens again with the text and the words.
+    @Test func aRefusedAddKeepsTheTypedTitle() {
+        var d = AppDriver(board: Self.board(), width: 100)
+        for (key, mods) in Self.k("lO") + Self.k("my precious card") + Self.enter { d.key(key, mods) }
+        #expect(d.screen().contains("New card: my precious card"))
+        #expect(d.screen().contains("Column \"Doing\" is full (WIP limit 2)"))
+        // Raising nothing, the person moves it elsewhere: the text is still there to submit.
+        d.key(.escape)
+        #expect(d.app.status == "Cancelled")
+    }
+}
