@@ -43,12 +43,19 @@ public final class PostgresBoardStore: BoardStorage {
     /// The role this store works as (from the URL, the environment or libpq's default).
     public private(set) var role: String = ""
 
-    private var channel: String { "lanes_board_\(boardID)" }
+    /// The board's NOTIFY channel: a random name only its members can read (`board_names.channel`).
+    private var channel = ""
+    /// A notification arrived (on any channel of ours) that no look at the version has answered yet.
+    private var hinted = false
+    /// When the version was last looked at (monotonic seconds): looks are at most one per `lookInterval`.
+    private var lastLook = 0.0
+    /// Notifications are hints anyone may forge: however many arrive, at most this often a look.
+    static let lookInterval = 0.05
+    /// Looks at the version made (tests: a flood of forged notifications makes few).
+    public private(set) var looks = 0
 
     private let epoll = epoll_create1(Int32(EPOLL_CLOEXEC))
     private let wake = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
-    /// The newest board version a queued notification announced.
-    private var pendingVersion: Int64 = 0
 
     private init(url: PostgresURL, timeout: Int) {
         self.url = url
@@ -64,10 +71,8 @@ public final class PostgresBoardStore: BoardStorage {
 
     /// Takes notifications libpq queued during a query; signals the descriptor when one is news.
     private func collectQueued(_ db: PGConnection) {
-        for n in db.queued() where n.channel == channel {
-            if let v = Int64(n.payload) { pendingVersion = max(pendingVersion, v) }
-        }
-        if pendingVersion > mirror.version {
+        if db.queued().contains(where: { $0.channel == channel }) { hinted = true }
+        if hinted {
             var one: UInt64 = 1
             _ = write(wake, &one, 8)
         }
@@ -91,8 +96,31 @@ public final class PostgresBoardStore: BoardStorage {
             throw CommandError(.notFound, "no board “\(store.url.board)” at \(store.url.display); create it with lanes copy FILE URL")
         }
         store.boardID = id
-        try db.query("LISTEN \(PGConnection.identifier(store.channel))")
+        try store.listen(db)
         return store
+    }
+
+    /// Reads the board's channel (members only) and LISTENs on it.
+    private func listen(_ db: PGConnection) throws {
+        guard let name = try db.query("SELECT channel FROM lanes.board_names WHERE board_id = $1", [String(boardID)])[0, 0] else {
+            throw gone(db)
+        }
+        channel = name
+        try db.query("LISTEN \(PGConnection.identifier(name))")
+    }
+
+    /// The board this store opened is called `name` now: its URL no longer names it.
+    private func renamed(to name: String) -> BoardGone {
+        BoardGone(message: "board “\(url.board)” at \(url.display) was renamed “\(name)” by its owner; open it again with board=\(name)")
+    }
+
+    /// Why the board cannot be read: deleted, renamed, or this role's access revoked.
+    private func gone(_ db: PGConnection) -> BoardGone {
+        let name = (try? db.query("SELECT lanes.board_exists($1)", [url.board])[0, 0]) ?? nil
+        if name == "t" {
+            return BoardGone(message: "role \(role) no longer has access to board “\(url.board)” at \(url.display)")
+        }
+        return BoardGone(message: "board “\(url.board)” at \(url.display) was deleted or renamed; role \(role) can no longer read it here")
     }
 
     /// Brings the database's Lanes schema up to date (what every open does first); the role must
@@ -126,14 +154,14 @@ public final class PostgresBoardStore: BoardStorage {
                 if try db.query("SELECT lanes.board_exists($1)", [parsed.board])[0, 0] == "t" {
                     throw CommandError(.badInput, "board “\(parsed.board)” exists at \(parsed.display) and role \(db.user) has no access to it")
                 }
-                id = try db.query("SELECT nextval('lanes.board_ids')").int(0, 0)!
-                try db.query("INSERT INTO lanes.boards (id, name, version) VALUES ($1, $2, 0)", [String(id), parsed.board])
+                try db.query("INSERT INTO lanes.boards (name, version) VALUES ($1, 0)", [parsed.board])
+                id = try db.query("SELECT currval('lanes.board_ids')").int(0, 0)!
             }
             let version = try db.query("SELECT version + 1 FROM lanes.boards WHERE id = $1", [String(id)]).int(0, 0)!
             let v = String(version), b = String(id)
             try db.query("""
                 UPDATE lanes.boards SET version = $2, dialect = $3, frontmatter = $4, preamble = $5, archive = $6,
-                    settings = $7, epilogue = $8, accept_rules = $9, changed_by = current_user WHERE id = $1
+                    settings = $7, epilogue = $8, accept_rules = $9 WHERE id = $1
                 """, [b, v, info.dialect == .obsidian ? "obsidian" : "taskell", RowCodec.lines(info.frontmatter),
                       RowCodec.lines(info.preamble), RowCodec.lines(info.archive), RowCodec.lines(info.settings),
                       RowCodec.lines(info.epilogue), board.acceptRules.serialized()])
@@ -161,14 +189,13 @@ public final class PostgresBoardStore: BoardStorage {
                           RowCodec.array(cards.map { RowCodec.lines($0.extraLines) })])
             }
             try db.query("DELETE FROM lanes.removals WHERE board_id = $1", [b])
-            try db.query("SELECT pg_notify($1, $2)", ["lanes_board_\(id)", v])
             try db.query("COMMIT")
             store.boardID = id
         } catch {
             if db.isOpen { _ = try? db.query("ROLLBACK") }
             throw error
         }
-        try db.query("LISTEN \(PGConnection.identifier(store.channel))")
+        try store.listen(db)
         return store
     }
 
@@ -183,11 +210,11 @@ public final class PostgresBoardStore: BoardStorage {
         try Schema.migrate(c)
         role = c.user
         _ = lanes_epoll_add(epoll, c.socket)
+        db = c
         if boardID != 0 {
-            try c.query("LISTEN \(PGConnection.identifier(channel))")
+            do { try listen(c) } catch { db = nil; c.close(); throw error }
             reconnected = true
         }
-        db = c
         return c
     }
 
@@ -226,18 +253,28 @@ public final class PostgresBoardStore: BoardStorage {
         }
     }
 
+    /// Looks for changes: after a notification (or a reconnect), the board's version under
+    /// row-level security, then the rows written since. A notification's payload is never
+    /// trusted (anyone may NOTIFY); a flood of them costs one look per `lookInterval`.
     public func refresh() throws -> Board? {
         try withConnection { db in
             var drained: UInt64 = 0
             _ = read(wake, &drained, 8)
-            let notes = try db.notifications()
-            let announced = notes.filter { $0.channel == channel }.compactMap { Int64($0.payload) } + [pendingVersion]
-            pendingVersion = 0
-            let newest = announced.max().flatMap { $0 > 0 ? $0 : nil }
-            // After a reconnect notifications may have been missed: ask for the version instead.
-            let current = try newest ?? (reconnected ? db.query("SELECT version FROM lanes.boards WHERE id = $1", [String(boardID)]).int(0, 0) : nil)
+            if try db.notifications().contains(where: { $0.channel == channel }) { hinted = true }
+            guard hinted || reconnected else { return nil }
+            let wait = lastLook + Self.lookInterval - monotonicSeconds()
+            if wait > 0 {
+                usleep(UInt32(wait * 1_000_000))
+                _ = try db.notifications()   // those that came meanwhile are answered by this look
+            }
+            hinted = false
             reconnected = false
-            guard let current, current > mirror.version else { return nil }
+            lastLook = monotonicSeconds()
+            looks += 1
+            let row = try db.query("SELECT version, name FROM lanes.boards WHERE id = $1", [String(boardID)])
+            guard let current = row.int(0, 0) else { throw gone(db) }
+            if let name = row[0, 1], name != url.board { throw renamed(to: name) }
+            guard current > mirror.version else { return nil }
             let before = mirror.version
             try db.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
             defer { _ = try? db.query("ROLLBACK") }
@@ -272,9 +309,7 @@ public final class PostgresBoardStore: BoardStorage {
             SELECT version, dialect, frontmatter, preamble, archive, settings, epilogue, accept_rules
             FROM lanes.boards WHERE id = $1
             """, [String(boardID)])
-        guard r.count == 1 else {
-            throw CommandError(.badInput, "board “\(url.board)” at \(url.display) is gone, or role \(role) no longer has access to it")
-        }
+        guard r.count == 1 else { throw gone(db) }
         var info = BoardFileInfo(dialect: r[0, 1] == "obsidian" ? .obsidian : .taskell)
         if info.dialect == .obsidian {
             info.frontmatter = RowCodec.lines(r[0, 2])
@@ -352,9 +387,9 @@ public final class PostgresBoardStore: BoardStorage {
         defer { if !committed, db.isOpen { _ = try? db.query("ROLLBACK") } }
 
         // The board row's lock orders all commits on the board; it also holds the version.
-        guard let locked = try db.query("SELECT version FROM lanes.boards WHERE id = $1 FOR UPDATE", [b]).int(0, 0) else {
-            throw CommandError(.badInput, "board “\(url.board)” at \(url.display) is gone, or role \(role) no longer has access to it")
-        }
+        let lockedRow = try db.query("SELECT version, name FROM lanes.boards WHERE id = $1 FOR UPDATE", [b])
+        guard let locked = lockedRow.int(0, 0) else { throw gone(db) }
+        if let name = lockedRow[0, 1], name != url.board { throw renamed(to: name) }
         if try db.query("SELECT 1 FROM lanes.commits WHERE board_id = $1 AND token = $2", [b, token]).count > 0 {
             // This very commit was applied before its reply was lost.
             let delta = try fetchDelta(db, since: before)
@@ -370,7 +405,6 @@ public final class PostgresBoardStore: BoardStorage {
         if tx.wrote {
             try db.query("UPDATE lanes.boards SET version = $2 WHERE id = $1", [b, String(tx.seq)])
             try db.query("INSERT INTO lanes.commits (board_id, token, seq) VALUES ($1, $2, $3)", [b, token, String(tx.seq)])
-            try db.query("SELECT pg_notify($1, $2)", [channel, String(tx.seq)])
         }
         if dropReplyToNextCommit {
             dropReplyToNextCommit = false
@@ -465,4 +499,11 @@ public final class PostgresBoardStore: BoardStorage {
     public func backendPID() throws -> Int32 {
         try withConnection { db in Int32(try db.query("SELECT pg_backend_pid()").int(0, 0)!) }
     }
+}
+
+/// CLOCK_MONOTONIC in seconds.
+func monotonicSeconds() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
 }
