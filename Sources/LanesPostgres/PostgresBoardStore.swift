@@ -30,7 +30,7 @@ public final class PostgresBoardStore: BoardStorage {
     /// The board's row id.
     public private(set) var boardID: Int64 = 0
     private var db: PGConnection?
-    private var mirror = Mirror()
+    var mirror = Mirror()
     /// Column row ids of the board last handed out, in board order.
     private var handedColumns: [Int64] = []
     private var handedTitles: [String] = []
@@ -115,7 +115,7 @@ public final class PostgresBoardStore: BoardStorage {
     }
 
     /// Why the board cannot be read: deleted, renamed, or this role's access revoked.
-    private func gone(_ db: PGConnection) -> BoardGone {
+    func gone(_ db: PGConnection) -> BoardGone {
         let name = (try? db.query("SELECT lanes.board_exists($1)", [url.board])[0, 0]) ?? nil
         if name == "t" {
             return BoardGone(message: "role \(role) no longer has access to board “\(url.board)” at \(url.display)")
@@ -219,7 +219,7 @@ public final class PostgresBoardStore: BoardStorage {
     }
 
     /// Runs `body` on the connection; a lost connection is dropped so the next call reconnects.
-    private func withConnection<T>(_ body: (PGConnection) throws -> T) throws -> T {
+    func withConnection<T>(_ body: (PGConnection) throws -> T) throws -> T {
         let c = try connect()
         do {
             return try body(c)
