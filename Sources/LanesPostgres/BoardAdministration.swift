@@ -249,3 +249,18 @@ extension PostgresBoardStore {
         return RestoreOutcome(undone: undone, roles: Array(Set(events.map(\.6))).sorted(), outcome: outcome)
     }
 }
+
+extension PostgresBoardStore {
+    /// What the board's history takes on the server: rows, their bytes (row data, as stored),
+    /// and the whole history table's bytes with its indexes (every board's).
+    public func historyFootprint() throws -> (rows: Int, rowBytes: Int, tableRows: Int, tableBytes: Int) {
+        try withConnection { db in
+            let r = try db.query("""
+                SELECT count(*), coalesce(sum(pg_column_size(h.*)), 0),
+                       (SELECT count(*) FROM lanes.history), pg_total_relation_size('lanes.history')
+                FROM lanes.history h WHERE board_id = $1
+                """, [String(boardID)])
+            return (Int(r.int(0, 0)!), Int(r.int(0, 1)!), Int(r.int(0, 2)!), Int(r.int(0, 3)!))
+        }
+    }
+}

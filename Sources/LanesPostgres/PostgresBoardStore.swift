@@ -42,6 +42,10 @@ public final class PostgresBoardStore: BoardStorage {
 
     /// The role this store works as (from the URL, the environment or libpq's default).
     public private(set) var role: String = ""
+    /// The server as connected to: `host:port` (`local:port` for a Unix socket).
+    public private(set) var server: String = ""
+    /// For a title bar: `role@host:port · board`.
+    public var title: String { "\(role)@\(server) · \(url.board)" }
 
     /// The board's NOTIFY channel: a random name only its members can read (`board_names.channel`).
     private var channel = ""
@@ -209,6 +213,7 @@ public final class PostgresBoardStore: BoardStorage {
         let c = try PGConnection(conninfo: url.conninfo, displayName: url.display, timeout: timeout)
         try Schema.migrate(c)
         role = c.user
+        server = c.server
         _ = lanes_epoll_add(epoll, c.socket)
         db = c
         if boardID != 0 {

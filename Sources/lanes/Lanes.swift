@@ -140,7 +140,7 @@ struct Open: ParsableCommand {
     static func database(_ url: String) throws -> Opened {
         let store = try BoardLocation.openDatabase(url)
         let board = try PostgresCLI.reporting { try store.load() }
-        return Opened(storage: store, board: board, info: store.fileInfo, name: store.url.board,
+        return Opened(storage: store, board: board, info: store.fileInfo, name: store.title,
                       key: store.displayName, status: "Live board “\(store.url.board)” · every change is saved and shared at once")
     }
 
