@@ -115,16 +115,16 @@ public final class PostgresBoardStore: BoardStorage {
 
     /// The board this store opened is called `name` now: its URL no longer names it.
     private func renamed(to name: String) -> BoardGone {
-        BoardGone(message: "board “\(url.board)” at \(url.display) was renamed “\(name)” by its owner; open it again with board=\(name)")
+        BoardGone(message: "board “\(url.board)” was renamed “\(name)” by its owner; open it again with board=\(name)")
     }
 
     /// Why the board cannot be read: deleted, renamed, or this role's access revoked.
     func gone(_ db: PGConnection) -> BoardGone {
         let name = (try? db.query("SELECT lanes.board_exists($1)", [url.board])[0, 0]) ?? nil
         if name == "t" {
-            return BoardGone(message: "role \(role) no longer has access to board “\(url.board)” at \(url.display)")
+            return BoardGone(message: "role \(role) no longer has access to board “\(url.board)” (revoked by its owner or a member who may grant)")
         }
-        return BoardGone(message: "board “\(url.board)” at \(url.display) was deleted or renamed; role \(role) can no longer read it here")
+        return BoardGone(message: "board “\(url.board)” was deleted (or renamed and then deleted) at \(url.display)")
     }
 
     /// Brings the database's Lanes schema up to date (what every open does first); the role must

@@ -315,7 +315,7 @@ extension PostgresStoreTests {
             #expect(monotonicSeconds() - start < 1.0)
             switch how {
             case "revoke": #expect(e.message.contains("role bob no longer has access to board “\(name)”"))
-            case "delete": #expect(e.message.contains("was deleted or renamed"))
+            case "delete": #expect(e.message.contains("board “\(name)” was deleted"))
             default: #expect(e.message.contains("was renamed “\(name)-new”"))
             }
         }
