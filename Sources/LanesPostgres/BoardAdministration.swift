@@ -143,6 +143,8 @@ extension PostgresBoardStore {
                 .joined(separator: ", ")
         case "moved":
             return (b["column_title"] as? String).map { "from “\($0)”" } ?? ""
+        case "restored":
+            return (a["to"] as? String).map { "to \($0)" } ?? ""
         case "granted", "changed":
             return (a["owner"] as? Bool == true ? "owner" : a["can_grant"] as? Bool == true ? "may grant" : "")
         default:
@@ -155,7 +157,7 @@ extension PostgresBoardStore {
     /// one more change, recorded like any other. Cards keep their identities.
     public func restore(at time: String) throws -> RestoreOutcome {
         let current = try load()
-        let (events, created) = try withConnection { db -> ([(String, String, Int64?, Int64?, String?, String?, String)], String?) in
+        let (events, created, when) = try withConnection { db -> ([(String, String, Int64?, Int64?, String?, String?, String)], String?, String) in
             let when: String
             do {
                 when = try db.query("SELECT $1::timestamptz::text", [time])[0, 0] ?? time
@@ -169,7 +171,7 @@ extension PostgresBoardStore {
                 """, [String(boardID), when])
             let made = try db.query("SELECT min(at)::text FROM lanes.history WHERE board_id = $1 AND kind = 'created' AND at > $2::timestamptz",
                                     [String(boardID), when])[0, 0]
-            return ((0..<r.count).map { (r[$0, 0]!, r[$0, 1]!, r.int($0, 2), r.int($0, 3), r[$0, 4], r[$0, 5], r[$0, 6] ?? "") }, made)
+            return ((0..<r.count).map { (r[$0, 0]!, r[$0, 1]!, r.int($0, 2), r.int($0, 3), r[$0, 4], r[$0, 5], r[$0, 6] ?? "") }, made, when)
         }
         if let created {
             throw CommandError(.badInput, "board “\(url.board)” did not exist yet at \(time): it was created at \(created)")
@@ -244,7 +246,10 @@ extension PostgresBoardStore {
         past.reset(version: 0, columns: ordered, cards: Array(placed))
         var board = past.board()
         board.acceptRules = (try? AcceptRules.parse(Array(rules.utf8), file: "\(url.display) accept rules")) ?? current.acceptRules
-        let outcome = try commit(base: current, ours: board)
+        let id = String(boardID)
+        let outcome = try commit(base: current, ours: board) { db in
+            try db.query("UPDATE lanes.boards SET restore_point = $2::timestamptz WHERE id = $1", [id, when])
+        }
         let undone = events.filter { $0.0 != "board" || $0.1 == "edited" }.count
         return RestoreOutcome(undone: undone, roles: Array(Set(events.map(\.6))).sorted(), outcome: outcome)
     }

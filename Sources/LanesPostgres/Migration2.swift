@@ -31,6 +31,8 @@ extension Schema {
                                  AND r = lanes.invoker()) $$;
 
         ALTER TABLE lanes.boards ALTER COLUMN id SET DEFAULT nextval('lanes.board_ids');
+        -- The time `lanes restore --at` last brought the board back to (recorded as a 'restored' change).
+        ALTER TABLE lanes.boards ADD COLUMN restore_point timestamptz;
         -- FORCEd row security hides every row from the owner, the foreign key's check included:
         -- lifted for this transaction, so the check (and the one below) sees every row.
         ALTER TABLE lanes.cards NO FORCE ROW LEVEL SECURITY;
@@ -245,6 +247,10 @@ extension Schema {
                     INSERT INTO lanes.history (board_id, role, entity, kind, before, after)
                     VALUES (NEW.id, NEW.changed_by, 'board', 'handed over', jsonb_build_object('owner', OLD.owner), jsonb_build_object('owner', NEW.owner));
                 END IF;
+                IF NEW.restore_point IS DISTINCT FROM OLD.restore_point THEN
+                    INSERT INTO lanes.history (board_id, role, entity, kind, after)
+                    VALUES (NEW.id, NEW.changed_by, 'board', 'restored', jsonb_build_object('to', NEW.restore_point));
+                END IF;
                 IF lanes.board_image(NEW) <> lanes.board_image(OLD) THEN
                     INSERT INTO lanes.history (board_id, role, entity, kind, before, after)
                     VALUES (NEW.id, NEW.changed_by, 'board', 'edited',
@@ -287,7 +293,7 @@ extension Schema {
             lanes.board_names, lanes.history TO PUBLIC;
         GRANT DELETE ON lanes.boards, lanes.members, lanes.columns, lanes.cards, lanes.removals TO PUBLIC;
         GRANT INSERT (name, version, dialect, frontmatter, preamble, archive, settings, epilogue, accept_rules),
-            UPDATE (name, owner, version, dialect, frontmatter, preamble, archive, settings, epilogue, accept_rules)
+            UPDATE (name, owner, version, dialect, frontmatter, preamble, archive, settings, epilogue, accept_rules, restore_point)
             ON lanes.boards TO PUBLIC;
         GRANT INSERT (board_id, role, can_grant), UPDATE (can_grant) ON lanes.members TO PUBLIC;
         GRANT INSERT (board_id, key, title, wip_limit, extra_lines, seq),

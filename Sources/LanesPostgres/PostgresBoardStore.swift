@@ -368,6 +368,11 @@ public final class PostgresBoardStore: BoardStorage {
     // MARK: Writing
 
     public func commit(base: Board, ours: Board) throws -> CommitOutcome {
+        try commit(base: base, ours: ours, alsoWhenWritten: nil)
+    }
+
+    /// A commit; `alsoWhenWritten` runs in its transaction when it wrote something (restore's marker).
+    func commit(base: Board, ours: Board, alsoWhenWritten: ((PGConnection) throws -> Void)?) throws -> CommitOutcome {
         if base == ours {
             return CommitOutcome(board: mirror.board())
         }
@@ -378,12 +383,15 @@ public final class PostgresBoardStore: BoardStorage {
             token = UUID().uuidString
         }
         unsure = (token, base, ours)
-        let outcome = try withConnection { db in try commitTransaction(db, token: token, base: base, ours: ours) }
+        let outcome = try withConnection { db in
+            try commitTransaction(db, token: token, base: base, ours: ours, alsoWhenWritten: alsoWhenWritten)
+        }
         unsure = nil
         return outcome
     }
 
-    private func commitTransaction(_ db: PGConnection, token: String, base: Board, ours: Board) throws -> CommitOutcome {
+    private func commitTransaction(_ db: PGConnection, token: String, base: Board, ours: Board,
+                                   alsoWhenWritten: ((PGConnection) throws -> Void)? = nil) throws -> CommitOutcome {
         let diff = BoardDiff(base: base, ours: ours)
         let before = mirror.version
         let b = String(boardID)
@@ -408,6 +416,7 @@ public final class PostgresBoardStore: BoardStorage {
                             baseColumns: baseColumnIDs(base), diff: diff, base: base, ours: ours)
         try tx.run()
         if tx.wrote {
+            try alsoWhenWritten?(db)
             try db.query("UPDATE lanes.boards SET version = $2 WHERE id = $1", [b, String(tx.seq)])
             try db.query("INSERT INTO lanes.commits (board_id, token, seq) VALUES ($1, $2, $3)", [b, token, String(tx.seq)])
         }

@@ -58,7 +58,7 @@ INSERTABLE = {
     "commits": {"board_id", "token", "seq"},
 }
 UPDATABLE = {
-    "boards": {"version", "dialect", "frontmatter", "preamble", "archive", "settings", "epilogue", "accept_rules"},
+    "boards": {"version", "dialect", "frontmatter", "preamble", "archive", "settings", "epilogue", "accept_rules", "restore_point"},
     "columns": {"key", "title", "wip_limit", "extra_lines", "version", "seq"},
     "cards": {"column_id", "key", "title", "due", "description", "subtasks", "done", "extra_lines", "version", "seq"},
     "removals": {"seq"},
@@ -496,3 +496,5 @@ def test_a_member_who_deletes_every_card_cannot_take_it_away(pg, target, lanes_b
     assert "undid 4 changes by bob" in r.stdout
     assert psql(pg, "alice", f"SELECT string_agg(title, ',' ORDER BY title) FROM lanes.cards WHERE board_id = {a}") == before
     assert psql(pg, "alice", f"SELECT count(*) FROM lanes.history WHERE board_id = {a} AND kind = 'added' AND role = 'carol'") == "4"
+    r = lanes(lanes_bin, "restore", url(pg, "alice", "A"), "--list", "--limit", "1")
+    assert r.returncode == 0 and "carol  board restored: to " in r.stdout, r.stdout + r.stderr
