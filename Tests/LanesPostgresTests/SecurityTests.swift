@@ -239,6 +239,61 @@ extension PostgresStoreTests {
         #expect(throws: CommandError.self) { try alice.restore(at: "not a time") }
     }
 
+    /// Property: two writers interleave random moves, adds, deletes, edits and column renames
+    /// (with stale bases); restoring to the time after any step gives exactly the board of that
+    /// step (card identities, titles, order, column titles), whichever restore came before.
+    @Test func restoringToAnyMomentOfInterleavedWritersGivesThatMomentsBoard() throws {
+        let (alice, bob, _) = try sharedBoard()
+        let stores = [alice, bob]
+        var boards = [try alice.load(), try bob.load()]
+        let clock = try server.connect("alice")
+        let observer = try PostgresBoardStore.open(url: alice.url.display)
+        var moments: [(at: String, board: Board)] = []
+        var rng = SystemRandomNumberGenerator()
+        for step in 0..<60 {
+            let who = Int.random(in: 0...1, using: &rng)
+            if Int.random(in: 0..<3, using: &rng) > 0, let fresh = try stores[who].refresh() { boards[who] = fresh }
+            var ours = boards[who]
+            let all = ours.columns.indices.flatMap { c in ours.columns[c].cards.indices.map { ItemPath(section: c, item: $0) } }
+            switch Int.random(in: 0..<10, using: &rng) {
+            case 0..<4 where !all.isEmpty:
+                let from = all.randomElement(using: &rng)!
+                let card = ours.columns[from.section].cards.remove(at: from.item)
+                let to = Int.random(in: 0..<ours.columns.count, using: &rng)
+                ours.columns[to].cards.insert(card, at: Int.random(in: 0...ours.columns[to].cards.count, using: &rng))
+            case 4 where !all.isEmpty:
+                ours.columns[all.randomElement(using: &rng)!.section].cards.remove(at: 0)
+            case 5, 6:
+                let c = Int.random(in: 0..<ours.columns.count, using: &rng)
+                ours.columns[c].cards.insert(Card(id: ItemID.fresh(), title: "new \(step)"), at: Int.random(in: 0...ours.columns[c].cards.count, using: &rng))
+            case 7 where !all.isEmpty:
+                let at = all.randomElement(using: &rng)!
+                ours[at].title += " ·\(step)"
+                if Bool.random(using: &rng) { ours[at].done.toggle() }
+            case 8:
+                let c = Int.random(in: 0..<ours.columns.count, using: &rng)
+                ours.columns[c].title = "Column \(step)"
+            default:
+                ours.columns[0].cards.append(Card(id: ItemID.fresh(), title: "tail \(step)"))
+            }
+            boards[who] = try stores[who].commit(base: boards[who], ours: ours).board
+            // The moment after this step, and the board as the server has it then.
+            let at = try clock.query("SELECT clock_timestamp()::text")[0, 0]!
+            moments.append((at, try observer.load()))
+        }
+        // Restore to random moments, in random order; each must give that moment's board exactly.
+        for _ in 0..<6 {
+            let k = Int.random(in: 0..<moments.count, using: &rng)
+            let done = try [alice, bob][Int.random(in: 0...1, using: &rng)].restore(at: moments[k].at)
+            #expect(done.outcome.conflicts.isEmpty)
+            let now = try observer.load()
+            #expect(now.columns.map(\.title) == moments[k].board.columns.map(\.title), "moment \(k)")
+            #expect(now.columns.map { $0.cards.map(\.id) } == moments[k].board.columns.map { $0.cards.map(\.id) }, "moment \(k)")
+            #expect(titles(now) == titles(moments[k].board), "moment \(k)")
+            #expect(now.columns.map { $0.cards.map(\.done) } == moments[k].board.columns.map { $0.cards.map(\.done) }, "moment \(k)")
+        }
+    }
+
     // MARK: Notifications
 
     @Test func notificationsCarryNothingAndTheOldChannelIsSilent() throws {
