@@ -467,6 +467,9 @@ public final class PostgresBoardStore: BoardStorage {
             guard try db.query("SELECT 1 FROM pg_roles WHERE rolname = $1", [grantee]).count == 1 else {
                 throw CommandError(.notFound, "no role “\(grantee)” in \(url.display)")
             }
+            if try db.query("SELECT 1 FROM lanes.members WHERE board_id = $1 AND role = $2 AND is_owner", [String(boardID), grantee]).count == 1 {
+                throw CommandError(.badInput, "role \(grantee) owns board “\(url.board)”: it may do everything already")
+            }
             do {
                 try db.query("""
                     INSERT INTO lanes.members (board_id, role, can_grant) VALUES ($1, $2, $3)

@@ -40,6 +40,10 @@ enum Schema {
         } catch let e as PostgresError {
             _ = try? db.query("ROLLBACK")
             if e.sqlState == "42501" {
+                let at = (try? currentVersion(db)) ?? 0
+                if at > 0, let owner = try? db.query("SELECT nspowner::regrole::text FROM pg_namespace WHERE nspname = 'lanes'")[0, 0] {
+                    throw PostgresError(sqlState: e.sqlState, message: "\(db.displayName): the Lanes schema is at version \(at) and this Lanes needs \(latest); only its owner, role \(owner), may upgrade it: open any board (or lanes copy) once as \(owner)")
+                }
                 throw PostgresError(sqlState: e.sqlState, message: "\(db.displayName): the Lanes schema needs setting up (migration \(latest)), and role \(db.user) may not do it (\(e.message)); run lanes copy once as a role that may create schemas in this database")
             }
             throw e

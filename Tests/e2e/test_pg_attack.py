@@ -498,3 +498,30 @@ def test_a_member_who_deletes_every_card_cannot_take_it_away(pg, target, lanes_b
     assert psql(pg, "alice", f"SELECT count(*) FROM lanes.history WHERE board_id = {a} AND kind = 'added' AND role = 'carol'") == "4"
     r = lanes(lanes_bin, "restore", url(pg, "alice", "A"), "--list", "--limit", "1")
     assert r.returncode == 0 and "carol  board restored: to " in r.stdout, r.stdout + r.stderr
+
+
+def test_the_owners_commands_and_bad_input_from_the_command_line(pg, target, lanes_bin):
+    """Words and exit statuses as the other commands use them (1 not there, 2 not allowed); nothing changed."""
+    def run(*args):
+        r = lanes(lanes_bin, *args)
+        return r.returncode, r.stderr.strip()
+    board = lambda role, name="A": url(pg, role, name)  # noqa: E731
+    state = lambda: psql(pg, "postgres", "SELECT string_agg(name || ':' || owner, ',' ORDER BY name) FROM lanes.boards")  # noqa: E731
+    before = state()
+    assert run("rename", board("bob"), "Mine") == (2, 'lanes: role bob may not rename board “A”: only the owner of board "A" (role alice) may rename it or hand it over')
+    assert run("rename", board("alice"), "B") == (2, f"lanes: a board named “B” already exists at {board('alice')}; pick another name")
+    assert run("hand-over", board("alice"), "nobody_here") == (1, f"lanes: no role “nobody_here” in {board('alice')}")
+    assert run("hand-over", board("carol"), "carol")[0] == 2
+    assert run("grant", board("alice"), "nobody_here") == (1, f"lanes: no role “nobody_here” in {board('alice')}")
+    assert run("grant", board("carol"), "alice") == (2, "lanes: role alice owns board “A”: it may do everything already")
+    assert run("revoke", board("carol"), "alice") == (2, "lanes: role alice owns board “A”; the owner's access cannot be revoked")
+    assert run("delete", board("carol"), "--yes") == (2, "lanes: role carol may not delete board “A”: only its owner (alice) may")
+    code, words = run("delete", board("alice"))
+    assert code == 2 and "add --yes to do it" in words
+    code, words = run("rename", board("alice", "Nope"), "X")
+    assert code == 1 and "no board “Nope”" in words
+    code, words = run("restore", board("alice"), "--at", "yesterday-ish")
+    assert code == 2 and "cannot read “yesterday-ish” as a time" in words
+    code, words = run("restore", board("dave"), "--list")
+    assert code == 2 and "role dave has no access to board “A”" in words
+    assert state() == before

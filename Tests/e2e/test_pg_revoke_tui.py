@@ -13,8 +13,19 @@ import time
 import pytest
 
 from lanes_harness import Layout, board_md
-from test_postgres_cli import lanes as run_lanes, pg, url  # noqa: F401 (pg is a fixture)
-from test_postgres_tui import TEAM, column_titles, schema, start_team_board  # noqa: F401 (schema is a fixture)
+from test_postgres_cli import BOARD, lanes as run_lanes, pg, url  # noqa: F401 (pg is a fixture)
+from test_postgres_tui import TEAM, column_titles, start_team_board
+
+
+@pytest.fixture(scope="module")
+def schema(pg, lanes_bin, tmp_path_factory):
+    """The schema, set up (or found) by the administrator role, with a board name of this module's
+    own (test_postgres_cli's first copy expects "setup" not to exist yet)."""
+    f = tmp_path_factory.mktemp("schema") / "setup.md"
+    f.write_text(BOARD)
+    r = run_lanes(lanes_bin, "copy", "--replace", str(f), url(pg, "lanes_admin", "setup-revoke"))
+    assert r.returncode == 0, r.stderr
+    return pg
 
 
 @pytest.mark.parametrize("how", ["revoke", "delete", "rename"])
