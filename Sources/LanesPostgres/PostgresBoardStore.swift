@@ -12,8 +12,10 @@ import Glibc
 /// board row's lock. Each operation is checked against the row version this client last saw: a
 /// row someone else changed first keeps their change (the operation is skipped and reported as
 /// a `.refused` conflict with words) unless the fields it writes still hold `base`'s values.
-/// The transaction NOTIFYs `lanes_board_<id>` with the new board version; `refresh` reads
-/// notifications from the socket (`changeDescriptor`) and fetches only the rows written since.
+/// The schema's triggers NOTIFY the board's channel (a random name only members can read) with no
+/// payload; `refresh` takes a notification as a hint only: it looks at the board's version under
+/// row-level security (at most every `lookInterval`) and fetches only the rows written since.
+/// A board this role can no longer read (revoked, deleted, renamed) throws `BoardGone`.
 ///
 /// `changeDescriptor` is an epoll descriptor watching the connection's socket and an eventfd the
 /// store signals when libpq queued a notification while answering a query (the socket then has

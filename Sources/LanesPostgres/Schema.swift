@@ -6,7 +6,8 @@ import LanesCore
 /// member of its board (`lanes.members`). `members` itself is ENABLEd but not FORCEd: the
 /// SECURITY DEFINER functions the policies call read it as the schema's owner, and an owner may
 /// disable RLS anyway, so the owner is the database's Lanes administrator. Every other role holds
-/// table privileges through PUBLIC and sees exactly the boards it was granted.
+/// privileges through PUBLIC and sees exactly the boards it was granted; migration 2 narrows
+/// writes to content columns and adds the history (see `migration2`).
 enum Schema {
     /// Serialises first-time set-up between clients: pg_advisory_xact_lock's key ("lanes" in ASCII).
     static let migrationLock: Int64 = 0x6C61_6E65_73
