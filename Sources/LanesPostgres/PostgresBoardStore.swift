@@ -347,7 +347,12 @@ public final class PostgresBoardStore: BoardStorage {
         for i in 0..<r.count { changed.append(RowCodec.cardRow(r, i)) }
         var removed: [Int64] = []
         if let since {
-            let gone = try db.query("SELECT card_id FROM lanes.removals WHERE board_id = $1 AND seq > $2", [b, String(since)])
+            // A removal row is the client's bookkeeping, which any member may write: one whose card is
+            // still there is not believed (a forged one could hide a card from other screens).
+            let gone = try db.query("""
+                SELECT r.card_id FROM lanes.removals r WHERE r.board_id = $1 AND r.seq > $2
+                AND NOT EXISTS (SELECT 1 FROM lanes.cards c WHERE c.board_id = r.board_id AND c.id = r.card_id)
+                """, [b, String(since)])
             removed = (0..<gone.count).compactMap { gone.int($0, 0) }
         }
         return Delta(version: version, info: info, rulesText: rules, columns: columns, changed: changed, removed: removed)

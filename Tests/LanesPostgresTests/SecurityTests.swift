@@ -294,6 +294,23 @@ extension PostgresStoreTests {
             }
         }
 
+        /// A member may write removal rows (the clients' bookkeeping), but one naming a card that is
+        /// still there hides nothing from the other screens.
+        @Test func aForgedRemovalDoesNotHideACardFromOtherScreens() throws {
+            let (alice, _, _) = try sharedBoard()
+            let a = try alice.load()
+            let victim = a.columns[0].cards[0]
+            let raw = try server.connect("bob")
+            let b = String(alice.boardID)
+            try raw.query("INSERT INTO lanes.removals (board_id, card_id, seq) VALUES ($1, $2, (SELECT version + 1 FROM lanes.boards WHERE id = $1))",
+                          [b, String(Int64(bitPattern: victim.id.rawValue))])
+            try raw.query("UPDATE lanes.boards SET version = version + 1 WHERE id = $1", [b])
+            #expect(try readable(alice, within: 2000))
+            let seen = try #require(try alice.refresh())
+            #expect(seen.columns[0].cards.first?.id == victim.id)
+            #expect(seen.cardCount == a.cardCount)
+        }
+
         // MARK: Notifications
 
         @Test func notificationsCarryNothingAndTheOldChannelIsSilent() throws {
