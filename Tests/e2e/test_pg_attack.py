@@ -317,7 +317,8 @@ def attempts(pg, ids) -> list[Attempt]:
                        f"INSERT INTO lanes.cards (board_id, id, column_id, key, title, seq) VALUES ({a}, 777001, {c_column}, 'zz', 'planted', 1)",
                        "nobody"))
     out.append(Attempt("UPDATE card of A into a column of C",
-                       f"UPDATE lanes.cards SET column_id = {c_column} WHERE board_id = {a}", "nobody"))
+                       f"UPDATE lanes.cards SET column_id = {c_column}, key = 'planted' "
+                       f"WHERE board_id = {a} AND id = (SELECT min(id) FROM lanes.cards WHERE board_id = {a})", "nobody"))
     out.append(Attempt("INSERT column into B (lanes_admin's)",
                        f"INSERT INTO lanes.columns (board_id, key, title, seq) VALUES ({b}, 'zz', 'planted', 1)", "nobody"))
     out.append(Attempt("INSERT member of B (lanes_admin's)", f"INSERT INTO lanes.members (board_id, role) VALUES ({b}, 'dave')", "nobody"))
@@ -406,6 +407,17 @@ def run_as(pg, role: str, items: list[Attempt]) -> list[tuple[str, str]]:
 # README's table
 
 
+def why(detail: str) -> str:
+    """A refusal's cause, short: privilege, row security (nothing visible), owner check, foreign key…"""
+    d = detail.lower()
+    for needle, short in (("permission denied", "priv"), ("no privileges were granted", "priv"), ("must be owner", "owner"),
+                          ("only the owner of board", "trigger"), ("row-level security", "rls"), ("foreign key", "fk"),
+                          ("0 rows", "rls"), ("answered", "nothing"), ("trigger functions", "trigger fn")):
+        if needle in d:
+            return f"({short})"
+    return f"({detail[:12]})"
+
+
 def readme_table() -> dict[str, set[str]]:
     """README's "Who may do what": row key -> the role kinds marked yes."""
     text = (REPO / "README.md").read_text()
@@ -432,7 +444,7 @@ def test_every_object_of_the_schema_as_every_role_is_exactly_the_readme_table(pg
     results = {kind: run_as(pg, role, items) for kind, role in ROLES.items()}
 
     width = max(len(at.label) for at in items)
-    lines = [f"{'statement':<{width}}  " + "  ".join(f"{k:<18}" for k in KINDS) + "  README row"]
+    lines = [f"{'statement':<{width}}  " + "  ".join(f"{k:<20}" for k in KINDS) + "  README row"]
     wrong = []
     for i, at in enumerate(items):
         allowed_by_readme = table.get(at.expect, set())
@@ -440,14 +452,15 @@ def test_every_object_of_the_schema_as_every_role_is_exactly_the_readme_table(pg
         for kind in KINDS:
             outcome, detail = results[kind][i]
             want = "allowed" if kind in allowed_by_readme else "refused"
-            mark = "allowed" if outcome == "allowed" else "refused"
-            if mark != want:
+            mark = "allowed" if outcome == "allowed" else "refused " + why(detail)
+            if mark.split()[0] != want:
                 wrong.append(f"{at.label} as {kind} ({ROLES[kind]}): {outcome} ({detail}); README says {want} [{at.expect}]\n    {at.sql}")
                 mark += " ✗"
-            cells.append(f"{mark:<18}")
+            cells.append(f"{mark:<20}")
         lines.append(f"{at.label:<{width}}  " + "  ".join(cells) + f"  {at.expect}")
     with capsys.disabled():
-        print("\n\nAttack matrix: every object of schema lanes (from pg_catalog), per role kind "
+        print("\n\nAttack matrix: every object of schema lanes (from pg_catalog), per role kind; a refusal says by what: "
+              "priv = privilege, rls = row-level security (nothing visible or touched), owner/trigger = owner checks, fk = foreign key\n"
               f"({', '.join(f'{k} = {r}' for k, r in ROLES.items())})\n" + "\n".join(lines) + f"\n{len(items)} statements × {len(KINDS)} roles\n")
     assert not wrong, f"{len(wrong)} cells differ from README:\n" + "\n".join(wrong)
     # The catalog really was walked: every table, sequence and function is in the matrix.
