@@ -103,7 +103,10 @@ extension PostgresBoardStore {
     /// The last `limit` changes of the board, newest first, as the server recorded them.
     public func history(limit: Int = 20) throws -> [HistoryEntry] {
         try withConnection { db in
+            // The last rows first (MATERIALIZED: whatever the table's statistics, the limit comes
+            // before any join), then one index lookup per row for a title.
             let r = try db.query("""
+                WITH h AS MATERIALIZED (SELECT * FROM lanes.history WHERE board_id = $1 ORDER BY id DESC LIMIT $2)
                 SELECT h.id, h.at, h.role, h.entity, h.kind, h.column_title,
                        coalesce(h.after ->> 'title', h.before ->> 'title', c.title,
                                 (SELECT coalesce(p.after ->> 'title', p.before ->> 'title') FROM lanes.history p
@@ -111,9 +114,8 @@ extension PostgresBoardStore {
                                    AND (p.after ? 'title' OR p.before ? 'title') ORDER BY p.id DESC LIMIT 1),
                                 h.after ->> 'role', h.before ->> 'role', ''),
                        h.before, h.after
-                FROM lanes.history h
-                LEFT JOIN lanes.cards c ON c.board_id = h.board_id AND c.id = h.card_id
-                WHERE h.board_id = $1 ORDER BY h.id DESC LIMIT $2
+                FROM h LEFT JOIN lanes.cards c ON c.board_id = h.board_id AND c.id = h.card_id
+                ORDER BY h.id DESC
                 """, [String(boardID), String(limit)])
             return (0..<r.count).map { i in
                 HistoryEntry(id: r.int(i, 0)!, at: r[i, 1] ?? "", role: r[i, 2] ?? "", entity: r[i, 3] ?? "",
