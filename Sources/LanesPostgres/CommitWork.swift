@@ -108,7 +108,7 @@ struct CommitWork {
                 try db.query("DELETE FROM lanes.cards WHERE board_id = $1 AND id = $2", [b, String(id)])
                 try db.query("""
                     INSERT INTO lanes.removals (board_id, card_id, seq) VALUES ($1, $2, $3)
-                    ON CONFLICT (board_id, card_id) DO UPDATE SET seq = EXCLUDED.seq, removed_by = current_user
+                    ON CONFLICT (board_id, card_id) DO UPDATE SET seq = EXCLUDED.seq
                     """, [b, String(id), s])
                 touched.insert(id)
                 wrote = true
@@ -151,7 +151,7 @@ struct CommitWork {
             let c = mergedContent[raw(e.ours.id)] ?? e.ours
             try db.query("""
                 UPDATE lanes.cards SET title = $3, due = $4, description = $5, subtasks = $6, done = $7, extra_lines = $8,
-                    version = version + 1, seq = $9, changed_by = current_user
+                    version = version + 1, seq = $9
                 WHERE board_id = $1 AND id = $2
                 """, [b, String(raw(c.id)), c.title, c.due, RowCodec.lines(c.description), RowCodec.subtasks(c.subtasks),
                       c.done ? "t" : "f", RowCodec.lines(c.extraLines), s])
@@ -246,7 +246,7 @@ struct CommitWork {
     private mutating func move(_ id: Int64, _ p: BoardDiff.Placement, into column: Int64) throws {
         let k = try key(for: p, in: column)
         try db.query("""
-            UPDATE lanes.cards SET column_id = $3, key = $4, version = version + 1, seq = $5, changed_by = current_user
+            UPDATE lanes.cards SET column_id = $3, key = $4, version = version + 1, seq = $5
             WHERE board_id = $1 AND id = $2
             """, [b, String(id), String(column), k, s])
         touched.insert(id)
@@ -325,7 +325,7 @@ struct CommitWork {
             }
             guard changed else { continue }
             try db.query("""
-                UPDATE lanes.columns SET title = $2, wip_limit = $3, extra_lines = $4, version = version + 1, seq = $5, changed_by = current_user
+                UPDATE lanes.columns SET title = $2, wip_limit = $3, extra_lines = $4, version = version + 1, seq = $5
                 WHERE id = $1
                 """, [String(id), title, wip.map(String.init), RowCodec.lines(extra), s])
             if let i = dbColumns.firstIndex(where: { $0.id == id }) { dbColumns[i].title = title }
@@ -359,7 +359,7 @@ struct CommitWork {
             conflicts.append(BoardConflict(kind: .refused, message: "The accept rules were changed by \(r[0, 1] ?? "someone") first: yours were not saved"))
             return
         }
-        try db.query("UPDATE lanes.boards SET accept_rules = $2, changed_by = current_user WHERE id = $1", [b, new])
+        try db.query("UPDATE lanes.boards SET accept_rules = $2 WHERE id = $1", [b, new])
         wrote = true
     }
 }

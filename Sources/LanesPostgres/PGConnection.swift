@@ -74,6 +74,14 @@ final class PGConnection {
     /// The socket to poll for notifications; -1 when closed.
     var socket: Int32 { conn.map { PQsocket($0) } ?? -1 }
 
+    /// The server as libpq reached it: `host:port`, `local:port` for a Unix socket.
+    private(set) lazy var server: String = {
+        guard let c = conn else { return "" }
+        let host = PQhost(c).map { String(cString: $0) } ?? ""
+        let port = PQport(c).map { String(cString: $0) } ?? ""
+        return (host.isEmpty || host.hasPrefix("/") ? "local" : host) + (port.isEmpty ? "" : ":" + port)
+    }()
+
     /// The role the session runs as.
     private(set) lazy var user: String = conn.flatMap { PQuser($0) }.map { String(cString: $0) } ?? ""
 

@@ -12,8 +12,10 @@ import Glibc
 /// board row's lock. Each operation is checked against the row version this client last saw: a
 /// row someone else changed first keeps their change (the operation is skipped and reported as
 /// a `.refused` conflict with words) unless the fields it writes still hold `base`'s values.
-/// The transaction NOTIFYs `lanes_board_<id>` with the new board version; `refresh` reads
-/// notifications from the socket (`changeDescriptor`) and fetches only the rows written since.
+/// The schema's triggers NOTIFY the board's channel (a random name only members can read) with no
+/// payload; `refresh` takes a notification as a hint only: it looks at the board's version under
+/// row-level security (at most every `lookInterval`) and fetches only the rows written since.
+/// A board this role can no longer read (revoked, deleted, renamed) throws `BoardGone`.
 ///
 /// `changeDescriptor` is an epoll descriptor watching the connection's socket and an eventfd the
 /// store signals when libpq queued a notification while answering a query (the socket then has
@@ -30,7 +32,7 @@ public final class PostgresBoardStore: BoardStorage {
     /// The board's row id.
     public private(set) var boardID: Int64 = 0
     private var db: PGConnection?
-    private var mirror = Mirror()
+    var mirror = Mirror()
     /// Column row ids of the board last handed out, in board order.
     private var handedColumns: [Int64] = []
     private var handedTitles: [String] = []
@@ -42,13 +44,24 @@ public final class PostgresBoardStore: BoardStorage {
 
     /// The role this store works as (from the URL, the environment or libpq's default).
     public private(set) var role: String = ""
+    /// The server as connected to: `host:port` (`local:port` for a Unix socket).
+    public private(set) var server: String = ""
+    /// For a title bar: `role@host:port · board`.
+    public var title: String { "\(role)@\(server) · \(url.board)" }
 
-    private var channel: String { "lanes_board_\(boardID)" }
+    /// The board's NOTIFY channel: a random name only its members can read (`board_names.channel`).
+    private var channel = ""
+    /// A notification arrived (on any channel of ours) that no look at the version has answered yet.
+    private var hinted = false
+    /// When the version was last looked at (monotonic seconds): looks are at most one per `lookInterval`.
+    private var lastLook = 0.0
+    /// Notifications are hints anyone may forge: however many arrive, at most this often a look.
+    static let lookInterval = 0.05
+    /// Looks at the version made (tests: a flood of forged notifications makes few).
+    public private(set) var looks = 0
 
     private let epoll = epoll_create1(Int32(EPOLL_CLOEXEC))
     private let wake = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
-    /// The newest board version a queued notification announced.
-    private var pendingVersion: Int64 = 0
 
     private init(url: PostgresURL, timeout: Int) {
         self.url = url
@@ -64,10 +77,8 @@ public final class PostgresBoardStore: BoardStorage {
 
     /// Takes notifications libpq queued during a query; signals the descriptor when one is news.
     private func collectQueued(_ db: PGConnection) {
-        for n in db.queued() where n.channel == channel {
-            if let v = Int64(n.payload) { pendingVersion = max(pendingVersion, v) }
-        }
-        if pendingVersion > mirror.version {
+        if db.queued().contains(where: { $0.channel == channel }) { hinted = true }
+        if hinted {
             var one: UInt64 = 1
             _ = write(wake, &one, 8)
         }
@@ -91,8 +102,31 @@ public final class PostgresBoardStore: BoardStorage {
             throw CommandError(.notFound, "no board “\(store.url.board)” at \(store.url.display); create it with lanes copy FILE URL")
         }
         store.boardID = id
-        try db.query("LISTEN \(PGConnection.identifier(store.channel))")
+        try store.listen(db)
         return store
+    }
+
+    /// Reads the board's channel (members only) and LISTENs on it.
+    private func listen(_ db: PGConnection) throws {
+        guard let name = try db.query("SELECT channel FROM lanes.board_names WHERE board_id = $1", [String(boardID)])[0, 0] else {
+            throw gone(db)
+        }
+        channel = name
+        try db.query("LISTEN \(PGConnection.identifier(name))")
+    }
+
+    /// The board this store opened is called `name` now: its URL no longer names it.
+    private func renamed(to name: String) -> BoardGone {
+        BoardGone(message: "board “\(url.board)” was renamed “\(name)” by its owner; open it again with board=\(name)")
+    }
+
+    /// Why the board cannot be read: deleted, renamed, or this role's access revoked.
+    func gone(_ db: PGConnection) -> BoardGone {
+        let name = (try? db.query("SELECT lanes.board_exists($1)", [url.board])[0, 0]) ?? nil
+        if name == "t" {
+            return BoardGone(message: "role \(role) no longer has access to board “\(url.board)” (revoked by its owner or a member who may grant)")
+        }
+        return BoardGone(message: "board “\(url.board)” was deleted (or renamed and then deleted) at \(url.display)")
     }
 
     /// Brings the database's Lanes schema up to date (what every open does first); the role must
@@ -126,14 +160,14 @@ public final class PostgresBoardStore: BoardStorage {
                 if try db.query("SELECT lanes.board_exists($1)", [parsed.board])[0, 0] == "t" {
                     throw CommandError(.badInput, "board “\(parsed.board)” exists at \(parsed.display) and role \(db.user) has no access to it")
                 }
-                id = try db.query("SELECT nextval('lanes.board_ids')").int(0, 0)!
-                try db.query("INSERT INTO lanes.boards (id, name, version) VALUES ($1, $2, 0)", [String(id), parsed.board])
+                try db.query("INSERT INTO lanes.boards (name, version) VALUES ($1, 0)", [parsed.board])
+                id = try db.query("SELECT currval('lanes.board_ids')").int(0, 0)!
             }
             let version = try db.query("SELECT version + 1 FROM lanes.boards WHERE id = $1", [String(id)]).int(0, 0)!
             let v = String(version), b = String(id)
             try db.query("""
                 UPDATE lanes.boards SET version = $2, dialect = $3, frontmatter = $4, preamble = $5, archive = $6,
-                    settings = $7, epilogue = $8, accept_rules = $9, changed_by = current_user WHERE id = $1
+                    settings = $7, epilogue = $8, accept_rules = $9 WHERE id = $1
                 """, [b, v, info.dialect == .obsidian ? "obsidian" : "taskell", RowCodec.lines(info.frontmatter),
                       RowCodec.lines(info.preamble), RowCodec.lines(info.archive), RowCodec.lines(info.settings),
                       RowCodec.lines(info.epilogue), board.acceptRules.serialized()])
@@ -161,14 +195,13 @@ public final class PostgresBoardStore: BoardStorage {
                           RowCodec.array(cards.map { RowCodec.lines($0.extraLines) })])
             }
             try db.query("DELETE FROM lanes.removals WHERE board_id = $1", [b])
-            try db.query("SELECT pg_notify($1, $2)", ["lanes_board_\(id)", v])
             try db.query("COMMIT")
             store.boardID = id
         } catch {
             if db.isOpen { _ = try? db.query("ROLLBACK") }
             throw error
         }
-        try db.query("LISTEN \(PGConnection.identifier(store.channel))")
+        try store.listen(db)
         return store
     }
 
@@ -182,17 +215,18 @@ public final class PostgresBoardStore: BoardStorage {
         let c = try PGConnection(conninfo: url.conninfo, displayName: url.display, timeout: timeout)
         try Schema.migrate(c)
         role = c.user
+        server = c.server
         _ = lanes_epoll_add(epoll, c.socket)
+        db = c
         if boardID != 0 {
-            try c.query("LISTEN \(PGConnection.identifier(channel))")
+            do { try listen(c) } catch { db = nil; c.close(); throw error }
             reconnected = true
         }
-        db = c
         return c
     }
 
     /// Runs `body` on the connection; a lost connection is dropped so the next call reconnects.
-    private func withConnection<T>(_ body: (PGConnection) throws -> T) throws -> T {
+    func withConnection<T>(_ body: (PGConnection) throws -> T) throws -> T {
         let c = try connect()
         do {
             return try body(c)
@@ -226,18 +260,28 @@ public final class PostgresBoardStore: BoardStorage {
         }
     }
 
+    /// Looks for changes: after a notification (or a reconnect), the board's version under
+    /// row-level security, then the rows written since. A notification's payload is never
+    /// trusted (anyone may NOTIFY); a flood of them costs one look per `lookInterval`.
     public func refresh() throws -> Board? {
         try withConnection { db in
             var drained: UInt64 = 0
             _ = read(wake, &drained, 8)
-            let notes = try db.notifications()
-            let announced = notes.filter { $0.channel == channel }.compactMap { Int64($0.payload) } + [pendingVersion]
-            pendingVersion = 0
-            let newest = announced.max().flatMap { $0 > 0 ? $0 : nil }
-            // After a reconnect notifications may have been missed: ask for the version instead.
-            let current = try newest ?? (reconnected ? db.query("SELECT version FROM lanes.boards WHERE id = $1", [String(boardID)]).int(0, 0) : nil)
+            if try db.notifications().contains(where: { $0.channel == channel }) { hinted = true }
+            guard hinted || reconnected else { return nil }
+            let wait = lastLook + Self.lookInterval - monotonicSeconds()
+            if wait > 0 {
+                usleep(UInt32(wait * 1_000_000))
+                _ = try db.notifications()   // those that came meanwhile are answered by this look
+            }
+            hinted = false
             reconnected = false
-            guard let current, current > mirror.version else { return nil }
+            lastLook = monotonicSeconds()
+            looks += 1
+            let row = try db.query("SELECT version, name FROM lanes.boards WHERE id = $1", [String(boardID)])
+            guard let current = row.int(0, 0) else { throw gone(db) }
+            if let name = row[0, 1], name != url.board { throw renamed(to: name) }
+            guard current > mirror.version else { return nil }
             let before = mirror.version
             try db.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
             defer { _ = try? db.query("ROLLBACK") }
@@ -272,9 +316,7 @@ public final class PostgresBoardStore: BoardStorage {
             SELECT version, dialect, frontmatter, preamble, archive, settings, epilogue, accept_rules
             FROM lanes.boards WHERE id = $1
             """, [String(boardID)])
-        guard r.count == 1 else {
-            throw CommandError(.badInput, "board “\(url.board)” at \(url.display) is gone, or role \(role) no longer has access to it")
-        }
+        guard r.count == 1 else { throw gone(db) }
         var info = BoardFileInfo(dialect: r[0, 1] == "obsidian" ? .obsidian : .taskell)
         if info.dialect == .obsidian {
             info.frontmatter = RowCodec.lines(r[0, 2])
@@ -305,7 +347,12 @@ public final class PostgresBoardStore: BoardStorage {
         for i in 0..<r.count { changed.append(RowCodec.cardRow(r, i)) }
         var removed: [Int64] = []
         if let since {
-            let gone = try db.query("SELECT card_id FROM lanes.removals WHERE board_id = $1 AND seq > $2", [b, String(since)])
+            // A removal row is the client's bookkeeping, which any member may write: one whose card is
+            // still there is not believed (a forged one could hide a card from other screens).
+            let gone = try db.query("""
+                SELECT r.card_id FROM lanes.removals r WHERE r.board_id = $1 AND r.seq > $2
+                AND NOT EXISTS (SELECT 1 FROM lanes.cards c WHERE c.board_id = r.board_id AND c.id = r.card_id)
+                """, [b, String(since)])
             removed = (0..<gone.count).compactMap { gone.int($0, 0) }
         }
         return Delta(version: version, info: info, rulesText: rules, columns: columns, changed: changed, removed: removed)
@@ -328,6 +375,11 @@ public final class PostgresBoardStore: BoardStorage {
     // MARK: Writing
 
     public func commit(base: Board, ours: Board) throws -> CommitOutcome {
+        try commit(base: base, ours: ours, alsoWhenWritten: nil)
+    }
+
+    /// A commit; `alsoWhenWritten` runs in its transaction when it wrote something (restore's marker).
+    func commit(base: Board, ours: Board, alsoWhenWritten: ((PGConnection) throws -> Void)?) throws -> CommitOutcome {
         if base == ours {
             return CommitOutcome(board: mirror.board())
         }
@@ -338,12 +390,15 @@ public final class PostgresBoardStore: BoardStorage {
             token = UUID().uuidString
         }
         unsure = (token, base, ours)
-        let outcome = try withConnection { db in try commitTransaction(db, token: token, base: base, ours: ours) }
+        let outcome = try withConnection { db in
+            try commitTransaction(db, token: token, base: base, ours: ours, alsoWhenWritten: alsoWhenWritten)
+        }
         unsure = nil
         return outcome
     }
 
-    private func commitTransaction(_ db: PGConnection, token: String, base: Board, ours: Board) throws -> CommitOutcome {
+    private func commitTransaction(_ db: PGConnection, token: String, base: Board, ours: Board,
+                                   alsoWhenWritten: ((PGConnection) throws -> Void)? = nil) throws -> CommitOutcome {
         let diff = BoardDiff(base: base, ours: ours)
         let before = mirror.version
         let b = String(boardID)
@@ -352,9 +407,9 @@ public final class PostgresBoardStore: BoardStorage {
         defer { if !committed, db.isOpen { _ = try? db.query("ROLLBACK") } }
 
         // The board row's lock orders all commits on the board; it also holds the version.
-        guard let locked = try db.query("SELECT version FROM lanes.boards WHERE id = $1 FOR UPDATE", [b]).int(0, 0) else {
-            throw CommandError(.badInput, "board “\(url.board)” at \(url.display) is gone, or role \(role) no longer has access to it")
-        }
+        let lockedRow = try db.query("SELECT version, name FROM lanes.boards WHERE id = $1 FOR UPDATE", [b])
+        guard let locked = lockedRow.int(0, 0) else { throw gone(db) }
+        if let name = lockedRow[0, 1], name != url.board { throw renamed(to: name) }
         if try db.query("SELECT 1 FROM lanes.commits WHERE board_id = $1 AND token = $2", [b, token]).count > 0 {
             // This very commit was applied before its reply was lost.
             let delta = try fetchDelta(db, since: before)
@@ -368,9 +423,9 @@ public final class PostgresBoardStore: BoardStorage {
                             baseColumns: baseColumnIDs(base), diff: diff, base: base, ours: ours)
         try tx.run()
         if tx.wrote {
+            try alsoWhenWritten?(db)
             try db.query("UPDATE lanes.boards SET version = $2 WHERE id = $1", [b, String(tx.seq)])
             try db.query("INSERT INTO lanes.commits (board_id, token, seq) VALUES ($1, $2, $3)", [b, token, String(tx.seq)])
-            try db.query("SELECT pg_notify($1, $2)", [channel, String(tx.seq)])
         }
         if dropReplyToNextCommit {
             dropReplyToNextCommit = false
@@ -419,6 +474,9 @@ public final class PostgresBoardStore: BoardStorage {
             guard try db.query("SELECT 1 FROM pg_roles WHERE rolname = $1", [grantee]).count == 1 else {
                 throw CommandError(.notFound, "no role “\(grantee)” in \(url.display)")
             }
+            if try db.query("SELECT 1 FROM lanes.members WHERE board_id = $1 AND role = $2 AND is_owner", [String(boardID), grantee]).count == 1 {
+                throw CommandError(.badInput, "role \(grantee) owns board “\(url.board)”: it may do everything already")
+            }
             do {
                 try db.query("""
                     INSERT INTO lanes.members (board_id, role, can_grant) VALUES ($1, $2, $3)
@@ -465,4 +523,11 @@ public final class PostgresBoardStore: BoardStorage {
     public func backendPID() throws -> Int32 {
         try withConnection { db in Int32(try db.query("SELECT pg_backend_pid()").int(0, 0)!) }
     }
+}
+
+/// CLOCK_MONOTONIC in seconds.
+func monotonicSeconds() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
 }

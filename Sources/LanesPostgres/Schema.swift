@@ -6,12 +6,13 @@ import LanesCore
 /// member of its board (`lanes.members`). `members` itself is ENABLEd but not FORCEd: the
 /// SECURITY DEFINER functions the policies call read it as the schema's owner, and an owner may
 /// disable RLS anyway, so the owner is the database's Lanes administrator. Every other role holds
-/// table privileges through PUBLIC and sees exactly the boards it was granted.
+/// privileges through PUBLIC and sees exactly the boards it was granted; migration 2 narrows
+/// writes to content columns and adds the history (see `migration2`).
 enum Schema {
     /// Serialises first-time set-up between clients: pg_advisory_xact_lock's key ("lanes" in ASCII).
     static let migrationLock: Int64 = 0x6C61_6E65_73
 
-    static let migrations: [String] = [migration1]
+    static let migrations: [String] = [migration1, migration2]
 
     static var latest: Int { migrations.count }
 
@@ -40,6 +41,10 @@ enum Schema {
         } catch let e as PostgresError {
             _ = try? db.query("ROLLBACK")
             if e.sqlState == "42501" {
+                let at = (try? currentVersion(db)) ?? 0
+                if at > 0, let owner = try? db.query("SELECT nspowner::regrole::text FROM pg_namespace WHERE nspname = 'lanes'")[0, 0] {
+                    throw PostgresError(sqlState: e.sqlState, message: "\(db.displayName): the Lanes schema is at version \(at) and this Lanes needs \(latest); only its owner, role \(owner), may upgrade it: open any board (or lanes copy) once as \(owner)")
+                }
                 throw PostgresError(sqlState: e.sqlState, message: "\(db.displayName): the Lanes schema needs setting up (migration \(latest)), and role \(db.user) may not do it (\(e.message)); run lanes copy once as a role that may create schemas in this database")
             }
             throw e

@@ -41,8 +41,9 @@ let screens = option("--screen").flatMap(parseSize).map { [$0] } ?? [Size(width:
 let phases = Set((option("--phases") ?? "parse,launch,drag,pty,save,rss,text,shapes").split(separator: ",").map(String.init))
 func on(_ phase: String) -> Bool { phases.contains(phase) && !flag("--no-" + phase) }
 
-if flag("--pg-load") {
-    runPostgresLoad()
+if flag("--pg-load") || flag("--pg-history") {
+    if flag("--pg-load") { runPostgresLoad() }
+    runPostgresHistory()
     exit(0)
 }
 

@@ -25,7 +25,7 @@ struct Lanes: ParsableCommand {
             The other subcommands script a board without the UI. Exit status: 0 success; 1 not found (file, card, column) or the file cannot be used (unreadable, cannot be created); 2 bad input or usage (malformed file, a read-only board to change, ambiguous card, bad option, a move refused by a WIP limit or an accept rule, a mistyped subcommand, no usable terminal). Errors go to stderr; a malformed file is reported as FILE:LINE: message.
             """,
         version: LanesVersion.string,
-        subcommands: [Open.self, Show.self, Columns.self, Add.self, Move.self, Rules.self, SwimlanesCommand.self, Export.self, Import.self, Merge.self, GitSetup.self, Keys.self, Copy.self, Grant.self, Revoke.self, Metrics.self, Flow.self],
+        subcommands: [Open.self, Show.self, Columns.self, Add.self, Move.self, Rules.self, SwimlanesCommand.self, Export.self, Import.self, Merge.self, GitSetup.self, Keys.self, Copy.self, Grant.self, Revoke.self, Rename.self, Delete.self, HandOver.self, Restore.self, Metrics.self, Flow.self],
         defaultSubcommand: Open.self
     )
 
@@ -169,7 +169,7 @@ struct Open: ParsableCommand {
     static func database(_ url: String) throws -> Opened {
         let store = try BoardLocation.openDatabase(url)
         let board = try PostgresCLI.reporting { try store.load() }
-        return Opened(storage: store, board: board, info: store.fileInfo, name: store.url.board,
+        return Opened(storage: store, board: board, info: store.fileInfo, name: store.title,
                       key: store.displayName, status: "Live board “\(store.url.board)” · every change is saved and shared at once",
                       flowSource: { try PostgresFlowHistory.read(url: url) })
     }

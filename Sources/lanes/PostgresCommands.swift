@@ -89,6 +89,128 @@ struct Revoke: ParsableCommand {
     }
 }
 
+/// `lanes rename URL NAME`: the board's owner renames it.
+struct Rename: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Rename a board in PostgreSQL (its owner only).",
+        discussion: "Members' open screens say the board was renamed and stop showing changes; they open it again under the new name. A name another board has is refused."
+    )
+
+    @Argument(help: "The board's URL (postgresql://USER@HOST:PORT/DB?board=NAME).")
+    var url: String
+
+    @Argument(help: "The board's new name.")
+    var name: String
+
+    func run() throws {
+        try PostgresCLI.reporting {
+            let store = try PostgresBoardStore.open(url: url)
+            try store.rename(to: name)
+            emit("Board “\(store.url.board)” is now called “\(name)”.\n")
+        }
+    }
+}
+
+/// `lanes delete URL --yes`: the board's owner deletes it.
+struct Delete: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Delete a board in PostgreSQL with all its columns and cards (its owner only).",
+        discussion: "Asks for --yes. Members' open screens say the board was deleted and offer to save what they show as a file. The server keeps the board's history (for the database's administrator); copy the board to a file first to keep it: lanes copy URL FILE."
+    )
+
+    @Argument(help: "The board's URL (postgresql://USER@HOST:PORT/DB?board=NAME).")
+    var url: String
+
+    @Flag(help: "Really delete the board.")
+    var yes = false
+
+    func run() throws {
+        try PostgresCLI.reporting {
+            let store = try PostgresBoardStore.open(url: url)
+            let board = try store.load()
+            guard yes else {
+                throw CommandError(.badInput, "deleting board “\(store.url.board)” removes its \(board.cardCount) cards in \(board.columns.count) columns for everyone; add --yes to do it")
+            }
+            try store.delete()
+            emit("Deleted board “\(store.url.board)” (\(board.cardCount) cards in \(board.columns.count) columns).\n")
+        }
+    }
+}
+
+/// `lanes hand-over URL ROLE`: the board's owner makes another role its owner.
+struct HandOver: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "hand-over",
+        abstract: "Make another PostgreSQL role the owner of a board (its owner only).",
+        discussion: "The new owner may rename, delete and hand the board over; the old owner stays a member who may grant and revoke."
+    )
+
+    @Argument(help: "The board's URL (postgresql://USER@HOST:PORT/DB?board=NAME).")
+    var url: String
+
+    @Argument(help: "The PostgreSQL role to become the owner.")
+    var role: String
+
+    func run() throws {
+        try PostgresCLI.reporting {
+            let store = try PostgresBoardStore.open(url: url)
+            if try store.owner() == role {
+                emit("Role \(role) already owns board “\(store.url.board)”.\n")
+                return
+            }
+            try store.handOver(to: role)
+            emit("Role \(role) now owns board “\(store.url.board)”; \(store.role) stays a member who may grant.\n")
+        }
+    }
+}
+
+/// `lanes restore URL --list` / `--at TIME`: the server's history of a board, and going back in it.
+struct Restore: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "List a PostgreSQL board's recorded changes, or bring it back as it was at a time.",
+        discussion: """
+            The server records every change to a board's cards, columns and rules (who, when, what), and no member can rewrite that record. --list prints the latest changes, newest first. --at TIME undoes every change made after TIME (a time as --list prints it, or any timestamp PostgreSQL reads, e.g. '2026-11-25 17:03:12+00' or 'yesterday') and saves the result as one more change, itself recorded; cards keep their identities. Any member may restore.
+            """
+    )
+
+    @Argument(help: "The board's URL (postgresql://USER@HOST:PORT/DB?board=NAME).")
+    var url: String
+
+    @Flag(help: "List the latest changes: when, who, what.")
+    var list = false
+
+    @Option(help: "How many changes --list prints.")
+    var limit = 20
+
+    @Option(help: "Bring the board back as it was at this time.")
+    var at: String?
+
+    func validate() throws {
+        guard list != (at != nil) else { throw ValidationError("give either --list or --at TIME") }
+        guard limit > 0 else { throw ValidationError("--limit must be at least 1") }
+    }
+
+    func run() throws {
+        try PostgresCLI.reporting {
+            let store = try PostgresBoardStore.open(url: url)
+            if list {
+                let entries = try store.history(limit: limit)
+                if entries.isEmpty { emit("No changes recorded for board “\(store.url.board)”.\n") }
+                for e in entries.reversed() { emit(e.line + "\n") }
+                return
+            }
+            let done = try store.restore(at: at!)
+            let board = done.outcome.board
+            if done.undone == 0 {
+                emit("Board “\(store.url.board)” has not changed since \(at!): nothing to restore.\n")
+                return
+            }
+            emit("Restored board “\(store.url.board)” as it was at \(at!): undid \(done.undone) change\(done.undone == 1 ? "" : "s") by \(done.roles.joined(separator: ", ")); \(board.cardCount) cards in \(board.columns.count) columns. The restore is recorded too.\n")
+            for c in done.outcome.conflicts { emit("  not restored: \(c.message)\n") }
+        }
+    }
+}
+
 enum PostgresCLI {
     /// Runs `body`, turning database errors into `CommandError`s (status 1; access refused: 2).
     static func reporting<T>(_ body: () throws -> T) throws -> T {
@@ -103,6 +225,7 @@ enum PostgresCLI {
     static func commandError(for error: any Error) -> CommandError? {
         switch error {
         case let e as StorageUnavailable: return CommandError(.notFound, e.description)
+        case let e as BoardGone: return CommandError(.badInput, e.message)
         case let e as PostgresError: return CommandError(e.sqlState == "42501" ? .badInput : .notFound, e.message)
         default: return nil
         }

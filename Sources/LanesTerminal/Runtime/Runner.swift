@@ -35,6 +35,8 @@ public final class AppRunner {
     private var inFlight: (token: Int, ours: Board)?
     /// Why the last save failed; nil once stored.
     private(set) var unsaved: String?
+    /// Set when the storage said the board can no longer be read or stored here (`BoardGone`).
+    private(set) var gone: String?
     private var nextRetry: Double?
     private var pacing = SavePacing()
     let now: () -> Double
@@ -176,6 +178,11 @@ public final class AppRunner {
         case .discard:
             return true
         case .user:
+            if let gone {
+                if app.board == synced { return true }
+                app.askBeforeQuitting(because: "not saved: \(gone)")
+                return false
+            }
             if flush(timeout: 10) { return true }
             app.askBeforeQuitting(because: unsaved ?? "the save did not finish in 10 s")
             return false
@@ -215,7 +222,7 @@ public final class AppRunner {
     }
 
     private func submitIfNeeded(now t: Double) {
-        guard worker != nil, inFlight == nil else { return }
+        guard worker != nil, inFlight == nil, gone == nil else { return }
         if let r = nextRetry, t < r { return }
         guard pacing.mayStart(at: t, unsaved: app.board != synced) else { return }
         submit()
@@ -265,6 +272,9 @@ public final class AppRunner {
             case .changed(let board):
                 app.absorb(stored: board, base: synced)
                 synced = board
+            case .gone(let message):
+                gone = message
+                app.setStatus("NO LONGER SHARED: \(DisplayText.safe(message)) · changes from others are not shown and yours are not saved; q offers to save them as a file")
             case .refreshFailed(let message, let offline):
                 app.setStatus(offline
                     ? "Offline, reconnecting…"

@@ -24,6 +24,9 @@ public final class StorageWorker: Sendable {
         case changed(Board)
         /// Looking for changes failed (a file that no longer parses, a server that went away).
         case refreshFailed(message: String, offline: Bool)
+        /// The board can no longer be read here (deleted, renamed, access revoked): nothing more
+        /// is read or stored; commits from now on fail with the same words.
+        case gone(message: String)
     }
 
     private struct State {
@@ -32,6 +35,8 @@ public final class StorageWorker: Sendable {
         var nextToken = 1
         var stopping = false
         var lastRefreshFailed = false
+        /// Set once the storage said the board is gone (`BoardGone`).
+        var gone: String?
     }
 
     private let storage: Mutex<any BoardStorage>
@@ -143,21 +148,30 @@ public final class StorageWorker: Sendable {
     }
 
     private func commitReport(_ job: (token: Int, base: Board, ours: Board)) -> Report {
+        if let gone = state.withLock({ $0.gone }) {
+            return .commitFailed(token: job.token, message: gone, offline: false)
+        }
         do {
             let start = Self.threadCPUTime()
             let outcome = try storage.withLock { try $0.commit(base: job.base, ours: job.ours) }
             return .committed(token: job.token, outcome, cpu: Self.threadCPUTime() - start)
         } catch let error as StorageUnavailable {
             return .commitFailed(token: job.token, message: error.description, offline: true)
+        } catch let error as BoardGone {
+            goneNow(error)
+            return .commitFailed(token: job.token, message: error.message, offline: false)
         } catch {
             return .commitFailed(token: job.token, message: "\(error)", offline: false)
         }
     }
 
     private func refresh() {
+        if state.withLock({ $0.gone }) != nil { return }
         do {
             if let board = try storage.withLock({ try $0.refresh() }) { report(.changed(board)) }
             state.withLock { $0.lastRefreshFailed = false }
+        } catch let error as BoardGone {
+            goneNow(error)
         } catch {
             // Said once per failure streak, not every second.
             let first = state.withLock { s in
@@ -168,6 +182,15 @@ public final class StorageWorker: Sendable {
                 report(.refreshFailed(message: "\(error)", offline: error is StorageUnavailable))
             }
         }
+    }
+
+    /// From now on nothing is read or stored; said once.
+    private func goneNow(_ error: BoardGone) {
+        let first = state.withLock { s in
+            defer { s.gone = error.message }
+            return s.gone == nil
+        }
+        if first { report(.gone(message: error.message)) }
     }
 
     private func report(_ report: Report) {
