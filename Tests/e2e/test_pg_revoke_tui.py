@@ -50,7 +50,8 @@ def test_losing_the_board_reaches_the_open_screen_within_a_second(lanes, schema,
         r = run_lanes(lanes_bin, "rename", url(schema, "alice", name), name + "-2")
         words = f"was renamed “{name}-2”"
     assert r.returncode == 0, r.stderr
-    bob.wait_for(lambda l: "NO LONGER SHARED" in bob.status(l) and words in "".join(l), timeout=1.0,
+    # The message wraps onto the rows above the status line: read the rows joined, as a person reads them.
+    bob.wait_for(lambda l: "NO LONGER SHARED" in (t := " ".join(r.strip() for r in l)) and words in t, timeout=1.0,
                  what=f"bob's screen saying the board is gone ({how}) within a second")
     assert time.monotonic() - t0 < 1.3
 
