@@ -96,7 +96,7 @@ struct Move: ParsableCommand {
     @Flag(help: "Move even when the target column is at its WIP limit or its accept rule does not name the card's column.")
     var force = false
 
-    @Option(help: ArgumentHelp("Move the card to this other board (a file or a postgresql:// URL); crash-safe, see lanes help move.", valueName: "board"))
+    @Option(help: ArgumentHelp("Move the card to this other board (a file or a postgresql:// URL), into its column --to. Crash-safe: a move cut short is finished or rolled back by the next lanes command on either board.", valueName: "board"))
     var toBoard: String?
 
     func run() throws {
