@@ -60,7 +60,8 @@ private struct TwoBoards {
         return counts
     }
 
-    var records: [String] { POSIX.entries(of: journal.folder).sorted() }
+    /// The move records in the journal (not the boards' lock files).
+    var records: [String] { POSIX.entries(of: journal.folder).filter { !$0.hasSuffix(".lock") }.sorted() }
 }
 
 @Suite struct CrossBoardMoveTests {

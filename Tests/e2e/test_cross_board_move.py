@@ -30,6 +30,11 @@ def env_for(state: Path) -> dict:
     return env
 
 
+def records(state: Path) -> list[str]:
+    """The move records in the journal folder (not the boards' lock files)."""
+    return [p.name for p in state.iterdir() if not p.name.endswith(".lock")] if state.exists() else []
+
+
 def lanes(args, env, **kw):
     return subprocess.run([str(BIN), *map(str, args)], env=env, capture_output=True, text=True, timeout=60, **kw)
 
@@ -52,7 +57,7 @@ def test_a_move_prints_where_the_card_went_and_takes_all_of_it(tmp_path):
     assert r.stdout == f'Moved "Beta" to {b}, "Inbox" at position 1.\n'
     assert a.read_text() == "## To do\n\n- Alpha\n\n## Done\n"
     assert b.read_text().startswith("## Inbox\n\n- Beta\n    > the details\n- Gamma\n")
-    assert list((tmp_path / "state").iterdir()) == []
+    assert records(tmp_path / "state") == []
 
 
 @pytest.mark.parametrize("case", ["same board", "no column", "missing board", "read-only", "not a board", "full"])
@@ -79,7 +84,7 @@ def test_each_bad_target_is_refused_in_words_and_nothing_moves(tmp_path, case):
     assert (r.returncode, r.stdout) == (status, ""), r.stderr
     assert words in r.stderr
     assert (a.read_bytes(), b.read_bytes()) == before
-    assert not (tmp_path / "state").exists() or list((tmp_path / "state").iterdir()) == []
+    assert records(tmp_path / "state") == []
 
 
 @pytest.mark.parametrize("step", [1, 2, 3, 4])
@@ -87,7 +92,7 @@ def test_a_kill_at_each_step_is_finished_or_rolled_back_by_the_next_command(tmp_
     a, b, env = two_boards(tmp_path)
     r = lanes(["move", a, "Beta", "--to-board", b, "--to", "Later"], {**env, "LANES_MOVE_CRASH_AT": str(step)})
     assert r.returncode == -signal.SIGKILL
-    assert len(list((tmp_path / "state").iterdir())) == 1
+    assert len(records(tmp_path / "state")) == 1
     # Any command on either board finishes it: here a read of the target.
     shown = lanes(["show", b], env)
     assert shown.returncode == 0
@@ -95,9 +100,24 @@ def test_a_kill_at_each_step_is_finished_or_rolled_back_by_the_next_command(tmp_
     assert f"lanes: {word} an interrupted move of “Beta”" in shown.stderr
     assert Counter(cards(a) + cards(b)) == {"Alpha": 1, "Beta": 1, "Gamma": 1}
     assert ("Beta" in cards(b)) == (step != 1)
-    assert list((tmp_path / "state").iterdir()) == []
+    assert records(tmp_path / "state") == []
     again = lanes(["show", a], env)
     assert again.stderr == ""
+
+
+def test_two_moves_of_one_card_at_once_leave_it_once(tmp_path):
+    """Two `lanes move` processes started together on the same card: one moves it, the other finds no such card."""
+    a, b, env = two_boards(tmp_path)
+    for n in range(10):
+        frm, to, column = (a, b, "Later") if n % 2 == 0 else (b, a, "Done")
+        procs = [subprocess.Popen([str(BIN), "move", str(frm), "Beta", "--to-board", str(to), "--to", column], env=env,
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(2)]
+        results = [p.communicate(timeout=60) + (p.returncode,) for p in procs]
+        assert sorted(r[2] for r in results) == [0, 1], results
+        assert any('no card matches "Beta"' in r[1] for r in results), results
+        assert Counter(cards(a) + cards(b)) == {"Alpha": 1, "Beta": 1, "Gamma": 1}
+        assert "Beta" in cards(to)
+        assert records(tmp_path / "state") == []
 
 
 # 150 in `make test` (about 30 s on a busy 2-core machine); LANES_KILL_MOVES=1000 for the full proof.
@@ -149,7 +169,7 @@ def test_moves_killed_at_random_moments_keep_every_card_exactly_once():
                 pytest.fail(f"move {n} failed: {p.returncode} {err.decode()}")
             counts = Counter(cards(a) + cards(b))
             assert counts == expected, f"after move {n} ({'killed' if p.returncode else 'finished'}): {counts - expected} doubled, {expected - counts} lost"
-            assert list((tmp / "state").iterdir()) == [], f"a record is left after move {n}"
+            assert records(tmp / "state") == [], f"a record is left after move {n}"
         assert kills >= MOVES * 0.4 and by_step >= MOVES * 0.2 and finished >= MOVES * 0.2, (kills, by_step, finished)
 
 
@@ -210,5 +230,5 @@ def test_moves_between_a_file_and_a_database_board_killed_at_random_keep_every_c
         on_db = db_cards(u, env)  # a command on the database board: it recovers what the kill left
         counts = Counter(cards(a) + on_db)
         assert counts == expected, f"after move {n}: {counts - expected} doubled, {expected - counts} lost"
-        assert list((tmp_path / "state").iterdir()) == [], f"a record is left after move {n}"
+        assert records(tmp_path / "state") == [], f"a record is left after move {n}"
     assert kills >= PG_MOVES * 0.4 and finished >= PG_MOVES * 0.2, (kills, finished)

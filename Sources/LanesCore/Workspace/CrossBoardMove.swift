@@ -61,6 +61,8 @@ public enum CrossBoardMove {
         for end in [source, target] {
             if let file = end.storage as? BoardStore, file.isReadOnly { throw StorageError.readOnly(path: file.path) }
         }
+        let locks = try journal.lockBoards([source.key, target.key])
+        defer { withExtendedLifetime(locks) {} }
         let sourceBoard = try source.storage.load()
         let targetBoard = try target.storage.load()
         var paths: [ItemPath] = []
@@ -179,6 +181,8 @@ public enum CrossBoardMove {
             let r = p.record
             if let keys, !keys.contains(r.source) && !keys.contains(r.target) { p.handle.release(); continue }
             do {
+                let locks = try journal.lockBoards([r.source, r.target])
+                defer { withExtendedLifetime(locks) {} }
                 results.append(try finish(p, source: try open(r.source), target: try open(r.target)))
             } catch {
                 p.handle.release()

@@ -170,6 +170,36 @@ public struct MoveJournal: Sendable {
         return (pending, unreadable)
     }
 
+    /// Locks held on boards for the length of a move or a recovery; let go when this is released.
+    final class BoardLocks {
+        private var fds: [Int32]
+        init(_ fds: [Int32]) { self.fds = fds }
+        deinit { for fd in fds { close(fd) } }
+    }
+
+    /// Waits for, then holds, this user's move lock on each board (in key order, so two movers never deadlock):
+    /// two moves of one card at once would otherwise both insert it. A lock file per board key, in the folder.
+    func lockBoards(_ keys: [String]) throws -> BoardLocks {
+        try ensureFolder()
+        var fds: [Int32] = []
+        for key in Set(keys).sorted() {
+            var h: UInt64 = 0xCBF2_9CE4_8422_2325
+            fnvFold(key, into: &h)
+            let path = POSIX.join(folder, ".board-\(String(h, radix: 16)).lock")
+            let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+            guard fd >= 0 else { for f in fds { close(f) }; throw StorageError.writeFailed(path: path, reason: POSIX.message(errno)) }
+            while flock(fd, LOCK_EX) != 0 {
+                if errno == EINTR { continue }
+                let code = errno
+                close(fd)
+                for f in fds { close(f) }
+                throw StorageError.writeFailed(path: path, reason: "cannot lock it: \(POSIX.message(code))")
+            }
+            fds.append(fd)
+        }
+        return BoardLocks(fds)
+    }
+
     static func syncFolder(_ folder: String) {
         let fd = open(folder, O_RDONLY | O_CLOEXEC | O_DIRECTORY)
         guard fd >= 0 else { return }
