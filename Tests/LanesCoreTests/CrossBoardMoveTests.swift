@@ -266,10 +266,18 @@ private struct TwoBoards {
             } catch is SimulatedCrash {
                 crashes += 1
             }
-            for r in t.recover() {
-                if r.result == .finished { finished += 1 }
-                if r.result == .rolledBack { rolledBack += 1 }
-            }
+            // A record stays while something holds its lock: here a child another suite forks from this test
+            // process (fork without exec keeps our descriptors, and so the lock, for its short life). Try again.
+            var waited = 0
+            repeat {
+                for r in t.recover() {
+                    if r.result == .finished { finished += 1 }
+                    if r.result == .rolledBack { rolledBack += 1 }
+                }
+                if t.records.isEmpty { break }
+                usleep(20_000)
+                waited += 1
+            } while waited < 500
             let counts = try t.titleCounts()
             #expect(Set(counts.keys) == expected, "round \(round)")
             #expect(counts.values.allSatisfy { $0 == 1 }, "round \(round): \(counts.filter { $0.value != 1 })")
