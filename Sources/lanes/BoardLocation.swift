@@ -6,13 +6,21 @@ enum BoardLocation {
     static func isURL(_ spec: String) -> Bool { PostgresBoardStore.isURL(spec) }
 
     /// The board's storage, for commands that change it (the board must exist).
+    /// Cross-board moves a dead process left on this board are finished first.
     static func storage(_ spec: String) throws -> any BoardStorage {
+        CrossBoardCommand.recoverPending(touching: [spec])
+        return try openStorage(spec)
+    }
+
+    /// The board's storage, without looking for unfinished moves.
+    static func openStorage(_ spec: String) throws -> any BoardStorage {
         if isURL(spec) { return try openDatabase(spec) }
         return BoardStore.unread(spec)
     }
 
     /// The board and how its file is laid out (a database board keeps its file's dialect and parts).
     static func read(_ spec: String) throws -> (board: Board, info: BoardFileInfo) {
+        CrossBoardCommand.recoverPending(touching: [spec])
         if isURL(spec) {
             return try PostgresCLI.reporting {
                 let store = try PostgresBoardStore.open(url: spec)

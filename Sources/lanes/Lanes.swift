@@ -108,6 +108,8 @@ struct Open: ParsableCommand {
                 throw ValidationError("\(error)")
             }
         }
+        // A cross-board move a dead process left on this board is finished (or rolled back) first.
+        CrossBoardCommand.recoverPending(touching: [file])
         let opened = BoardLocation.isURL(file) ? try Open.database(file) : try Open.file(file)
         var status = opened.status
         let recovery = RecoveryCopies(environment: ProcessInfo.processInfo.environment)

@@ -100,7 +100,13 @@ struct Move: ParsableCommand {
     @Flag(help: "Move even when the target column is at its WIP limit or its accept rule does not name the card's column.")
     var force = false
 
+    @Option(help: ArgumentHelp("Move the card to this other board (a file or a postgresql:// URL), into its column --to. Crash-safe: a move cut short is finished or rolled back by the next lanes command on either board.", valueName: "board"))
+    var toBoard: String?
+
     func run() throws {
+        if let toBoard {
+            return try CrossBoardCommand.run(board: board, card: card, toBoard: toBoard, column: to, position: position, force: force)
+        }
         let placed = try BoardCommands.edit(BoardLocation.storage(board), conflicts: reportConflicts) { b in
             try BoardCommands.move(&b, card: card, to: to, position: position, force: force)
         }

@@ -1,0 +1,252 @@
+import DragKit
+
+/// Moves cards from one board to another so that no crash loses or doubles them.
+///
+/// Two stores, two writes, no transaction spanning them: the protocol (DECISIONS.md, "#27
+/// cross-board move") is an intent record in `MoveJournal`, synced before the first write;
+/// then the target's commit inserts the cards; an `inserted` mark; then the source's commit
+/// deletes them; then the record goes. Both writes are ordinary `BoardStorage.commit`s, so
+/// what other writers do to either board meanwhile is merged, never overwritten. `recover`
+/// finishes a record whose mover died (or rolls it back when the target never got the cards).
+public enum CrossBoardMove {
+    /// A board taking part in a move: its storage and the key that names it in records.
+    public struct Endpoint {
+        /// An absolute path with links resolved, or a database URL without its password.
+        public var key: String
+        public var storage: any BoardStorage
+
+        public init(key: String, storage: any BoardStorage) {
+            self.key = key
+            self.storage = storage
+        }
+    }
+
+    /// The points between the writes, where a test can stop the mover as a crash would.
+    public enum Step: Int, Sendable, CaseIterable {
+        /// The intent record is on disk; no board was written.
+        case recorded = 1
+        /// The target's commit returned; the `inserted` mark is not written yet.
+        case inserted = 2
+        /// The `inserted` mark is on disk; the source still holds the cards.
+        case marked = 3
+        /// The source's commit returned; the record is still there.
+        case deleted = 4
+    }
+
+    /// What a move did.
+    public struct Outcome: Sendable {
+        public var titles: [String]
+        public var targetColumn: String
+        /// 1-based position of the first moved card in the target column.
+        public var position: Int
+        /// Collisions with other writers, resolved by the merge rule.
+        public var conflicts: [BoardConflict]
+        /// Cards edited on the source by someone else while they moved: they stay there, with the edit,
+        /// and their copies were taken out of the target again.
+        public var keptOnSource: [String]
+    }
+
+    /// Moves the cards `queries` names (as `lanes move` finds cards) from `source` to `column` of `target`,
+    /// at 1-based `position` (default: the end). Refuses in words, changing nothing, when the target is
+    /// the source, either board cannot be written, the column is missing or full, or its accept rule
+    /// does not name the cards' column (the last two unless `force`).
+    ///
+    /// `step` is called at each `Step`; a test throws from it to stop the mover there (the record stays).
+    public static func move(cards queries: [String], from source: Endpoint, to target: Endpoint, column: String,
+                            position: Int? = nil, force: Bool = false, journal: MoveJournal,
+                            step: (Step) throws -> Void = { _ in }) throws -> Outcome {
+        guard source.key != target.key else {
+            throw CommandError(.badInput, "the card is already on \(target.storage.displayName); to move it inside that board, leave out --to-board")
+        }
+        for end in [source, target] {
+            if let file = end.storage as? BoardStore, file.isReadOnly { throw StorageError.readOnly(path: file.path) }
+        }
+        let locks = try journal.lockBoards([source.key, target.key])
+        defer { withExtendedLifetime(locks) {} }
+        let sourceBoard = try source.storage.load()
+        let targetBoard = try target.storage.load()
+        var paths: [ItemPath] = []
+        for q in queries {
+            let path = try BoardQuery.card(q, in: sourceBoard)
+            if !paths.contains(path) { paths.append(path) }
+        }
+        guard !paths.isEmpty else { throw CommandError(.badInput, "name a card to move") }
+        let s = try BoardQuery.column(column, in: targetBoard)
+        let targetColumn = targetBoard.columns[s]
+        let count = targetColumn.cards.count
+        if let position, !(1...count + 1).contains(position) {
+            throw CommandError(.badInput, "position \(position) is outside column \"\(targetColumn.title)\" of \(target.storage.displayName); use 1 to \(count + 1)")
+        }
+        if let limit = targetColumn.wipLimit, count + paths.count > limit, !force {
+            throw CommandError(.badInput, "column \"\(targetColumn.title)\" of \(target.storage.displayName) is full (WIP limit \(limit)); --force moves anyway")
+        }
+        if !force, let allowed = targetBoard.acceptRules.sources(for: targetColumn.title) {
+            let names = Set(allowed.map { $0.lowercased() })
+            for p in paths where !names.contains(sourceBoard.columns[p.section].title.lowercased()) {
+                throw CommandError(.badInput, "column \"\(targetColumn.title)\" of \(target.storage.displayName) accepts cards only from \(Board.listed(allowed.map { "\"\($0)\"" })), not from \"\(sourceBoard.columns[p.section].title)\"; --force moves anyway")
+            }
+        }
+        let index = (position ?? count + 1) - 1
+        let entries = paths.map { p in
+            MoveRecord.Entry(card: sourceBoard[p], sourceColumn: sourceBoard.columns[p.section].title, sourcePosition: p.item,
+                             sourceCountBefore: contentCount(of: sourceBoard[p], in: sourceBoard),
+                             targetCountBefore: contentCount(of: sourceBoard[p], in: targetBoard))
+        }
+        let record = MoveRecord(id: MoveJournal.newID(), source: source.key, target: target.key,
+                                targetColumn: targetColumn.title, targetPosition: index, entries: entries)
+
+        // 1. The intent, durable before any board is touched.
+        let handle = try journal.write(record)
+        do { try step(.recorded) } catch { handle.release(); throw error }
+
+        // 2. Into the target.
+        var withCards = targetBoard
+        let copies = entries.map { e -> Card in var c = e.card; c.id = ItemID.fresh(); return c }
+        for (k, card) in copies.enumerated() { withCards.columns[s].cards.insert(card, at: index + k) }
+        var conflicts: [BoardConflict] = []
+        let inserted: Board
+        do {
+            let outcome = try target.storage.commit(base: targetBoard, ours: withCards)
+            inserted = outcome.board
+            conflicts += outcome.conflicts
+        } catch {
+            // Did it land anyway (a connection lost after the server committed)? Ask the target again.
+            if let now = try? target.storage.load() {
+                if !entries.contains(where: { contentCount(of: $0.card, in: now) > $0.targetCountBefore }) {
+                    try? handle.clear()  // nothing was written: the cards stay where they are
+                    throw error
+                }
+            }
+            handle.release()
+            throw CommandError(.notFound, "\(error) The move is recorded in \(handle.path); the next lanes command on either board finishes or rolls it back.")
+        }
+        do { try step(.inserted) } catch { handle.release(); throw error }
+        do { try handle.mark(.inserted) } catch { handle.release(); throw error }
+        do { try step(.marked) } catch { handle.release(); throw error }
+
+        // 3. Out of the source, merged with what others did there since we read it.
+        var without = sourceBoard
+        for p in paths.sorted(by: { ($0.section, $0.item) > ($1.section, $1.item) }) {
+            without.columns[p.section].cards.remove(at: p.item)
+        }
+        let deleted: CommitOutcome
+        do {
+            deleted = try source.storage.commit(base: sourceBoard, ours: without)
+        } catch {
+            handle.release()
+            throw CommandError(.notFound, "\(error) The cards are on \(target.storage.displayName) now; the next lanes command on either board takes them out of \(source.storage.displayName) (the move is recorded in \(handle.path)).")
+        }
+        // An edit made on the source meanwhile beats our delete: that card stays there, so its copy leaves the target.
+        let editedIDs = Set(deleted.conflicts.filter { $0.kind == .editedAndDeleted }.compactMap(\.card))
+        conflicts += deleted.conflicts.filter { $0.kind != .editedAndDeleted }
+        let withdrawn = paths.indices.filter { editedIDs.contains(sourceBoard[paths[$0]].id) }
+        do { try step(.deleted) } catch { handle.release(); throw error }
+        if !withdrawn.isEmpty {
+            do {
+                try handle.mark(.withdrawing, entries: withdrawn)
+                var back = inserted
+                for k in withdrawn {
+                    if let at = back.indexPath(for: copies[k].id) { back.columns[at.section].cards.remove(at: at.item) }
+                }
+                conflicts += try target.storage.commit(base: inserted, ours: back).conflicts
+            } catch {
+                handle.release()
+                throw error
+            }
+        }
+        try handle.clear()
+        return Outcome(titles: entries.map(\.card.title), targetColumn: targetColumn.title, position: index + 1,
+                       conflicts: conflicts, keptOnSource: withdrawn.map { entries[$0].card.title })
+    }
+
+    // MARK: Recovery
+
+    /// What recovery did with one record.
+    public struct Recovered: Sendable, CustomStringConvertible {
+        public enum Result: Sendable { case finished, rolledBack, withdrawn, leftPending }
+        public var result: Result
+        public var description: String
+    }
+
+    /// Finishes or rolls back every record of a dead mover that names a board in `keys` (all records when nil).
+    ///
+    /// Safe at any moment and any number of times, also while a move runs (a live mover's record is locked)
+    /// and after a recovery that itself died. `open` gives the storage of a key; a board that cannot be
+    /// opened (a database down) leaves its record for next time, said in the result.
+    public static func recover(journal: MoveJournal, touching keys: Set<String>? = nil,
+                               open: (String) throws -> any BoardStorage) -> [Recovered] {
+        let (pending, unreadable) = journal.takePending()
+        var results = unreadable.map { Recovered(result: .leftPending, description: "cannot read the move record \($0); it is left there") }
+        for p in pending {
+            let r = p.record
+            if let keys, !keys.contains(r.source) && !keys.contains(r.target) { p.handle.release(); continue }
+            do {
+                let locks = try journal.lockBoards([r.source, r.target])
+                defer { withExtendedLifetime(locks) {} }
+                results.append(try finish(p, source: try open(r.source), target: try open(r.target)))
+            } catch {
+                p.handle.release()
+                results.append(Recovered(result: .leftPending, description: "the move of \(quoted(r)) from \(r.source) to \(r.target) is not finished yet: \(error)"))
+            }
+        }
+        return results
+    }
+
+    private static func quoted(_ r: MoveRecord) -> String {
+        Board.listed(r.entries.map { "“\(TerminalSafe.escape($0.card.title, keepLayout: false))”" }, or: "and")
+    }
+
+    private static func finish(_ p: MoveJournal.Pending, source: any BoardStorage, target: any BoardStorage) throws -> Recovered {
+        let r = p.record
+        if let withdraw = p.withdrawing {
+            let board = try target.load()
+            var ours = board
+            for k in withdraw where r.entries.indices.contains(k) {
+                let e = r.entries[k]
+                if contentCount(of: e.card, in: ours) > e.targetCountBefore {
+                    remove(e.card, near: r.targetColumn, r.targetPosition + k, from: &ours)
+                }
+            }
+            if ours != board { _ = try target.commit(base: board, ours: ours) }
+            try p.handle.clear()
+            return Recovered(result: .withdrawn, description: "finished an interrupted move of \(quoted(r)): edited meanwhile on \(r.source), so it stays there")
+        }
+        let targetBoard = try target.load()
+        let landed = p.marks.contains(.inserted)
+            || r.entries.contains { contentCount(of: $0.card, in: targetBoard) > $0.targetCountBefore }
+        guard landed else {
+            try p.handle.clear()
+            return Recovered(result: .rolledBack, description: "rolled back an interrupted move of \(quoted(r)): it stays on \(r.source)")
+        }
+        let board = try source.load()
+        var ours = board
+        // Cards of one content: as many leave as the move took, minus those already gone.
+        var groups: [[Int]] = []
+        for i in r.entries.indices {
+            if let g = groups.firstIndex(where: { sameContent(r.entries[$0[0]].card, r.entries[i].card) }) { groups[g].append(i) } else { groups.append([i]) }
+        }
+        for g in groups {
+            let e = r.entries[g[0]]
+            let stay = e.sourceCountBefore - g.count
+            let excess = min(g.count, contentCount(of: e.card, in: ours) - stay)
+            for k in g.prefix(max(0, excess)) {
+                remove(r.entries[k].card, near: r.entries[k].sourceColumn, r.entries[k].sourcePosition, from: &ours)
+            }
+        }
+        if ours != board { _ = try source.commit(base: board, ours: ours) }
+        try p.handle.clear()
+        return Recovered(result: .finished, description: "finished an interrupted move of \(quoted(r)) from \(r.source) to \(r.target)")
+    }
+
+    /// Removes the card with `card`'s content nearest to `position` of column `title` (else anywhere).
+    private static func remove(_ card: Card, near title: String, _ position: Int, from board: inout Board) {
+        var best: (distance: Int, path: ItemPath)?
+        for (s, column) in board.columns.enumerated() {
+            for (i, c) in column.cards.enumerated() where sameContent(c, card) {
+                let d = column.title == title ? abs(i - position) : 1_000_000 + s
+                if best == nil || d < best!.distance { best = (d, ItemPath(section: s, item: i)) }
+            }
+        }
+        if let at = best?.path { board.columns[at.section].cards.remove(at: at.item) }
+    }
+}
