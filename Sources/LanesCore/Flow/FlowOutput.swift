@@ -27,63 +27,9 @@ public enum FlowOutput {
 
     // MARK: JSON
 
-    indirect enum J {
-        case null, bool(Bool), int(Int), num(String), str(String), arr([J]), obj([(String, J)])
-    }
+    typealias J = JSONWriter.Value
 
-    static func write(_ v: J, _ indent: Int, _ out: inout String) {
-        switch v {
-        case .null: out += "null"
-        case .bool(let b): out += b ? "true" : "false"
-        case .int(let n): out += String(n)
-        case .num(let s): out += s
-        case .str(let s): quote(s, &out)
-        case .arr(let items):
-            guard !items.isEmpty else { out += "[]"; return }
-            out += "[\n"
-            for (k, item) in items.enumerated() {
-                out += String(repeating: "  ", count: indent + 1)
-                write(item, indent + 1, &out)
-                out += k < items.count - 1 ? ",\n" : "\n"
-            }
-            out += String(repeating: "  ", count: indent) + "]"
-        case .obj(let members):
-            guard !members.isEmpty else { out += "{}"; return }
-            out += "{\n"
-            for (k, (key, item)) in members.enumerated() {
-                out += String(repeating: "  ", count: indent + 1)
-                quote(key, &out)
-                out += ": "
-                write(item, indent + 1, &out)
-                out += k < members.count - 1 ? ",\n" : "\n"
-            }
-            out += String(repeating: "  ", count: indent) + "}"
-        }
-    }
-
-    static func quote(_ s: String, _ out: inout String) {
-        out += "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F || (0x80..<0xA0).contains(scalar.value)
-                    || scalar.value == 0x2028 || scalar.value == 0x2029 {
-                    let hex = String(scalar.value, radix: 16, uppercase: true)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        out += "\""
-    }
-
-    static func time(_ t: FlowTime?) -> J { t.map { .str(FlowDate.iso($0)) } ?? .null }
+    static func time(_ t: FlowTime?) -> J { t.map { .string(FlowDate.iso($0)) } ?? .null }
 
     /// Column titles as object keys: a repeated title gets ` (2)`, ` (3)`….
     static func uniqueKeys(_ titles: [String]) -> [String] {
@@ -99,58 +45,56 @@ public enum FlowOutput {
         let stageNames: [FlowStage: String] = [.notStarted: "not_started", .inProgress: "in_progress", .done: "done"]
         var columns: [(String, J)] = []
         for stage in [FlowStage.notStarted, .inProgress, .done] {
-            columns.append((stageNames[stage]!, .arr(r.columns.filter { $0.stage == stage }.map { .str($0.title) })))
+            columns.append((stageNames[stage]!, .array(r.columns.filter { $0.stage == stage }.map { .string($0.title) })))
         }
-        let cycle: J = .obj([
+        let cycle: J = .object([
             ("count", .int(r.percentiles.count)),
-            ("p50", r.percentiles.p50.map { .num(days($0)) } ?? .null),
-            ("p85", r.percentiles.p85.map { .num(days($0)) } ?? .null),
-            ("p95", r.percentiles.p95.map { .num(days($0)) } ?? .null),
-            ("cards", .arr(r.cycle.map { c in
-                .obj([("title", .str(c.title)), ("started", time(c.started)), ("finished", time(c.finished)),
-                      ("days", .num(days(c.seconds))), ("seconds", .int(Int(c.seconds)))])
+            ("p50", r.percentiles.p50.map { .number(days($0)) } ?? .null),
+            ("p85", r.percentiles.p85.map { .number(days($0)) } ?? .null),
+            ("p95", r.percentiles.p95.map { .number(days($0)) } ?? .null),
+            ("cards", .array(r.cycle.map { c in
+                .object([("title", .string(c.title)), ("started", time(c.started)), ("finished", time(c.finished)),
+                      ("days", .number(days(c.seconds))), ("seconds", .int(Int(c.seconds)))])
             })),
         ])
-        let throughput: J = .obj([
-            ("daily", .arr(r.daily.map { .obj([("date", .str(FlowDate.date($0.day))), ("done", .int($0.done))]) })),
-            ("weekly", .arr(r.weekly.map { .obj([("week", .str($0.week)), ("done", .int($0.done))]) })),
+        let throughput: J = .object([
+            ("daily", .array(r.daily.map { .object([("date", .string(FlowDate.date($0.day))), ("done", .int($0.done))]) })),
+            ("weekly", .array(r.weekly.map { .object([("week", .string($0.week)), ("done", .int($0.done))]) })),
         ])
-        let cfd: J = .arr(r.cfd.map { d in
+        let cfd: J = .array(r.cfd.map { d in
             let keys = uniqueKeys(d.counts.map(\.title))
-            return .obj([("date", .str(FlowDate.date(d.day))), ("counts", .obj(zip(keys, d.counts).map { ($0, .int($1.cards)) }))])
+            return .object([("date", .string(FlowDate.date(d.day))), ("counts", .object(zip(keys, d.counts).map { ($0, .int($1.cards)) }))])
         })
-        let aging: J = .arr(r.aging.map { a in
-            .obj([("title", .str(a.title)), ("column", .str(a.column)), ("age_days", .num(days(a.seconds))),
-                  ("started", time(a.started)), ("over", a.over.map { .str("p\($0)") } ?? .null)])
+        let aging: J = .array(r.aging.map { a in
+            .object([("title", .string(a.title)), ("column", .string(a.column)), ("age_days", .number(days(a.seconds))),
+                  ("started", time(a.started)), ("over", a.over.map { .string("p\($0)") } ?? .null)])
         })
         let f = r.forecast
         var forecast: [(String, J)] = [
-            ("trials", .int(f.trials)), ("seed", .str(String(f.seed))),
-            ("sample_days", .arr(f.samples.enumerated().map { .obj([("date", .str(FlowDate.date(f.firstSampleDay + $0))), ("done", .int($1))]) })),
+            ("trials", .int(f.trials)), ("seed", .string(String(f.seed))),
+            ("sample_days", .array(f.samples.enumerated().map { .object([("date", .string(FlowDate.date(f.firstSampleDay + $0))), ("done", .int($1))]) })),
             ("available", .bool(f.unavailable == nil)),
         ]
-        if let why = f.unavailable { forecast.append(("reason", .str(why))) }
+        if let why = f.unavailable { forecast.append(("reason", .string(why))) }
         if let hm = f.howMany {
-            forecast.append(("how_many", .obj([("by", .str(FlowDate.date(f.byDay))), ("days", .int(f.byDay - f.today))]
+            forecast.append(("how_many", .object([("by", .string(FlowDate.date(f.byDay))), ("days", .int(f.byDay - f.today))]
                 + Forecast.confidences.map { ("at_\($0)", .int(hm[$0]!)) })))
         }
         if let when = f.when {
-            forecast.append(("when", .obj([("cards", .int(f.cards))]
-                + Forecast.confidences.map { c in ("at_\(c)", when[c]!.map { .str(FlowDate.date($0)) } ?? .null) })))
+            forecast.append(("when", .object([("cards", .int(f.cards))]
+                + Forecast.confidences.map { c in ("at_\(c)", when[c]!.map { .string(FlowDate.date($0)) } ?? .null) })))
         }
-        let history: J = .obj([
-            ("source", .str(h.source)), ("versions", .int(h.versions)), ("first", time(r.first)), ("last", time(r.last)),
-            ("skipped", .arr(h.skipped.map { .obj([("version", .str($0.name)), ("time", time($0.time)), ("reason", .str($0.reason))]) })),
-            ("notes", .arr(h.notes.map { .str($0) })),
+        let history: J = .object([
+            ("source", .string(h.source)), ("versions", .int(h.versions)), ("first", time(r.first)), ("last", time(r.last)),
+            ("skipped", .array(h.skipped.map { .object([("version", .string($0.name)), ("time", time($0.time)), ("reason", .string($0.reason))]) })),
+            ("notes", .array(h.notes.map { .string($0) })),
         ])
-        let top: J = .obj([
-            ("board", .str(input.board)), ("now", time(r.options.now)), ("since", time(r.options.since)),
-            ("columns", .obj(columns)), ("history", history), ("cycle_time_days", cycle), ("throughput", throughput),
-            ("cfd", cfd), ("aging", aging), ("forecast", .obj(forecast)),
+        let top: J = .object([
+            ("board", .string(input.board)), ("now", time(r.options.now)), ("since", time(r.options.since)),
+            ("columns", .object(columns)), ("history", history), ("cycle_time_days", cycle), ("throughput", throughput),
+            ("cfd", cfd), ("aging", aging), ("forecast", .object(forecast)),
         ])
-        var out = ""
-        write(top, 0, &out)
-        return out + "\n"
+        return JSONWriter.write(top)
     }
 
     // MARK: CSV

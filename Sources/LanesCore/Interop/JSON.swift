@@ -280,6 +280,8 @@ public struct JSONWriter {
         case null
         case bool(Bool)
         case int(Int)
+        /// A number already written as JSON (a decimal the caller formatted).
+        case number(String)
         case string(String)
         case array([Value])
         case object([(String, Value)])
@@ -297,6 +299,7 @@ public struct JSONWriter {
         case .null: out += "null"
         case .bool(let b): out += b ? "true" : "false"
         case .int(let n): out += String(n)
+        case .number(let text): out += text
         case .string(let s): quote(s, into: &out)
         case .array(let items):
             guard !items.isEmpty else { out += "[]"; return }
@@ -331,7 +334,8 @@ public struct JSONWriter {
             case "\r": out += "\\r"
             case "\t": out += "\\t"
             default:
-                if scalar.value < 0x20 || scalar.value == 0x7F || scalar.value == 0x2028 || scalar.value == 0x2029 {
+                if scalar.value < 0x20 || scalar.value == 0x7F || (0x80..<0xA0).contains(scalar.value)
+                    || scalar.value == 0x2028 || scalar.value == 0x2029 {
                     let hex = String(scalar.value, radix: 16, uppercase: true)
                     out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
                 } else {
