@@ -26,6 +26,7 @@ bare sleep.
 from __future__ import annotations
 
 import os
+import re
 import select
 import shlex
 import shutil
@@ -573,18 +574,19 @@ def relay_main(argv: list[str]) -> int:
                 _, status = os.waitpid(pid, 0)
     log.write(f"LANES-EXIT {os.waitstatus_to_exitcode(status)}\n")
 
-    # The emulator reads what Lanes wrote on its own schedule (VTE lags under load): ask for its
-    # status (DSR, CSI 5n) and wait for the answer, which comes only after every earlier byte, the
-    # modes switched off among them, has been processed. What arrived before it was sent while
-    # Lanes ran, before the test's clicks after quitting.
-    os.write(stdout, b"\x1b[5n")
+    # The emulator reads what Lanes wrote on its own schedule (VTE lags under load): ask where its
+    # cursor is (CSI 6n, which every driven emulator answers; st ignores CSI 5n) and wait for the
+    # answer, which comes only after every earlier byte, the modes switched off among them, has
+    # been processed. What arrived before it was sent while Lanes ran, before the test's clicks.
+    os.write(stdout, b"\x1b[6n")
     pending = b""
-    deadline = time.monotonic() + 10
-    while b"\x1b[0n" not in pending and time.monotonic() < deadline:
+    answer = re.compile(rb"\x1b\[\d+;\d+R")
+    deadline = time.monotonic() + 5
+    while not answer.search(pending) and time.monotonic() < deadline:
         ready, _, _ = select.select([stdin], [], [], 0.2)
         if ready:
             pending += os.read(stdin, 4096)
-    synced = b"\x1b[0n" in pending
+    synced = answer.search(pending) is not None
     log.write(f"SYNCED {synced} {pending!r}\n")
 
     # After Lanes: every byte the terminal sends is recorded until a 'Z'.
