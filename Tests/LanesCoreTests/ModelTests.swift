@@ -20,7 +20,9 @@ struct ModelTests {
         let made = (0..<1000).map { _ in b.makeID() }
         #expect(Set(made).count == 1000)
         #expect(made.allSatisfy { $0.rawValue >= 1 << 41 && $0.rawValue < 1 << 62 })
-        #expect(zip(made, made.dropFirst()).allSatisfy { $0.rawValue + 1 == $1.rawValue })
+        // One process-wide counter (cards and columns share it, other tests draw from it at the
+        // same time): one caller's identities only ever increase.
+        #expect(zip(made, made.dropFirst()).allSatisfy { $0.rawValue < $1.rawValue })
         let empty = Board()
         #expect(empty.cardCount == 0 && empty.allIDs.isEmpty)
     }
