@@ -29,13 +29,13 @@ public struct Card: Hashable, Sendable, Identifiable {
     private var onlyLine: String?
     private var extras: CardExtras
 
-    public init(id: ItemID, title: String, due: String? = nil, description: [String] = [],
+    public init(id: ItemID, title: String, due: String? = nil, descriptionLines: [String] = [],
                 subtasks: [Subtask] = [], done: Bool = false, extraLines: [String] = []) {
         self.id = id
         self.title = title
-        onlyLine = description.count == 1 ? description[0] : nil
+        onlyLine = descriptionLines.count == 1 ? descriptionLines[0] : nil
         extras = CardExtras(done: done, due: due, subtasks: subtasks, extraLines: extraLines,
-                            lines: description.count > 1 ? description : [])
+                            lines: descriptionLines.count > 1 ? descriptionLines : [])
     }
 
     /// A checked card (Obsidian `- [x]`); taskell has no such flag.
@@ -50,7 +50,8 @@ public struct Card: Hashable, Sendable, Identifiable {
         set { extras = extras.with { $0.due = newValue } }
     }
 
-    public var description: [String] {
+    /// The description, line by line.
+    public var descriptionLines: [String] {
         get { onlyLine.map { [$0] } ?? extras.fields.lines }
         set {
             onlyLine = newValue.count == 1 ? newValue[0] : nil
@@ -92,11 +93,11 @@ public struct Card: Hashable, Sendable, Identifiable {
 
     /// Sets the details a parser collected, in one step (each `append` through the
     /// accessors would copy what the card already holds: quadratic in a card's lines).
-    mutating func setParsedDetails(description: [String], subtasks: [Subtask], extraLines: [String]) {
-        onlyLine = description.count == 1 ? description[0] : nil
+    mutating func setParsedDetails(descriptionLines: [String], subtasks: [Subtask], extraLines: [String]) {
+        onlyLine = descriptionLines.count == 1 ? descriptionLines[0] : nil
         let done = extras.done, due = extras.fields.due
         extras = CardExtras(done: done, due: due, subtasks: subtasks, extraLines: extraLines,
-                            lines: description.count > 1 ? description : [])
+                            lines: descriptionLines.count > 1 ? descriptionLines : [])
     }
 
     /// `#tags` in the title, in order, without the `#`.

@@ -128,13 +128,13 @@ public enum TextRules {
         fix(&c.title)
         if var due = c.due { fix(&due); c.due = due }
         var description: [String] = []
-        for line in c.description {
+        for line in c.descriptionLines {
             let r = lines(line)
             description += r.lines
             changes += r.changes
             changes.lineBreaks += r.lines.count - 1
         }
-        c.description = description
+        c.descriptionLines = description
         for i in c.subtasks.indices { fix(&c.subtasks[i].title) }
         for i in c.extraLines.indices { fix(&c.extraLines[i]) }
         return (c, changes)

@@ -195,7 +195,7 @@ extension PostgresBoardStore {
                 guard let id = cardID, let col = columnID else { continue }
                 var card = Card(id: ItemID(UInt64(bitPattern: id)), title: text(before["title"]) ?? "")
                 card.due = text(before["due"])
-                card.description = RowCodec.lines(text(before["description"]))
+                card.descriptionLines = RowCodec.lines(text(before["description"]))
                 card.subtasks = RowCodec.subtasks(text(before["subtasks"]))
                 card.done = before["done"] as? Bool ?? false
                 card.extraLines = RowCodec.lines(text(before["extra_lines"]))
@@ -211,7 +211,7 @@ extension PostgresBoardStore {
                     switch field {
                     case "title": row.card.title = text(value) ?? ""
                     case "due": row.card.due = text(value)
-                    case "description": row.card.description = RowCodec.lines(text(value))
+                    case "description": row.card.descriptionLines = RowCodec.lines(text(value))
                     case "subtasks": row.card.subtasks = RowCodec.subtasks(text(value))
                     case "done": row.card.done = value as? Bool ?? false
                     case "extra_lines": row.card.extraLines = RowCodec.lines(text(value))

@@ -153,7 +153,7 @@ struct CommitWork {
                 UPDATE lanes.cards SET title = $3, due = $4, description = $5, subtasks = $6, done = $7, extra_lines = $8,
                     version = version + 1, seq = $9
                 WHERE board_id = $1 AND id = $2
-                """, [b, String(raw(c.id)), c.title, c.due, RowCodec.lines(c.description), RowCodec.subtasks(c.subtasks),
+                """, [b, String(raw(c.id)), c.title, c.due, RowCodec.lines(c.descriptionLines), RowCodec.subtasks(c.subtasks),
                       c.done ? "t" : "f", RowCodec.lines(c.extraLines), s])
             touched.insert(raw(c.id))
             wrote = true
@@ -235,7 +235,7 @@ struct CommitWork {
         let r = try db.query("""
             INSERT INTO lanes.cards (board_id, id, column_id, key, title, due, description, subtasks, done, extra_lines, seq)
             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) ON CONFLICT (board_id, id) DO NOTHING RETURNING id
-            """, [b, String(id), String(column), k, c.title, c.due, RowCodec.lines(c.description),
+            """, [b, String(id), String(column), k, c.title, c.due, RowCodec.lines(c.descriptionLines),
                   RowCodec.subtasks(c.subtasks), c.done ? "t" : "f", RowCodec.lines(c.extraLines), s])
         guard r.count == 1 else { return }  // there already: a replay
         try db.query("DELETE FROM lanes.removals WHERE board_id = $1 AND card_id = $2", [b, String(id)])

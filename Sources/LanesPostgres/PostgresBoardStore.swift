@@ -6,7 +6,7 @@ import LanesCore
 import Glibc
 #endif
 
-/// A board in PostgreSQL, shared live by every client granted it: the `BoardStorage` for URLs.
+/// A board in PostgreSQL, shared live by every client granted it: the `BoardStore` for URLs.
 ///
 /// `commit` turns `ours` minus `base` into row operations applied in one transaction under the
 /// board row's lock. Each operation is checked against the row version this client last saw: a
@@ -26,7 +26,7 @@ import Glibc
 /// offline (call `refresh` on a timer then). A commit whose outcome was lost with the connection
 /// is safe to repeat with the same `base` and `ours`: it carries the same token, and a token
 /// the database already holds is not applied again.
-public final class PostgresBoardStore: BoardStorage {
+public final class PostgresBoardStore: BoardStore {
     public let url: PostgresURL
     public var displayName: String { url.display }
     /// The board's row id.
@@ -183,13 +183,13 @@ public final class PostgresBoardStore: BoardStorage {
                 let cards = column.cards
                 try db.query("""
                     INSERT INTO lanes.cards (board_id, id, column_id, key, title, due, description, subtasks, done, extra_lines, seq)
-                    SELECT $1, u.id, $2, u.key, u.title, u.due, u.description, u.subtasks, u.done, u.extra, $3
+                    SELECT $1, u.id, $2, u.key, u.title, u.due, u.descriptionLines, u.subtasks, u.done, u.extra, $3
                     FROM unnest($4::bigint[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::boolean[], $11::text[])
                         AS u(id, key, title, due, description, subtasks, done, extra)
                     """, [b, String(cid), v,
                           RowCodec.array(cards.map { _ in Int64(bitPattern: ItemID.fresh().rawValue) }),
                           RowCodec.array(keys), RowCodec.array(cards.map(\.title)), RowCodec.array(cards.map(\.due)),
-                          RowCodec.array(cards.map { RowCodec.lines($0.description) }),
+                          RowCodec.array(cards.map { RowCodec.lines($0.descriptionLines) }),
                           RowCodec.array(cards.map { RowCodec.subtasks($0.subtasks) }),
                           "{" + cards.map { $0.done ? "t" : "f" }.joined(separator: ",") + "}",
                           RowCodec.array(cards.map { RowCodec.lines($0.extraLines) })])

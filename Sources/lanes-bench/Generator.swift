@@ -68,7 +68,7 @@ enum BoardGenerator {
                     card.due = "2025-\(String(format2: Int.random(in: 1...12, using: &rng)))-\(String(format2: Int.random(in: 1...28, using: &rng)))"
                 }
                 if Int.random(in: 0..<6, using: &rng) == 0 {
-                    card.description = (0..<Int.random(in: 1...3, using: &rng)).map { _ in sentence(&rng) }
+                    card.descriptionLines = (0..<Int.random(in: 1...3, using: &rng)).map { _ in sentence(&rng) }
                 }
                 if Int.random(in: 0..<9, using: &rng) == 0 {
                     card.subtasks = (0..<Int.random(in: 1...5, using: &rng)).map { _ in

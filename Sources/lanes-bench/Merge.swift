@@ -23,7 +23,7 @@ enum MergeBench {
                 let to = Int.random(in: 0..<board.columns.count, using: &rng)
                 board.columns[to].cards.insert(card, at: Int.random(in: 0...board.columns[to].cards.count, using: &rng))
             case 2:
-                board.columns[c].cards[i].description.append("Noted on \(tag) (\(k)).")
+                board.columns[c].cards[i].descriptionLines.append("Noted on \(tag) (\(k)).")
             case 3:
                 board.columns[c].cards.insert(Card(id: ItemID.fresh(), title: "New on \(tag) \(k)"), at: i)
             default:

@@ -167,7 +167,7 @@ if flag("--rss") {
     }
     let before = peakRSSkB()
     // What a session does: open, draw, drag across the board, drop, save.
-    let (store, board, _) = try BoardStore.open(path, starter: nil)
+    let (store, board, _) = try FileBoardStore.open(path, starter: nil)
     var app = launchApp(board, title: "Lanes", size: screens[0])
     runDrag(&app, script: dragScript(layout: app.layout, motions: motions), start: 0) { _ in }
     _ = try store.commit(base: store.known, ours: app.board)
@@ -223,7 +223,7 @@ func reps(for n: Int) -> Int { n >= 100_000 ? 5 : n >= 10_000 ? 10 : 20 }
         var open: [Double] = [], initT: [Double] = [], resize: [Double] = [], render: [Double] = [], total: [Double] = []
         for _ in 0..<k {
             let t0 = nanos()
-            let (store, b, _) = try BoardStore.open(path, starter: nil)
+            let (store, b, _) = try FileBoardStore.open(path, starter: nil)
             let t1 = nanos()
             var app = BoardApp(board: b, title: "Lanes · board.md", status: "", keymap: Keymap())
             let t2 = nanos()
@@ -339,7 +339,7 @@ func reps(for n: Int) -> Int { n >= 100_000 ? 5 : n >= 10_000 ? 10 : 20 }
 
     // Save: serialize + atomic write (fsync'd) into a temp dir; and the app's real save after a move.
     if on("save") {
-        let (store, b0, _) = try BoardStore.open(path, starter: nil)
+        let (store, b0, _) = try FileBoardStore.open(path, starter: nil)
         let info = try BoardFormat.parse(bytes, file: path).info
         var ser: [Double] = [], write: [Double] = [], storeSave: [Double] = []
         let target = dir + "/save-\(n).md"
@@ -368,7 +368,7 @@ func reps(for n: Int) -> Int { n >= 100_000 ? 5 : n >= 10_000 ? 10 : 20 }
         r["save_write_atomic_ms"] = write.median
         r["save_ms"] = (zip(ser, write).map { $0 + $1 }).median
         r["save_store_ms"] = storeSave.median
-        say("  \(n): save \(fmt(r["save_ms"])) ms (serialize \(fmt(ser.median)), write+fsync \(fmt(write.median))); BoardStore.commit after a move \(fmt(storeSave.median)) ms")
+        say("  \(n): save \(fmt(r["save_ms"])) ms (serialize \(fmt(ser.median)), write+fsync \(fmt(write.median))); FileBoardStore.commit after a move \(fmt(storeSave.median)) ms")
     }
 
     // Peak RSS in a process of its own.
@@ -455,7 +455,7 @@ if on("pty") {
     }
 }
 row("save: serialize+atomic write (ms)", "save_ms", target: "≤30 at 10k")
-row("  BoardStore.commit after a move (ms)", "save_store_ms")
+row("  FileBoardStore.commit after a move (ms)", "save_store_ms")
 if on("rss") { row("peak RSS, own process (MB)", "peak_rss_mb", target: "≤40 at 10k") }
 
 let labelWidth = table.map { $0.0.count }.max() ?? 10

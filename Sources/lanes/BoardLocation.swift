@@ -7,15 +7,15 @@ enum BoardLocation {
 
     /// The board's storage, for commands that change it (the board must exist).
     /// Cross-board moves a dead process left on this board are finished first.
-    static func storage(_ spec: String) throws -> any BoardStorage {
+    static func storage(_ spec: String) throws -> any BoardStore {
         CrossBoardCommand.recoverPending(touching: [spec])
         return try openStorage(spec)
     }
 
     /// The board's storage, without looking for unfinished moves.
-    static func openStorage(_ spec: String) throws -> any BoardStorage {
+    static func openStorage(_ spec: String) throws -> any BoardStore {
         if isURL(spec) { return try openDatabase(spec) }
-        return BoardStore.unread(spec)
+        return FileBoardStore.unread(spec)
     }
 
     /// The board and how its file is laid out (a database board keeps its file's dialect and parts).
@@ -27,7 +27,7 @@ enum BoardLocation {
                 return (try store.load(), store.fileInfo)
             }
         }
-        return try BoardStore.load(spec)
+        return try FileBoardStore.load(spec)
     }
 
     /// The database store; server errors become command errors (1, or 2 for a permission).

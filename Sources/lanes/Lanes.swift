@@ -134,7 +134,7 @@ struct Open: ParsableCommand {
 
     /// A board ready for the app: its storage, the board, what to call it, and the first words to show.
     struct Opened {
-        var storage: any BoardStorage
+        var storage: any BoardStore
         var board: Board
         var info: BoardFileInfo
         /// In the title bar.
@@ -149,7 +149,7 @@ struct Open: ParsableCommand {
     /// A board file, created from the starter board when missing. Errors are reported like the other
     /// subcommands': 2 for a malformed file, 1 for one that cannot be used.
     static func file(_ file: String) throws -> Opened {
-        let (store, board, created) = try BoardStore.open(file, starter: StarterBoard.markdown)
+        let (store, board, created) = try FileBoardStore.open(file, starter: StarterBoard.markdown)
         var status = created ? "Created \(file) from the starter board · drag cards with the mouse · ? help" : ""
         // What could not be read but is kept as written (an unusual settings block, …).
         if let note = store.info.readingNotes.first { status = note }

@@ -238,6 +238,6 @@ enum PostgresCLI {
 
     /// Writes a board file and its accept rules beside it, atomically.
     static func write(_ board: Board, info: BoardFileInfo, to path: String, replace: Bool) throws {
-        try BoardStore.write(board, info: info, to: path, replace: replace)
+        try FileBoardStore.write(board, info: info, to: path, replace: replace)
     }
 }

@@ -200,7 +200,7 @@ struct AcceptRulesStorageTests {
         let path = dir.file("b.md")
         writeBehindTheBack(Array(boardText.utf8), to: path)
         writeBehindTheBack(Array("# why\naccept Done from Review\n".utf8), to: dir.file(".b.md.lanes"))
-        var stored: (store: BoardStore, board: Board, created: Bool)? = try BoardStore.open(path, starter: nil)
+        var stored: (store: FileBoardStore, board: Board, created: Bool)? = try FileBoardStore.open(path, starter: nil)
         var b = stored!.board
         #expect(stored!.store.rulesPath == dir.file(".b.md.lanes"))
         #expect(b.acceptRules.sources(for: "Done") == ["Review"])
@@ -220,7 +220,7 @@ struct AcceptRulesStorageTests {
         // No lock file is ever made; the store leaves only the board and its rules.
         stored = nil
         #expect(dir.entries() == [".b.md.lanes", "b.md"])
-        #expect(try BoardStore.load(path).board.acceptRules == b.acceptRules)
+        #expect(try FileBoardStore.load(path).board.acceptRules == b.acceptRules)
     }
 
     @Test func aRulesFileLanesCreatedIsDeletedWhenItsLastRuleGoes() throws {
@@ -228,7 +228,7 @@ struct AcceptRulesStorageTests {
         defer { dir.remove() }
         let path = dir.file("b.md")
         writeBehindTheBack(Array(boardText.utf8), to: path)
-        let (store, board, _) = try BoardStore.open(path, starter: nil)
+        let (store, board, _) = try FileBoardStore.open(path, starter: nil)
         var b = board
         b.acceptRules.setSources(["Review"], for: "Done")
         #expect(try store.commit(base: board, ours: b).board == b)
@@ -248,9 +248,9 @@ struct AcceptRulesStorageTests {
         writeBehindTheBack(Array(boardText.utf8), to: path)
         writeBehindTheBack(Array("accept Done from Review\naccept Done\n".utf8), to: dir.file(".b.md.lanes"))
         #expect(throws: ParseError(file: dir.file(".b.md.lanes"), line: 2, message: "expected from after accept \"Done\", found \"accept Done\"")) {
-            _ = try BoardStore.open(path, starter: nil)
+            _ = try FileBoardStore.open(path, starter: nil)
         }
-        #expect(throws: ParseError.self) { _ = try BoardStore.load(path) }
+        #expect(throws: ParseError.self) { _ = try FileBoardStore.load(path) }
         // The failed open released its lock and touched nothing.
         #expect(dir.entries() == [".b.md.lanes", "b.md"])
     }
@@ -263,7 +263,7 @@ struct AcceptRulesStorageTests {
         writeBehindTheBack(Array("accept Done from Review\n".utf8), to: dir.file("real/.b.md.lanes"))
         symlink("real/b.md", dir.file("link.md"))
         #expect(AcceptRules.sidecarPath(forBoard: dir.file("link.md")) == dir.file("real/.b.md.lanes"))
-        #expect(try BoardStore.load(dir.file("link.md")).board.acceptRules.sources(for: "Done") == ["Review"])
+        #expect(try FileBoardStore.load(dir.file("link.md")).board.acceptRules.sources(for: "Done") == ["Review"])
     }
 
     @Test func rulesEditedOnDiskAreSeenAndReloaded() throws {
@@ -271,7 +271,7 @@ struct AcceptRulesStorageTests {
         defer { dir.remove() }
         let path = dir.file("b.md")
         writeBehindTheBack(Array(boardText.utf8), to: path)
-        let (store, _, _) = try BoardStore.open(path, starter: nil)
+        let (store, _, _) = try FileBoardStore.open(path, starter: nil)
         #expect(!store.looksChangedOnDisk())
         #expect(try store.refresh() == nil)
         writeBehindTheBack(Array("accept Review from Done\n".utf8), to: dir.file(".b.md.lanes"))

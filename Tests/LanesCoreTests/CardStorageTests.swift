@@ -10,20 +10,20 @@ import Testing
 
     @Test func fieldsReadBackAsWritten() {
         var c = Card(id: ItemID(1), title: "t")
-        #expect(c.description == [] && c.subtasks == [] && c.extraLines == [] && c.due == nil && !c.done)
+        #expect(c.descriptionLines == [] && c.subtasks == [] && c.extraLines == [] && c.due == nil && !c.done)
         #expect(!c.hasDescription)
         c.done = true
         #expect(c.done)
-        c.description = ["one"]
-        #expect(c.description == ["one"] && c.hasDescription && c.done)
-        c.description = ["one", "two", ""]
-        #expect(c.description == ["one", "two", ""])
+        c.descriptionLines = ["one"]
+        #expect(c.descriptionLines == ["one"] && c.hasDescription && c.done)
+        c.descriptionLines = ["one", "two", ""]
+        #expect(c.descriptionLines == ["one", "two", ""])
         c.due = "2025-01-02"
         c.subtasks = [Subtask("s", done: true)]
         c.extraLines = ["  x"]
         #expect(c.due == "2025-01-02" && c.subtasks == [Subtask("s", done: true)] && c.extraLines == ["  x"])
-        #expect(c.description == ["one", "two", ""] && c.done)
-        c.description = []
+        #expect(c.descriptionLines == ["one", "two", ""] && c.done)
+        c.descriptionLines = []
         c.due = nil
         c.subtasks = []
         c.extraLines = []
@@ -38,18 +38,18 @@ import Testing
         a.appendDescriptionLine("x")
         a.appendDescriptionLine("y")
         a.appendDescriptionLine("z")
-        var b = Card(id: ItemID(2), title: "t", due: "d", description: ["x"])
-        b.description = ["x", "y", "z"]
+        var b = Card(id: ItemID(2), title: "t", due: "d", descriptionLines: ["x"])
+        b.descriptionLines = ["x", "y", "z"]
         b.due = nil
         #expect(a == b)
         #expect(a.hashValue == b.hashValue)
-        var c = Card(id: ItemID(2), title: "t", description: ["x", "y"])
+        var c = Card(id: ItemID(2), title: "t", descriptionLines: ["x", "y"])
         c.appendDescriptionLine("z")
         #expect(c == a)
         var d = Card(id: ItemID(2), title: "t", done: true)
         d.appendDescriptionLine("only")
-        #expect(d == Card(id: ItemID(2), title: "t", description: ["only"], done: true))
-        #expect(d != Card(id: ItemID(2), title: "t", description: ["only"]))
-        #expect(Card(id: ItemID(2), title: "t", description: [""]) != Card(id: ItemID(2), title: "t"))
+        #expect(d == Card(id: ItemID(2), title: "t", descriptionLines: ["only"], done: true))
+        #expect(d != Card(id: ItemID(2), title: "t", descriptionLines: ["only"]))
+        #expect(Card(id: ItemID(2), title: "t", descriptionLines: [""]) != Card(id: ItemID(2), title: "t"))
     }
 }

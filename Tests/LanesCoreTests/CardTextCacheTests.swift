@@ -48,7 +48,7 @@ private func boardText(_ dialect: BoardDialect, perColumn: Int) -> String {
             case 1 where !board.columns[s].cards.isEmpty:
                 board.columns[s].cards[rng.int(0...board.columns[s].cards.count - 1)].title += " edited \(step)"
             case 2:
-                board.columns[s].cards.insert(Card(id: ItemID.fresh(), title: "new \(step)", description: ["d"]),
+                board.columns[s].cards.insert(Card(id: ItemID.fresh(), title: "new \(step)", descriptionLines: ["d"]),
                                               at: rng.int(0...board.columns[s].cards.count))
             case 3 where !board.columns[s].cards.isEmpty:
                 board.columns[s].cards.remove(at: rng.int(0...board.columns[s].cards.count - 1))

@@ -37,7 +37,7 @@ private struct TwoBoards {
         writeBehindTheBack(Array(bText.utf8), to: b)
     }
 
-    func endpoint(_ path: String) -> CrossBoardMove.Endpoint { .init(key: path, storage: BoardStore.unread(path)) }
+    func endpoint(_ path: String) -> CrossBoardMove.Endpoint { .init(key: path, storage: FileBoardStore.unread(path)) }
 
     func move(_ card: String, from: String, to: String, column: String, position: Int? = nil, force: Bool = false,
               step: (CrossBoardMove.Step) throws -> Void = { _ in }) throws -> CrossBoardMove.Outcome {
@@ -46,10 +46,10 @@ private struct TwoBoards {
     }
 
     func recover() -> [CrossBoardMove.Recovered] {
-        CrossBoardMove.recover(journal: journal) { BoardStore.unread($0) }
+        CrossBoardMove.recover(journal: journal) { FileBoardStore.unread($0) }
     }
 
-    func board(_ path: String) throws -> Board { try BoardStore.load(path).board }
+    func board(_ path: String) throws -> Board { try FileBoardStore.load(path).board }
 
     func text(_ path: String) -> String { String(decoding: contents(of: path) ?? [], as: UTF8.self) }
 
@@ -72,7 +72,7 @@ private struct TwoBoards {
         #expect(t.text(t.a) == "## To do\n\n- Alpha\n\n## Done\n")
         let target = try t.board(t.b)
         #expect(target.columns[0].cards.map(\.title) == ["Beta", "Gamma"])
-        #expect(target.columns[0].cards[0].description == ["the details"])
+        #expect(target.columns[0].cards[0].descriptionLines == ["the details"])
         #expect(target.columns[0].cards[0].subtasks == [Subtask("a step", done: true)])
         #expect(t.records.isEmpty)
         #expect(POSIX.status(t.journal.folder).map { $0.st_mode & 0o777 } == .success(0o700))
@@ -163,7 +163,7 @@ private struct TwoBoards {
         _ = try t.move("Alpha", from: t.a, to: t.b, column: "Inbox") { step in
             if step == .marked {
                 during = t.recover()
-                unrelated = CrossBoardMove.recover(journal: t.journal, touching: ["/elsewhere.md"]) { BoardStore.unread($0) }
+                unrelated = CrossBoardMove.recover(journal: t.journal, touching: ["/elsewhere.md"]) { FileBoardStore.unread($0) }
             }
         }
         #expect(during.isEmpty && unrelated.isEmpty)
@@ -191,7 +191,7 @@ private struct TwoBoards {
         let out = try t.move("Beta", from: t.a, to: t.b, column: "Inbox") { step in
             guard step == .marked else { return }
             // Another writer edits the card between the two writes.
-            let other = BoardStore.unread(t.a)
+            let other = FileBoardStore.unread(t.a)
             let base = try other.load()
             var ours = base
             ours.columns[0].cards[1].title = "Beta, edited elsewhere"
@@ -207,7 +207,7 @@ private struct TwoBoards {
         let t = TwoBoards(); defer { t.dir.remove() }
         _ = try t.move("Alpha", from: t.a, to: t.b, column: "Inbox", position: 1) { step in
             func write(_ path: String, _ change: (inout Board) -> Void) throws {
-                let other = BoardStore.unread(path)
+                let other = FileBoardStore.unread(path)
                 let base = try other.load()
                 var ours = base
                 change(&ours)
@@ -245,7 +245,7 @@ private struct TwoBoards {
                     if step == otherAt {
                         // Another writer adds a card to one board and renames one that is not moving.
                         let path = Bool.random(using: &rng) ? t.a : t.b
-                        let other = BoardStore.unread(path)
+                        let other = FileBoardStore.unread(path)
                         let base = try other.load()
                         var ours = base
                         let s = Int.random(in: 0..<ours.columns.count, using: &rng)

@@ -101,7 +101,7 @@ struct FormatsCommonMarkTests {
     @Test(.enabled(if: cmark != nil, "cmark is not installed"))
     func aNewBoardInEachDialectReadsTheSame() throws {
         let board = Board(columns: [
-            Column(title: "To do", cards: [Card(id: ItemID(1), title: "a", description: ["d1", "d2"], subtasks: [Subtask("s")]),
+            Column(title: "To do", cards: [Card(id: ItemID(1), title: "a", descriptionLines: ["d1", "d2"], subtasks: [Subtask("s")]),
                                            Card(id: ItemID(2), title: "b", due: "2025-01-01")]),
             Column(title: "Done", cards: [Card(id: ItemID(3), title: "c", done: true)]),
             Column(title: "Empty"),

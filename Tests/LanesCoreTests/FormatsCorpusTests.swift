@@ -76,7 +76,7 @@ struct FormatsCorpusTests {
 
     /// The card's non-blank lines as `after` holds them (found by its title line).
     static func cardLines(_ card: Card, in file: [Substring], dialect: BoardDialect) -> [Substring] {
-        let count = 1 + card.extraLines.filter { !$0.isEmpty }.count + card.description.count + card.subtasks.count
+        let count = 1 + card.extraLines.filter { !$0.isEmpty }.count + card.descriptionLines.count + card.subtasks.count
             + (dialect == .taskell && card.due != nil ? 1 : 0)
         let nb = nonBlank(file)
         let title = card.title + (dialect == .obsidian ? card.due.map { " @{\($0)}" } ?? "" : "")

@@ -37,14 +37,14 @@ struct FormatsFixtureTests {
         #expect(board.allIDs == (1...9).map { ItemID(UInt64($0)) })
 
         let inbox = board.columns[0].cards
-        #expect(inbox[0] == Card(id: ItemID(1), title: "Collect feedback from the beta testers", description: [
+        #expect(inbox[0] == Card(id: ItemID(1), title: "Collect feedback from the beta testers", descriptionLines: [
             "Ask in the forum thread and on the mailing list.", "Summarise what people tripped over first."]))
         #expect(inbox[1] == Card(id: ItemID(2), title: "Decide on a logo"))
-        #expect(inbox[2] == Card(id: ItemID(3), title: "設計レビューの準備", description: ["次の会議までに資料をまとめる"]))
+        #expect(inbox[2] == Card(id: ItemID(3), title: "設計レビューの準備", descriptionLines: ["次の会議までに資料をまとめる"]))
 
         let doing = board.columns[1].cards
         #expect(doing[0] == Card(id: ItemID(4), title: "Rewrite the importer", due: "2026-12-01",
-                                 description: ["The old one read the whole file into memory."],
+                                 descriptionLines: ["The old one read the whole file into memory."],
                                  subtasks: [Subtask("Read lists in pos order", done: true), Subtask("Skip closed lists", done: true),
                                             Subtask("Map labels to tags"), Subtask("Write the tests")]))
         #expect(doing[1] == Card(id: ItemID(5), title: "Fix the crash on resize 🐛", subtasks: [Subtask("Reproduce at 20 columns")]))
@@ -78,7 +78,7 @@ struct FormatsFixtureTests {
         #expect(Array(lines[review...(review + 6)]) == ["## Review", "", "- Update the man page", "    @ 2026-11-30"] + block)
         let reparsed = try BoardFormat.parse(output, file: "plan.md").board
         #expect(reparsed.columns.map(\.cards.count) == [2, 3, 2, 2])
-        #expect(reparsed.columns[2].cards[1].description == board.columns[0].cards[0].description)
+        #expect(reparsed.columns[2].cards[1].descriptionLines == board.columns[0].cards[0].descriptionLines)
     }
 
     @Test func taskellTickingASubtaskChangesItsLineOnly() throws {

@@ -163,7 +163,7 @@ struct FormatsObsidianTests {
 
     @Test func descriptionAndSubtasksBecomeIndentedLines() {
         let board = Board(columns: [Column(title: "A", cards: [
-            Card(id: ItemID(1), title: "t", description: ["why"], subtasks: [Subtask("s"), Subtask("d", done: true)]),
+            Card(id: ItemID(1), title: "t", descriptionLines: ["why"], subtasks: [Subtask("s"), Subtask("d", done: true)]),
         ])])
         let text = BoardFormat.serialize(board, info: {
             var info = BoardFileInfo(dialect: .obsidian)

@@ -28,7 +28,7 @@ struct FormatsTaskellTests {
         #expect(board == Board(columns: [
             Column(title: "To Do", cards: [
                 Card(id: ItemID(1), title: "Write the parser", due: "2024-01-31 12:00 UTC",
-                     description: ["First line of the description.", "", "Third line, after an empty one."],
+                     descriptionLines: ["First line of the description.", "", "Third line, after an empty one."],
                      subtasks: [Subtask("Headings"), Subtask("Cards", done: true)]),
                 Card(id: ItemID(2), title: "中文标题 #tag"),
             ], wipLimit: 3),
@@ -42,7 +42,7 @@ struct FormatsTaskellTests {
         var board = Board()
         board.columns = [Column(title: "Backlog (old)"), Column(title: "Doing", wipLimit: 2), Column(title: "Empty")]
         board.columns[0].cards = [Card(id: board.makeID(), title: "One", due: "2025-02-03",
-                                       description: ["why"], subtasks: [Subtask("step", done: true)])]
+                                       descriptionLines: ["why"], subtasks: [Subtask("step", done: true)])]
         board.columns[1].cards = [Card(id: board.makeID(), title: "Two"), Card(id: board.makeID(), title: "Three")]
         #expect(BoardFormat.serialize(board, as: .taskell) == """
             ## Backlog (old)
@@ -106,7 +106,7 @@ struct FormatsTaskellTests {
         let (board, info) = try parseOK(text)
         #expect(info.lineEnding == .crlf)
         #expect(board.columns[0].cards.map(\.title) == ["a", "b"])
-        #expect(board.columns[0].cards[0].description == ["d"])
+        #expect(board.columns[0].cards[0].descriptionLines == ["d"])
         #expect(BoardFormat.serialize(board, info: info) == text)
         var moved = board
         moved.columns[1].cards.append(Card(id: ItemID(9), title: "c"))
@@ -152,7 +152,7 @@ struct FormatsTaskellTests {
 
     @Test func lineBreaksInValuesCannotSplitLines() throws {
         let board = Board(columns: [Column(title: "A\nB", cards: [
-            Card(id: ItemID(1), title: "one\r\ntwo", description: ["x\ny"], subtasks: [Subtask("s\rt")]),
+            Card(id: ItemID(1), title: "one\r\ntwo", descriptionLines: ["x\ny"], subtasks: [Subtask("s\rt")]),
         ])])
         let text = BoardFormat.serialize(board, as: .taskell)
         #expect(text == "## A B\n\n- one two\n    > x y\n    * [ ] s t\n")

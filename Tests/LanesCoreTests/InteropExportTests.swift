@@ -158,7 +158,7 @@ struct InteropExportTests {
         #expect(againInfo.dialect == .obsidian)
         #expect(again.columns.map(\.title) == ["To do", "Done"])
         let card = BoardExport.interpretedObsidianBody(again.columns[0].cards[0])
-        #expect(card.description == ["First line", "Second line"])
+        #expect(card.descriptionLines == ["First line", "Second line"])
         #expect(card.subtasks == board.columns[0].cards[0].subtasks)
     }
 

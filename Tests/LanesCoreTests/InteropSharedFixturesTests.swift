@@ -26,11 +26,11 @@ struct InteropSharedFixturesTests {
         #expect(misc.wipLimit == nil && misc.extraLines.isEmpty)
         #expect(misc.cards[0] == Card(
             id: ItemID(1), title: "Add more information to taskell.app",
-            description: ["Update taskell.app to have more than just README.md contents. Use cases, more images, examples, etc."],
+            descriptionLines: ["Update taskell.app to have more than just README.md contents. Use cases, more images, examples, etc."],
             subtasks: [Subtask("Use case example: checklist"), Subtask("Use case example: Git controlled tasks"),
                        Subtask("Blog posts for updates")]))
         #expect(misc.cards[1] == Card(id: ItemID(2), title: "Add to Flatpack",
-                                      description: ["https://opensource.com/article/19/10/how-build-flatpak-packaging"]))
+                                      descriptionLines: ["https://opensource.com/article/19/10/how-build-flatpak-packaging"]))
         #expect(board.columns[1].cards[0].title == "乤乭 乤亍 乤乭乫 乤乭亍乫 乤乭 乤乭亍")
         let dueList = try #require(board.columns[3].cards.first { $0.title == "Some way to just see tasks with due dates" })
         #expect(dueList.subtasks.prefix(3).map(\.done) == [true, true, true])
@@ -77,7 +77,7 @@ struct InteropSharedFixturesTests {
         #expect(diff.added.sorted() == block.sorted())
         let reparsed = try BoardFormat.parse(output, file: "roadmap.md").board
         #expect(reparsed.columns[3].cards[4].title == first.title)
-        #expect(reparsed.columns[3].cards[4].description == first.description)
+        #expect(reparsed.columns[3].cards[4].descriptionLines == first.descriptionLines)
     }
 
     // MARK: Obsidian
@@ -110,7 +110,7 @@ struct InteropSharedFixturesTests {
         #expect(!board.columns[0].marksCardsComplete)
         #expect(completed.cards.map(\.done) == [true, true, false, false])
         #expect(completed.cards[3].due == "2025/6/24")
-        #expect(board.columns.flatMap(\.cards).allSatisfy { $0.extraLines.isEmpty && $0.description.isEmpty })
+        #expect(board.columns.flatMap(\.cards).allSatisfy { $0.extraLines.isEmpty && $0.descriptionLines.isEmpty })
     }
 
     @Test func obsidianDemoSavesBackByteForByte() throws {
@@ -200,7 +200,7 @@ struct InteropSharedFixturesTests {
             ["Item 1", "Item 2"],
         ])
         #expect(board.allIDs == (1...15).map { ItemID(UInt64($0)) })
-        #expect(board.columns.allSatisfy { $0.cards.allSatisfy { $0.subtasks.isEmpty && $0.description.isEmpty && $0.due == nil } })
+        #expect(board.columns.allSatisfy { $0.cards.allSatisfy { $0.subtasks.isEmpty && $0.descriptionLines.isEmpty && $0.due == nil } })
     }
 
     @Test func convertingTheRealFilesBetweenDialectsKeepsTheModel() throws {

@@ -71,7 +71,7 @@ struct InteropTrelloTests {
             Column(title: "To do", cards: [
                 Card(id: ItemID(1), title: "Open the call for papers"),
                 Card(id: ItemID(2), title: "Book the venue #Blocker", due: "2027-02-15",
-                     description: ["Two rooms, one for talks and one for workshops.", "Ask about the projector."],
+                     descriptionLines: ["Two rooms, one for talks and one for workshops.", "Ask about the projector."],
                      subtasks: [Subtask("Get a quote", done: true), Subtask("Visit the rooms", done: true),
                                 Subtask("Sign the contract")]),
             ], wipLimit: 4),
@@ -82,7 +82,7 @@ struct InteropTrelloTests {
             ]),
             Column(title: "Done", cards: [
                 Card(id: ItemID(4), title: "Website: “Call for speakers” page", due: "2026-12-01",
-                     description: ["Live at /speakers ✓"]),
+                     descriptionLines: ["Live at /speakers ✓"]),
             ]),
         ]))
     }
@@ -93,8 +93,8 @@ struct InteropTrelloTests {
                                            options: TrelloImport.Options(includeArchived: true))
         #expect(board.columns.map(\.title) == ["To do", "Parked", "In progress", "Done"])
         #expect(board.columns[0].cards.map(\.title) == ["Open the call for papers", "Order stickers", "Book the venue #Blocker"])
-        #expect(board.columns[0].cards[1].description == ["Cancelled: no budget"])
-        #expect(board.columns[1].cards == [Card(id: ItemID(4), title: "Livestream", description: ["Maybe next year"])])
+        #expect(board.columns[0].cards[1].descriptionLines == ["Cancelled: no budget"])
+        #expect(board.columns[1].cards == [Card(id: ItemID(4), title: "Livestream", descriptionLines: ["Maybe next year"])])
         #expect(board.allIDs == (1...6).map { ItemID(UInt64($0)) })
     }
 
@@ -103,7 +103,7 @@ struct InteropTrelloTests {
         let board = try TrelloImport.board(from: bytes, file: "trello-rest-lists.json")
         #expect(board == Board(columns: [
             Column(title: "Backlog", cards: [
-                Card(id: ItemID(1), title: "Sketch the onboarding", description: ["Three screens at most"]),
+                Card(id: ItemID(1), title: "Sketch the onboarding", descriptionLines: ["Three screens at most"]),
                 Card(id: ItemID(2), title: "Pick a font", due: "2027-03-01"),
             ]),
             Column(title: "Doing", cards: [Card(id: ItemID(3), title: "Write the copy")]),
@@ -116,7 +116,7 @@ struct InteropTrelloTests {
         #expect(board == Board(columns: [
             Column(title: "To Do", cards: [
                 Card(id: ItemID(1), title: "First #Urgent-fix #green", due: "2021-07-10",
-                     description: ["Line one", "Line two", "", "After a blank line"]),
+                     descriptionLines: ["Line one", "Line two", "", "After a blank line"]),
                 Card(id: ItemID(2), title: "Third"),
             ], wipLimit: 3),
             Column(title: "Doing", cards: [
@@ -125,7 +125,7 @@ struct InteropTrelloTests {
                                 Subtask("Review", done: true), Subtask("Deploy")]),
             ]),
             Column(title: "Done", cards: [
-                Card(id: ItemID(4), title: "Shipped \"v1\" 🚀", description: ["Done ✓"]),
+                Card(id: ItemID(4), title: "Shipped \"v1\" 🚀", descriptionLines: ["Done ✓"]),
             ]),
         ]))
         #expect(board.columns[0].cards[0].tags == ["Urgent-fix", "green"])
@@ -186,7 +186,7 @@ struct InteropTrelloTests {
         #expect(again.columns[0].cards[0].tags == ["Urgent-fix", "green"])
         let working = BoardExport.interpretedObsidianBody(again.columns[1].cards[0])
         #expect(working.subtasks == board.columns[1].cards[0].subtasks)
-        #expect(BoardExport.interpretedObsidianBody(again.columns[0].cards[0]).description == board.columns[0].cards[0].description)
+        #expect(BoardExport.interpretedObsidianBody(again.columns[0].cards[0]).descriptionLines == board.columns[0].cards[0].descriptionLines)
     }
 
     @Test func labelNamesBecomeTags() {

@@ -84,7 +84,7 @@ struct MergeExampleTests {
         let theirs = base.replacingOccurrences(of: "- Ship 1.0\n", with: "- Ship 1.0\n    @ 2026-12-01\n    > tag the release\n")
         let r = try mergeTexts(base, ours, theirs)
         #expect(r.board.columns[0].cards.map(\.title) == ["Fix login", "Plan sprint"])
-        #expect(r.board.columns[2].cards[0] == Card(id: r.board.columns[2].cards[0].id, title: "Ship 1.0", due: "2026-12-01", description: ["tag the release"]))
+        #expect(r.board.columns[2].cards[0] == Card(id: r.board.columns[2].cards[0].id, title: "Ship 1.0", due: "2026-12-01", descriptionLines: ["tag the release"]))
         #expect(r.conflicts.isEmpty)
     }
 
@@ -123,7 +123,7 @@ struct MergeExampleTests {
         for (o, t) in [(ours, theirs), (theirs, ours)] {
             let r = try mergeTexts(base, o, t)
             #expect(r.board.columns[1].cards.map(\.title) == ["Review PR"])
-            #expect(r.board.columns[1].cards[0].description == ["needs a second look"])
+            #expect(r.board.columns[1].cards[0].descriptionLines == ["needs a second look"])
             #expect(r.conflicts.map(\.kind) == [.editedAndDeleted])
             #expect(r.conflicts[0].message.contains("“Review PR”"))
         }

@@ -40,7 +40,7 @@ private struct Generator {
         if chance(0.2) { c.due = "2026-0\(int(1...9))-1\(int(0...9))" }
         switch dialect {
         case .taskell:
-            if chance(0.25) { c.description = (0..<int(1...2)).map { "note \(serial) \($0)" } }
+            if chance(0.25) { c.descriptionLines = (0..<int(1...2)).map { "note \(serial) \($0)" } }
             if chance(0.2) { c.subtasks = (0..<int(1...2)).map { Subtask("step \($0)", done: chance(0.5)) } }
         case .obsidian:
             if chance(0.25) { c.extraLines = (0..<int(1...2)).map { "    note \(serial) \($0)" } }
@@ -130,7 +130,7 @@ private struct Generator {
                     card.title += " \(tag)"
                     s.lockedColumns.insert(s.columnIDs[c])
                 case .due: card.due = tag == "o" ? "2027-01-01" : "2027-02-02"
-                case .description: card.description.append("more \(tag)")
+                case .description: card.descriptionLines.append("more \(tag)")
                 case .subtasks: card.subtasks.append(Subtask("sub \(tag)"))
                 case .extraLines: card.extraLines.append("    more \(tag)")
                 case .done: card.done.toggle()
@@ -147,7 +147,7 @@ private struct Generator {
 /// A card's content as one string (cheaper than a reflected description in a debug build).
 private func text(_ c: Card) -> String {
     var s = c.title + "|" + (c.due ?? "-") + "|" + (c.done ? "x" : " ")
-    for line in c.description { s += "|d " + line }
+    for line in c.descriptionLines { s += "|d " + line }
     for sub in c.subtasks { s += (sub.done ? "|[x] " : "|[ ] ") + sub.title }
     for line in c.extraLines { s += "|e " + line }
     return s
@@ -217,8 +217,8 @@ private func expect(base: Board, _ o: SideEdits, _ t: SideEdits) -> Expectation 
                     if both { e.collisions += 1 }
                 case .due:
                     m.due = from.due
-                    if both { m.description.append(CardMerge.dueElsewhereLine(tc.due!)); e.collisions += 1 }
-                case .description: m.description = both ? card.description + ["more o", "more t"] : from.description
+                    if both { m.descriptionLines.append(CardMerge.dueElsewhereLine(tc.due!)); e.collisions += 1 }
+                case .description: m.descriptionLines = both ? card.descriptionLines + ["more o", "more t"] : from.descriptionLines
                 case .subtasks: m.subtasks = both ? card.subtasks + [Subtask("sub o"), Subtask("sub t")] : from.subtasks
                 case .extraLines: m.extraLines = both ? card.extraLines + ["    more o", "    more t"] : from.extraLines
                 case .done: m.done = from.done
@@ -371,7 +371,7 @@ struct MergeWildTests {
         for c in board.columns.indices {
             for _ in 0..<Int.random(in: 0...6, using: &rng) {
                 var card = Card(id: ItemID.fresh(), title: titles.randomElement(using: &rng)!)
-                if Bool.random(using: &rng) { card.description = ["d"] }
+                if Bool.random(using: &rng) { card.descriptionLines = ["d"] }
                 board.columns[c].cards.append(card)
             }
         }

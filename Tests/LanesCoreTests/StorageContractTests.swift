@@ -3,7 +3,7 @@ import Foundation
 import Testing
 @testable import LanesCore
 
-/// What every `BoardStorage` must do, run against each store: two handles on one board (two
+/// What every `BoardStore` must do, run against each store: two handles on one board (two
 /// writers), load, commit, merge with the other writer, conflicts, identities kept, change noticed.
 enum StoreKind: String, CaseIterable, Sendable, CustomStringConvertible {
     case file, memory
@@ -12,13 +12,13 @@ enum StoreKind: String, CaseIterable, Sendable, CustomStringConvertible {
     static let start = "## To do\n\n- a0\n- a1\n\n## Doing\n\n- b0\n\n## Done\n"
 
     /// Two handles on a fresh board holding `start`, and what tidies up.
-    func open() throws -> (a: any BoardStorage, b: any BoardStorage, done: () -> Void) {
+    func open() throws -> (a: any BoardStore, b: any BoardStore, done: () -> Void) {
         switch self {
         case .file:
             let folder = ScratchFolder()
             let path = folder.file("board.md")
             try Array(Self.start.utf8).write(to: path)
-            return (BoardStore.unread(path), BoardStore.unread(path), { folder.remove() })
+            return (FileBoardStore.unread(path), FileBoardStore.unread(path), { folder.remove() })
         case .memory:
             let shared = MemoryBoardStore.Shared(try BoardFormat.parse(Self.start, file: "start").board)
             return (MemoryBoardStore(shared), MemoryBoardStore(shared), {})

@@ -7,10 +7,10 @@ import Testing
 @Suite struct StoreCommitTests {
     let text = "## To do\n\n\n- a0\n- a1\n\n## Doing\n\n- b0\n\n\n## Done\n\n- c0\n"
 
-    func store(_ dir: ScratchFolder) throws -> (BoardStore, Board, String) {
+    func store(_ dir: ScratchFolder) throws -> (FileBoardStore, Board, String) {
         let path = dir.file("b.md")
         writeBehindTheBack(Array(text.utf8), to: path)
-        let (store, board, _) = try BoardStore.open(path, starter: nil)
+        let (store, board, _) = try FileBoardStore.open(path, starter: nil)
         return (store, board, path)
     }
 

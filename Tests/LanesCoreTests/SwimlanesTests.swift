@@ -151,7 +151,7 @@ struct SwimlanesPlacementTests {
                 var cards: [Card] = []
                 for _ in 0..<Int.random(in: 1...4, using: &rng) {
                     cards.append(Card(id: ItemID(next), title: Self.randomTitle(&rng), due: Bool.random(using: &rng) ? "2026-11-25" : nil,
-                                      description: ["line #frontend"], subtasks: [Subtask("s #backend")]))
+                                      descriptionLines: ["line #frontend"], subtasks: [Subtask("s #backend")]))
                     next += 1
                 }
                 columns.append(Column(title: "C\(c)", cards: cards))
@@ -255,7 +255,7 @@ struct SwimlaneQueryTests {
         #expect(try String(contentsOfFile: path, encoding: .utf8) == sample, "the board file is untouched")
         #expect(try String(contentsOfFile: folder.file(".b.md.lanes"), encoding: .utf8)
                 == "# ours\nswimlanes \"frontend\" \"backend\"\n")
-        #expect(try BoardStore.load(path).board.acceptRules.swimlanes == lanes("frontend", "backend"))
+        #expect(try FileBoardStore.load(path).board.acceptRules.swimlanes == lanes("frontend", "backend"))
         _ = try BoardCommands.edit(path) { SwimlaneQuery.set(&$0, nil) }
         #expect(try String(contentsOfFile: folder.file(".b.md.lanes"), encoding: .utf8) == "# ours\n")
         #expect(try String(contentsOfFile: path, encoding: .utf8) == sample)
@@ -274,7 +274,7 @@ struct SwimlaneQueryTests {
             defer { folder.remove() }
             let path = folder.file("b.md")
             try Data(sample.utf8).write(to: URL(fileURLWithPath: path))
-            let stores = [BoardStore.unread(path), BoardStore.unread(path)]
+            let stores = [FileBoardStore.unread(path), FileBoardStore.unread(path)]
             var bases = try stores.map { try $0.load() }
             let texts = bases[0].columns.flatMap { $0.cards.map { SwimlanesPlacementTests.solid($0.title) } }.sorted()
             var expected: Swimlanes? = nil
@@ -294,7 +294,7 @@ struct SwimlaneQueryTests {
                 let outcome = try stores[w].commit(base: bases[w], ours: ours)
                 if ours.acceptRules.swimlanes != bases[w].acceptRules.swimlanes { expected = ours.acceptRules.swimlanes }
                 bases[w] = outcome.board
-                let disk = try BoardStore.load(path).board
+                let disk = try FileBoardStore.load(path).board
                 let context = "seed \(seed) step \(step) writer \(w)"
                 #expect(disk.acceptRules.swimlanes == expected, "\(context)")
                 #expect(disk.acceptRules.swimlanes == outcome.board.acceptRules.swimlanes

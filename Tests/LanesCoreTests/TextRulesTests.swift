@@ -43,15 +43,15 @@ struct TextRulesTests {
         let (lines, changes) = TextRules.lines("one\r\ntwo\u{2028}three\0")
         #expect(lines == ["one", "two", "three"])
         #expect(changes.nulBytes == 1)
-        let card = Card(id: ItemID(1), title: "t\nu", due: "d\0", description: ["a\u{2029}b"], subtasks: [Subtask("s\r")])
+        let card = Card(id: ItemID(1), title: "t\nu", due: "d\0", descriptionLines: ["a\u{2029}b"], subtasks: [Subtask("s\r")])
         let (clean, all) = TextRules.storable(card)
-        #expect(clean.title == "t u" && clean.due == "d" && clean.description == ["a", "b"] && clean.subtasks[0].title == "s ")
+        #expect(clean.title == "t u" && clean.due == "d" && clean.descriptionLines == ["a", "b"] && clean.subtasks[0].title == "s ")
         #expect(all == TextRules.Changes(lineBreaks: 3, nulBytes: 1))
     }
 
     @Test func theWriterNeverWritesWhatTheParserRefuses() throws {
         // Put straight into the model, past every door: the writer's own guard still holds.
-        var b = Board(columns: [Column(title: "c\0\r\n", cards: [Card(id: ItemID(1), title: "x\0y\rz", description: ["\n"])],
+        var b = Board(columns: [Column(title: "c\0\r\n", cards: [Card(id: ItemID(1), title: "x\0y\rz", descriptionLines: ["\n"])],
                                        extraLines: ["e\0"])])
         b.acceptRules.setSources(["o\r\nther"], for: "c\0\r\n")
         for dialect in [BoardDialect.taskell, .obsidian] {
@@ -74,7 +74,7 @@ struct TextRulesTests {
             let column = TextRules.oneLine(nastyString(&rng)).text
             var board = Board(columns: [Column(title: column, cards: titles.enumerated().map { k, t in
                 Card(id: ItemID(UInt64(k + 1)), title: t, due: TextRules.oneLine(nastyString(&rng, maxLength: 4)).text,
-                     description: TextRules.lines(nastyString(&rng)).lines,
+                     descriptionLines: TextRules.lines(nastyString(&rng)).lines,
                      subtasks: [Subtask(TextRules.oneLine(nastyString(&rng)).text)])
             }), Column(title: "Other")])
             // Door: the command line (refuse, or add).
@@ -118,10 +118,10 @@ struct TextRulesTests {
         let out = folder.appendingPathComponent("b.md").path
         let summary = try BoardCommands.importTrello(from: export, to: out, dialect: .taskell, options: .init(), force: false)
         #expect(summary.contains("3 line breaks became spaces and 1 NUL byte was removed"))
-        let (b, _) = try BoardStore.load(out)
+        let (b, _) = try FileBoardStore.load(out)
         #expect(b.columns[0].title == "To do")
         #expect(b.columns[0].cards[0].title == "evilcard two")
-        #expect(b.columns[0].cards[0].description == ["a", "b"])
+        #expect(b.columns[0].cards[0].descriptionLines == ["a", "b"])
     }
 
     @Test func trelloDueMustBeARealDate() {

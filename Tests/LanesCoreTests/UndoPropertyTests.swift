@@ -18,8 +18,8 @@ struct UndoPropertyTests {
         defer { folder.remove() }
         let path = folder.file("board.md")
         try Array(Self.start.utf8).write(to: path)
-        let (local, loaded, _) = try BoardStore.open(path, starter: nil)
-        var sim = UndoSimulation(seed: seed, local: local, other: BoardStore.unread(path), loaded: loaded)
+        let (local, loaded, _) = try FileBoardStore.open(path, starter: nil)
+        var sim = UndoSimulation(seed: seed, local: local, other: FileBoardStore.unread(path), loaded: loaded)
         sim.liveOther = ["I1", "I2", "I3", "I4", "I5"]
         do {
             for n in 0..<Self.steps { try sim.step(n) }
@@ -29,7 +29,7 @@ struct UndoPropertyTests {
         }
         // The file holds what the app holds once it has read the last change.
         try sim.refresh()
-        let onDisk = try BoardStore.load(path).board
+        let onDisk = try FileBoardStore.load(path).board
         #expect(UndoSimulation.tokens(onDisk).sorted() == UndoSimulation.tokens(sim.doc.board).sorted())
         #expect(sim.counts["undo", default: 0] > Self.steps / 10 && sim.counts["other", default: 0] > Self.steps / 4)
     }

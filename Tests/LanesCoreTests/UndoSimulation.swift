@@ -21,8 +21,8 @@ struct UndoSimulation {
     var doc: BoardDocument
     /// The board as the store last handed it to us.
     var synced: Board
-    let local: any BoardStorage
-    let other: any BoardStorage
+    let local: any BoardStore
+    let other: any BoardStore
     var next = 0
     var liveLocal = Set<String>()
     var liveOther = Set<String>()
@@ -34,7 +34,7 @@ struct UndoSimulation {
     var exactRefresh = true
     var current = true
 
-    init(seed: UInt64, local: any BoardStorage, other: any BoardStorage, loaded: Board) {
+    init(seed: UInt64, local: any BoardStore, other: any BoardStore, loaded: Board) {
         rng = SplitMix64(seed: seed)
         self.local = local
         self.other = other

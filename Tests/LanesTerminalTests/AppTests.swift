@@ -250,7 +250,7 @@ import Testing
 @Suite struct ScreenTests {
     @Test func idleBoardAsText() {
         var board = sampleBoard()
-        board.columns[0].cards[1].description = ["more"]
+        board.columns[0].cards[1].descriptionLines = ["more"]
         board.columns[0].cards[1].subtasks = [Subtask("x", done: true), Subtask("y")]
         let d = AppDriver(board: board, width: 80, height: 14)
         let lines = d.screen().split(separator: "\n", omittingEmptySubsequences: false).map(String.init)

@@ -57,7 +57,7 @@ struct CardTextTests {
     @Test func extraLinesEditedInTheEditorAreTaken() throws {
         let card = try cards()[1]
         let back = try CardText.parse("- [ ] plain\n    > a description\n\t#tag on its own line\n", original: card)
-        #expect(back.description == ["a description"])
+        #expect(back.descriptionLines == ["a description"])
         #expect(back.extraLines == ["\t#tag on its own line"])
         let unchecked = try CardText.parse("- [ ] Minimal Demo\n", original: try cards()[0])
         #expect(!unchecked.done && unchecked.extraLines.isEmpty)

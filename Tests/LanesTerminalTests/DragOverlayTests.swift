@@ -11,7 +11,7 @@ import Testing
         var next: UInt64 = 1
         func card(_ t: String, desc: Bool) -> Card {
             defer { next += 1 }
-            return Card(id: ItemID(next), title: t, description: desc ? ["notes"] : [])
+            return Card(id: ItemID(next), title: t, descriptionLines: desc ? ["notes"] : [])
         }
         return Board(columns: [
             Column(title: "To do", cards: [card("first card with a long title that wraps", desc: true),

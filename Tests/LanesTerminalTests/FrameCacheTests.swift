@@ -13,7 +13,7 @@ import Testing
             Column(title: "Col \(c)", cards: (0..<(c == 2 ? 3 : 4 + c * 5)).map { i in
                 defer { next += 1 }
                 return Card(id: ItemID(next), title: i % 3 == 0 ? "card \(c).\(i) 看板 🚀 a longer title that wraps" : "card \(c).\(i)",
-                            description: i % 4 == 1 ? ["notes"] : [])
+                            descriptionLines: i % 4 == 1 ? ["notes"] : [])
             }, wipLimit: c == 2 ? 3 : nil)
         }
         return Board(columns: columns)

@@ -79,7 +79,7 @@ struct LineEditorLimitTests {
                                         storesDoneMark: false)
         d.app.finishExternalEdit(id, edited: edited)
         #expect(d.app.board.columns[0].cards[0].title == "one two")
-        #expect(d.app.board.columns[0].cards[0].description == ["a", "b"])
+        #expect(d.app.board.columns[0].cards[0].descriptionLines == ["a", "b"])
         #expect(d.app.status.contains("2 line breaks became spaces"))
     }
 }

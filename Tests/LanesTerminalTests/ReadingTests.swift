@@ -60,7 +60,7 @@ import Testing
 @Suite struct CardDetailViewTests {
     static func board() -> Board {
         var b = sampleBoard([("To do", ["Report #docs", "b"]), ("Done", [])])
-        b.columns[0].cards[0].description = [String(repeating: "word ", count: 40) + "omega", "", "second paragraph"]
+        b.columns[0].cards[0].descriptionLines = [String(repeating: "word ", count: 40) + "omega", "", "second paragraph"]
         b.columns[0].cards[0].subtasks = [Subtask("one"), Subtask("two", done: true), Subtask("three")]
         b.columns[0].cards[0].due = "2026-03-31"
         return b
@@ -310,7 +310,7 @@ import Testing
     func randomSessionsThroughDetailHelpAndCompact(seed: UInt64) {
         var random = SplitMix64(seed: seed)
         var b = sampleBoard([("To do", (0..<12).map { "card \($0) 👩‍💻 🇯🇵" }), ("Doing", ["d"]), ("Done", [])])
-        b.columns[0].cards[0].description = ["a long description line that wraps", "", "more"]
+        b.columns[0].cards[0].descriptionLines = ["a long description line that wraps", "", "more"]
         b.columns[0].cards[0].subtasks = (0..<8).map { Subtask("step \($0)") }
         b.columns[0].wipLimit = 3
         var d = AppDriver(board: b, width: 80, height: 24)

@@ -52,10 +52,10 @@ func sgrReport(_ b: Int, _ x: Int, _ y: Int, release: Bool = false) -> [UInt8] {
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
     }
 
-    func open(_ text: String) throws -> (BoardStore, Board, String) {
+    func open(_ text: String) throws -> (FileBoardStore, Board, String) {
         let path = dir + "/board.md"
         try text.write(toFile: path, atomically: true, encoding: .utf8)
-        let (store, board, _) = try BoardStore.open(path, starter: nil)
+        let (store, board, _) = try FileBoardStore.open(path, starter: nil)
         return (store, board, path)
     }
 

@@ -130,7 +130,7 @@ import Testing
         var next: UInt64 = 1
         let cards = Self.corpus.map { s -> Card in
             defer { next += 1 }
-            return Card(id: ItemID(next), title: s, description: [s, "more " + s], subtasks: [Subtask(s)])
+            return Card(id: ItemID(next), title: s, descriptionLines: [s, "more " + s], subtasks: [Subtask(s)])
         }
         let board = Board(columns: [Column(title: "Zero \u{200D}\u{0301}width", cards: Array(cards.prefix(20))),
                                     Column(title: "看板 \u{1F1EB}\u{1F1F7}", cards: Array(cards.dropFirst(20)))])

@@ -186,7 +186,7 @@ private struct EditDoor {
             let (card, changes) = TextRules.storable(edited)
             let words = "Card updated" + (changes.words.map { ": \($0) (each field of a card is one line)" } ?? "")
             return try change(edited.id, seen: seen, words: words) { c in
-                c.title = card.title; c.due = card.due; c.description = card.description
+                c.title = card.title; c.due = card.due; c.descriptionLines = card.descriptionLines
                 c.subtasks = card.subtasks; c.done = card.done; c.extraLines = card.extraLines
             }
 
@@ -303,7 +303,7 @@ private struct EditDoor {
             func take<T: Equatable>(_ key: WritableKeyPath<CardFields, T>) {
                 if now[keyPath: key] == from[keyPath: key] { result[keyPath: key] = to[keyPath: key] }
             }
-            take(\.title); take(\.due); take(\.description); take(\.subtasks); take(\.done); take(\.extraLines)
+            take(\.title); take(\.due); take(\.descriptionLines); take(\.subtasks); take(\.done); take(\.extraLines)
             guard result != now else {
                 return Outcome(board: board, inverse: nil, words: "\(q(now.title)) was changed elsewhere since: left as it is", focus: .card(id))
             }
@@ -497,7 +497,7 @@ extension CardFields {
     func write(to card: inout Card) {
         card.title = title
         card.due = due
-        card.description = description
+        card.descriptionLines = descriptionLines
         card.subtasks = subtasks
         card.done = done
         card.extraLines = extraLines

@@ -105,7 +105,7 @@ public struct PlacedCard: Hashable, Sendable {
 public struct CardFields: Hashable, Sendable {
     public var title: String
     public var due: String?
-    public var description: [String]
+    public var descriptionLines: [String]
     public var subtasks: [Subtask]
     public var done: Bool
     public var extraLines: [String]
@@ -113,7 +113,7 @@ public struct CardFields: Hashable, Sendable {
     public init(_ card: Card) {
         title = card.title
         due = card.due
-        description = card.description
+        descriptionLines = card.descriptionLines
         subtasks = card.subtasks
         done = card.done
         extraLines = card.extraLines

@@ -214,7 +214,7 @@ struct BoardWriter {
     private mutating func writeTaskell(_ card: Card) {
         line("- " + singleLine(card.title))
         if let due = card.due { line("    @ " + singleLine(due)) }
-        for text in card.description { line("    > " + singleLine(text)) }
+        for text in card.descriptionLines { line("    > " + singleLine(text)) }
         for sub in card.subtasks { line((sub.done ? "    * [x] " : "    * [ ] ") + singleLine(sub.title)) }
     }
 
@@ -229,7 +229,7 @@ struct BoardWriter {
         if let due = card.due { text += " @{" + singleLine(due) + "}" }
         line(text)
         lines(card.extraLines)
-        for text in card.description { line("    " + singleLine(text)) }
+        for text in card.descriptionLines { line("    " + singleLine(text)) }
         for sub in card.subtasks { line((sub.done ? "    - [x] " : "    - [ ] ") + singleLine(sub.title)) }
     }
 

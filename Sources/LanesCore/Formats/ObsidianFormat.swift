@@ -53,7 +53,7 @@ struct ObsidianParser {
         func closeCard() {
             if var done = card.take() {
                 if !cardExtra.isEmpty {
-                    done.setParsedDetails(description: [], subtasks: [], extraLines: cardExtra)
+                    done.setParsedDetails(descriptionLines: [], subtasks: [], extraLines: cardExtra)
                     cardExtra = []
                 }
                 cards.append(done)

@@ -38,7 +38,7 @@ struct TaskellParser {
         func closeCard() {
             if var done = card.take() {
                 if !description.isEmpty || !subtasks.isEmpty {
-                    done.setParsedDetails(description: description, subtasks: subtasks, extraLines: [])
+                    done.setParsedDetails(descriptionLines: description, subtasks: subtasks, extraLines: [])
                     description = []
                     subtasks = []
                 }

@@ -36,7 +36,7 @@ public enum BoardCommands {
                 out += "\n"
                 guard details else { continue }
                 let indent = String(repeating: " ", count: width + 6)
-                for line in card.description { out += indent + "> " + printable(line) + "\n" }
+                for line in card.descriptionLines { out += indent + "> " + printable(line) + "\n" }
                 for sub in card.subtasks { out += indent + (sub.done ? "[x] " : "[ ] ") + printable(sub.title) + "\n" }
             }
         }
@@ -148,7 +148,7 @@ public enum BoardCommands {
     /// Reads the board, applies `change`, and commits it: what others saved meanwhile is merged,
     /// never overwritten or refused. The storage is untouched when `change` throws.
     /// Collisions resolved by the merge rule are handed to `conflicts` (for stderr).
-    public static func edit<T>(_ storage: some BoardStorage, conflicts: ([BoardConflict]) -> Void = { _ in },
+    public static func edit<T>(_ storage: some BoardStore, conflicts: ([BoardConflict]) -> Void = { _ in },
                                _ change: (inout Board) throws -> T) throws -> T {
         let original = try storage.load()
         var board = original
@@ -162,7 +162,7 @@ public enum BoardCommands {
     /// `edit` on a board file (which must exist).
     public static func edit<T>(_ path: String, conflicts: ([BoardConflict]) -> Void = { _ in },
                                _ change: (inout Board) throws -> T) throws -> T {
-        try edit(BoardStore.unread(path), conflicts: conflicts, change)
+        try edit(FileBoardStore.unread(path), conflicts: conflicts, change)
     }
 
     // MARK: Accept rules

@@ -50,7 +50,7 @@ public enum BoardExport {
     /// blank lines at either end of the description are dropped. A card that already
     /// has a description or sub-tasks is returned unchanged.
     public static func interpretedObsidianBody(_ card: Card) -> Card {
-        guard card.description.isEmpty, card.subtasks.isEmpty, !card.extraLines.isEmpty else { return card }
+        guard card.descriptionLines.isEmpty, card.subtasks.isEmpty, !card.extraLines.isEmpty else { return card }
         var result = card
         result.extraLines = []
         for line in card.extraLines {
@@ -61,11 +61,11 @@ public enum BoardExport {
                         ?? dropPrefix(trimmed, "* [x] ") ?? dropPrefix(trimmed, "* [X] ") {
                 result.subtasks.append(Subtask(String(rest), done: true))
             } else {
-                result.description.append(unindented(line))
+                result.descriptionLines.append(unindented(line))
             }
         }
-        while result.description.last?.allSatisfy(\.isWhitespace) == true { result.description.removeLast() }
-        while result.description.first?.allSatisfy(\.isWhitespace) == true { result.description.removeFirst() }
+        while result.descriptionLines.last?.allSatisfy(\.isWhitespace) == true { result.descriptionLines.removeLast() }
+        while result.descriptionLines.first?.allSatisfy(\.isWhitespace) == true { result.descriptionLines.removeFirst() }
         return result
     }
 
@@ -117,7 +117,7 @@ public enum BoardExport {
                     ("due", card.due.map { .string($0) } ?? .null),
                     ("dueDate", card.due.flatMap(isoDay).map { .string($0) } ?? .null),
                     ("tags", .array(card.tags.map { .string($0) })),
-                    ("description", .string(card.description.joined(separator: "\n"))),
+                    ("description", .string(card.descriptionLines.joined(separator: "\n"))),
                     ("subtasks", .array(card.subtasks.map { .object([("title", .string($0.title)), ("done", .bool($0.done))]) })),
                 ]))
             }

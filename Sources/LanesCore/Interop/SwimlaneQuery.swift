@@ -83,7 +83,7 @@ public enum SwimlaneQuery {
                     out += "\n"
                     guard details else { continue }
                     let indent = String(repeating: " ", count: width + 8)
-                    for line in card.description { out += indent + "> " + BoardCommands.printable(line) + "\n" }
+                    for line in card.descriptionLines { out += indent + "> " + BoardCommands.printable(line) + "\n" }
                     for sub in card.subtasks { out += indent + (sub.done ? "[x] " : "[ ] ") + BoardCommands.printable(sub.title) + "\n" }
                 }
             }

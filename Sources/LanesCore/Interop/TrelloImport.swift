@@ -285,7 +285,7 @@ public enum TrelloImport {
                     subtasks.append(Subtask(name, done: state == "complete"))
                 }
             }
-            return Card(id: ItemID(0), title: title, due: due, description: description, subtasks: subtasks)
+            return Card(id: ItemID(0), title: title, due: due, descriptionLines: description, subtasks: subtasks)
         }
     }
 }

@@ -401,7 +401,7 @@ private struct MergeEngine {
                 base: bSeq, ours: oSeq, theirs: tSeq, stationary: stationaryCard,
                 placedHere: { n, side in survives[n] && placer[n] == side && finalColumn[n] == c },
                 shared: shared,
-                runsInOrder: { (content[$0]!.title, content[$0]!.description.joined(separator: "\n")) < (content[$1]!.title, content[$1]!.description.joined(separator: "\n")) })
+                runsInOrder: { (content[$0]!.title, content[$0]!.descriptionLines.joined(separator: "\n")) < (content[$1]!.title, content[$1]!.descriptionLines.joined(separator: "\n")) })
             column.cards.reserveCapacity(order.count)
             for n in order {
                 var card = content[n]!

@@ -26,7 +26,7 @@ public enum CardMerge {
         } else if o.title == b.title {
             card.title = t.title
         }
-        var description = mergeList(base: b.description, ours: o.description, theirs: t.description)
+        var description = mergeList(base: b.descriptionLines, ours: o.descriptionLines, theirs: t.descriptionLines)
         if o.due != b.due && t.due != b.due && o.due != t.due {
             card.due = o.due
             if let due = t.due {
@@ -38,7 +38,7 @@ public enum CardMerge {
         } else if o.due == b.due {
             card.due = t.due
         }
-        card.description = description
+        card.descriptionLines = description
         card.subtasks = mergeList(base: b.subtasks, ours: o.subtasks, theirs: t.subtasks) { a, c in
             (a.title, a.done ? 1 : 0) < (c.title, c.done ? 1 : 0)
         }

@@ -33,7 +33,7 @@ struct FlatBoard {
 
 /// Every field but the identity is byte for byte equal (the title, most likely to differ, first).
 func sameContent(_ a: Card, _ b: Card) -> Bool {
-    sameBytes(a.title, b.title) && a.done == b.done && a.due == b.due && a.description == b.description
+    sameBytes(a.title, b.title) && a.done == b.done && a.due == b.due && a.descriptionLines == b.descriptionLines
         && a.subtasks == b.subtasks && a.extraLines == b.extraLines
 }
 
@@ -70,7 +70,7 @@ func titleHash(_ card: Card) -> UInt64 {
 func contentHash(_ card: Card) -> UInt64 {
     var h = titleHash(card)
     fnvFold(card.due ?? "", into: &h)
-    h = (h ^ UInt64(card.description.count &* 3 &+ card.subtasks.count &* 5 &+ card.extraLines.count &* 7 &+ (card.done ? 1 : 0))) &* 0x100_0000_01B3
+    h = (h ^ UInt64(card.descriptionLines.count &* 3 &+ card.subtasks.count &* 5 &+ card.extraLines.count &* 7 &+ (card.done ? 1 : 0))) &* 0x100_0000_01B3
     return h
 }
 
@@ -262,7 +262,7 @@ enum BoardMatcher {
         let wa = Set(a.title.lowercased().split(separator: " ")), wb = Set(b.title.lowercased().split(separator: " "))
         let union = wa.union(wb).count, common = wa.intersection(wb).count
         if union > 0 && (exactSlot ? common * 3 > union : common * 2 >= union) { return true }
-        let hasDetails = !a.description.isEmpty || !a.subtasks.isEmpty || !a.extraLines.isEmpty
-        return hasDetails && a.description == b.description && a.subtasks == b.subtasks && a.extraLines == b.extraLines
+        let hasDetails = !a.descriptionLines.isEmpty || !a.subtasks.isEmpty || !a.extraLines.isEmpty
+        return hasDetails && a.descriptionLines == b.descriptionLines && a.subtasks == b.subtasks && a.extraLines == b.extraLines
     }
 }

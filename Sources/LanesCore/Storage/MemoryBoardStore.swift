@@ -1,12 +1,12 @@
 import DragKit
 import Synchronization
 
-/// A board kept in memory as a `BoardStorage`: any number of handles share one board, and every
+/// A board kept in memory as a `BoardStore`: any number of handles share one board, and every
 /// commit merges with what the other handles committed since its base, as the file store does.
 ///
 /// For tests of what sits on top of a store (the app, undo, the contract every store passes):
 /// no file, no server, the same answers.
-public final class MemoryBoardStore: BoardStorage {
+public final class MemoryBoardStore: BoardStore {
     /// The board all handles share, with a version that moves on every commit.
     public final class Shared: Sendable {
         let state: Mutex<(board: Board, version: Int)>

@@ -5,7 +5,7 @@ import DragKit
 /// Two stores, two writes, no transaction spanning them: the protocol (DECISIONS.md, "#27
 /// cross-board move") is an intent record in `MoveJournal`, synced before the first write;
 /// then the target's commit inserts the cards; an `inserted` mark; then the source's commit
-/// deletes them; then the record goes. Both writes are ordinary `BoardStorage.commit`s, so
+/// deletes them; then the record goes. Both writes are ordinary `BoardStore.commit`s, so
 /// what other writers do to either board meanwhile is merged, never overwritten. `recover`
 /// finishes a record whose mover died (or rolls it back when the target never got the cards).
 public enum CrossBoardMove {
@@ -13,9 +13,9 @@ public enum CrossBoardMove {
     public struct Endpoint {
         /// An absolute path with links resolved, or a database URL without its password.
         public var key: String
-        public var storage: any BoardStorage
+        public var storage: any BoardStore
 
-        public init(key: String, storage: any BoardStorage) {
+        public init(key: String, storage: any BoardStore) {
             self.key = key
             self.storage = storage
         }
@@ -59,7 +59,7 @@ public enum CrossBoardMove {
             throw CommandError(.badInput, "the card is already on \(target.storage.displayName); to move it inside that board, leave out --to-board")
         }
         for end in [source, target] {
-            if let file = end.storage as? BoardStore, file.isReadOnly { throw StorageError.readOnly(path: file.path) }
+            if let file = end.storage as? FileBoardStore, file.isReadOnly { throw StorageError.readOnly(path: file.path) }
         }
         let locks = try journal.lockBoards([source.key, target.key])
         defer { withExtendedLifetime(locks) {} }
@@ -174,7 +174,7 @@ public enum CrossBoardMove {
     /// and after a recovery that itself died. `open` gives the storage of a key; a board that cannot be
     /// opened (a database down) leaves its record for next time, said in the result.
     public static func recover(journal: MoveJournal, touching keys: Set<String>? = nil,
-                               open: (String) throws -> any BoardStorage) -> [Recovered] {
+                               open: (String) throws -> any BoardStore) -> [Recovered] {
         let (pending, unreadable) = journal.takePending()
         var results = unreadable.map { Recovered(result: .leftPending, description: "cannot read the move record \($0); it is left there") }
         for p in pending {
@@ -196,7 +196,7 @@ public enum CrossBoardMove {
         Board.listed(r.entries.map { "“\(TerminalSafe.escape($0.card.title, keepLayout: false))”" }, or: "and")
     }
 
-    private static func finish(_ p: MoveJournal.Pending, source: any BoardStorage, target: any BoardStorage) throws -> Recovered {
+    private static func finish(_ p: MoveJournal.Pending, source: any BoardStore, target: any BoardStore) throws -> Recovered {
         let r = p.record
         if let withdraw = p.withdrawing {
             let board = try target.load()

@@ -41,7 +41,7 @@ public struct MoveRecord: Sendable, Equatable {
             let c = e.card
             return .object([
                 ("title", .string(c.title)), ("done", .bool(c.done)), ("due", c.due.map { .string($0) } ?? .null),
-                ("description", .array(c.description.map { .string($0) })),
+                ("description", .array(c.descriptionLines.map { .string($0) })),
                 ("subtasks", .array(c.subtasks.map { .object([("title", .string($0.title)), ("done", .bool($0.done))]) })),
                 ("extraLines", .array(c.extraLines.map { .string($0) })),
                 ("sourceColumn", .string(e.sourceColumn)), ("sourcePosition", .int(e.sourcePosition)),
@@ -80,7 +80,7 @@ public struct MoveRecord: Sendable, Equatable {
             guard case .array(let subs)? = c["subtasks"]?.value else { throw bad("\"subtasks\" missing") }
             let subtasks = try subs.map { Subtask(try string($0, "title"), done: $0["done"]?.bool ?? false) }
             let card = Card(id: ItemID.fresh(), title: try string(c, "title"), due: c["due"]?.string,
-                            description: try strings(c, "description"), subtasks: subtasks,
+                            descriptionLines: try strings(c, "description"), subtasks: subtasks,
                             done: c["done"]?.bool ?? false, extraLines: try strings(c, "extraLines"))
             entries.append(Entry(card: card, sourceColumn: try string(c, "sourceColumn"), sourcePosition: try int(c, "sourcePosition"),
                                  sourceCountBefore: try int(c, "sourceCountBefore"), targetCountBefore: try int(c, "targetCountBefore")))

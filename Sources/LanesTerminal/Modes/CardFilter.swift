@@ -7,7 +7,7 @@ public enum CardFilter {
         let words = query.lowercased().split(separator: " ")
         guard !words.isEmpty else { return true }
         let tags = Set(card.tags.map { $0.lowercased() })
-        let text = ([card.title] + card.description + card.subtasks.map(\.title)).joined(separator: "\n").lowercased()
+        let text = ([card.title] + card.descriptionLines + card.subtasks.map(\.title)).joined(separator: "\n").lowercased()
         return words.allSatisfy { w in
             w.hasPrefix("#") && w.count > 1 ? tags.contains(String(w.dropFirst())) : text.contains(w)
         }

@@ -51,16 +51,16 @@ public enum CardDetailView {
             for line in flow.dropFirst() { field("", line) }
         }
         out.append(Line(text: "", style: Style()))
-        if card.description.isEmpty && card.extraLines.isEmpty {
+        if card.descriptionLines.isEmpty && card.extraLines.isEmpty {
             out.append(Line(text: "No description", style: Style(dim: true)))
-        } else if !card.description.isEmpty {
+        } else if !card.descriptionLines.isEmpty {
             out.append(Line(text: "Description", style: Style(bold: true)))
-            for line in card.description {
+            for line in card.descriptionLines {
                 if line.isEmpty { out.append(Line(text: "", style: Style())) } else { add(DisplayText.safe(line)) }
             }
         }
         if !card.extraLines.isEmpty {
-            if !card.description.isEmpty { out.append(Line(text: "", style: Style())) }
+            if !card.descriptionLines.isEmpty { out.append(Line(text: "", style: Style())) }
             let count = card.extraLines.count
             out.append(Line(text: "Notes as written in the file (\(count) line\(count == 1 ? "" : "s"); E edits them)",
                             style: Style(bold: true)))

@@ -50,7 +50,7 @@ public final class AppRunner {
     /// Reads the board's history for flow metrics (`M`, the card detail); nil: the board has none.
     public var flowSource: (@Sendable () throws -> (FlowHistory, FlowColumns))?
 
-    public init(app: BoardApp, device: TerminalDevice, storage: sending (any BoardStorage)?, boardName: String = "board",
+    public init(app: BoardApp, device: TerminalDevice, storage: sending (any BoardStore)?, boardName: String = "board",
                 copyInfo: BoardFileInfo = BoardFileInfo(dialect: .taskell),
                 environment: [String: String] = ProcessInfo.processInfo.environment,
                 clock: @escaping () -> Double = monotonicNow) {
@@ -349,7 +349,7 @@ public enum CardText {
         var out = storesDoneMark ? (card.done ? "- [x] " : "- [ ] ") : "- "
         out += oneLine(card.title) + "\n"
         if let due = card.due { out += "    @ " + oneLine(due) + "\n" }
-        for line in card.description { out += "    > " + oneLine(line) + "\n" }
+        for line in card.descriptionLines { out += "    > " + oneLine(line) + "\n" }
         for sub in card.subtasks { out += (sub.done ? "    * [x] " : "    * [ ] ") + oneLine(sub.title) + "\n" }
         for line in card.extraLines { out += line + "\n" }
         return out
@@ -424,7 +424,7 @@ public enum CardText {
         }
         if !storesDoneMark { extra = [] }
         card.due = due
-        card.description = description
+        card.descriptionLines = description
         card.subtasks = subtasks
         card.extraLines = extra
         return card

@@ -39,7 +39,7 @@ public final class StorageWorker: Sendable {
         var gone: String?
     }
 
-    private let storage: Mutex<any BoardStorage>
+    private let storage: Mutex<any BoardStore>
     private let state = Mutex(State())
     private let toWorker: (read: Int32, write: Int32)
     private let toApp: (read: Int32, write: Int32)
@@ -50,7 +50,7 @@ public final class StorageWorker: Sendable {
     /// Readable when reports are waiting (for the app's poll loop).
     public var reportDescriptor: Int32 { toApp.read }
 
-    public init(storage: sending any BoardStorage, pollInterval: Double = 1.0) {
+    public init(storage: sending any BoardStore, pollInterval: Double = 1.0) {
         changeDescriptor = storage.changeDescriptor
         self.storage = Mutex(storage)
         self.pollInterval = pollInterval

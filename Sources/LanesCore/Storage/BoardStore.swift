@@ -9,7 +9,7 @@ import DragKit
 /// caller started from (`base`, the last board this storage handed out) and the caller's board
 /// (`ours`, descended from `base` with the same card identities). Whatever changed in the store
 /// since `base` is merged with `ours`; the result is stored and returned, and becomes the next base.
-public protocol BoardStorage: AnyObject {
+public protocol BoardStore: AnyObject {
     /// What to call the board in messages: a path, or a URL without any password.
     var displayName: String { get }
     /// Reads the board as it is stored now; it becomes the base of the next `commit`.

@@ -5,7 +5,7 @@ import Glibc
 import Darwin
 #endif
 
-/// A board file on disk as a `BoardStorage`: every save merges with what others wrote meanwhile.
+/// A board file on disk as a `BoardStore`: every save merges with what others wrote meanwhile.
 ///
 /// Any number of Lanes processes (and other programs) may have the board open; there is no
 /// session lock. A commit holds a `WriteLock` on the file for the read–merge–write, reads the
@@ -14,7 +14,7 @@ import Darwin
 /// of what changed and keeping the rest byte for byte (the disk's own layout is used). A
 /// program that writes between our read and our rename is caught by `SafeFile`'s check and
 /// the merge runs again. The accept rules sidecar is read and written the same way.
-public final class BoardStore: BoardStorage {
+public final class FileBoardStore: BoardStore {
     public let path: String
     /// The accept rules file beside the board.
     public let rulesPath: String
@@ -42,7 +42,7 @@ public final class BoardStore: BoardStorage {
 
     /// Opens a board file, creating it from `starter` (Markdown) when missing.
     /// A malformed board or rules file throws its `file:line:` error.
-    public static func open(_ path: String, starter: String?) throws -> (store: BoardStore, board: Board, created: Bool) {
+    public static func open(_ path: String, starter: String?) throws -> (store: FileBoardStore, board: Board, created: Bool) {
         let (rules, rulesFP) = try AcceptRules.read(AcceptRules.sidecarPath(forBoard: path))
         let loaded: (bytes: [UInt8], fingerprint: FileFingerprint)
         do {
@@ -53,17 +53,17 @@ public final class BoardStore: BoardStorage {
             let bytes = Array(BoardFormat.serialize(board, info: info).utf8)
             let fp = try SafeFile.writeAtomically(bytes, to: path, expecting: nil)
             board.acceptRules = rules
-            return (BoardStore(path: path, info: info, known: board, fingerprint: fp, rulesFingerprint: rulesFP), board, true)
+            return (FileBoardStore(path: path, info: info, known: board, fingerprint: fp, rulesFingerprint: rulesFP), board, true)
         }
         var (board, info) = try BoardFormat.parse(loaded.bytes, file: path)
         board.acceptRules = rules
-        return (BoardStore(path: path, info: info, known: board, fingerprint: loaded.fingerprint, rulesFingerprint: rulesFP),
+        return (FileBoardStore(path: path, info: info, known: board, fingerprint: loaded.fingerprint, rulesFingerprint: rulesFP),
                 board, false)
     }
 
     /// A store for `path` that has read nothing yet: `load()` reads the board (commands that change it).
-    public static func unread(_ path: String) -> BoardStore {
-        BoardStore(path: path, info: BoardFileInfo(dialect: .taskell), known: Board(), fingerprint: nil, rulesFingerprint: nil)
+    public static func unread(_ path: String) -> FileBoardStore {
+        FileBoardStore(path: path, info: BoardFileInfo(dialect: .taskell), known: Board(), fingerprint: nil, rulesFingerprint: nil)
     }
 
     /// Writes `board` as a new board file (and its rules beside it), atomically, under the write lock.
@@ -99,7 +99,7 @@ public final class BoardStore: BoardStorage {
         return st.st_mode & 0o222 == 0
     }
 
-    // MARK: BoardStorage
+    // MARK: BoardStore
 
     public func load() throws -> Board {
         let disk = try readDisk()

@@ -1,4 +1,4 @@
-"""Drag and drop, round two (#14): marked cards dragged together, columns dragged by their
+"""Dragging beyond one card (#14): marked cards dragged together, columns dragged by their
 headers, fast auto-scroll, the symmetric drop rule and the parked cursor, in a real terminal."""
 
 from __future__ import annotations
