@@ -31,7 +31,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .executableTarget(name: "lanes-bench", dependencies: ["LanesTerminal", "LanesCore", "LanesPostgres", "DragKit", "SeededRandom"]),
+        .executableTarget(name: "lanes-bench", dependencies: ["LanesTerminal", "LanesCore", "LanesPostgres", "DragKit", "SeededRandom",
+                                                        .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .testTarget(name: "DragKitTests", dependencies: ["DragKit"]),
         .testTarget(name: "LanesCoreTests", dependencies: ["LanesCore", "DragKit", "SeededRandom"]),
         .testTarget(name: "LanesPostgresTests", dependencies: ["LanesPostgres", "LanesCore", "DragKit", "SeededRandom"]),

@@ -22,8 +22,7 @@ func runPostgresHistory() {
         FileHandle.standardError.write(Data("lanes-bench --pg-history: no server (run it through scripts/pg-test-cluster with)\n".utf8))
         exit(2)
     }
-    let cardCount = option("--pg-history-cards").flatMap(Int.init) ?? 100_000
-    let changes = option("--pg-history-changes").flatMap(Int.init) ?? 1_000
+    let cardCount = opts.pgHistoryCards, changes = opts.pgHistoryChanges
     let name = "history-\(getpid())"
     let url = "postgresql://alice@/lanes?host=\(dir)&port=\(port)&board=\(name)"
     do {

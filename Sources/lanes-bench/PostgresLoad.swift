@@ -32,10 +32,7 @@ func runPostgresLoad() {
         FileHandle.standardError.write(Data("lanes-bench --pg-load: no server (run it through scripts/pg-test-cluster with)\n".utf8))
         exit(2)
     }
-    let clients = option("--pg-clients").flatMap(Int.init) ?? 20
-    let seconds = option("--pg-seconds").flatMap(Double.init) ?? 60
-    let maxMoves = option("--pg-moves").flatMap(Int.init) ?? 20_000
-    let cardCount = option("--pg-cards").flatMap(Int.init) ?? 10_000
+    let clients = opts.pgClients, seconds = opts.pgSeconds, maxMoves = opts.pgMoves, cardCount = opts.pgCards
     let name = "load-\(getpid())"
     @Sendable func url(_ role: String) -> String { "postgresql://\(role)@/lanes?host=\(dir)&port=\(port)&board=\(name)" }
 

@@ -1,14 +1,12 @@
 // lanes-bench: the benchmarks of `make bench` (run it from a release build).
+// Options: BenchOptions.swift (`lanes-bench --help` lists them; a mistyped flag is an error).
 //
 //   lanes-bench [--sizes 1000,10000,100000] [--motions 3000] [--json bench-results.json] [--no-pty] [--no-rss]
 //   lanes-bench --only 10000 --rss --board FILE     peak RSS of one size, in a process of its own
-//   lanes-bench --flow                              flow metrics alone: 10,000 commits of a 1,000-card board (--no-flow skips it)
+//   lanes-bench --flow                              flow metrics alone (--no-flow skips it)
 //   lanes-bench --write-board 10000 FILE [--size 120x40] [--lean] [--geometry]
 //                                                   writes a board, prints the title lines of the last card
-//                                                   fully shown on its first screen (the end-to-end script waits for them);
-//                                                   --lean: 4 columns, a one-line description a card (the 1M-card shape);
-//                                                   --geometry: then "GEOMETRY x0 y0 x1 y1 COL0 COL1", the first
-//                                                   title line of the first card of columns 0 and 1
+//                                                   fully shown on its first screen (the end-to-end script waits for them)
 import DragKit
 import Foundation
 import LanesCore
@@ -23,26 +21,17 @@ func say(_ s: String) {
     fflush(nil)
 }
 
-// MARK: Arguments
+// MARK: Arguments (BenchOptions.swift: a mistyped flag is an error, --help lists them)
 
-let args = Array(CommandLine.arguments.dropFirst())
-func option(_ name: String) -> String? {
-    guard let i = args.firstIndex(of: name), i + 1 < args.count else { return nil }
-    return args[i + 1]
-}
-func flag(_ name: String) -> Bool { args.contains(name) }
+let opts = BenchOptions.parseOrExit()
+let sizes = opts.sizeList
+let motions = opts.motions
+let jsonPath = opts.json
+let screens = opts.screen.flatMap(parseSize).map { [$0] } ?? [Size(width: 120, height: 40), Size(width: 80, height: 24)]
+func on(_ phase: String) -> Bool { opts.on(phase) }
 
-let sizes = option("--only").flatMap(Int.init).map { [$0] }
-    ?? (option("--sizes") ?? "1000,10000,100000").split(separator: ",").compactMap { Int($0) }
-let motions = option("--motions").flatMap(Int.init) ?? 3000
-let jsonPath = option("--json") ?? "bench-results.json"
-let screens = option("--screen").flatMap(parseSize).map { [$0] } ?? [Size(width: 120, height: 40), Size(width: 80, height: 24)]
-/// Which parts to run (all by default): parse, launch, drag, pty, save, rss, text, shapes.
-let phases = Set((option("--phases") ?? "parse,launch,drag,pty,save,rss,text,shapes").split(separator: ",").map(String.init))
-func on(_ phase: String) -> Bool { phases.contains(phase) && !flag("--no-" + phase) }
-
-if flag("--pg-load") || flag("--pg-history") {
-    if flag("--pg-load") { runPostgresLoad() }
+if opts.pgLoad || opts.pgHistory {
+    if opts.pgLoad { runPostgresLoad() }
     runPostgresHistory()
     exit(0)
 }
@@ -61,11 +50,6 @@ func writeFile(_ bytes: [UInt8], _ path: String) {
     }
 }
 
-func parseSize(_ s: String) -> Size? {
-    let p = s.split(separator: "x").compactMap { Int($0) }
-    return p.count == 2 ? Size(width: p[0], height: p[1]) : nil
-}
-
 /// The app exactly as `lanes` starts it: default size, then the terminal's size.
 func launchApp(_ board: Board, title: String, size: Size) -> BoardApp {
     var app = BoardApp(board: board, title: title, status: "", keymap: Keymap())
@@ -75,21 +59,16 @@ func launchApp(_ board: Board, title: String, size: Size) -> BoardApp {
 
 // MARK: --flow (flow metrics on a long git history, alone)
 
-if flag("--flow") {
+if opts.flow {
     FlowBench.run().forEach(say)
     exit(0)
 }
 
 // MARK: --write-board (for the end-to-end script)
 
-if let n = option("--write-board").flatMap(Int.init) {
-    guard let i = args.firstIndex(of: "--write-board"), i + 2 < args.count else {
-        FileHandle.standardError.write(Data("usage: lanes-bench --write-board N FILE [--size WxH]\n".utf8))
-        exit(2)
-    }
-    let path = args[i + 2]
-    let size = option("--size").flatMap(parseSize) ?? Size(width: 120, height: 40)
-    let bytes = flag("--lean") ? BoardGenerator.leanMarkdown(cards: n) : BoardGenerator.markdown(cards: n)
+if let n = opts.writeBoard, let path = opts.writeBoardFile {
+    let size = (opts.size ?? opts.screen).flatMap(parseSize) ?? Size(width: 120, height: 40)
+    let bytes = opts.lean ? BoardGenerator.leanMarkdown(cards: n) : BoardGenerator.markdown(cards: n)
     writeFile(bytes, path)
     let (board, _) = try BoardFormat.parse(bytes, file: path)
     let app = launchApp(board, title: "Lanes", size: size)
@@ -102,7 +81,7 @@ if let n = option("--write-board").flatMap(Int.init) {
     guard let k = lastFull else { print(""); exit(0) }
     let face = CardFace(card: c.cards[k], width: c.frame.width, maxTitleLines: LayoutMetrics().maxTitleLines)
     for line in face.titleLines { print(line) }
-    if flag("--geometry"), l.columns.count > 1 {
+    if opts.geometry, l.columns.count > 1 {
         // A point on the first title line of the first card of columns 0 and 1 (0-based cells).
         let a = l.columns[0], b = l.columns[1]
         print("GEOMETRY \(a.frame.minX + 3) \(a.viewport.minY + 1) \(b.frame.minX + 3) \(b.viewport.minY + 1) \(a.column.title) \(b.column.title)")
@@ -112,7 +91,7 @@ if let n = option("--write-board").flatMap(Int.init) {
 
 // MARK: --memory-probe FILE (where a launch's memory goes)
 
-if let path = option("--memory-probe") {
+if let path = opts.memoryProbe {
     func rssNow() -> String { "rss \(currentRSSkB() / 1024) MB, peak \(peakRSSkB() / 1024) MB" }
     say("start: \(rssNow()); a Card takes \(MemoryLayout<Card>.stride) bytes in an array")
     let tRead = nanos()
@@ -124,7 +103,7 @@ if let path = option("--memory-probe") {
     let t0 = nanos()
     var (board, _) = try BoardFormat.parse(bytes, file: path)
     say("parsed \(board.cardCount) cards in \(fmt(ms(nanos() - t0))) ms: \(rssNow())")
-    if flag("--drop-bytes") { say("(bytes kept until the end)") }
+    if opts.dropBytes { say("(bytes kept until the end)") }
     let t1 = nanos()
     let app = launchApp(board, title: "Lanes", size: screens[0])
     var buf = CellBuffer(width: 0, height: 0)
@@ -137,7 +116,7 @@ if let path = option("--memory-probe") {
 
 // MARK: --drop-probe N (what a drop costs, piece by piece, on the realistic N-card board)
 
-if let n = option("--drop-probe").flatMap(Int.init) {
+if let n = opts.dropProbe {
     let (board, _) = try BoardFormat.parse(BoardGenerator.markdown(cards: n), file: "probe")
     let big = board.columns.indices.max { board.columns[$0].cards.count < board.columns[$1].cards.count }!
     let last = board.columns[big].cards.count - 1
@@ -160,8 +139,8 @@ if let n = option("--drop-probe").flatMap(Int.init) {
 
 // MARK: --rss (child process)
 
-if flag("--rss") {
-    guard let path = option("--board"), let n = sizes.first else {
+if opts.rss {
+    guard let path = opts.board, let n = opts.only else {
         FileHandle.standardError.write(Data("usage: lanes-bench --only N --rss --board FILE\n".utf8))
         exit(2)
     }
@@ -283,7 +262,7 @@ func reps(for n: Int) -> Int { n >= 100_000 ? 5 : n >= 10_000 ? 10 : 20 }
         for size in screens {
             let tag = "\(size.width)x\(size.height)"
             let pty = try PTYCapture(width: size.width, height: size.height)
-            var dumps = option("--dump-frames").flatMap(Int.init) ?? 0
+            var dumps = opts.dumpFrames
             pty.keepLast = dumps > 0
             try pty.start()
             var app = launchApp(board, title: "Lanes · board.md", size: size)
@@ -395,8 +374,8 @@ say("lanes-bench: \(sizes.map(String.init).joined(separator: ", ")) cards, \(mot
 for n in sizes {
     perSize[n] = try benchSize(n)
 }
-if !flag("--no-merge") { MergeBench.run().forEach(say) }
-if !flag("--no-flow") { FlowBench.run().forEach(say) }
+if !opts.noMerge { MergeBench.run().forEach(say) }
+if !opts.noFlow { FlowBench.run().forEach(say) }
 
 if on("shapes") {
     say("parsing by shape (fastest of 5, release build):")

@@ -1,0 +1,118 @@
+// The options of lanes-bench, read by swift-argument-parser as `lanes` reads its own:
+// a mistyped flag is an error and `--help` lists them all.
+import ArgumentParser
+import DragKit
+
+/// Every option of `lanes-bench`; a benchmark in a file of its own adds its options here.
+struct BenchOptions: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "lanes-bench",
+        abstract: "The benchmarks of `make bench` (run them from a release build).",
+        discussion: """
+            With no mode, runs every phase at every size and writes the figures to --json.
+            Modes (each runs alone): --write-board, --rss, --memory-probe, --drop-probe, --flow, --pg-load, --pg-history.
+            """)
+
+    // MARK: The benchmark
+
+    @Option(help: "Board sizes to measure, comma-separated.")
+    var sizes: String = "1000,10000,100000"
+    @Option(help: "Measure only this size (with --rss: the size of --board).")
+    var only: Int?
+    @Option(help: "Motion events per scripted drag.")
+    var motions: Int = 3000
+    @Option(help: "Where the figures go (merged into an existing file).")
+    var json: String = "bench-results.json"
+    @Option(help: "Screen size WxH (default: 120x40 and 80x24; --write-board: 120x40).")
+    var screen: String?
+    @Option(help: "Phases to run, comma-separated: parse,launch,drag,pty,save,rss,text,shapes.")
+    var phases: String = "parse,launch,drag,pty,save,rss,text,shapes"
+    @Flag(name: .customLong("no-parse"), help: "Skip the parse phase.") var noParse = false
+    @Flag(name: .customLong("no-launch"), help: "Skip launch to first frame.") var noLaunch = false
+    @Flag(name: .customLong("no-drag"), help: "Skip the scripted drags.") var noDrag = false
+    @Flag(name: .customLong("no-pty"), help: "Skip the curses bytes on a pty.") var noPty = false
+    @Flag(name: .customLong("no-save"), help: "Skip the saves.") var noSave = false
+    @Flag(name: .customLong("no-rss"), help: "Skip peak RSS in a process of its own.") var noRss = false
+    @Flag(name: .customLong("no-text"), help: "Skip long text in the line editor.") var noText = false
+    @Flag(name: .customLong("no-shapes"), help: "Skip parsing by shape.") var noShapes = false
+    @Flag(name: .customLong("no-merge"), help: "Skip the merge benchmark.") var noMerge = false
+    @Flag(name: .customLong("no-flow"), help: "Skip the flow metrics benchmark.") var noFlow = false
+    @Option(name: .customLong("dump-frames"), help: "Print this many drag frames' bytes to stderr.")
+    var dumpFrames: Int = 0
+
+    // MARK: Modes
+
+    @Option(name: .customLong("write-board"), help: ArgumentHelp(
+        "Write an N-card board to FILE and print the title lines of the last card fully shown on its first screen.",
+        valueName: "N"))
+    var writeBoard: Int?
+    @Argument(help: ArgumentHelp("The file --write-board writes.", valueName: "FILE"))
+    var writeBoardFile: String?
+    @Option(help: "Screen size WxH for --write-board.")
+    var size: String?
+    @Flag(help: "--write-board: 4 columns, a one-line description a card (the 1M-card shape).")
+    var lean = false
+    @Flag(help: "--write-board: then print \"GEOMETRY x0 y0 x1 y1 COL0 COL1\".")
+    var geometry = false
+
+    @Flag(help: "Peak RSS of one size (--only N, --board FILE), in a process of its own.")
+    var rss = false
+    @Option(help: "The board file --rss opens.")
+    var board: String?
+
+    @Option(name: .customLong("memory-probe"), help: ArgumentHelp("Where a launch's memory goes, step by step.", valueName: "FILE"))
+    var memoryProbe: String?
+    @Flag(name: .customLong("drop-bytes"), help: "--memory-probe: note that the bytes are kept until the end.")
+    var dropBytes = false
+    @Option(name: .customLong("drop-probe"), help: ArgumentHelp("What a drop costs, piece by piece, on an N-card board.", valueName: "N"))
+    var dropProbe: Int?
+
+    @Flag(help: "Flow metrics alone: 10,000 commits of a 1,000-card board.")
+    var flow = false
+
+    @Flag(name: .customLong("pg-load"), help: "Many clients moving cards on one PostgreSQL board (then --pg-history).")
+    var pgLoad = false
+    @Option(name: .customLong("pg-clients")) var pgClients: Int = 20
+    @Option(name: .customLong("pg-seconds")) var pgSeconds: Double = 60
+    @Option(name: .customLong("pg-moves")) var pgMoves: Int = 20_000
+    @Option(name: .customLong("pg-cards")) var pgCards: Int = 10_000
+    @Flag(name: .customLong("pg-history"), help: "The PostgreSQL history benchmark alone.")
+    var pgHistory = false
+    @Option(name: .customLong("pg-history-cards")) var pgHistoryCards: Int = 100_000
+    @Option(name: .customLong("pg-history-changes")) var pgHistoryChanges: Int = 1_000
+
+    func validate() throws {
+        if writeBoardFile != nil && writeBoard == nil {
+            throw ValidationError("a FILE argument is only for --write-board N FILE")
+        }
+        if writeBoard != nil && writeBoardFile == nil {
+            throw ValidationError("--write-board N needs the FILE to write")
+        }
+        for (name, value) in [("--screen", screen), ("--size", size)] {
+            if let v = value, parseSize(v) == nil { throw ValidationError("\(name) \(v): expected WxH, e.g. 120x40") }
+        }
+        let known: Set<String> = ["parse", "launch", "drag", "pty", "save", "rss", "text", "shapes"]
+        for p in phases.split(separator: ",") where !known.contains(String(p)) {
+            throw ValidationError("--phases: unknown phase \(p) (known: \(known.sorted().joined(separator: ",")))")
+        }
+        for s in sizes.split(separator: ",") where Int(s) == nil {
+            throw ValidationError("--sizes: \(s) is not a number")
+        }
+    }
+
+    /// Whether a phase runs: named in --phases and not skipped by --no-PHASE.
+    func on(_ phase: String) -> Bool {
+        let skipped = ["parse": noParse, "launch": noLaunch, "drag": noDrag, "pty": noPty, "save": noSave,
+                       "rss": noRss, "text": noText, "shapes": noShapes][phase] ?? false
+        return phases.split(separator: ",").contains(Substring(phase)) && !skipped
+    }
+
+    /// The board sizes to run: --only, or --sizes.
+    var sizeList: [Int] { only.map { [$0] } ?? sizes.split(separator: ",").compactMap { Int($0) } }
+}
+
+/// The size WxH, or nil.
+func parseSize(_ s: String) -> Size? {
+    let p = s.split(separator: "x").compactMap { Int($0) }
+    return p.count == 2 ? Size(width: p[0], height: p[1]) : nil
+}
