@@ -84,4 +84,27 @@ struct OneDoorParityTests {
         d.key(.escape)
         #expect(d.app.status == "Cancelled")
     }
+    /// `x` on a card: a taskell file has no done mark, an Obsidian one has. The rule is the
+    /// door's, so the terminal and the commands refuse (or make) the edit alike, in the same words.
+    @Test(arguments: [BoardDialect.taskell, .obsidian])
+    func theDoneMarkIsTheDialectsToRefuse(_ dialect: BoardDialect) throws {
+        var d = AppDriver(board: Self.board(), width: 100)
+        d.app.configure(compact: false, dialect: dialect)
+        d.key(.char("x"))
+        var b = Self.board()
+        let id = b.columns[0].cards[0].id
+        var refusal: String?
+        do { try BoardCommands.door(&b, .setDone(id, true), dialect: dialect) } catch { refusal = error.message }
+        #expect(d.app.board == b, "the same board")
+        #expect(d.app.board.columns[0].cards[0].done == (dialect == .obsidian))
+        if dialect == .taskell {
+            let words = try #require(refusal)
+            #expect(words == "taskell files have no done mark: nothing changed (move the card to a done column instead)")
+            #expect(d.app.status == "Taskell files have no done mark: nothing changed (move the card to a done column instead)")
+            #expect(!d.app.document.history.canUndo, "a refusal records no undo step")
+        } else {
+            #expect(refusal == nil)
+            #expect(d.app.status == "Marked “a0” done")
+        }
+    }
 }

@@ -171,7 +171,7 @@ extension BoardApp {
     @discardableResult
     mutating func send(_ edit: BoardEdit, from prompt: (Prompt, LineEditor)? = nil) -> EditOutcome? {
         do {
-            let outcome = try document.apply(edit)
+            let outcome = try document.apply(edit, dialect: reading.dialect)
             status = DisplayText.safe(outcome.words)
             focus(outcome.focus)
             if outcome.changed { changed() }

@@ -5,8 +5,10 @@ import LanesCore
 struct ReadingState: Sendable {
     /// One row per card instead of boxes.
     var compact = false
+    /// The format the board is stored in, when known: the door refuses what it cannot store.
+    var dialect: BoardDialect?
     /// Whether the board's dialect stores a card's done mark (taskell has none).
-    var storesDoneMark = true
+    var storesDoneMark: Bool { dialect != .taskell }
     /// The card detail a prompt opened from it returns to.
     var returnTo: CardDetail?
     /// The status line shows a page flip's words, which a drag replaces once the pointer is over a column.
@@ -26,9 +28,9 @@ public struct CardDetail: Hashable, Sendable {
 extension BoardApp {
     // MARK: Settings
 
-    /// Sets how the board is shown and what the board's file can store.
-    public mutating func configure(compact: Bool, storesDoneMark: Bool) {
-        reading.storesDoneMark = storesDoneMark
+    /// Sets how the board is shown and the format it is stored in (the door refuses what that cannot store).
+    public mutating func configure(compact: Bool, dialect: BoardDialect) {
+        reading.dialect = dialect
         if reading.compact != compact { toggleCompact(quiet: true) }
     }
 
@@ -74,12 +76,8 @@ extension BoardApp {
 
     // MARK: Done marks
 
-    /// Toggles a card's done mark, or says why the file cannot keep one (then nothing changes, no undo step).
+    /// Toggles a card's done mark through the door (which refuses it in words when the board's format has none).
     mutating func toggleDone(_ path: ItemPath) {
-        guard reading.storesDoneMark else {
-            status = "Taskell files have no done mark: nothing changed (move the card to a done column instead)"
-            return
-        }
         send(.setDone(board[path].id, !board[path].done))
     }
 
