@@ -64,10 +64,11 @@ public struct BoardDocument: Sendable {
         self.history = History(limit: historyLimit)
     }
 
-    /// Applies an edit through the door as one undo step (a refusal changes nothing and records nothing).
+    /// Applies an edit through the door as one undo step (a refusal changes nothing and records
+    /// nothing); `dialect`: the format the board is stored in (see `Board.applying`).
     @discardableResult
-    public mutating func apply(_ edit: BoardEdit, force: Bool = false) throws(EditRefusal) -> EditOutcome {
-        let outcome = try board.applying(edit, force: force)
+    public mutating func apply(_ edit: BoardEdit, force: Bool = false, dialect: BoardDialect? = nil) throws(EditRefusal) -> EditOutcome {
+        let outcome = try board.applying(edit, force: force, dialect: dialect)
         board = outcome.board
         if let inverse = outcome.inverse { history.record(EditStep(label: edit.label, edit: inverse)) }
         return outcome

@@ -117,7 +117,7 @@ struct Open: ParsableCommand {
             status = "Unsaved changes of your last session on this board were kept in \(copy)"
         }
         var app = BoardApp(board: opened.board, title: "Lanes · \(opened.name)", status: status, keymap: config.keymap)
-        app.configure(compact: config.compact, storesDoneMark: opened.info.dialect != .taskell)
+        app.configure(compact: config.compact, dialect: opened.info.dialect)
         let flowSource = opened.flowSource
         let runner = AppRunner(app: app, device: CursesTerminal(), storage: opened.storage, boardName: opened.key,
                                copyInfo: opened.info)

@@ -166,7 +166,7 @@ private func row(_ screen: String, _ y: Int) -> String {
         #expect(d.app.board.acceptRules.sources(for: "Done") == ["Later, maybe", "To do"])
         d.key(.char("F"))
         #expect(d.screen().contains("empty = any): \"Later, maybe\", To do"))
-        #expect(BoardApp.splitNames(" a , \"b \\\"c\\\", d\" ,, e") == ["a", "b \"c\", d", "e"])
+        #expect(PromptMode.splitNames(" a , \"b \\\"c\\\", d\" ,, e") == ["a", "b \"c\", d", "e"])
     }
 
     @Test func renamingAndDeletingColumnsKeepTheRulesInStepAndUndoRewindsThem() throws {

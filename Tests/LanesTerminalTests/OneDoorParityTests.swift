@@ -84,4 +84,45 @@ struct OneDoorParityTests {
         d.key(.escape)
         #expect(d.app.status == "Cancelled")
     }
+    /// `x` on a card: a taskell file has no done mark, an Obsidian one has. The rule is the
+    /// door's, so the terminal and the commands refuse (or make) the edit alike, in the same words.
+    @Test(arguments: [BoardDialect.taskell, .obsidian])
+    func theDoneMarkIsTheDialectsToRefuse(_ dialect: BoardDialect) throws {
+        var d = AppDriver(board: Self.board(), width: 100)
+        d.app.configure(compact: false, dialect: dialect)
+        d.key(.char("x"))
+        var b = Self.board()
+        let id = b.columns[0].cards[0].id
+        var refusal: String?
+        do { try BoardCommands.door(&b, .setDone(id, true), dialect: dialect) } catch { refusal = error.message }
+        #expect(d.app.board == b, "the same board")
+        #expect(d.app.board.columns[0].cards[0].done == (dialect == .obsidian))
+        if dialect == .taskell {
+            let words = try #require(refusal)
+            #expect(words == "taskell files have no done mark: nothing changed (move the card to a done column instead)")
+            #expect(d.app.status == "Taskell files have no done mark: nothing changed (move the card to a done column instead)")
+            #expect(!d.app.document.history.canUndo, "a refusal records no undo step")
+        } else {
+            #expect(refusal == nil)
+            #expect(d.app.status == "Marked “a0” done")
+        }
+    }
+
+    /// The card view's `x` asks the same door: on a taskell board it is refused in the same
+    /// words and the view stays open on the card; on an Obsidian board the card is marked.
+    @Test(arguments: [BoardDialect.taskell, .obsidian])
+    func theCardViewsDoneKeyGoesThroughTheDoorToo(_ dialect: BoardDialect) {
+        var d = AppDriver(board: Self.board(), width: 100, height: 30)
+        d.app.configure(compact: false, dialect: dialect)
+        d.key(.enter)
+        guard case .detail(let open) = d.app.mode else { Issue.record("enter did not open the card"); return }
+        d.key(.char("x"))
+        guard case .detail(let after) = d.app.mode else { Issue.record("x closed the card view"); return }
+        #expect(after == open)
+        #expect(d.app.board.columns[0].cards[0].done == (dialect == .obsidian))
+        #expect(d.app.status == (dialect == .taskell
+            ? "Taskell files have no done mark: nothing changed (move the card to a done column instead)"
+            : "Marked “a0” done"))
+        #expect(d.app.document.history.canUndo == (dialect == .obsidian))
+    }
 }

@@ -7,9 +7,10 @@ extension Board {
     /// accept rules, unique column titles, and what a card or column that vanished means.
     ///
     /// `force` lifts the WIP limits and accept rules (`lanes add --force`, and undo and redo,
-    /// which put back what was there).
-    public func applying(_ edit: BoardEdit, force: Bool = false) throws(EditRefusal) -> EditOutcome {
-        var door = EditDoor(board: self, force: force)
+    /// which put back what was there). `dialect` is the format the board is stored in, when
+    /// known: an edit it cannot store is refused (a taskell file has no done mark).
+    public func applying(_ edit: BoardEdit, force: Bool = false, dialect: BoardDialect? = nil) throws(EditRefusal) -> EditOutcome {
+        var door = EditDoor(board: self, force: force, dialect: dialect)
         return try door.apply(edit)
     }
 
@@ -52,6 +53,7 @@ extension Board {
 private struct EditDoor {
     var board: Board
     let force: Bool
+    let dialect: BoardDialect?
 
     typealias Outcome = EditOutcome
 
@@ -160,6 +162,9 @@ private struct EditDoor {
             }
 
         case .setDone(let id, let done):
+            if dialect == .taskell {
+                throw refuse(.format, "taskell files have no done mark: nothing changed (move the card to a done column instead)")
+            }
             let title = board.indexPath(for: id).map { q(board[$0].title) } ?? "the card"
             return try change(id, seen: nil, words: done ? "Marked \(title) done" : "Marked \(title) not done") { $0.done = done }
 

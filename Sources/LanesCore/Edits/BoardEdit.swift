@@ -156,6 +156,8 @@ public struct EditOutcome: Sendable {
 public struct EditRefusal: Error, Hashable, Sendable, CustomStringConvertible {
     public enum Reason: Hashable, Sendable {
         case missingCard, missingColumn, full, acceptRule, text, name, number, changedElsewhere
+        /// The board's format cannot store the change (a taskell file has no done mark).
+        case format
     }
 
     public var reason: Reason

@@ -118,11 +118,12 @@ public enum BoardCommands {
     }
 
     /// Applies an edit through the door; a refusal becomes the command's error (with `hint` for
-    /// a refusal `--force` would lift).
+    /// a refusal `--force` would lift); `dialect`: the format the board is stored in.
     @discardableResult
-    public static func door(_ board: inout Board, _ edit: BoardEdit, force: Bool = false, hint: String = "") throws(CommandError) -> EditOutcome {
+    public static func door(_ board: inout Board, _ edit: BoardEdit, force: Bool = false, dialect: BoardDialect? = nil,
+                            hint: String = "") throws(CommandError) -> EditOutcome {
         do {
-            let outcome = try board.applying(edit, force: force)
+            let outcome = try board.applying(edit, force: force, dialect: dialect)
             board = outcome.board
             return outcome
         } catch {

@@ -1,30 +1,20 @@
 import DragKit
 import LanesCore
 
-/// What each key action does: editing cards and columns, undo, prompts.
+/// What each key action does on the board: selection, edits through the door, undo, opening prompts and views.
 extension BoardApp {
     /// Does what an action asks.
     public mutating func perform(_ action: Action, now: Double) -> [AppEffect] {
-        let lifted = coordinator.session?.isKeyboard == true
-        if lifted {
-            switch action {
-            case .up, .moveUp: liftedMove(dy: -1)
-            case .down, .moveDown: liftedMove(dy: 1)
-            case .left, .moveLeft: liftedMove(dx: -1)
-            case .right, .moveRight: liftedMove(dx: 1)
-            case .first: liftedMove(toIndex: 0)
-            case .last: liftedMove(toIndex: Int.max)
-            case .lift, .drop:
-                apply(drag.coordinator.dropLifted(dataSource: &document), now: now)
-            case .cancel:
-                apply(coordinator.cancel(reason: .requested), now: now)
-            case .quit:
+        if coordinator.session?.isKeyboard == true {
+            switch DragSession.liftedCommand(action, keymap: keymap) {
+            case .move(let dx, let dy): liftedMove(dx: dx, dy: dy)
+            case .moveTo(let index): liftedMove(toIndex: index)
+            case .drop: apply(drag.coordinator.dropLifted(dataSource: &document), now: now)
+            case .cancel: apply(coordinator.cancel(reason: .requested), now: now)
+            case .cancelAndQuit:
                 apply(coordinator.cancel(reason: .requested), now: now)
                 return [.quit]
-            default:
-                let drops = [keymap.keys(for: .lift).first, keymap.keys(for: .drop).first].compactMap { $0?.description }
-                status = "Drop the card first" + (drops.isEmpty ? "" : " (\(drops.joined(separator: " or ")))")
-                    + (keymap.keys(for: .cancel).first.map { ", or \($0) to cancel" } ?? "")
+            case .refuse(let words): status = words
             }
             return []
         }
@@ -42,7 +32,7 @@ extension BoardApp {
         case .lift:
             guard let sel = validSelection else { status = "No card to lift"; break }
             showSection(sel.section)
-            coordinator.selectedItems = marked
+            coordinator.selectedItems = marks.ids
             apply(coordinator.lift(at: sel, dataSource: document), now: now)
         case .drop:
             // Nothing lifted: enter opens the selected card.
@@ -50,10 +40,9 @@ extension BoardApp {
             openDetail(at: sel)
         case .toggleMark:
             guard let sel = validSelection else { status = "No card to mark"; break }
-            toggleMark(board[sel].id)
+            status = marks.toggle(board[sel].id)
         case .cancel:
-            if !marked.isEmpty { marked = []; status = "Marks cleared" }
-            else if !filter.isEmpty { filter = ""; status = "Filter cleared" }
+            if let words = marks.clear() ?? filtering.clear() { status = words }
         case .moveLeft: quickMove(dx: -1)
         case .moveRight: quickMove(dx: 1)
         case .moveUp: quickMove(dy: -1)
@@ -72,13 +61,13 @@ extension BoardApp {
         case .addBelow:
             guard let sel = selection, board.columns.indices.contains(sel.section) else { status = "Add a column first" + keyHint(.addColumn); break }
             let slot: CardSlot = board.item(at: sel).map { .after($0.id, orIndex: sel.item + 1) } ?? .index(0)
-            mode = .prompt(.addCard(column: board.columns[sel.section].id, index: sel.section, slot: slot), LineEditor())
+            mode = .prompt(PromptMode(.addCard(column: board.columns[sel.section].id, index: sel.section, slot: slot)))
         case .addTop:
             guard let sel = selection, board.columns.indices.contains(sel.section) else { status = "Add a column first" + keyHint(.addColumn); break }
-            mode = .prompt(.addCard(column: board.columns[sel.section].id, index: sel.section, slot: .top), LineEditor())
+            mode = .prompt(PromptMode(.addCard(column: board.columns[sel.section].id, index: sel.section, slot: .top)))
         case .editTitle:
             guard let sel = validSelection else { status = "No card selected"; break }
-            mode = .prompt(.editTitle(seen(sel)), LineEditor(board[sel].title))
+            mode = .prompt(PromptMode(.editTitle(seen(sel)), text: board[sel].title))
         case .deleteCard:
             guard let sel = validSelection else { status = "No card selected"; break }
             if send(.deleteCards([board[sel].id], seen: [board[sel]])) != nil { status += keyHint(.undo, "undoes") }
@@ -99,16 +88,16 @@ extension BoardApp {
             send(.tickSubtask(board[sel].id))
         case .setDue:
             guard let sel = validSelection else { status = "No card selected"; break }
-            mode = .prompt(.setDue(seen(sel)), LineEditor(board[sel].due ?? ""))
+            mode = .prompt(PromptMode(.setDue(seen(sel)), text: board[sel].due ?? ""))
         case .setTags:
             guard let sel = validSelection else { status = "No card selected"; break }
-            mode = .prompt(.setTags(seen(sel)), LineEditor(board[sel].tags.map { "#" + $0 }.joined(separator: " ")))
+            mode = .prompt(PromptMode(.setTags(seen(sel)), text: board[sel].tags.map { "#" + $0 }.joined(separator: " ")))
         case .addColumn:
             let slot: ColumnSlot = selection.flatMap { s in board.columns.indices.contains(s.section) ? .after(board.columns[s.section].id, orIndex: s.section + 1) : nil } ?? .index(0)
-            mode = .prompt(.addColumn(slot), LineEditor())
+            mode = .prompt(PromptMode(.addColumn(slot)))
         case .renameColumn:
             guard let column = selectedColumn else { break }
-            mode = .prompt(.renameColumn(column.id), LineEditor(column.title))
+            mode = .prompt(PromptMode(.renameColumn(column.id), text: column.title))
         case .deleteColumn:
             guard let column = selectedColumn else { break }
             deleteColumn(column.id, confirmed: nil)
@@ -122,12 +111,12 @@ extension BoardApp {
             }
         case .setLimit:
             guard let column = selectedColumn else { break }
-            mode = .prompt(.setLimit(column.id), LineEditor(column.wipLimit.map(String.init) ?? ""))
+            mode = .prompt(PromptMode(.setLimit(column.id), text: column.wipLimit.map(String.init) ?? ""))
         case .setAccepts:
             guard let column = selectedColumn else { status = "Add a column first" + keyHint(.addColumn); break }
-            mode = .prompt(.setAccepts(column.id), LineEditor(acceptsPromptText(for: column.id)))
+            mode = .prompt(PromptMode(.setAccepts(column.id), text: PromptMode.acceptsText(for: column.id, on: board)))
         case .filter:
-            mode = .prompt(.filter, LineEditor(filter))
+            mode = .prompt(PromptMode(.filter, text: filter))
         }
         return []
     }
@@ -169,19 +158,18 @@ extension BoardApp {
     /// status line and, when the edit came from a prompt with text in it, the prompt opens again
     /// with that text and the words above it, so nothing typed is lost.
     @discardableResult
-    mutating func send(_ edit: BoardEdit, from prompt: (Prompt, LineEditor)? = nil) -> EditOutcome? {
+    mutating func send(_ edit: BoardEdit, from prompt: PromptMode? = nil) -> EditOutcome? {
         do {
-            let outcome = try document.apply(edit)
+            let outcome = try document.apply(edit, dialect: reading.dialect)
             status = DisplayText.safe(outcome.words)
             focus(outcome.focus)
             if outcome.changed { changed() }
             return outcome
         } catch {
             status = refused(error.words)
-            if let (p, editor) = prompt, !editor.text.trimmingCharacters(in: " \t").isEmpty {
-                var editor = editor
-                editor.say(status)
-                mode = .prompt(p, editor)
+            if var prompt, !prompt.editor.text.trimmingCharacters(in: " \t").isEmpty {
+                prompt.editor.say(status)
+                mode = .prompt(prompt)
             }
             return nil
         }
@@ -197,51 +185,6 @@ extension BoardApp {
             if selection?.section != s { selection = ItemPath(section: s, item: board.columns[s].cards.isEmpty ? -1 : 0) }
         case nil:
             clampSelection()
-        }
-    }
-
-    mutating func submit(_ prompt: Prompt, _ editor: LineEditor) {
-        // Text comes in as one storable line (see TextRules); every rule is the door's.
-        let text = TextRules.oneLine(editor.text).text
-        let trimmed = text.trimmingCharacters(in: " \t")
-        let asked = (prompt, editor)
-        switch prompt {
-        case .addCard(let column, let index, let slot):
-            guard !trimmed.isEmpty else { status = "Empty title: nothing added"; return }
-            send(.addCard(Card(id: ItemID.fresh(), title: trimmed), column: column, at: slot, fallbackColumn: index), from: asked)
-        case .editTitle(let seen):
-            guard !trimmed.isEmpty else { status = "Empty title: kept the old one"; return }
-            send(.setTitle(seen.card.id, trimmed, seen: seen), from: asked)
-        case .addColumn(let slot):
-            guard !trimmed.isEmpty else { status = "Empty title: nothing added"; return }
-            if send(.addColumn(Column(title: trimmed), at: slot), from: asked) != nil, let s = selection?.section { showSection(s) }
-        case .renameColumn(let id):
-            guard !trimmed.isEmpty else { status = "Empty title: kept the old one"; return }
-            send(.renameColumn(id, trimmed), from: asked)
-        case .setLimit(let id):
-            // Not a number above 0: the door says what a limit is (0 stands for "not a number").
-            send(.setWIPLimit(id, trimmed.isEmpty ? nil : Int(trimmed) ?? 0), from: asked)
-        case .setAccepts(let id):
-            setAccepts(id, asked)
-        case .setDue(let seen):
-            send(.setDue(seen.card.id, trimmed, seen: seen), from: asked)
-        case .setTags(let seen):
-            let tags = trimmed.split(separator: " ").map(String.init)
-            send(.setTags(seen.card.id, tags, seen: seen), from: asked)
-        case .saveCopy:
-            break   // answered in handleKey: it ends in an effect
-        case .filter:
-            filter = trimmed
-            if trimmed.isEmpty {
-                status = "Filter cleared"
-            } else {
-                let matches = board.columns.reduce(0) { n, c in n + c.cards.filter { CardFilter.matches($0, trimmed) }.count }
-                var how = ["others dimmed"]
-                if let down = keymap.keys(for: .down).first, let up = keymap.keys(for: .up).first { how.append("\(down)/\(up) jump between matches") }
-                if let esc = keymap.keys(for: .cancel).first { how.append("\(esc) clears") }
-                status = "Filter “\(DisplayText.safe(trimmed))”: \(matches) matching (\(how.joined(separator: "; ")))"
-                if let sel = validSelection, !CardFilter.matches(board[sel], trimmed) { selectCard(delta: 1) }
-            }
         }
     }
 

@@ -1,11 +1,6 @@
 import DragKit
 import LanesCore
 
-/// Where the metrics view is: which chart it shows.
-public struct MetricsScreen: Hashable, Sendable {
-    public var chart: FlowChartKind = .cfd
-}
-
 /// The board's history as the app has it: read by the runner when the app asks (`wantsFlow`).
 struct FlowState: Sendable {
     var history: FlowHistory?
@@ -67,41 +62,6 @@ extension BoardApp {
 
     /// The runner is reading the history (so `wantsFlow` does not ask twice).
     public mutating func flowRequested() { flow.asked = true }
-
-    /// Reads the history when the board changed since it was last read (a change made here or
-    /// absorbed from another writer); pressing `M` again on an unchanged board reads nothing.
-    mutating func openMetrics() {
-        mode = .metrics(MetricsScreen())
-    }
-
-    mutating func metricsKey(_ key: Key, _ mods: Modifiers, screen: MetricsScreen) {
-        var s = screen
-        let all = FlowChartKind.allCases
-        let i = all.firstIndex(of: s.chart) ?? 0
-        if case .char(let c) = key, let n = c.wholeNumberValue, (1...all.count).contains(n) {
-            s.chart = all[n - 1]
-        } else if key == .tab || key == .right || key == .char("l") {
-            s.chart = all[(i + 1) % all.count]
-        } else if key == .left || key == .char("h") {
-            s.chart = all[(i + all.count - 1) % all.count]
-        } else if ViewKey(key, mods, keymap: keymap) == .close || keymap.action(for: key, mods) == .metrics {
-            mode = .normal
-            return
-        }
-        mode = .metrics(s)
-    }
-
-    mutating func metricsMouse(_ m: MouseEvent, screen: MetricsScreen) -> [AppEffect] {
-        if case .press = m.kind {
-            // A click on a chart's name in the top line shows it; elsewhere it closes the view.
-            if m.location.y == 0, let chart = MetricsView.chart(atColumn: m.location.x) {
-                mode = .metrics(MetricsScreen(chart: chart))
-            } else {
-                mode = .normal
-            }
-        }
-        return []
-    }
 
     /// The card detail's "Age" lines: age and time in each column, or why they are missing.
     func flowLines(for id: ItemID) -> [String]? {

@@ -24,15 +24,8 @@ extension BoardApp {
         guard let cur = selection, board.columns.indices.contains(cur.section) else { clampSelection(); return }
         let count = board.columns[cur.section].cards.count
         guard count > 0 else { return }
-        var i = min(max(0, absolute ?? (cur.item + delta)), count - 1)
-        if !filter.isEmpty {
-            // Jump to the nearest matching card in the direction of travel.
-            let cards = board.columns[cur.section].cards
-            let step = absolute == Int.max || delta > 0 ? 1 : (absolute == 0 ? 1 : -1)
-            var j = absolute == 0 ? 0 : i
-            while j >= 0 && j < count && !CardFilter.matches(cards[j], filter) { j += step }
-            if j >= 0 && j < count { i = j } else if absolute == nil { i = cur.item }
-        }
+        // With a filter on: the nearest matching card in the direction of travel.
+        let i = filtering.landing(in: board.columns[cur.section].cards, from: cur.item, delta: delta, absolute: absolute)
         selection = ItemPath(section: cur.section, item: i)
         ensureSelectionVisible()
     }
@@ -204,14 +197,5 @@ extension BoardApp {
             scroll[section] = s
             refreshLayout()
         }
-    }
-}
-
-extension BoardApp {
-    /// Marks or unmarks a card for multi-card drags, and says how many are marked.
-    mutating func toggleMark(_ id: ItemID) {
-        if marked.remove(id) == nil { marked.insert(id) }
-        status = marked.isEmpty ? "No cards marked"
-            : "\(marked.count) card\(marked.count == 1 ? "" : "s") marked: drag one to carry all · esc clears"
     }
 }

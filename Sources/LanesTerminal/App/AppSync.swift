@@ -1,7 +1,7 @@
 import DragKit
 import LanesCore
 
-/// How the app takes in boards changed elsewhere, and the question asked before quitting unsaved.
+/// How the app takes in boards changed elsewhere.
 extension BoardApp {
     /// Merges a board someone else stored (`stored`, replacing `base`) under this session's own
     /// changes. A drag in progress keeps its card in hand (drops land by anchor); a prompt stays
@@ -18,47 +18,8 @@ extension BoardApp {
         }
         // Marks of deleted cards go; a drag in progress keeps the card in hand (the layout
         // refresh hands the coordinator the new arena, which re-resolves by identity).
-        pruneMarks()
+        marks.prune(to: board)
         if !coordinator.isDragging { clampSelection() }
         changed()
     }
-
-    /// Puts the quit question on screen: the last changes are not stored, for the reason given.
-    public mutating func askBeforeQuitting(because why: String) {
-        if coordinator.isDragging { apply(coordinator.cancel(reason: .requested), now: 0) }
-        mode = .confirm(.quitUnsaved(why))
-    }
-
-    static func quitQuestion(_ why: String) -> String {
-        "NOT SAVED — r retry · s save a copy · d quit, discard · esc stay — \(DisplayText.safe(why))"
-    }
-
-    mutating func answerQuitQuestion(_ key: Key, why: String) -> [AppEffect] {
-        switch key {
-        case .char("r"):
-            mode = .normal
-            status = "Saving again…"
-            return [.retrySaveAndQuit]
-        case .char("s"):
-            mode = .prompt(.saveCopy, LineEditor(suggestedCopyPath))
-            return []
-        case .char("d"):
-            return [.quitDiscarding]
-        case .escape, .char("n"):
-            mode = .normal
-            status = "Not quitting. NOT SAVED: \(DisplayText.safe(why))"
-            return []
-        default:
-            return []
-        }
-    }
-
-    func saveCopyAnswer(_ text: String) -> [AppEffect] {
-        let path = text.trimmingCharacters(in: " \t")
-        guard !path.isEmpty else { return [] }
-        return [.saveCopyAndQuit(path: path)]
-    }
-
-    /// Where the save-a-copy prompt starts: set by the runner (the recovery folder).
-    var suggestedCopyPath: String { copySuggestion }
 }

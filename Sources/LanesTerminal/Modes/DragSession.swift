@@ -120,3 +120,39 @@ public struct DragSession: Sendable {
         edgePointer = nil
     }
 }
+
+extension DragSession {
+    /// What a key action does while a card is lifted by the keyboard.
+    enum LiftedCommand: Equatable, Sendable {
+        /// To the neighbouring place: `dx` a column that takes the card, `dy` a row.
+        case move(dx: Int, dy: Int)
+        /// To this index in the column it is over (0 the top, `Int.max` the end).
+        case moveTo(index: Int)
+        case drop
+        case cancel
+        /// Cancel the drag, then quit.
+        case cancelAndQuit
+        /// Nothing happens; the words say how to end the drag first.
+        case refuse(String)
+    }
+
+    /// The command a keyboard action is during a keyboard drag (movement keys and their
+    /// quick-move twins move the card; lift and drop drop it; the rest wait for the drop).
+    static func liftedCommand(_ action: Action, keymap: Keymap) -> LiftedCommand {
+        switch action {
+        case .up, .moveUp: return .move(dx: 0, dy: -1)
+        case .down, .moveDown: return .move(dx: 0, dy: 1)
+        case .left, .moveLeft: return .move(dx: -1, dy: 0)
+        case .right, .moveRight: return .move(dx: 1, dy: 0)
+        case .first: return .moveTo(index: 0)
+        case .last: return .moveTo(index: Int.max)
+        case .lift, .drop: return .drop
+        case .cancel: return .cancel
+        case .quit: return .cancelAndQuit
+        default:
+            let drops = [keymap.keys(for: .lift).first, keymap.keys(for: .drop).first].compactMap { $0?.description }
+            return .refuse("Drop the card first" + (drops.isEmpty ? "" : " (\(drops.joined(separator: " or ")))")
+                + (keymap.keys(for: .cancel).first.map { ", or \($0) to cancel" } ?? ""))
+        }
+    }
+}
