@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from lanes_harness import HarnessError, LanesApp, Tmux, find_binary
+from pg_helpers import pg_server
 
 _counter = itertools.count(1)
 
@@ -19,6 +20,12 @@ def lanes_bin() -> Path:
         return find_binary()
     except HarnessError as e:
         pytest.fail(str(e), pytrace=False)
+
+
+@pytest.fixture(scope="module")
+def pg():
+    """(socket dir, port) of a PostgreSQL server: the one `make test` started, or one of this module's own."""
+    yield from pg_server()
 
 
 @pytest.fixture(scope="session")

@@ -13,15 +13,16 @@ security). The matrix is printed; each cell must be exactly what README's table 
 from __future__ import annotations
 
 import json
-import os
 import re
 import subprocess
 from pathlib import Path
 
 import pytest
 
+import pg_helpers
+from pg_helpers import board_url, psql_bin
+
 REPO = Path(__file__).resolve().parents[2]
-SCRIPT = REPO / "scripts" / "pg-test-cluster"
 DB = "attack"
 
 ROLES = {"no grant": "dave", "member": "bob", "member --can-grant": "carol", "owner": "alice"}
@@ -104,37 +105,12 @@ def capability(table: str, statement: str, column: str | None = None) -> str:
 # The server
 
 
-@pytest.fixture(scope="module")
-def pg():
-    started = None
-    if os.environ.get("LANES_PG_DIR") and os.environ.get("LANES_PG_PORT"):
-        env = {"LANES_PG_DIR": os.environ["LANES_PG_DIR"], "LANES_PG_PORT": os.environ["LANES_PG_PORT"]}
-    else:
-        out = subprocess.run([str(SCRIPT), "start"], capture_output=True, text=True, stdin=subprocess.DEVNULL)
-        if out.returncode != 0:
-            pytest.fail("cannot start PostgreSQL (install Debian's postgresql package): " + out.stderr, pytrace=False)
-        env = {k: v.strip("'") for k, v in (line.split("=", 1) for line in out.stdout.splitlines() if "=" in line)}
-        started = env["LANES_PG_DIR"]
-    yield env["LANES_PG_DIR"], env["LANES_PG_PORT"]
-    if started:
-        subprocess.run([str(SCRIPT), "stop", started], capture_output=True, stdin=subprocess.DEVNULL)
-
-
-def psql_bin() -> str:
-    return str(next(Path("/usr/lib/postgresql").glob("*/bin")) / "psql")
-
-
 def psql(pg, role: str, sql: str, db: str = DB) -> str:
-    d, port = pg
-    out = subprocess.run([psql_bin(), "-X", "-At", "-v", "ON_ERROR_STOP=1", "-h", d, "-p", port, "-U", role, "-d", db, "-c", sql],
-                         capture_output=True, text=True, stdin=subprocess.DEVNULL)
-    assert out.returncode == 0, f"{role}: {sql}: {out.stderr}"
-    return out.stdout.strip()
+    return pg_helpers.psql(pg, role, sql, db)
 
 
 def url(pg, role: str, board: str) -> str:
-    d, port = pg
-    return f"postgresql://{role}@/{DB}?host={d}&port={port}&board={board}"
+    return board_url(pg, role, board, db=DB)
 
 
 def lanes(lanes_bin, *args):

@@ -6,14 +6,12 @@ run alone, this module starts a cluster of its own and stops it at the end.
 
 from __future__ import annotations
 
-import os
 import subprocess
-from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
-SCRIPT = REPO / "scripts" / "pg-test-cluster"
+from pg_helpers import board_url as url, psql
+
 
 BOARD = """## To do
 
@@ -33,42 +31,9 @@ BOARD = """## To do
 """
 
 
-@pytest.fixture(scope="module")
-def pg():
-    """(dir, port) of a running server with the Lanes schema set up by lanes_admin."""
-    started = None
-    if os.environ.get("LANES_PG_DIR") and os.environ.get("LANES_PG_PORT"):
-        env = {"LANES_PG_DIR": os.environ["LANES_PG_DIR"], "LANES_PG_PORT": os.environ["LANES_PG_PORT"]}
-    else:
-        out = subprocess.run([str(SCRIPT), "start"], capture_output=True, text=True, stdin=subprocess.DEVNULL)
-        if out.returncode != 0:
-            pytest.fail("cannot start PostgreSQL (install Debian's postgresql package): " + out.stderr, pytrace=False)
-        env = dict(line.split("=", 1) for line in out.stdout.splitlines() if "=" in line)
-        env = {k: v.strip("'") for k, v in env.items()}
-        started = env["LANES_PG_DIR"]
-    yield env["LANES_PG_DIR"], env["LANES_PG_PORT"]
-    if started:
-        subprocess.run([str(SCRIPT), "stop", started], capture_output=True, stdin=subprocess.DEVNULL)
-
-
-def url(pg, role: str, board: str, password: str | None = None) -> str:
-    d, port = pg
-    who = f"{role}:{password}" if password else role
-    return f"postgresql://{who}@/lanes?host={d}&port={port}&board={board}"
-
-
 def lanes(lanes_bin, *args, cwd=None):
     return subprocess.run([str(lanes_bin), *args], capture_output=True, text=True, cwd=cwd,
                           stdin=subprocess.DEVNULL, timeout=60)
-
-
-def psql(pg, role: str, sql: str) -> str:
-    d, port = pg
-    bindir = next(Path("/usr/lib/postgresql").glob("*/bin"))
-    out = subprocess.run([str(bindir / "psql"), "-X", "-At", "-h", d, "-p", port, "-U", role, "-d", "lanes", "-c", sql],
-                         capture_output=True, text=True, stdin=subprocess.DEVNULL)
-    assert out.returncode == 0, out.stderr
-    return out.stdout.strip()
 
 
 @pytest.fixture(scope="module")

@@ -20,10 +20,10 @@ from pathlib import Path
 import pytest
 
 from lanes_harness import EXIT_MARK, LanesApp, watchdog
+from pg_helpers import psql_run
 
 ROOT = Path(__file__).resolve().parents[2]
 README = ROOT / "README.md"
-PG_SCRIPT = ROOT / "scripts" / "pg-test-cluster"
 SUBCOMMANDS = {"open", "show", "columns", "add", "move", "rules", "export", "import", "merge", "git-setup", "keys",
                "copy", "grant", "revoke", "help"}
 URL = re.compile(r"postgresql://(\w+)@db\.example/(\w+)\?")
@@ -73,28 +73,8 @@ class ShellLine(LanesApp):
         return f"{run}; s=$?; printf '\\n{EXIT_MARK}%s\\n' \"$s\"; {watchdog()}"
 
 
-@pytest.fixture(scope="module")
-def pg():
-    """(dir, port) of a PostgreSQL server: the one make test started, or one of this module's own."""
-    started = None
-    if os.environ.get("LANES_PG_DIR") and os.environ.get("LANES_PG_PORT"):
-        env = {"LANES_PG_DIR": os.environ["LANES_PG_DIR"], "LANES_PG_PORT": os.environ["LANES_PG_PORT"]}
-    else:
-        out = subprocess.run([str(PG_SCRIPT), "start"], capture_output=True, text=True, stdin=subprocess.DEVNULL)
-        if out.returncode != 0:
-            pytest.fail("cannot start PostgreSQL (install Debian's postgresql package): " + out.stderr, pytrace=False)
-        env = {k: v.strip("'") for k, v in (line.split("=", 1) for line in out.stdout.splitlines() if "=" in line)}
-        started = env["LANES_PG_DIR"]
-    yield env["LANES_PG_DIR"], env["LANES_PG_PORT"]
-    if started:
-        subprocess.run([str(PG_SCRIPT), "stop", started], capture_output=True, stdin=subprocess.DEVNULL)
-
-
 def psql(pg, role: str, sql: str, database: str = "postgres", check: bool = True):
-    d, port = pg
-    bindir = next(Path("/usr/lib/postgresql").glob("*/bin"))
-    out = subprocess.run([str(bindir / "psql"), "-X", "-At", "-v", "ON_ERROR_STOP=1", "-h", d, "-p", port, "-U", role,
-                          "-d", database, "-c", sql], capture_output=True, text=True, stdin=subprocess.DEVNULL)
+    out = psql_run(pg, role, sql, database)
     if check:
         assert out.returncode == 0, out.stderr
     return out

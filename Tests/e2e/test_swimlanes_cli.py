@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from pg_helpers import board_url as pg_url, psql
+
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(os.environ.get("LANES_BIN", ROOT / ".build" / "debug" / "lanes"))
 
@@ -164,39 +166,6 @@ def test_a_bad_lanes_line_is_reported_with_file_and_line(board, line, message):
 
 # --- PostgreSQL: the lanes travel in the board's settings text (accept_rules), no schema change ---
 
-SCRIPT = ROOT / "scripts" / "pg-test-cluster"
-
-
-@pytest.fixture(scope="module")
-def pg():
-    """(dir, port) of a running server: the one `pg-test-cluster with` exported, or one of this module's own."""
-    started = None
-    if os.environ.get("LANES_PG_DIR") and os.environ.get("LANES_PG_PORT"):
-        env = {"LANES_PG_DIR": os.environ["LANES_PG_DIR"], "LANES_PG_PORT": os.environ["LANES_PG_PORT"]}
-    else:
-        out = subprocess.run([str(SCRIPT), "start"], capture_output=True, text=True, stdin=subprocess.DEVNULL)
-        if out.returncode != 0:
-            pytest.fail("cannot start PostgreSQL (install Debian's postgresql package): " + out.stderr, pytrace=False)
-        env = dict(line.split("=", 1) for line in out.stdout.splitlines() if "=" in line)
-        env = {k: v.strip("'") for k, v in env.items()}
-        started = env["LANES_PG_DIR"]
-    yield env["LANES_PG_DIR"], env["LANES_PG_PORT"]
-    if started:
-        subprocess.run([str(SCRIPT), "stop", started], capture_output=True, stdin=subprocess.DEVNULL)
-
-
-def pg_url(pg, role, board_name):
-    d, port = pg
-    return f"postgresql://{role}@/lanes?host={d}&port={port}&board={board_name}"
-
-
-def psql(pg, role, sql):
-    d, port = pg
-    bindir = next(Path("/usr/lib/postgresql").glob("*/bin"))
-    out = subprocess.run([str(bindir / "psql"), "-X", "-At", "-h", d, "-p", port, "-U", role, "-d", "lanes", "-c", sql],
-                         capture_output=True, text=True, stdin=subprocess.DEVNULL)
-    assert out.returncode == 0, out.stderr
-    return out.stdout.strip()
 
 
 def test_swimlanes_on_a_postgresql_board(pg, board, tmp_path):
