@@ -18,7 +18,8 @@ struct PostgresStoreTests {
     }
 
     /// A board copied in by alice, with bob granted; returns both stores and the board name.
-    func sharedBoard(_ text: String = taskellBoard, grant: [String] = ["bob"]) throws -> (alice: PostgresBoardStore, bob: PostgresBoardStore, name: String) {
+    func sharedBoard(_ text: String = taskellBoard, grant: [String] = ["bob"], on other: TestServer? = nil) throws -> (alice: PostgresBoardStore, bob: PostgresBoardStore, name: String) {
+        let server = other ?? server
         let name = TestServer.boardName("shared")
         let (board, info) = try BoardFormat.parse(text, file: "fixture.md")
         let alice = try PostgresBoardStore.create(url: server.url("alice", board: name), board: board, info: info)
@@ -258,10 +259,12 @@ struct PostgresStoreTests {
     }
 
     @Test func serverRestartUnderAnOpenStoreThenItReconnects() throws {
-        let (alice, bob, _) = try sharedBoard()
+        let own = try TestServer.startOwn()
+        defer { own.stop() }
+        let (alice, bob, _) = try sharedBoard(on: own)
         let a0 = try alice.load()
         let b0 = try bob.load()
-        try server.restart()
+        try own.restart()
         // The first call finds the connection gone and says offline.
         #expect(throws: StorageUnavailable.self) { try alice.refresh() }
         #expect(alice.changeDescriptor == nil)

@@ -35,28 +35,49 @@ struct TestServer: Sendable {
 
     private static func start() -> Result<TestServer, TestServerError> {
         let env = ProcessInfo.processInfo.environment
-        var values: [String: String] = [:]
         if let dir = env["LANES_PG_DIR"], let port = env["LANES_PG_PORT"] {
-            values = ["LANES_PG_DIR": dir, "LANES_PG_PORT": port]
-        } else {
-            let (status, out) = run([repo + "/scripts/pg-test-cluster", "start"])
-            guard status == 0 else {
-                return .failure(TestServerError(message: "scripts/pg-test-cluster start failed (status \(status)); PostgreSQL tests need Debian's postgresql and libpq-dev packages: \(out)"))
-            }
-            for line in out.split(separator: "\n") {
-                guard let eq = line.firstIndex(of: "=") else { continue }
-                values[String(line[..<eq])] = String(line[line.index(after: eq)...]).trimmingCharacters(in: CharacterSet(charactersIn: "'"))
-            }
-            guard let dir = values["LANES_PG_DIR"] else { return .failure(TestServerError(message: "pg-test-cluster printed no LANES_PG_DIR: \(out)")) }
-            startedCluster.withLock { $0 = dir }
+            return migrated(TestServer(dir: dir, port: port))
+        }
+        return startCluster().flatMap { server in
+            startedCluster.withLock { $0 = server.dir }
             atexit {
                 if let dir = startedCluster.withLock({ $0 }) {
                     _ = TestServer.run([TestServer.repo + "/scripts/pg-test-cluster", "stop", dir])
                 }
             }
+            return migrated(server)
         }
-        let server = TestServer(dir: values["LANES_PG_DIR"]!, port: values["LANES_PG_PORT"]!)
-        // The schema, set up once by the administrator role (team roles may not create schemas).
+    }
+
+    /// A server of the caller's own, for a test that restarts it: a restart of the shared one would
+    /// cut the connections of the suites running beside it. `stop()` it when done.
+    static func startOwn() throws -> TestServer {
+        try startCluster().flatMap(migrated).get()
+    }
+
+    /// Stops a server from `startOwn`.
+    func stop() {
+        TestServer.run([TestServer.repo + "/scripts/pg-test-cluster", "stop", dir])
+    }
+
+    private static func startCluster() -> Result<TestServer, TestServerError> {
+        let (status, out) = run([repo + "/scripts/pg-test-cluster", "start"])
+        guard status == 0 else {
+            return .failure(TestServerError(message: "scripts/pg-test-cluster start failed (status \(status)); PostgreSQL tests need Debian's postgresql and libpq-dev packages: \(out)"))
+        }
+        var values: [String: String] = [:]
+        for line in out.split(separator: "\n") {
+            guard let eq = line.firstIndex(of: "=") else { continue }
+            values[String(line[..<eq])] = String(line[line.index(after: eq)...]).trimmingCharacters(in: CharacterSet(charactersIn: "'"))
+        }
+        guard let dir = values["LANES_PG_DIR"], let port = values["LANES_PG_PORT"] else {
+            return .failure(TestServerError(message: "pg-test-cluster printed no LANES_PG_DIR/PORT: \(out)"))
+        }
+        return .success(TestServer(dir: dir, port: port))
+    }
+
+    /// The schema, set up once by the administrator role (team roles may not create schemas).
+    private static func migrated(_ server: TestServer) -> Result<TestServer, TestServerError> {
         do {
             let admin = try PGConnection(conninfo: server.conninfo("lanes_admin"), displayName: "admin")
             try Schema.migrate(admin)
