@@ -128,6 +128,9 @@ extension BoardApp {
             mode = .prompt(.setAccepts(column.id), LineEditor(acceptsPromptText(for: column.id)))
         case .filter:
             mode = .prompt(.filter, LineEditor(filter))
+        case .nextBoard, .previousBoard, .moveToBoard:
+            // The workspace (Workspace.swift) takes these before the board sees them.
+            status = "Only one board is open: lanes A.md B.md (or lanes FOLDER) opens several"
         }
         return []
     }
