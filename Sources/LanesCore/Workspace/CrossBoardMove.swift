@@ -44,6 +44,14 @@ public enum CrossBoardMove {
         /// Cards edited on the source by someone else while they moved: they stay there, with the edit,
         /// and their copies were taken out of the target again.
         public var keptOnSource: [String]
+
+        public init(titles: [String], targetColumn: String, position: Int, conflicts: [BoardConflict], keptOnSource: [String]) {
+            self.titles = titles
+            self.targetColumn = targetColumn
+            self.position = position
+            self.conflicts = conflicts
+            self.keptOnSource = keptOnSource
+        }
     }
 
     /// Moves the cards `queries` names (as `lanes move` finds cards) from `source` to `column` of `target`,
