@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LanesCore
+import LanesPostgres
 import LanesTerminal
 
 /// The boards `lanes A.md B.md`, `lanes FOLDER` and `lanes @NAME` open, and `lanes workspace save|list|show`.
@@ -89,9 +90,12 @@ enum WorkspaceBoards {
         return (boards, skipped)
     }
 
-    /// Tab names: each board's own name, with its folder added where two share one.
-    static func tabNames(_ names: [String], specs: [String]) -> [String] {
-        names.enumerated().map { i, name in
+    /// Tab names: a file's name, with its folder added where two share one; a database board's name (`board=`).
+    static func tabNames(_ titles: [String], specs: [String]) -> [String] {
+        let names = titles.enumerated().map { i, title in
+            BoardLocation.isURL(specs[i]) ? ((try? PostgresURL(specs[i]))?.board ?? title) : title
+        }
+        return names.enumerated().map { i, name in
             guard names.filter({ $0 == name }).count > 1, !BoardLocation.isURL(specs[i]) else { return name }
             let url = URL(fileURLWithPath: specs[i]).standardizedFileURL
             return url.deletingLastPathComponent().lastPathComponent + "/" + name

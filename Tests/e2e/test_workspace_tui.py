@@ -250,3 +250,82 @@ def test_a_saved_workspace_opens_with_at_name(lanes, lanes_bin, tmp_path):
     app = lanes(None, wait_for="a0", args=["@pair"], workdir=tmp_path / "elsewhere")
     app.wait_for(lambda l: l[0].startswith(" A.md (4) │ B.md (3) │"), what="the saved workspace's tabs")
     assert app.quit() == 0
+
+
+# ----------------------------------------------------------------------------- a file and a PostgreSQL board
+
+from test_postgres_cli import lanes as run_lanes, pg, url  # noqa: E402,F401 (pg is a fixture)
+
+TEAM = [("Inbox", ["t0"]), ("Doing", ["t1"])]
+
+
+@pytest.fixture(scope="module")
+def schema(pg, lanes_bin, tmp_path_factory):
+    """The schema, set up (or found) by the administrator role, as in test_postgres_cli."""
+    f = tmp_path_factory.mktemp("schema") / "setup.md"
+    f.write_text(board_md([("x", [])]))
+    r = run_lanes(lanes_bin, "copy", "--replace", str(f), url(pg, "lanes_admin", "setup"))
+    assert r.returncode == 0, r.stderr
+    return pg
+
+
+def team_cards(lanes_bin, schema, name, tmp_path) -> list[str]:
+    out = tmp_path / f"{name}-now.md"
+    r = run_lanes(lanes_bin, "copy", "--replace", url(schema, "alice", name), str(out))
+    assert r.returncode == 0, r.stderr
+    return cards_of(out.read_text())
+
+
+def wait_team(app, lanes_bin, schema, name, tmp_path, a, want_a, want_team, what):
+    deadline = time.monotonic() + 15
+    while True:
+        got = (cards_of(a.read_text()), team_cards(lanes_bin, schema, name, tmp_path))
+        if got == (want_a, want_team):
+            break
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{what}: A.md {got[0]}, team {got[1]}; expected {want_a}, {want_team}\n{app.dump()}")
+        time.sleep(0.2)
+    titles = got[0] + got[1]
+    assert len(titles) == len(set(titles)) == 6, f"every card exactly once: {titles}"
+
+
+def test_m_and_a_drag_move_cards_between_a_file_and_a_postgresql_board(lanes, lanes_bin, schema, tmp_path):
+    name = f"ws27_{int(time.time() * 1000) % 10**9}"
+    src = tmp_path / "team.md"
+    src.write_text(board_md(TEAM))
+    r = run_lanes(lanes_bin, "copy", str(src), url(schema, "alice", name))
+    assert r.returncode == 0, r.stderr
+    d = tmp_path / "mixed"
+    d.mkdir()
+    a = d / "A.md"
+    a.write_text(board_md(A))
+    app = lanes(None, wait_for="a0", args=["A.md", url(schema, "alice", name)], workdir=d)
+    app.wait_for(lambda l: l[0].startswith(f" A.md (4) │ {name} (2) │"), what="a file tab and a database tab")
+
+    # m with completion: the database board, then its column.
+    app.send_keys("m", "w", "Tab")
+    app.wait_for(lambda l: l[-1].rstrip().endswith(f"{name}:"), what="the database board completed")
+    app.send_keys("D", "Tab", "Enter")
+    app.wait_status(f"Moved “a0” to {name}, “Doing” at 2")
+    wait_team(app, lanes_bin, schema, name, tmp_path, a, ["a1", "a2", "a3"], ["t0", "t1", "a0"], "after m")
+    app.send_keys("u")
+    app.wait_status(f"Undid the move: “a0” back on A.md, “To do”")
+    wait_team(app, lanes_bin, schema, name, tmp_path, a, ["a0", "a1", "a2", "a3"], ["t0", "t1"], "after undo")
+
+    # The other way, with the mouse: t1 from the database board dropped on A's tab.
+    app.send_keys("C-n")
+    app.wait_for(lambda l: "t1" in app.screen() and f"{name}" in l[1], what="the database board shown")
+    LT = Layout.simple(100, 29, TEAM)
+    start = below_tabs(LT.title_point(1, 0))
+    x = tab_x(app, "A.md")
+    app.mouse("press", *start)
+    time.sleep(0.02)
+    app.mouse("drag", start[0] + 1, start[1])
+    app.wait_status("Picked up “t1”")
+    for p in line_between((start[0] + 1, start[1]), (x, 0), 5):
+        app.mouse("drag", *p)
+        time.sleep(0.02)
+    app.mouse("release", x, 0)
+    app.wait_status("Moved “t1” to A.md, “To do” at 4")
+    wait_team(app, lanes_bin, schema, name, tmp_path, a, ["a0", "a1", "a2", "t1", "a3"], ["t0"], "after the drop on A's tab")
+    assert app.quit() == 0
