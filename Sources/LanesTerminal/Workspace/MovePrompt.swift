@@ -17,7 +17,7 @@ struct MovePrompt {
     var editor = LineEditor()
 
     var label: String {
-        let what = cards.count == 1 ? "Move “\(DisplayText.safe(cards[0].card.title))”" : "Move \(cards.count) cards"
+        let what = cards.count == 1 ? "Move “\(DisplayText.truncate(DisplayText.safe(cards[0].card.title), to: 30))”" : "Move \(cards.count) cards"
         return what + " to board:column (tab completes): "
     }
 
