@@ -41,6 +41,11 @@ let screens = option("--screen").flatMap(parseSize).map { [$0] } ?? [Size(width:
 let phases = Set((option("--phases") ?? "parse,launch,drag,pty,save,rss,text,shapes").split(separator: ",").map(String.init))
 func on(_ phase: String) -> Bool { phases.contains(phase) && !flag("--no-" + phase) }
 
+if flag("--workspace") {  // #27: Workspace.swift
+    runWorkspaceBench(boards: option("--ws-boards").flatMap(Int.init) ?? 20, cards: option("--ws-cards").flatMap(Int.init) ?? 1000)
+    exit(0)
+}
+
 if flag("--pg-load") || flag("--pg-history") {
     if flag("--pg-load") { runPostgresLoad() }
     runPostgresHistory()
