@@ -226,7 +226,7 @@ private func firstCardPoint(_ ws: Workspace, column k: Int, card i: Int) -> (Int
     }
 
     @Test func escOrAReleaseOutsideBringsTheCarriedCardBack() {
-        for ending in ["esc", "outside"] {
+        for ending in ["esc", "outside", "motion without a button", "focus lost"] {
             var d = WorkspaceDriver()
             let (x, y) = firstCardPoint(d.ws, column: 0, card: 0)
             d.mouse(.press, x, y)
@@ -234,7 +234,13 @@ private func firstCardPoint(_ ws: Workspace, column k: Int, card i: Int) -> (Int
             d.mouse(.drag, 14, 0)
             d.wait(0.7)
             #expect(d.ws.active == 1)
-            let effects = ending == "esc" ? d.key(.escape) : d.mouse(.release, 79, 19)
+            let effects: [WorkspaceEffect]
+            switch ending {
+            case "esc": effects = d.key(.escape)
+            case "outside": effects = d.mouse(.release, 79, 19)
+            case "focus lost": effects = d.ws.handle(.focusOut, now: d.now + 0.1)
+            default: effects = d.ws.handle(.mouse(MouseEvent(.motion, .none, x: 30, y: 5)), now: d.now + 0.1)
+            }
             #expect(WorkspaceDriver.moves(effects).isEmpty)
             #expect(d.ws.active == 0, "back on the card's own board")
             #expect(d.ws.app.status.contains("“a0” stays on A.md"))

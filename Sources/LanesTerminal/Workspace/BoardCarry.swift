@@ -50,7 +50,10 @@ extension Workspace {
             } else {
                 carry.hover = nil
             }
-            return forward(m, now: now)
+            let effects = forward(m, now: now)
+            // Over the tab bar the card is aimed at a board, not at the top of a column: no auto-scroll.
+            if m.location.y < top { boards[active].drag.stopEdges() }
+            return effects
         }
         carry.hover = nil
         if m.location.y == 0 {
@@ -101,6 +104,10 @@ extension Workspace {
         c.location = m.location
         carry.carried = c
         switch m.kind {
+        case .motion:
+            // Motion with no button held: the button went up where the terminal did not report it.
+            carry.carried = nil
+            return bringBack(c.from, c.cards, "Released outside the window")
         case .release:
             carry.carried = nil
             if m.location.y < top {

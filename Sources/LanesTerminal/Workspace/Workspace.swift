@@ -112,6 +112,11 @@ public struct Workspace {
             if let action = app.keymap.action(for: key, mods), app.isIdle, let effects = perform(action) { return effects }
         case .mouse(let m):
             if showsTabs, let effects = mouse(m, now: now) { return effects }
+        case .focusOut where carry.isActive:
+            // The button may go up in another window, where this terminal never hears of it.
+            let c = carry.carried!
+            carry.carried = nil
+            return bringBack(c.from, c.cards, "The window lost focus")
         default:
             break
         }
