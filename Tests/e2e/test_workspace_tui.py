@@ -88,7 +88,6 @@ def test_files_and_a_folder_open_as_tabs_and_switch_by_key_and_click(lanes, tmp_
     app.mouse("press", x, 0)
     app.mouse("release", x, 0)
     app.wait_for(lambda l: "Lanes · C.md" in l[1] and "c0" in app.screen(), what="C shown after a click on its tab")
-    # Each board keeps its own selection: j on C, then A and back.
     assert app.quit() == 0
 
 
