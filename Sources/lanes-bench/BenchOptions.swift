@@ -81,6 +81,11 @@ struct BenchOptions: ParsableCommand {
     @Option(name: .customLong("pg-history-cards")) var pgHistoryCards: Int = 100_000
     @Option(name: .customLong("pg-history-changes")) var pgHistoryChanges: Int = 1_000
 
+    @Flag(help: "The workspace benchmark alone: open N boards of M cards, switch between them.")
+    var workspace = false
+    @Option(name: .customLong("ws-boards")) var wsBoards: Int = 20
+    @Option(name: .customLong("ws-cards")) var wsCards: Int = 1_000
+
     func validate() throws {
         if writeBoardFile != nil && writeBoard == nil {
             throw ValidationError("a FILE argument is only for --write-board N FILE")

@@ -30,6 +30,11 @@ let jsonPath = opts.json
 let screens = opts.screen.flatMap(parseSize).map { [$0] } ?? [Size(width: 120, height: 40), Size(width: 80, height: 24)]
 func on(_ phase: String) -> Bool { opts.on(phase) }
 
+if opts.workspace {  // #27: Workspace.swift
+    runWorkspaceBench(boards: opts.wsBoards, cards: opts.wsCards)
+    exit(0)
+}
+
 if opts.pgLoad || opts.pgHistory {
     if opts.pgLoad { runPostgresLoad() }
     runPostgresHistory()

@@ -13,15 +13,15 @@ enum CrossBoardCommand {
         return String(cString: resolved)
     }
 
-    /// Moves CARD of `board` to COLUMN of `toBoard`; prints what happened like `lanes move`.
-    static func run(board: String, card: String, toBoard: String, column: String, position: Int?, force: Bool) throws {
+    /// Moves the CARDs of `board` to COLUMN of `toBoard` (together, one move); prints what happened like `lanes move`.
+    static func run(board: String, cards: [String], toBoard: String, column: String, position: Int?, force: Bool) throws {
         let journal = MoveJournal.standard()
         recoverPending(touching: [board, toBoard])
         let source = CrossBoardMove.Endpoint(key: key(board), storage: try BoardLocation.openStorage(board))
         let target = CrossBoardMove.Endpoint(key: key(toBoard), storage: try BoardLocation.openStorage(toBoard))
         let crashAt = ProcessInfo.processInfo.environment["LANES_MOVE_CRASH_AT"].flatMap { Int($0) }
         let outcome = try PostgresCLI.reporting {
-            try CrossBoardMove.move(cards: [card], from: source, to: target, column: column, position: position,
+            try CrossBoardMove.move(cards: cards, from: source, to: target, column: column, position: position,
                                     force: force, journal: journal) { step in
                 // A test's kill point: the process dies here as under kill -9.
                 if step.rawValue == crashAt { kill(getpid(), SIGKILL) }
@@ -30,10 +30,18 @@ enum CrossBoardCommand {
         for c in outcome.conflicts { errorLine("lanes: merged with a change made meanwhile: \(c.message)") }
         if !outcome.keptOnSource.isEmpty {
             let names = outcome.keptOnSource.map { "\"\(BoardCommands.printable($0))\"" }.joined(separator: ", ")
-            throw CommandError(.badInput, "\(names) was edited on \(source.storage.displayName) while it moved: it stays there with the edit, and nothing was added to \(target.storage.displayName)")
+            let moved = outcome.titles.count - outcome.keptOnSource.count
+            let rest = moved > 0 ? "; the other \(moved == 1 ? "card" : "\(moved) cards") moved to \(target.storage.displayName)" : ", and nothing was added to \(target.storage.displayName)"
+            throw CommandError(.badInput, "\(names) was edited on \(source.storage.displayName) while it moved: it stays there with the edit\(rest)")
         }
-        let title = BoardCommands.printable(outcome.titles.first ?? "")
-        emit("Moved \"\(title)\" to \(target.storage.displayName), \"\(BoardCommands.printable(outcome.targetColumn))\" at position \(outcome.position).\n")
+        let column = BoardCommands.printable(outcome.targetColumn)
+        if outcome.titles.count == 1 {
+            let title = BoardCommands.printable(outcome.titles.first ?? "")
+            emit("Moved \"\(title)\" to \(target.storage.displayName), \"\(column)\" at position \(outcome.position).\n")
+        } else {
+            let titles = outcome.titles.map { "\"\(BoardCommands.printable($0))\"" }.joined(separator: ", ")
+            emit("Moved \(outcome.titles.count) cards (\(titles)) to \(target.storage.displayName), \"\(column)\" at positions \(outcome.position)–\(outcome.position + outcome.titles.count - 1).\n")
+        }
     }
 
     /// Finishes or rolls back moves left by a process that died, where they touch one of `specs`; said on stderr.

@@ -15,6 +15,7 @@ struct Lanes: ParsableCommand {
         abstract: "A Kanban board for the terminal, with real mouse drag and drop.",
         usage: """
             lanes [FILE]
+            lanes FILE|FOLDER|URL|@NAME …
             lanes <subcommand>
             """,
         discussion: """
@@ -25,7 +26,7 @@ struct Lanes: ParsableCommand {
             The other subcommands script a board without the UI. Exit status: 0 success; 1 not found (file, card, column) or the file cannot be used (unreadable, cannot be created); 2 bad input or usage (malformed file, a read-only board to change, ambiguous card, bad option, a move refused by a WIP limit or an accept rule, a mistyped subcommand, no usable terminal). Errors go to stderr; a malformed file is reported as FILE:LINE: message.
             """,
         version: LanesVersion.string,
-        subcommands: [Open.self, Show.self, Columns.self, Add.self, Move.self, Rules.self, SwimlanesCommand.self, Export.self, Import.self, Merge.self, GitSetup.self, Keys.self, Copy.self, Grant.self, Revoke.self, Rename.self, Delete.self, HandOver.self, Restore.self, Metrics.self, Flow.self],
+        subcommands: [Open.self, Show.self, Columns.self, Add.self, Move.self, Rules.self, SwimlanesCommand.self, Export.self, Import.self, Merge.self, GitSetup.self, Keys.self, Copy.self, Grant.self, Revoke.self, Rename.self, Delete.self, HandOver.self, Restore.self, Metrics.self, Flow.self, WorkspaceCommand.self],
         defaultSubcommand: Open.self
     )
 
@@ -92,12 +93,12 @@ struct Open: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Open a board in the terminal (the default: lanes FILE does this).",
         discussion: """
-            Opens FILE (default: lanes.md in the current folder; created from the starter board if missing). Keys: press ? in the app. Key bindings can be changed in $XDG_CONFIG_HOME/lanes/config with lines "bind KEY ACTION" and "unbind KEY". Accept rules (which columns take cards from which) are read from .FILE.lanes beside the board; see lanes rules --help.
+            Opens FILE (default: lanes.md in the current folder; created from the starter board if missing). Several boards (files, postgresql:// URLs, a FOLDER's Markdown boards, @NAME for a workspace saved with lanes workspace save) open together, one tab each: ctrl-n/ctrl-p or a click on a tab switches, m moves the card to another board, and a card dragged onto a tab and held there opens that board under it. Keys: press ? in the app. Key bindings can be changed in $XDG_CONFIG_HOME/lanes/config with lines "bind KEY ACTION" and "unbind KEY". Accept rules (which columns take cards from which) are read from .FILE.lanes beside the board; see lanes rules --help.
             """
     )
 
-    @Argument(help: "The board file to open.")
-    var file: String = "lanes.md"
+    @Argument(help: "The boards to open: files, folders (every board in them), postgresql:// URLs, @NAME for a saved workspace. Several open as tabs.")
+    var files: [String] = []
 
     func run() throws {
         // Nothing is read or created before it is known that the board can be shown here.
@@ -108,20 +109,34 @@ struct Open: ParsableCommand {
                 throw ValidationError("\(error)")
             }
         }
-        // A cross-board move a dead process left on this board is finished (or rolled back) first.
-        CrossBoardCommand.recoverPending(touching: [file])
-        let opened = BoardLocation.isURL(file) ? try Open.database(file) : try Open.file(file)
-        var status = opened.status
-        let recovery = RecoveryCopies(environment: ProcessInfo.processInfo.environment)
-        if let copy = recovery.takeCopies(for: opened.key).last {
-            status = "Unsaved changes of your last session on this board were kept in \(copy)"
+        let (specs, skipped) = try WorkspaceBoards.expand(files.isEmpty ? ["lanes.md"] : files)
+        guard !specs.isEmpty else {
+            throw CommandError(.notFound, "no board to open" + (skipped.isEmpty ? "" : "; skipped: " + skipped.joined(separator: ", ")))
         }
-        var app = BoardApp(board: opened.board, title: "Lanes · \(opened.name)", status: status, keymap: config.keymap)
-        app.configure(compact: config.compact, dialect: opened.info.dialect)
-        let flowSource = opened.flowSource
-        let runner = AppRunner(app: app, device: CursesTerminal(), storage: opened.storage, boardName: opened.key,
-                               copyInfo: opened.info)
-        runner.flowSource = flowSource
+        // A cross-board move a dead process left on these boards is finished (or rolled back) first.
+        CrossBoardCommand.recoverPending(touching: specs)
+        var opened = try specs.map { BoardLocation.isURL($0) ? try Open.database($0) : try Open.file($0) }
+        if !skipped.isEmpty {
+            let s = skipped.count
+            opened[0].status = "Opened \(specs.count) \(specs.count == 1 ? "board" : "boards"); skipped \(s) \(s == 1 ? "file" : "files"): " + skipped.joined(separator: "; ")
+        }
+        let recovery = RecoveryCopies(environment: ProcessInfo.processInfo.environment)
+        let names = WorkspaceBoards.tabNames(opened.map(\.name), specs: specs)
+        var boards: [HostedBoard] = []
+        for (i, o) in opened.enumerated() {
+            var status = o.status
+            if let copy = recovery.takeCopies(for: o.key).last {
+                status = "Unsaved changes of your last session on this board were kept in \(copy)"
+            }
+            var app = BoardApp(board: o.board, title: "Lanes · \(o.name)", status: status, keymap: config.keymap)
+            app.configure(compact: config.compact, dialect: o.info.dialect)
+            let spec = specs[i]
+            boards.append(HostedBoard(app: app, tabName: names[i], storage: o.storage, boardName: o.key, copyInfo: o.info,
+                                      flowSource: o.flowSource,
+                                      mover: (CrossBoardCommand.key(spec), { try BoardLocation.openStorage(spec) })))
+        }
+        let runner = AppRunner(boards: boards, device: CursesTerminal())
+        runner.moveJournal = MoveJournal.standard()
         do {
             try runner.run()
         } catch let error as CursesTerminalError {

@@ -88,8 +88,9 @@ struct Move: ParsableCommand {
     @Argument(help: "The board file.")
     var board: String
 
-    @Argument(help: "The card to move: number, title, or start of title.")
-    var card: String
+    @Argument(help: "The card to move: number, title, or start of title (several, with --to-board, move together).")
+    var cards: [String] = []
+    var card: String { cards[0] }
 
     @Option(name: .shortAndLong, help: ArgumentHelp("The column to move the card to.", valueName: "column"))
     var to: String
@@ -104,8 +105,12 @@ struct Move: ParsableCommand {
     var toBoard: String?
 
     func run() throws {
+        guard !cards.isEmpty else { throw CommandError(.badInput, "name the card to move: lanes move BOARD CARD --to COLUMN") }
         if let toBoard {
-            return try CrossBoardCommand.run(board: board, card: card, toBoard: toBoard, column: to, position: position, force: force)
+            return try CrossBoardCommand.run(board: board, cards: cards, toBoard: toBoard, column: to, position: position, force: force)
+        }
+        guard cards.count == 1 else {
+            throw CommandError(.badInput, "several cards move together only to another board (--to-board); inside a board, move them one at a time")
         }
         let placed = try BoardCommands.edit(BoardLocation.storage(board), conflicts: reportConflicts) { b in
             try BoardCommands.move(&b, card: card, to: to, position: position, force: force)

@@ -220,6 +220,79 @@ private struct TwoBoards {
         #expect(try t.board(t.b).columns.map { $0.cards.map(\.title) } == [["Alpha", "Gamma"], ["Added on b"]])
     }
 
+    /// The terminal's move (#27): the cards the screen showed, found again by content after another writer
+    /// changed the source in between (twins added, other cards renamed, a shown card edited), 300 rounds.
+    /// Every card is on exactly one board after each; a card edited meanwhile is refused and nothing moves.
+    @Test func cardsShownOnScreenAreFoundByContentAfterOtherWritersChangedTheBoard() throws {
+        var rng = SplitMix64(seed: 27)
+        var (moved, refused) = (0, 0)
+        for round in 0..<300 {
+            let names = ["Alpha", "Beta", "Alpha", "Gamma", "Beta", "Delta"]
+            let t = TwoBoards(a: "## To do\n\n" + names.map { "- \($0)\n" }.joined() + "\n## Done\n\n- Alpha\n",
+                              b: "## Inbox\n\n- Omega\n", inMemory: true)
+            defer { t.dir.remove() }
+            let screen = try t.board(t.a)
+            var shown: [(card: Card, column: String, row: Int)] = []
+            for (s, column) in screen.columns.enumerated() {
+                for (i, card) in column.cards.enumerated() where Int.random(in: 0..<3, using: &rng) == 0 {
+                    shown.append((card, screen.columns[s].title, i))
+                }
+            }
+            if shown.isEmpty { shown = [(screen.columns[0].cards[0], "To do", 0)] }
+            // Another writer, between the screen and the move.
+            let other = FileBoardStore.unread(t.a)
+            let base = try other.load()
+            var theirs = base
+            var editedShown = false
+            for _ in 0..<Int.random(in: 0...3, using: &rng) {
+                switch Int.random(in: 0..<3, using: &rng) {
+                case 0:  // a twin of some card, anywhere
+                    let title = names.randomElement(using: &rng)!
+                    let s = Int.random(in: 0..<2, using: &rng)
+                    theirs.columns[s].cards.insert(Card(id: theirs.makeID(), title: title),
+                                                   at: Int.random(in: 0...theirs.columns[s].cards.count, using: &rng))
+                case 1:  // a card renamed: shown or not
+                    let s = Int.random(in: 0..<2, using: &rng)
+                    guard !theirs.columns[s].cards.isEmpty else { continue }
+                    let i = Int.random(in: 0..<theirs.columns[s].cards.count, using: &rng)
+                    // A renamed card with a twin leaves the twin to be found; the shown card is gone only
+                    // when fewer cards of its content remain than were shown (`editedShown` below).
+                    theirs.columns[s].cards[i].title += " (renamed)"
+                default:
+                    break
+                }
+            }
+            _ = try other.commit(base: base, ours: theirs)
+            let before = (t.text(t.a), t.text(t.b))
+            let storedA = try t.board(t.a)
+            // Whether every shown card still has a distinct copy of its content on the source.
+            var available: [String: Int] = [:]
+            for c in storedA.columns.flatMap({ Array($0.cards) }) { available[c.title, default: 0] += 1 }
+            var needed: [String: Int] = [:]
+            for s in shown { needed[s.card.title, default: 0] += 1 }
+            editedShown = needed.contains { available[$0.key, default: 0] < $0.value }
+            let countsBefore = try t.titleCounts()
+            do {
+                let outcome = try CrossBoardMove.move(
+                    selecting: { try CrossBoardMove.paths(of: shown, in: $0) },
+                    from: t.endpoint(t.a), to: t.endpoint(t.b), column: "Inbox", journal: t.journal)
+                #expect(!editedShown, "round \(round): a card changed meanwhile must be refused")
+                #expect(outcome.titles.sorted() == shown.map(\.card.title).sorted(), "round \(round)")
+                #expect(try t.titleCounts() == countsBefore, "round \(round): every card exactly once")
+                let inbox = try t.board(t.b).columns[0].cards.map(\.title)
+                #expect(Array(inbox.suffix(shown.count)) == shown.map(\.card.title), "round \(round): in the order shown")
+                moved += 1
+            } catch let error as CommandError {
+                refused += 1
+                #expect(editedShown, "round \(round): refused although every card was there: \(error)")
+                #expect(error.message.contains("changed or went away on its board meanwhile"))
+                #expect((t.text(t.a), t.text(t.b)) == before, "round \(round): a refusal changes nothing")
+            }
+            #expect(t.journal.takePending().pending.isEmpty)
+        }
+        #expect(moved > 100 && refused > 10, "both outcomes are exercised: \(moved) moved, \(refused) refused")
+    }
+
     /// 1,000 moves back and forth between two file boards, each stopped at a random step (or not at all), with
     /// another writer adding and editing cards at random points, recovery after each: every card exactly once.
     @Test func manyMovesCrashedAtRandomStepsWithOtherWritersKeepEveryCardExactlyOnce() throws {

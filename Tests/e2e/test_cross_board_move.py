@@ -60,6 +60,22 @@ def test_a_move_prints_where_the_card_went_and_takes_all_of_it(tmp_path):
     assert records(tmp_path / "state") == []
 
 
+def test_several_cards_move_together_in_one_move(tmp_path):
+    a, b, env = two_boards(tmp_path)
+    r = lanes(["move", a, "Alpha", "Beta", "--to-board", b, "--to", "Later"], env)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == f'Moved 2 cards ("Alpha", "Beta") to {b}, "Later" at positions 1–2.\n'
+    assert cards(a) == []
+    assert cards(b) == ["Gamma", "Alpha", "Beta"]
+    assert records(tmp_path / "state") == []
+    # Inside one board, several cards are refused in words, and nothing moves.
+    before = b.read_bytes()
+    r = lanes(["move", b, "Alpha", "Beta", "--to", "Inbox"], env)
+    assert r.returncode == 2
+    assert "several cards move together only to another board" in r.stderr
+    assert b.read_bytes() == before
+
+
 @pytest.mark.parametrize("case", ["same board", "no column", "missing board", "read-only", "not a board", "full"])
 def test_each_bad_target_is_refused_in_words_and_nothing_moves(tmp_path, case):
     a, b, env = two_boards(tmp_path, b="## Inbox\n\n- Gamma\n\n## Full (1)\n\n- Delta\n")

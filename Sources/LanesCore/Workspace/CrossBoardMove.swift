@@ -44,6 +44,14 @@ public enum CrossBoardMove {
         /// Cards edited on the source by someone else while they moved: they stay there, with the edit,
         /// and their copies were taken out of the target again.
         public var keptOnSource: [String]
+
+        public init(titles: [String], targetColumn: String, position: Int, conflicts: [BoardConflict], keptOnSource: [String]) {
+            self.titles = titles
+            self.targetColumn = targetColumn
+            self.position = position
+            self.conflicts = conflicts
+            self.keptOnSource = keptOnSource
+        }
     }
 
     /// Moves the cards `queries` names (as `lanes move` finds cards) from `source` to `column` of `target`,
@@ -54,6 +62,15 @@ public enum CrossBoardMove {
     /// `step` is called at each `Step`; a test throws from it to stop the mover there (the record stays).
     public static func move(cards queries: [String], from source: Endpoint, to target: Endpoint, column: String,
                             position: Int? = nil, force: Bool = false, journal: MoveJournal,
+                            step: (Step) throws -> Void = { _ in }) throws -> Outcome {
+        try move(selecting: { board in try queries.map { try BoardQuery.card($0, in: board) } },
+                 from: source, to: target, column: column, position: position, force: force, journal: journal, step: step)
+    }
+
+    /// Moves the cards `select` picks out of the source board as read under the move's locks (the
+    /// terminal picks the cards it shows by content: `paths(of:in:)`); otherwise as `move(cards:…)`.
+    public static func move(selecting select: (Board) throws -> [ItemPath], from source: Endpoint, to target: Endpoint,
+                            column: String, position: Int? = nil, force: Bool = false, journal: MoveJournal,
                             step: (Step) throws -> Void = { _ in }) throws -> Outcome {
         guard source.key != target.key else {
             throw CommandError(.badInput, "the card is already on \(target.storage.displayName); to move it inside that board, leave out --to-board")
@@ -66,10 +83,7 @@ public enum CrossBoardMove {
         let sourceBoard = try source.storage.load()
         let targetBoard = try target.storage.load()
         var paths: [ItemPath] = []
-        for q in queries {
-            let path = try BoardQuery.card(q, in: sourceBoard)
-            if !paths.contains(path) { paths.append(path) }
-        }
+        for path in try select(sourceBoard) where !paths.contains(path) { paths.append(path) }
         guard !paths.isEmpty else { throw CommandError(.badInput, "name a card to move") }
         let s = try BoardQuery.column(column, in: targetBoard)
         let targetColumn = targetBoard.columns[s]
@@ -157,6 +171,29 @@ public enum CrossBoardMove {
         try handle.clear()
         return Outcome(titles: entries.map(\.card.title), targetColumn: targetColumn.title, position: index + 1,
                        conflicts: conflicts, keptOnSource: withdrawn.map { entries[$0].card.title })
+    }
+
+    /// Where `cards` (as a screen shows them) are in `board` as stored: each by its content, the
+    /// copy nearest its column and row when several are alike. A card changed or gone meanwhile is
+    /// refused in words, so a move never takes a card the user did not see.
+    public static func paths(of cards: [(card: Card, column: String, row: Int)], in board: Board) throws -> [ItemPath] {
+        var taken: [ItemPath] = []
+        for seen in cards {
+            var best: (ItemPath, Int)?
+            for (s, column) in board.columns.enumerated() {
+                for (i, c) in column.cards.enumerated() where sameContent(c, seen.card) {
+                    let p = ItemPath(section: s, item: i)
+                    if taken.contains(p) { continue }
+                    let distance = (column.title == seen.column ? 0 : 1_000_000) + abs(i - seen.row)
+                    if best == nil || distance < best!.1 { best = (p, distance) }
+                }
+            }
+            guard let (p, _) = best else {
+                throw CommandError(.notFound, "“\(TerminalSafe.escape(seen.card.title, keepLayout: false))” changed or went away on its board meanwhile; nothing was moved")
+            }
+            taken.append(p)
+        }
+        return taken
     }
 
     // MARK: Recovery

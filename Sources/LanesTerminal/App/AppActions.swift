@@ -117,6 +117,9 @@ extension BoardApp {
             mode = .prompt(PromptMode(.setAccepts(column.id), text: PromptMode.acceptsText(for: column.id, on: board)))
         case .filter:
             mode = .prompt(PromptMode(.filter, text: filter))
+        case .nextBoard, .previousBoard, .moveToBoard:
+            // The workspace (Workspace.swift) takes these before the board sees them.
+            status = "Only one board is open: lanes A.md B.md (or lanes FOLDER) opens several"
         }
         return []
     }

@@ -14,6 +14,7 @@ public enum Action: String, CaseIterable, Hashable, Sendable {
     case undo, redo, filter, help, quit, suspend
     case toggleCompact = "toggle-compact"
     case metrics
+    case nextBoard = "next-board", previousBoard = "previous-board", moveToBoard = "move-to-board"
 
     /// What the action does, for the help screen and the README.
     public var summary: String {
@@ -58,6 +59,9 @@ public enum Action: String, CaseIterable, Hashable, Sendable {
         case .suspend: "suspend to the shell (fg to come back)"
         case .toggleCompact: "switch between full cards and the compact view (one line per card)"
         case .metrics: "show the flow metrics from the board's history (cycle time, throughput, flow, aging, forecast)"
+        case .nextBoard: "show the next board of the workspace (or click its tab)"
+        case .previousBoard: "show the previous board of the workspace"
+        case .moveToBoard: "move the card (or the marked cards) to another board: asks board:column, tab completes"
         }
     }
 }
@@ -145,6 +149,7 @@ public struct Keymap: Sendable {
         ("u", .undo), ("ctrl-r", .redo), ("/", .filter), ("?", .help),
         ("q", .quit), ("ctrl-c", .quit), ("ctrl-z", .suspend), ("z", .toggleCompact),
         ("M", .metrics),
+        ("ctrl-n", .nextBoard), ("ctrl-p", .previousBoard), ("m", .moveToBoard),
     ]
 
     public init() {

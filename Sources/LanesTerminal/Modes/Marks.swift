@@ -25,6 +25,9 @@ struct Marks: Equatable, Sendable {
         return "Marks cleared"
     }
 
+    /// Unmarks one card (one that left the board with a move to another).
+    mutating func unmark(_ id: ItemID) { ids.remove(id) }
+
     /// Keeps only the marks of cards still on `board`.
     mutating func prune(to board: Board) {
         guard !ids.isEmpty else { return }

@@ -1,117 +1,219 @@
 import DragKit
 import Foundation
+import CNcursesw
 import LanesCore
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// Runs the app on a terminal: input → decoder → app → frame; saving and watching happen beside it.
-///
-/// The board's storage runs on a `StorageWorker` thread, so a frame never waits for a save and
-/// a key typed during one is answered in the next frame. The runner keeps `synced`, the board as
-/// last stored; when the app's board differs it sends a commit (one at a time — later changes
-/// wait for its report, which coalesces them; a costly save also waits for the input to rest,
-/// see `SavePacing`). Reports come back through the poll loop: a
-/// stored board (with what others saved merged in) and boards changed elsewhere are merged
-/// under the app's own later changes (`BoardApp.absorb`).
-///
-/// Quitting waits for the last save. When it failed, `q` asks (retry, save a copy, discard);
-/// SIGTERM and SIGHUP cannot ask, so the board goes to a recovery copy (`RecoveryCopies`), the
-/// next start says where, and `unsavedAtSignal` has the executable exit 128 + the signal.
-public final class AppRunner {
-    public private(set) var app: BoardApp
-    let device: TerminalDevice
+/// One board as the runner hosts it, for `AppRunner.init(boards:…)`: the app, its storage, and
+/// how a move between boards reaches it.
+public struct HostedBoard {
+    public var app: BoardApp
+    /// The name on the board's tab.
+    public var tabName: String
+    public var storage: (any BoardStore)?
+    /// The board's name in messages and in the recovery index.
+    public var boardName: String
+    public var copyInfo: BoardFileInfo
+    public var flowSource: (@Sendable () throws -> (FlowHistory, FlowColumns))?
+    /// The board's key in move records and a way to open a second store on it (the move runs
+    /// on the loop's thread, beside the worker's own store); nil: no moves to or from it.
+    public var mover: (key: String, open: () throws -> any BoardStore)?
+
+    public init(app: BoardApp, tabName: String, storage: (any BoardStore)?, boardName: String, copyInfo: BoardFileInfo,
+                flowSource: (@Sendable () throws -> (FlowHistory, FlowColumns))? = nil,
+                mover: (key: String, open: () throws -> any BoardStore)? = nil) {
+        self.app = app
+        self.tabName = tabName
+        self.storage = storage
+        self.boardName = boardName
+        self.copyInfo = copyInfo
+        self.flowSource = flowSource
+        self.mover = mover
+    }
+}
+
+/// What the runner keeps for one board: its storage worker, the board as last stored, the save under way.
+final class BoardHost {
     let worker: StorageWorker?
     /// The board's name in messages and in the recovery index.
     let boardName: String
     /// How a recovery copy or a saved copy is written (the board's dialect and layout at start).
     let copyInfo: BoardFileInfo
+    /// The board as last stored: the base of the next commit.
+    var synced: Board
+    /// The commit under way: its token and the board it sent.
+    var inFlight: (token: Int, ours: Board)?
+    /// Why the last save failed; nil once stored.
+    var unsaved: String?
+    /// Set when the storage said the board can no longer be read or stored here (`BoardGone`).
+    var gone: String?
+    var nextRetry: Double?
+    var pacing = SavePacing()
+    /// The user chose to leave this board's last changes unstored (or saved them as a copy).
+    var discarded = false
+    /// Until when a change report is taken for our own move between boards, not another writer's.
+    var ownMoveUntil = 0.0
+    var flowSource: (@Sendable () throws -> (FlowHistory, FlowColumns))?
+    let mover: (key: String, open: () throws -> any BoardStore)?
+
+    init(worker: StorageWorker?, boardName: String, copyInfo: BoardFileInfo, synced: Board,
+         flowSource: (@Sendable () throws -> (FlowHistory, FlowColumns))?, mover: (key: String, open: () throws -> any BoardStore)?) {
+        self.worker = worker
+        self.boardName = boardName
+        self.copyInfo = copyInfo
+        self.synced = synced
+        self.flowSource = flowSource
+        self.mover = mover
+    }
+}
+
+/// Runs the workspace on a terminal: input → decoder → workspace → frame; saving and watching happen beside it.
+///
+/// Each board's storage runs on a `StorageWorker` thread of its own, so a frame never waits for
+/// a save and a key typed during one is answered in the next frame; every board stays live,
+/// shown or not. For each board the runner keeps `synced`, the board as last stored; when the
+/// app's board differs it sends a commit (one at a time — later changes wait for its report,
+/// which coalesces them; a costly save also waits for the input to rest, see `SavePacing`).
+/// Reports come back through the poll loop (one epoll descriptor wakes it for all workers): a
+/// stored board (with what others saved merged in) and boards changed elsewhere are merged
+/// under the app's own later changes (`BoardApp.absorb`). A move between boards stores both
+/// boards first, then runs `CrossBoardMove` on stores of its own; the workers see its writes
+/// as they see any other writer's.
+///
+/// Quitting waits for the last saves. When one failed, `q` asks (retry, save a copy, discard),
+/// board by board; SIGTERM and SIGHUP cannot ask, so each unsaved board goes to a recovery copy
+/// (`RecoveryCopies`), the next start says where, and `unsavedAtSignal` has the executable exit
+/// 128 + the signal.
+public final class AppRunner {
+    public private(set) var workspace: Workspace
+    /// The board shown.
+    public var app: BoardApp { workspace.app }
+    let device: TerminalDevice
+    let hosts: [BoardHost]
     let recovery: RecoveryCopies
     var decoder = InputDecoder()
     var buffer = CellBuffer(width: 0, height: 0)
-    /// The board as last stored: the base of the next commit.
-    private(set) var synced: Board
-    /// The commit under way: its token and the board it sent.
-    private var inFlight: (token: Int, ours: Board)?
-    /// Why the last save failed; nil once stored.
-    private(set) var unsaved: String?
-    /// Set when the storage said the board can no longer be read or stored here (`BoardGone`).
-    private(set) var gone: String?
-    private var nextRetry: Double?
-    private var pacing = SavePacing()
     let now: () -> Double
-    /// Where the board went when Lanes had to end unsaved (set on the way out).
+    /// Where the moves between boards keep their intent records; nil: no moves.
+    public var moveJournal: MoveJournal?
+    /// Where a board went when Lanes had to end unsaved (set on the way out; the first of them).
     public private(set) var recoveryCopy: String?
     /// The signal that ended Lanes before its last changes were stored (the process should exit
     /// 128 + it, as if the signal had killed it); nil when everything was stored.
     public private(set) var unsavedAtSignal: Int32?
     /// What to say on stderr once the terminal is restored.
-    private var farewell: String?
-    /// Reads the board's history for flow metrics (`M`, the card detail); nil: the board has none.
-    public var flowSource: (@Sendable () throws -> (FlowHistory, FlowColumns))?
+    private var farewell: [String] = []
+    /// Wakes the loop when any worker reports (an epoll descriptor over them all), or the one worker's own.
+    private var wakeDescriptor: Int32?
+    private var ownsWakeDescriptor = false
 
-    public init(app: BoardApp, device: TerminalDevice, storage: sending (any BoardStore)?, boardName: String = "board",
-                copyInfo: BoardFileInfo = BoardFileInfo(dialect: .taskell),
-                environment: [String: String] = ProcessInfo.processInfo.environment,
-                clock: @escaping () -> Double = monotonicNow) {
-        self.app = app
-        self.device = device
-        if let storage {
-            worker = StorageWorker(storage: storage)
-        } else {
-            worker = nil
-        }
-        self.boardName = boardName
-        self.copyInfo = copyInfo
-        recovery = RecoveryCopies(environment: environment)
-        synced = app.board
-        now = clock
-        self.app.copySuggestion = recovery.suggestedPath(for: boardName)
+    /// Reads the first board's history for flow metrics (`M`, the card detail); nil: the board has none.
+    public var flowSource: (@Sendable () throws -> (FlowHistory, FlowColumns))? {
+        get { hosts[0].flowSource }
+        set { hosts[0].flowSource = newValue }
     }
 
-    /// Runs until the user quits or a signal ends it; the board is saved on the way out.
+    /// One board, as Lanes always ran: no tab bar.
+    public convenience init(app: BoardApp, device: TerminalDevice, storage: sending (any BoardStore)?, boardName: String = "board",
+                            copyInfo: BoardFileInfo = BoardFileInfo(dialect: .taskell),
+                            environment: [String: String] = ProcessInfo.processInfo.environment,
+                            clock: @escaping () -> Double = monotonicNow) {
+        self.init(boards: [HostedBoard(app: app, tabName: boardName, storage: storage, boardName: boardName, copyInfo: copyInfo)],
+                  device: device, environment: environment, clock: clock)
+    }
+
+    /// Several boards, one tab each (with one board, no tab bar).
+    public init(boards: [HostedBoard], device: TerminalDevice,
+                environment: [String: String] = ProcessInfo.processInfo.environment,
+                clock: @escaping () -> Double = monotonicNow) {
+        self.device = device
+        recovery = RecoveryCopies(environment: environment)
+        now = clock
+        var apps: [BoardApp] = []
+        var hosts: [BoardHost] = []
+        for b in boards {
+            var app = b.app
+            app.copySuggestion = recovery.suggestedPath(for: b.boardName)
+            apps.append(app)
+            // Each store is handed to its worker here and used by no one else from now on (the
+            // caller gives the boards up: `HostedBoard` is how one store travels with its app).
+            var worker: StorageWorker?
+            if let store = b.storage {
+                nonisolated(unsafe) let handed = store
+                worker = StorageWorker(storage: handed)
+            }
+            hosts.append(BoardHost(worker: worker, boardName: b.boardName,
+                                   copyInfo: b.copyInfo, synced: app.board, flowSource: b.flowSource, mover: b.mover))
+        }
+        self.hosts = hosts
+        workspace = Workspace(boards: apps, tabs: boards.map { Workspace.Tab(name: $0.tabName) }, size: apps[0].size)
+    }
+
+    deinit {
+        if ownsWakeDescriptor, let fd = wakeDescriptor { close(fd) }
+    }
+
+    /// One descriptor that turns readable when any worker has reports.
+    private func makeWakeDescriptor() {
+        let fds = hosts.compactMap { $0.worker?.reportDescriptor }
+        if fds.count <= 1 { wakeDescriptor = fds.first; return }
+        let ep = lanes_wake_epoll()
+        guard ep >= 0 else { wakeDescriptor = fds.first; return }
+        for fd in fds { _ = lanes_wake_epoll_add(ep, fd) }
+        wakeDescriptor = ep
+        ownsWakeDescriptor = true
+    }
+
+    /// Runs until the user quits or a signal ends it; the boards are saved on the way out.
     public func run() throws {
         // Said after the terminal is restored (defers run last-registered first), so it stays on screen.
         defer {
-            if let farewell {
-                FileHandle.standardError.write(Data(("lanes: " + DisplayText.safe(farewell) + "\n").utf8))
+            for line in farewell {
+                FileHandle.standardError.write(Data(("lanes: " + DisplayText.safe(line) + "\n").utf8))
             }
         }
         try device.start()
         defer { device.stop() }
-        worker?.start()
-        defer { worker?.stop() }
-        app.resize(device.size)
+        for h in hosts { h.worker?.start() }
+        defer { for h in hosts { h.worker?.stop() } }
+        makeWakeDescriptor()
+        workspace.resize(device.size)
         while true {
             let t = now()
-            app.tick(now: t)
-            app.render(into: &buffer, now: t)
-            device.trackAllMotion(app.wantsAllMotion)
+            workspace.tick(now: t)
+            workspace.render(into: &buffer, now: t)
+            device.trackAllMotion(workspace.wantsAllMotion)
             device.present(buffer)
-            if app.wantsFlow(now: Int64(Date().timeIntervalSince1970)) {
+            let shown = workspace.active
+            if workspace.app.wantsFlow(now: Int64(Date().timeIntervalSince1970)) {
                 // After a frame that says "reading", so a long first read is not a frozen screen.
-                app.flowRequested()
-                let result = flowSource.map { source in Result { try source() } }
+                workspace.boards[shown].flowRequested()
+                let result = hosts[shown].flowSource.map { source in Result { try source() } }
                     ?? .failure(NoHistory("this board has no history to read flow metrics from"))
-                app.receiveFlow(result, now: Int64(Date().timeIntervalSince1970))
+                workspace.boards[shown].receiveFlow(result, now: Int64(Date().timeIntervalSince1970))
                 continue
             }
-            // The frame first, then the save: a change is on screen before it is compared and sent.
-            submitIfNeeded(now: now())
-            let held = inFlight == nil && nextRetry == nil ? pacing.deadline : nil
-            var deadlines = [app.deadline(now: t), decoder.deadline, nextRetry, held].compactMap { $0 }
+            // The frame first, then the saves: a change is on screen before it is compared and sent.
+            for i in hosts.indices { submitIfNeeded(i, now: now()) }
+            var deadlines = [workspace.deadline(now: t), decoder.deadline].compactMap { $0 }
+            for h in hosts {
+                if let r = h.nextRetry { deadlines.append(r) }
+                if h.inFlight == nil && h.nextRetry == nil, let d = h.pacing.deadline { deadlines.append(d) }
+            }
             if deadlines.isEmpty { deadlines = [t + 1] }
             let timeout = max(0, (deadlines.min() ?? t + 1) - t)
             var ending: Ending?
-            for input in device.wait(timeout: timeout, wakingOn: worker?.reportDescriptor) {
+            for input in device.wait(timeout: timeout, wakingOn: wakeDescriptor) {
                 switch input {
                 case .bytes(let bytes):
-                    pacing.input(at: now())
+                    for h in hosts { h.pacing.input(at: now()) }
                     for event in decoder.feed(bytes, now: now()) where ending == nil {
-                        ending = handle(app.handle(event, now: now()))
+                        ending = handle(workspace.handle(event, now: now()))
                     }
                 case .resized(let size):
-                    app.resize(size)
+                    workspace.resize(size)
                     device.invalidate()
                 case .terminate(let signal):
                     ending = .signal(signal)
@@ -123,7 +225,7 @@ public final class AppRunner {
             let after = now()
             if let d = decoder.deadline, after >= d {
                 for event in decoder.flush(now: after) where ending == nil {
-                    ending = handle(app.handle(event, now: after))
+                    ending = handle(workspace.handle(event, now: after))
                 }
             }
             takeReports()
@@ -137,37 +239,50 @@ public final class AppRunner {
         case user
         /// SIGTERM, SIGHUP, SIGINT: end now, with a recovery copy if unsaved.
         case signal(Int32)
-        /// The user chose to quit without storing the last changes (or saved a copy).
+        /// The user chose to quit without storing the shown board's last changes (or saved a copy).
         case discard
     }
 
     /// Carries out effects; how the loop should end, if it should.
-    private func handle(_ effects: [AppEffect]) -> Ending? {
+    private func handle(_ effects: [WorkspaceEffect]) -> Ending? {
         for effect in effects {
             switch effect {
-            case .quit:
-                return .user
-            case .quitDiscarding:
-                return .discard
-            case .retrySaveAndQuit:
-                unsaved = nil
-                nextRetry = nil
-                return .user
-            case .saveCopyAndQuit(let path):
-                let text = BoardFormat.serialize(app.board, info: copyInfo)
-                do {
-                    try recovery.prepareFolder(for: path)
-                    try SafeFile.writeAtomically(Array(text.utf8), to: path, expecting: nil)
-                    return .discard
-                } catch {
-                    app.askBeforeQuitting(because: "the copy could not be written either: \(error)")
-                }
-            case .suspend:
-                device.suspendToShell()
-                device.invalidate()
-            case .editExternally(let id):
-                editExternally(id)
+            case .move(let move):
+                perform(move)
+            case .app(let effect):
+                if let ending = handle(effect) { return ending }
             }
+        }
+        return nil
+    }
+
+    private func handle(_ effect: AppEffect) -> Ending? {
+        let shown = workspace.active
+        switch effect {
+        case .quit:
+            return .user
+        case .quitDiscarding:
+            return .discard
+        case .retrySaveAndQuit:
+            for h in hosts {
+                h.unsaved = nil
+                h.nextRetry = nil
+            }
+            return .user
+        case .saveCopyAndQuit(let path):
+            let text = BoardFormat.serialize(workspace.app.board, info: hosts[shown].copyInfo)
+            do {
+                try recovery.prepareFolder(for: path)
+                try SafeFile.writeAtomically(Array(text.utf8), to: path, expecting: nil)
+                return .discard
+            } catch {
+                workspace.boards[shown].askBeforeQuitting(because: "the copy could not be written either: \(error)")
+            }
+        case .suspend:
+            device.suspendToShell()
+            device.invalidate()
+        case .editExternally(let id):
+            editExternally(id)
         }
         return nil
     }
@@ -176,114 +291,176 @@ public final class AppRunner {
     private func finish(_ ending: Ending) -> Bool {
         switch ending {
         case .discard:
-            return true
+            hosts[workspace.active].discarded = true
+            if hosts.count == 1 { return true }
+            return finish(.user)
         case .user:
-            if let gone {
-                if app.board == synced { return true }
-                app.askBeforeQuitting(because: "not saved: \(gone)")
+            for (i, h) in hosts.enumerated() where !h.discarded {
+                if let gone = h.gone {
+                    if workspace.boards[i].board == h.synced { continue }
+                    workspace.show(i)
+                    workspace.boards[i].askBeforeQuitting(because: "not saved: \(gone)")
+                    return false
+                }
+                if flush(i, timeout: 10) { continue }
+                workspace.show(i)
+                workspace.boards[i].askBeforeQuitting(because: h.unsaved ?? "the save did not finish in 10 s")
                 return false
             }
-            if flush(timeout: 10) { return true }
-            app.askBeforeQuitting(because: unsaved ?? "the save did not finish in 10 s")
-            return false
+            return true
         case .signal(let signal):
-            if flush(timeout: 3) { return true }
-            unsavedAtSignal = signal
-            let text = BoardFormat.serialize(app.board, info: copyInfo)
-            let why = unsaved ?? "the save did not finish"
-            do {
-                let copy = try recovery.write(text, for: boardName)
-                recoveryCopy = copy
-                farewell = "\(boardName) was not saved (\(why)); your board is in \(copy)"
-            } catch {
-                farewell = "\(boardName) was not saved (\(why)) and no recovery copy could be written: \(error)"
+            for (i, h) in hosts.enumerated() where !h.discarded {
+                if flush(i, timeout: 3) { continue }
+                unsavedAtSignal = signal
+                let text = BoardFormat.serialize(workspace.boards[i].board, info: h.copyInfo)
+                let why = h.unsaved ?? "the save did not finish"
+                do {
+                    let copy = try recovery.write(text, for: h.boardName)
+                    if recoveryCopy == nil { recoveryCopy = copy }
+                    farewell.append("\(h.boardName) was not saved (\(why)); your board is in \(copy)")
+                } catch {
+                    farewell.append("\(h.boardName) was not saved (\(why)) and no recovery copy could be written: \(error)")
+                }
             }
             return true
         }
     }
 
-    /// Sends what is unsaved and waits until it is stored; false when that failed or took too long.
-    private func flush(timeout: Double) -> Bool {
-        guard let worker else { return true }
+    /// Sends what is unsaved on board `i` and waits until it is stored; false when that failed or took too long.
+    private func flush(_ i: Int, timeout: Double) -> Bool {
+        let h = hosts[i]
+        guard let worker = h.worker else { return true }
         let deadline = now() + timeout
         var tried = false
         while true {
             takeReports()
-            if inFlight == nil {
-                if app.board == synced { return true }
-                if tried && unsaved != nil { return false }
-                submit()
+            if h.inFlight == nil {
+                if workspace.boards[i].board == h.synced { return true }
+                if tried && h.unsaved != nil { return false }
+                submit(i)
                 tried = true
             }
             let left = deadline - now()
             if left <= 0 { return false }
-            process(worker.waitForReports(timeout: left))
+            process(i, worker.waitForReports(timeout: left))
         }
     }
 
-    private func submitIfNeeded(now t: Double) {
-        guard worker != nil, inFlight == nil, gone == nil else { return }
-        if let r = nextRetry, t < r { return }
-        guard pacing.mayStart(at: t, unsaved: app.board != synced) else { return }
-        submit()
+    private func submitIfNeeded(_ i: Int, now t: Double) {
+        let h = hosts[i]
+        guard h.worker != nil, h.inFlight == nil, h.gone == nil else { return }
+        if let r = h.nextRetry, t < r { return }
+        guard h.pacing.mayStart(at: t, unsaved: workspace.boards[i].board != h.synced) else { return }
+        submit(i)
     }
 
-    private func submit() {
-        guard let worker else { return }
-        let ours = app.board
-        inFlight = (worker.commit(base: synced, ours: ours), ours)
-        nextRetry = nil
-        pacing.started()
+    private func submit(_ i: Int) {
+        let h = hosts[i]
+        guard let worker = h.worker else { return }
+        let ours = workspace.boards[i].board
+        h.inFlight = (worker.commit(base: h.synced, ours: ours), ours)
+        h.nextRetry = nil
+        h.pacing.started()
     }
 
     private func takeReports() {
-        guard let worker else { return }
-        process(worker.takeReports())
+        for (i, h) in hosts.enumerated() {
+            if let worker = h.worker { process(i, worker.takeReports()) }
+        }
     }
 
-    private func process(_ reports: [StorageWorker.Report]) {
+    private func process(_ i: Int, _ reports: [StorageWorker.Report]) {
+        let h = hosts[i]
         for report in reports {
             switch report {
             case .committed(let token, let outcome, let cpu):
-                guard let sent = inFlight, sent.token == token else { continue }
-                inFlight = nil
-                pacing.saved(cost: cpu)
-                synced = outcome.board
-                let wasUnsaved = unsaved != nil
-                unsaved = nil
-                app.absorb(stored: outcome.board, base: sent.ours)
+                guard let sent = h.inFlight, sent.token == token else { continue }
+                h.inFlight = nil
+                h.pacing.saved(cost: cpu)
+                h.synced = outcome.board
+                let wasUnsaved = h.unsaved != nil
+                h.unsaved = nil
+                workspace.boards[i].absorb(stored: outcome.board, base: sent.ours)
                 if let first = outcome.conflicts.first {
                     let more = outcome.conflicts.count > 1 ? " (and \(outcome.conflicts.count - 1) more)" : ""
-                    app.setStatus(DisplayText.safe(first.message) + more)
+                    workspace.boards[i].setStatus(DisplayText.safe(first.message) + more)
                 } else if outcome.incomingChanges > 0 {
                     let n = outcome.incomingChanges
-                    app.setStatus(n == 1 ? "Saved; 1 card changed elsewhere" : "Saved; \(n) cards changed elsewhere")
+                    workspace.boards[i].setStatus(n == 1 ? "Saved; 1 card changed elsewhere" : "Saved; \(n) cards changed elsewhere")
                 } else if wasUnsaved {
-                    app.setStatus("Saved")
+                    workspace.boards[i].setStatus("Saved")
                 }
+                if outcome.incomingChanges > 0 || !outcome.conflicts.isEmpty { changedElsewhere(i) }
             case .commitFailed(let token, let message, let offline):
-                guard let sent = inFlight, sent.token == token else { continue }
-                inFlight = nil
-                unsaved = message
-                nextRetry = now() + (offline ? 1 : 2)
-                app.setStatus(offline
+                guard let sent = h.inFlight, sent.token == token else { continue }
+                h.inFlight = nil
+                h.unsaved = message
+                h.nextRetry = now() + (offline ? 1 : 2)
+                workspace.boards[i].setStatus(offline
                     ? "Offline, reconnecting… your changes are kept and will be saved"
                     : "NOT SAVED: \(DisplayText.safe(message)) — retrying; q asks before quitting")
             case .changed(let board):
-                app.absorb(stored: board, base: synced)
-                synced = board
+                // Our own move between boards arriving: the move's words stay.
+                let words = now() < h.ownMoveUntil ? workspace.boards[i].status : nil
+                workspace.boards[i].absorb(stored: board, base: h.synced)
+                h.synced = board
+                if let words { workspace.boards[i].setStatus(words) }
+                changedElsewhere(i)
             case .gone(let message):
-                gone = message
-                app.setStatus("NO LONGER SHARED: \(DisplayText.safe(message)) · changes from others are not shown and yours are not saved; q offers to save them as a file")
+                h.gone = message
+                workspace.boards[i].setStatus("NO LONGER SHARED: \(DisplayText.safe(message)) · changes from others are not shown and yours are not saved; q offers to save them as a file")
+                changedElsewhere(i)
             case .refreshFailed(let message, let offline):
-                app.setStatus(offline
+                workspace.boards[i].setStatus(offline
                     ? "Offline, reconnecting…"
                     : "The board changed elsewhere and cannot be read: \(DisplayText.safe(message)). Not saving over it.")
             }
         }
     }
 
+    /// Marks board `i`'s tab, unless the change is our own move between boards arriving.
+    private func changedElsewhere(_ i: Int) {
+        if now() < hosts[i].ownMoveUntil { return }
+        workspace.changedElsewhere(i)
+    }
+
+    // MARK: Moves between boards
+
+    /// Moves cards between two boards through `CrossBoardMove`: both boards are stored first, so
+    /// the move reads what the screen shows; the workers take in its writes like another writer's.
+    private func perform(_ move: CrossMove) {
+        guard let journal = moveJournal, let source = hosts[move.from].mover, let target = hosts[move.to].mover else {
+            workspace.moveFinished(move, result: .failure(CommandError(.badInput, "moves between these boards are not possible here")))
+            return
+        }
+        for i in [move.from, move.to] {
+            if let gone = hosts[i].gone {
+                workspace.moveFinished(move, result: .failure(CommandError(.badInput, "\(hosts[i].boardName) is no longer shared: \(gone)")))
+                return
+            }
+            if !flush(i, timeout: 10) {
+                let why = hosts[i].unsaved ?? "the save did not finish in 10 s"
+                workspace.moveFinished(move, result: .failure(CommandError(.badInput, "\(hosts[i].boardName) is not saved yet (\(why)); nothing was moved")))
+                return
+            }
+        }
+        let seen = move.cards.map { (card: $0.card, column: $0.column, row: $0.row) }
+        let result = Result<CrossBoardMove.Outcome, any Error> {
+            try CrossBoardMove.move(selecting: { try CrossBoardMove.paths(of: seen, in: $0) },
+                                    from: CrossBoardMove.Endpoint(key: source.key, storage: try source.open()),
+                                    to: CrossBoardMove.Endpoint(key: target.key, storage: try target.open()),
+                                    column: move.column, position: move.position, force: move.force, journal: journal)
+        }
+        if case .success = result {
+            let quiet = now() + 2
+            hosts[move.from].ownMoveUntil = quiet
+            hosts[move.to].ownMoveUntil = quiet
+        }
+        workspace.moveFinished(move, result: result)
+    }
+
     private func editExternally(_ id: ItemID) {
+        let shown = workspace.active
         guard let path = app.board.indexPath(for: id) else { return }
         let card = app.board[path]
         let storesDoneMark = app.reading.storesDoneMark
@@ -292,7 +469,7 @@ public final class AppRunner {
         do {
             file = try EditorFile(name: "card.md", contents: Array(text.utf8))
         } catch {
-            app.setStatus("Cannot edit in $EDITOR: \(error)")
+            workspace.boards[shown].setStatus("Cannot edit in $EDITOR: \(error)")
             return
         }
         defer { file.remove() }
@@ -305,31 +482,31 @@ public final class AppRunner {
         }
         device.invalidate()
         if let complaint = ForegroundProgram.complaint(outcome, editor: editor) {
-            app.setStatus(DisplayText.safe(complaint))
+            workspace.boards[shown].setStatus(DisplayText.safe(complaint))
             return
         }
         guard let data = FileManager.default.contents(atPath: file.path) else {
-            app.setStatus("The editor left no card file (\(file.path) is gone); the card is as it was")
+            workspace.boards[shown].setStatus("The editor left no card file (\(file.path) is gone); the card is as it was")
             return
         }
         guard let edited = String(data: data, encoding: .utf8) else {
-            app.setStatus("The edited card is not UTF-8 text; the card is as it was")
+            workspace.boards[shown].setStatus("The edited card is not UTF-8 text; the card is as it was")
             return
         }
         // Nothing changed in the editor: nothing to write (not even a card written anew the same).
         if edited == text {
-            app.setStatus("No change: the card is as it was")
+            workspace.boards[shown].setStatus("No change: the card is as it was")
             return
         }
         do {
             let parsed = try CardText.parse(edited, original: card, storesDoneMark: storesDoneMark)
             if parsed == card {
-                app.setStatus("No change: the card is as it was")
+                workspace.boards[shown].setStatus("No change: the card is as it was")
                 return
             }
-            app.finishExternalEdit(id, edited: parsed)
+            workspace.boards[shown].finishExternalEdit(id, edited: parsed)
         } catch {
-            app.setStatus("Edit not applied: \(error)")
+            workspace.boards[shown].setStatus("Edit not applied: \(error)")
         }
     }
 }

@@ -1,0 +1,131 @@
+import DragKit
+import LanesCore
+
+/// The `m` prompt: which board and column to move the cards to, typed as `board:column`, with Tab completion.
+///
+/// A board is named by its tab's name or the unique start of it (any case); a column as
+/// `lanes move` finds one (its title, the start of it, or its number). A board alone means its first column.
+struct MovePrompt {
+    /// Words that say why an answer cannot be used; the prompt stays open with the text as typed.
+    struct Refusal: Error { var words: String }
+
+    var cards: [CrossMove.Seen]
+    let from: Int
+    /// The boards as they were when the prompt opened (for completion; the move reads them again).
+    let boards: [Board]
+    let names: [String]
+    var editor = LineEditor()
+
+    var label: String {
+        let what = cards.count == 1 ? "Move “\(DisplayText.truncate(DisplayText.safe(cards[0].card.title), to: 30))”" : "Move \(cards.count) cards"
+        return what + " to board:column (tab completes): "
+    }
+
+    /// The boards other than the source whose names start with `text` (any case); an exact name alone when there is one.
+    func boardsMatching(_ text: String) -> [Int] {
+        let t = text.lowercased()
+        let others = names.indices.filter { $0 != from }
+        if let exact = others.first(where: { names[$0].lowercased() == t }) { return [exact] }
+        return others.filter { names[$0].lowercased().hasPrefix(t) }
+    }
+
+    /// The target board and what follows its `:`, when the text names one.
+    func split(_ text: String) -> (board: Int, column: String)? {
+        // The longest name followed by ":" wins (a name may itself hold a colon).
+        let named = names.indices.filter { $0 != from && text.lowercased().hasPrefix(names[$0].lowercased() + ":") }
+        if let i = named.max(by: { names[$0].count < names[$1].count }) {
+            return (i, String(text.dropFirst(names[i].count + 1)))
+        }
+        if let colon = text.firstIndex(of: ":") {
+            let matches = boardsMatching(String(text[..<colon]))
+            if matches.count == 1 { return (matches[0], String(text[text.index(after: colon)...])) }
+        }
+        return nil
+    }
+
+    mutating func complete() {
+        let text = editor.text
+        if let (b, rest) = split(text) {
+            let titles = boards[b].columns.map(\.title)
+            let matches = titles.filter { $0.lowercased().hasPrefix(rest.lowercased()) }
+            switch matches.count {
+            case 0:
+                editor.say("No column of \(names[b]) starts with “\(DisplayText.safe(rest))”; its columns: \(listed(titles))")
+            case 1:
+                editor = LineEditor(names[b] + ":" + matches[0])
+            default:
+                editor = LineEditor(names[b] + ":" + commonPrefix(matches, atLeast: rest))
+                editor.say("Columns of \(names[b]): \(listed(matches))")
+            }
+            return
+        }
+        let matches = boardsMatching(text)
+        switch matches.count {
+        case 0:
+            editor.say("No other board starts with “\(DisplayText.safe(text))”; the boards: \(listed(names.indices.filter { $0 != from }.map { names[$0] }))")
+        case 1:
+            editor = LineEditor(names[matches[0]] + ":")
+        default:
+            editor = LineEditor(commonPrefix(matches.map { names[$0] }, atLeast: text))
+            editor.say("Boards: \(listed(matches.map { names[$0] }))")
+        }
+    }
+
+    /// The target board and column the text names; a refusal in words when it names none.
+    func answer() -> Result<(Int, String), Refusal> {
+        let text = editor.text.trimmingCharacters(in: " ")
+        if text.isEmpty { return .failure(Refusal(words: "Type a board (tab completes), then : and a column")) }
+        if let (b, rest) = split(text) {
+            let column = rest.trimmingCharacters(in: " ")
+            if column.isEmpty {
+                guard let first = boards[b].columns.first else { return .failure(Refusal(words: "\(names[b]) has no columns")) }
+                return .success((b, first.title))
+            }
+            return .success((b, column))
+        }
+        let matches = boardsMatching(text)
+        if matches.count == 1 {
+            guard let first = boards[matches[0]].columns.first else { return .failure(Refusal(words: "\(names[matches[0]]) has no columns")) }
+            return .success((matches[0], first.title))
+        }
+        if names.indices.contains(from), text.lowercased().hasPrefix(names[from].lowercased()) {
+            return .failure(Refusal(words: "The card is already on \(names[from]); move it inside the board with the mouse or H/J/K/L"))
+        }
+        if matches.isEmpty {
+            return .failure(Refusal(words: "No board is called “\(DisplayText.safe(text))”; the boards: \(listed(names.indices.filter { $0 != from }.map { names[$0] }))"))
+        }
+        return .failure(Refusal(words: "“\(DisplayText.safe(text))” could be \(listed(matches.map { names[$0] })); type more of the name"))
+    }
+
+    private func listed(_ items: [String]) -> String {
+        items.map { DisplayText.safe($0) }.joined(separator: ", ")
+    }
+
+    /// The longest start all of `words` share (any case, spelled as the first), and never shorter than what was typed.
+    private func commonPrefix(_ words: [String], atLeast typed: String) -> String {
+        guard var prefix = words.first.map(Array.init) else { return typed }
+        for w in words.dropFirst() {
+            let a = Array(w)
+            var n = 0
+            while n < prefix.count, n < a.count, String(prefix[n]).lowercased() == String(a[n]).lowercased() { n += 1 }
+            prefix = Array(prefix.prefix(n))
+        }
+        return prefix.count >= typed.count ? String(prefix) : typed
+    }
+
+    /// The prompt on the bottom row (reversed, with the cursor), and its note above it.
+    func draw(into buf: inout CellBuffer, width: Int, row y: Int) {
+        let labelWidth = TextWidth.width(of: label) + 1
+        let shown = editor.visible(width: max(1, width - labelWidth - 1))
+        buf.fill(x: 0, y: y, width: width, height: 1, style: Style(reverse: true))
+        buf.write(" " + label, x: 0, y: y, style: Style(reverse: true), maxX: width)
+        buf.write(shown.text, x: labelWidth, y: y, style: Style(reverse: true), maxX: width)
+        let cx = labelWidth + shown.cursor
+        if cx < width { buf[cx, y] = Cell(buf[cx, y].text.isEmpty ? " " : buf[cx, y].text, style: Style()) }
+        buf.cursor = Point(x: min(cx, width - 1), y: y)
+        if let note = editor.note, y > 0 {
+            buf.fill(x: 0, y: y - 1, width: width, height: 1, style: Style(reverse: true))
+            buf.write(" " + DisplayText.truncate(note, to: max(0, width - 1)), x: 0, y: y - 1, style: Style(bold: true, reverse: true), maxX: width)
+        }
+    }
+}

@@ -1,0 +1,284 @@
+import DragKit
+import LanesCore
+
+/// What the workspace asks of the runner: a board's own effect, or a move between boards.
+public enum WorkspaceEffect: Sendable {
+    /// An effect of the board shown (quit, suspend, `$EDITOR`, …).
+    case app(AppEffect)
+    /// Cards to move from one board to another through the crash-safe protocol (`CrossBoardMove`).
+    case move(CrossMove)
+}
+
+/// A move of cards between two boards of the workspace, as the user asked for it.
+public struct CrossMove: Sendable {
+    /// A card as the screen showed it: found again in the stored board by its content.
+    public struct Seen: Sendable {
+        public var card: Card
+        public var column: String
+        public var row: Int
+    }
+
+    public var from: Int
+    public var to: Int
+    public var cards: [Seen]
+    /// The target column, as `BoardQuery.column` finds it (a title, its start, or a number).
+    public var column: String
+    /// 1-based; nil: the end of the column.
+    public var position: Int?
+    /// Undo: WIP limits and accept rules give way, as in every undo (the door replays with force).
+    public var force = false
+    /// This move undoes the one before; it is not an undo step itself.
+    public var undoing = false
+}
+
+/// Several boards in one terminal: one `BoardApp` per board (each with its own selection,
+/// scroll, page, undo and storage), a tab bar, and moves between boards.
+///
+/// With one board there is no tab bar: the board has the whole screen and behaves as before.
+/// With more, row 0 is the tab bar and the board shown is drawn below it (its events arrive
+/// shifted by one row). Keys go to the board shown, except the workspace's own actions
+/// (`next-board`, `previous-board`, `move-to-board`) and `undo` right after a move between
+/// boards, which moves the cards back (another cross-board move, never a local edit).
+public struct Workspace {
+    /// A board's tab.
+    public struct Tab: Sendable {
+        public var name: String
+        /// Another writer changed the board since it was last shown.
+        public var changedElsewhere = false
+
+        public init(name: String) { self.name = name }
+    }
+
+    /// A move between boards as it can be undone: the cards back to where each was.
+    struct MoveStep: Sendable {
+        var move: CrossMove
+        /// Undo steps each board had right after the move: a later edit on a board comes first.
+        var undoDepth: [Int: Int]
+    }
+
+    public internal(set) var boards: [BoardApp]
+    public internal(set) var tabs: [Tab]
+    public internal(set) var active = 0
+    public internal(set) var size: Size
+    /// The `m` prompt, while it is open.
+    var prompt: MovePrompt?
+    /// This session's moves between boards, newest last.
+    var moves: [MoveStep] = []
+    /// A drag between boards (held over a tab, or carried onto another board).
+    var carry = BoardCarry()
+
+    public init(boards: [BoardApp], tabs: [Tab], size: Size) {
+        precondition(!boards.isEmpty && boards.count == tabs.count)
+        self.boards = boards
+        self.tabs = tabs
+        self.size = size
+        for i in boards.indices { self.boards[i].resize(boardSize) }
+    }
+
+    /// The board shown.
+    public var app: BoardApp { boards[active] }
+    public var showsTabs: Bool { boards.count > 1 }
+    /// Rows above the board: the tab bar.
+    var top: Int { showsTabs ? 1 : 0 }
+    var boardSize: Size { Size(width: size.width, height: max(1, size.height - top)) }
+
+    public mutating func resize(_ newSize: Size) {
+        size = newSize
+        boards[active].resize(boardSize)
+    }
+
+    /// Shows board `i`: it keeps its selection, scroll and page; its change mark is cleared.
+    public mutating func show(_ i: Int) {
+        guard boards.indices.contains(i) else { return }
+        active = i
+        tabs[i].changedElsewhere = false
+        if boards[i].size != boardSize { boards[i].resize(boardSize) }
+    }
+
+    /// Another writer changed board `i` (the runner says so): marked on its tab until it is shown.
+    public mutating func changedElsewhere(_ i: Int) {
+        if i != active, tabs.indices.contains(i) { tabs[i].changedElsewhere = true }
+    }
+
+    public func cardCount(_ i: Int) -> Int { boards[i].board.columns.reduce(0) { $0 + $1.cards.count } }
+
+    // MARK: Input
+
+    public mutating func handle(_ event: InputEvent, now: Double) -> [WorkspaceEffect] {
+        if prompt != nil { return promptInput(event) }
+        switch event {
+        case .key(let key, let mods):
+            if carry.isActive { return carryKey(key, now: now) }
+            if let action = app.keymap.action(for: key, mods), app.isIdle, let effects = perform(action) { return effects }
+        case .mouse(let m):
+            if showsTabs, let effects = mouse(m, now: now) { return effects }
+        case .focusOut where carry.isActive:
+            // The button may go up in another window, where this terminal never hears of it.
+            let c = carry.carried!
+            carry.carried = nil
+            return bringBack(c.from, c.cards, "The window lost focus")
+        default:
+            break
+        }
+        return boards[active].handle(event, now: now).map { .app($0) }
+    }
+
+    /// The workspace's own actions; nil when the board takes the key.
+    mutating func perform(_ action: Action) -> [WorkspaceEffect]? {
+        guard showsTabs else { return nil }
+        switch action {
+        case .nextBoard: show((active + 1) % boards.count); return []
+        case .previousBoard: show((active + boards.count - 1) % boards.count); return []
+        case .moveToBoard:
+            guard let cards = cardsToMove() else { boards[active].setStatus("No card to move"); return [] }
+            prompt = MovePrompt(cards: cards, from: active, boards: boards.map(\.board), names: tabs.map(\.name))
+            return []
+        case .undo:
+            guard let last = moves.last, last.undoDepth.allSatisfy({ boards[$0.key].document.history.undoStack.count == $0.value }),
+                  last.move.from == active || last.move.to == active else { return nil }
+            moves.removeLast()
+            return undoMoves(last.move).map { .move($0) }
+        default:
+            return nil
+        }
+    }
+
+    /// The marked cards of the board shown, else its selected card, as the screen shows them.
+    func cardsToMove() -> [CrossMove.Seen]? {
+        let board = app.board
+        var paths: [ItemPath] = []
+        for (s, column) in board.columns.enumerated() {
+            for (i, card) in column.cards.enumerated() where app.marked.contains(card.id) { paths.append(ItemPath(section: s, item: i)) }
+        }
+        if paths.isEmpty, let sel = app.validSelection { paths = [sel] }
+        guard !paths.isEmpty else { return nil }
+        return paths.map { CrossMove.Seen(card: board[$0], column: board.columns[$0.section].title, row: $0.item) }
+    }
+
+    /// The moves that put `move`'s cards back: one per column they came from, each at its old row.
+    func undoMoves(_ move: CrossMove) -> [CrossMove] {
+        var byColumn: [(String, [CrossMove.Seen])] = []
+        for seen in move.cards {
+            if let k = byColumn.firstIndex(where: { $0.0 == seen.column }) { byColumn[k].1.append(seen) }
+            else { byColumn.append((seen.column, [seen])) }
+        }
+        return byColumn.map { column, cards in
+            // Where they are now: the target column, in the order they went in.
+            let now = cards.map { CrossMove.Seen(card: $0.card, column: move.column, row: (move.position ?? 1) - 1) }
+            let fromBoard = boards[move.from].board
+            let count = fromBoard.columns.first { $0.title == column }?.cards.count ?? 0
+            let row = cards.map(\.row).min() ?? 0
+            return CrossMove(from: move.to, to: move.from, cards: now, column: column,
+                             position: row + 1 <= count + 1 ? row + 1 : nil, force: true, undoing: true)
+        }
+    }
+
+    /// The runner's report on a move: the words on the board shown, and an undo step when it worked.
+    public mutating func moveFinished(_ move: CrossMove, result: Result<CrossBoardMove.Outcome, any Error>) {
+        switch result {
+        case .success(let outcome):
+            let what = outcome.titles.count == 1 ? "“\(DisplayText.safe(outcome.titles[0]))”" : "\(outcome.titles.count) cards"
+            var words = move.undoing
+                ? "Undid the move: \(what) back on \(tabs[move.to].name), “\(DisplayText.safe(outcome.targetColumn))”"
+                : "Moved \(what) to \(tabs[move.to].name), “\(DisplayText.safe(outcome.targetColumn))” at \(outcome.position)"
+            if !outcome.keptOnSource.isEmpty {
+                words = "\(outcome.keptOnSource.count == 1 ? "“\(DisplayText.safe(outcome.keptOnSource[0]))” was" : "\(outcome.keptOnSource.count) cards were") edited on \(tabs[move.from].name) while it moved: it stays there with the edit"
+            } else if let c = outcome.conflicts.first {
+                words += " · " + DisplayText.safe(c.message)
+            }
+            if !move.undoing {
+                var placed = move
+                placed.position = outcome.position
+                placed.column = outcome.targetColumn
+                // Marks of moved cards go with them.
+                for seen in move.cards { boards[move.from].marks.unmark(seen.card.id) }
+                moves.append(MoveStep(move: placed, undoDepth: [
+                    move.from: boards[move.from].document.history.undoStack.count,
+                    move.to: boards[move.to].document.history.undoStack.count,
+                ]))
+                words += app.keymap.keys(for: .undo).first.map { " · \($0) undoes" } ?? ""
+            }
+            boards[active].setStatus(words)
+        case .failure(let error):
+            boards[active].setStatus((move.undoing ? "Could not undo the move: " : "Not moved: ") + DisplayText.safe("\(error)"))
+        }
+    }
+
+    // MARK: The prompt
+
+    mutating func promptInput(_ event: InputEvent) -> [WorkspaceEffect] {
+        guard var p = prompt else { return [] }
+        switch event {
+        case .key(.tab, _):
+            p.complete()
+        case .key(let key, let mods):
+            switch p.editor.handle(key, mods) {
+            case .editing: break
+            case .cancel:
+                prompt = nil
+                boards[active].setStatus("Cancelled")
+                return []
+            case .submit:
+                switch p.answer() {
+                case .success(let (to, column)):
+                    prompt = nil
+                    return [.move(CrossMove(from: active, to: to, cards: p.cards, column: column, position: nil))]
+                case .failure(let why):
+                    p.editor.say(why.words)
+                }
+            }
+        case .paste(let text):
+            p.editor.insert(text)
+        default:
+            break
+        }
+        prompt = p
+        return []
+    }
+
+    // MARK: Drawing
+
+    public func render(into buf: inout CellBuffer, now: Double) {
+        if buf.width != size.width || buf.height != size.height { buf = CellBuffer(width: size.width, height: size.height) }
+        guard showsTabs else {
+            app.render(into: &buf, now: now)
+            drawPrompt(into: &buf)
+            return
+        }
+        var inner = CellBuffer(width: boardSize.width, height: boardSize.height)
+        app.render(into: &inner, now: now)
+        for y in 0..<min(inner.height, buf.height - 1) {
+            for x in 0..<inner.width { buf[x, y + 1] = inner[x, y] }
+        }
+        buf.cursor = inner.cursor.map { Point(x: $0.x, y: $0.y + 1) }
+        TabBar(tabs: tabs, counts: boards.indices.map(cardCount), active: active, hovered: carry.hoveredTab)
+            .draw(into: &buf, width: size.width)
+        carry.drawGhost(into: &buf)
+        drawPrompt(into: &buf)
+    }
+
+    func drawPrompt(into buf: inout CellBuffer) {
+        guard let p = prompt, size.height > 0 else { return }
+        p.draw(into: &buf, width: size.width, row: size.height - 1)
+    }
+
+    /// Deadlines of the board shown and of a card held over a tab.
+    public func deadline(now: Double) -> Double? {
+        [app.deadline(now: now), carry.deadline].compactMap { $0 }.min()
+    }
+
+    public mutating func tick(now: Double) {
+        boards[active].tick(now: now)
+        springLoadIfDue(now: now)
+    }
+
+    public var wantsAllMotion: Bool { app.wantsAllMotion || carry.isActive }
+}
+
+extension BoardApp {
+    /// No prompt, question or view open, and nothing lifted: the board would take a key as an action.
+    var isIdle: Bool {
+        guard case .normal = mode else { return false }
+        return !coordinator.isDragging
+    }
+}

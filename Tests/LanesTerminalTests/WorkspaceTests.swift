@@ -1,0 +1,250 @@
+import DragKit
+import LanesCore
+import Testing
+@testable import LanesTerminal
+
+/// A workspace of two boards, driven with exact events as the runner would.
+struct WorkspaceDriver {
+    var ws: Workspace
+    var now = 100.0
+
+    init(boards: [Board] = [sampleBoard(), sampleBoard([("Backlog", ["x0"]), ("Doing", ["y0", "y1"])])],
+         names: [String] = ["A.md", "B.md"], width: Int = 80, height: Int = 20) {
+        let apps = boards.enumerated().map { i, b in BoardApp(board: b, title: "Lanes · \(names[i])", status: "ready") }
+        ws = Workspace(boards: apps, tabs: names.map { Workspace.Tab(name: $0) }, size: Size(width: width, height: height))
+    }
+
+    @discardableResult
+    mutating func key(_ k: Key, _ mods: Modifiers = []) -> [WorkspaceEffect] {
+        now += 0.05
+        return ws.handle(.key(k, mods), now: now)
+    }
+
+    mutating func type(_ text: String) { for ch in text { key(.char(ch)) } }
+
+    @discardableResult
+    mutating func mouse(_ kind: MouseEvent.Kind, _ x: Int, _ y: Int, after dt: Double = 0.02) -> [WorkspaceEffect] {
+        now += dt
+        let effects = ws.handle(.mouse(MouseEvent(kind, .left, x: x, y: y)), now: now)
+        ws.tick(now: now)
+        return effects
+    }
+
+    mutating func wait(_ dt: Double) {
+        now += dt
+        ws.tick(now: now)
+    }
+
+    func screen() -> [String] {
+        var buf = CellBuffer(width: ws.size.width, height: ws.size.height)
+        ws.render(into: &buf, now: now)
+        return buf.text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    }
+
+    /// The moves among effects.
+    static func moves(_ effects: [WorkspaceEffect]) -> [CrossMove] {
+        effects.compactMap { if case .move(let m) = $0 { m } else { nil } }
+    }
+}
+
+/// The board shown's first card's title row on screen (one row below the tab bar when there is one).
+private func firstCardPoint(_ ws: Workspace, column k: Int, card i: Int) -> (Int, Int) {
+    let c = ws.app.layout.columns[k]
+    let f = c.frameOfItem(at: i)
+    return (f.minX + 4, f.minY + 1 + ws.top)
+}
+
+@Suite struct WorkspaceTests {
+    @Test func oneBoardHasNoTabBarAndDrawsAsTheBoardAlone() {
+        var d = WorkspaceDriver(boards: [sampleBoard()], names: ["A.md"])
+        #expect(!d.ws.showsTabs)
+        var alone = BoardApp(board: sampleBoard(), title: "Lanes · A.md", status: "ready")
+        alone.resize(Size(width: 80, height: 20))
+        var buf = CellBuffer(width: 80, height: 20)
+        alone.render(into: &buf, now: d.now)
+        #expect(d.screen().joined(separator: "\n") == buf.text)
+        // ctrl-n with one board is the board's: it says how to open several.
+        d.key(.char("n"), .ctrl)
+        #expect(d.ws.app.status.hasPrefix("Only one board is open"))
+    }
+
+    @Test func tabsShowNamesCountsAndTheBoardBelow() {
+        let d = WorkspaceDriver()
+        let s = d.screen()
+        #expect(s[0].hasPrefix(" A.md (5) │ B.md (3) │"))
+        #expect(s[1].contains("Lanes · A.md"))
+        #expect(d.ws.app.size == Size(width: 80, height: 19))
+    }
+
+    @Test func switchingKeepsEachBoardsSelectionAndUndo() {
+        var d = WorkspaceDriver()
+        d.key(.char("j"))                       // A: a1
+        d.key(.char("d"))                       // A: a1 deleted, one undo step
+        #expect(titles(d.ws.boards[0].board) == [["a0", "a2"], ["b0", "b1"], []])
+        let selA = d.ws.boards[0].selection
+        d.key(.char("n"), .ctrl)
+        #expect(d.ws.active == 1)
+        #expect(d.screen()[1].contains("Lanes · B.md"))
+        d.key(.char("l")); d.key(.char("j"))    // B: y1
+        #expect(d.ws.app.selection == ItemPath(section: 1, item: 1))
+        d.key(.char("u"))                       // B has no undo of its own
+        #expect(d.ws.app.status == "Nothing to undo")
+        #expect(titles(d.ws.boards[0].board) == [["a0", "a2"], ["b0", "b1"], []])
+        d.key(.char("p"), .ctrl)
+        #expect(d.ws.active == 0)
+        #expect(d.ws.app.selection == selA)
+        d.key(.char("u"))
+        #expect(titles(d.ws.boards[0].board) == [["a0", "a1", "a2"], ["b0", "b1"], []])
+        d.key(.char("n"), .ctrl)
+        #expect(d.ws.app.selection == ItemPath(section: 1, item: 1), "B kept its selection")
+        d.key(.char("n"), .ctrl)
+        #expect(d.ws.active == 0, "ctrl-n wraps around")
+    }
+
+    @Test func aChangeElsewhereMarksTheTabUntilItIsShown() {
+        var d = WorkspaceDriver()
+        d.ws.changedElsewhere(0)
+        #expect(!d.ws.tabs[0].changedElsewhere, "the board shown needs no mark")
+        d.ws.changedElsewhere(1)
+        #expect(d.screen()[0].hasPrefix(" A.md (5) │ B.md (3) ● │"))
+        d.key(.char("n"), .ctrl)
+        #expect(!d.ws.tabs[1].changedElsewhere)
+        #expect(!d.screen()[0].contains("●"))
+    }
+
+    @Test func aClickOnATabShowsItsBoard() {
+        var d = WorkspaceDriver()
+        d.mouse(.press, 13, 0)
+        d.mouse(.release, 13, 0)
+        #expect(d.ws.active == 1)
+        d.mouse(.press, 2, 0)
+        #expect(d.ws.active == 0)
+        // A click below the bar reaches the board one row up: a0's title row selects a0... a1 here.
+        let (x, y) = firstCardPoint(d.ws, column: 0, card: 1)
+        d.mouse(.press, x, y)
+        d.mouse(.release, x, y)
+        #expect(d.ws.app.selection == ItemPath(section: 0, item: 1))
+    }
+
+    @Test func mCompletesBoardThenColumnAndAsksForTheMove() throws {
+        var d = WorkspaceDriver()
+        d.key(.char("m"))
+        #expect(d.screen().last!.contains("Move “a0” to board:column"))
+        d.key(.tab)
+        #expect(d.ws.prompt?.editor.text == "B.md:")
+        d.type("d")
+        d.key(.tab)
+        #expect(d.ws.prompt?.editor.text == "B.md:Doing")
+        let moves = WorkspaceDriver.moves(d.key(.enter))
+        #expect(moves.count == 1)
+        let m = try #require(moves.first)
+        #expect(m.from == 0 && m.to == 1 && m.column == "Doing" && m.position == nil)
+        #expect(m.cards.map(\.card.title) == ["a0"] && m.cards[0].column == "To do" && m.cards[0].row == 0)
+        #expect(d.ws.prompt == nil)
+    }
+
+    @Test func mRefusesAnUnknownBoardInWordsAndStaysOpen() {
+        var d = WorkspaceDriver()
+        d.key(.char("m"))
+        d.type("Zed:Doing")
+        #expect(WorkspaceDriver.moves(d.key(.enter)).isEmpty)
+        #expect(d.ws.prompt?.editor.note?.contains("No board is called “Zed:Doing”") == true)
+        d.key(.escape)
+        #expect(d.ws.prompt == nil && d.ws.app.status == "Cancelled")
+    }
+
+    @Test func markedCardsMoveTogether() throws {
+        var d = WorkspaceDriver()
+        d.key(.char("v")); d.key(.char("j")); d.key(.char("j")); d.key(.char("v"))
+        d.key(.char("m"))
+        d.type("B.md:1")
+        let m = try #require(WorkspaceDriver.moves(d.key(.enter)).first)
+        #expect(m.cards.map(\.card.title) == ["a0", "a2"])
+        #expect(m.column == "1")
+    }
+
+    @Test func undoAfterAMoveMovesTheCardsBackToTheirRows() throws {
+        var d = WorkspaceDriver()
+        d.key(.char("j"))
+        d.key(.char("m")); d.type("B.md:Doing")
+        let m = try #require(WorkspaceDriver.moves(d.key(.enter)).first)
+        let outcome = CrossBoardMove.Outcome(titles: ["a1"], targetColumn: "Doing", position: 3, conflicts: [], keptOnSource: [])
+        d.ws.moveFinished(m, result: .success(outcome))
+        #expect(d.ws.app.status == "Moved “a1” to B.md, “Doing” at 3 · u undoes")
+        let back = try #require(WorkspaceDriver.moves(d.key(.char("u"))).first)
+        #expect(back.from == 1 && back.to == 0 && back.column == "To do" && back.position == 2 && back.force && back.undoing)
+        #expect(back.cards.map(\.card.title) == ["a1"] && back.cards[0].column == "Doing" && back.cards[0].row == 2)
+        // The undo is spent: the next u is the board's own.
+        d.key(.char("u"))
+        #expect(d.ws.app.status == "Nothing to undo")
+    }
+
+    @Test func anEditAfterTheMoveIsUndoneFirst() throws {
+        var d = WorkspaceDriver()
+        d.key(.char("m")); d.type("B.md:Doing")
+        let m = try #require(WorkspaceDriver.moves(d.key(.enter)).first)
+        d.ws.moveFinished(m, result: .success(.init(titles: ["a0"], targetColumn: "Doing", position: 3, conflicts: [], keptOnSource: [])))
+        d.key(.char("x"))  // a local edit on A after the move
+        #expect(WorkspaceDriver.moves(d.key(.char("u"))).isEmpty, "u undoes the later local edit first")
+        #expect(WorkspaceDriver.moves(d.key(.char("u"))).count == 1, "then the move")
+    }
+
+    @Test func releasingADraggedCardOnATabMovesItToThatBoardsFirstColumn() throws {
+        var d = WorkspaceDriver()
+        let (x, y) = firstCardPoint(d.ws, column: 0, card: 0)
+        d.mouse(.press, x, y)
+        d.mouse(.drag, x + 1, y)
+        d.mouse(.drag, 14, 2)
+        d.mouse(.drag, 14, 0)
+        #expect(d.ws.carry.hoveredTab == 1)
+        let m = try #require(WorkspaceDriver.moves(d.mouse(.release, 14, 0)).first)
+        #expect(m.to == 1 && m.column == "Backlog" && m.position == nil && m.cards.map(\.card.title) == ["a0"])
+        #expect(!d.ws.app.coordinator.isDragging)
+        #expect(titles(d.ws.boards[0].board) == [["a0", "a1", "a2"], ["b0", "b1"], []], "the source is unchanged until the move runs")
+    }
+
+    @Test func holdingOverATabOpensThatBoardUnderTheCardWhereItDrops() throws {
+        var d = WorkspaceDriver()
+        let (x, y) = firstCardPoint(d.ws, column: 0, card: 0)
+        d.mouse(.press, x, y)
+        d.mouse(.drag, x + 1, y)
+        d.mouse(.drag, 14, 0)
+        d.wait(0.3)
+        #expect(d.ws.active == 0, "not before the delay")
+        d.wait(0.4)
+        #expect(d.ws.active == 1 && d.ws.carry.isActive)
+        #expect(d.ws.app.status.hasPrefix("Carrying “a0” from A.md"))
+        // Dropped on the upper half of y1 (Doing, second card): position 2.
+        let c = d.ws.app.layout.columns[1]
+        let f = c.frameOfItem(at: 1)
+        let row = f.minY + 1 + d.ws.top
+        d.mouse(.drag, f.minX + 3, row)
+        #expect(d.screen()[row].contains("▸ a0"), "the carried card's ghost follows the pointer")
+        let m = try #require(WorkspaceDriver.moves(d.mouse(.release, f.minX + 3, row)).first)
+        #expect(m.from == 0 && m.to == 1 && m.column == "2" && m.position == 2)
+        #expect(!d.ws.carry.isActive)
+    }
+
+    @Test func escOrAReleaseOutsideBringsTheCarriedCardBack() {
+        for ending in ["esc", "outside", "motion without a button", "focus lost"] {
+            var d = WorkspaceDriver()
+            let (x, y) = firstCardPoint(d.ws, column: 0, card: 0)
+            d.mouse(.press, x, y)
+            d.mouse(.drag, x + 1, y)
+            d.mouse(.drag, 14, 0)
+            d.wait(0.7)
+            #expect(d.ws.active == 1)
+            let effects: [WorkspaceEffect]
+            switch ending {
+            case "esc": effects = d.key(.escape)
+            case "outside": effects = d.mouse(.release, 79, 19)
+            case "focus lost": effects = d.ws.handle(.focusOut, now: d.now + 0.1)
+            default: effects = d.ws.handle(.mouse(MouseEvent(.motion, .none, x: 30, y: 5)), now: d.now + 0.1)
+            }
+            #expect(WorkspaceDriver.moves(effects).isEmpty)
+            #expect(d.ws.active == 0, "back on the card's own board")
+            #expect(d.ws.app.status.contains("“a0” stays on A.md"))
+            #expect(titles(d.ws.boards[0].board) == [["a0", "a1", "a2"], ["b0", "b1"], []])
+        }
+    }
+}
