@@ -36,10 +36,10 @@ struct Lanes: ParsableCommand {
             if answer.toStderr { FileHandle.standardError.write(Data(answer.text.utf8)) } else { emit(answer.text) }
             Foundation.exit(answer.status)
         }
-        if let first = CommandLine.arguments.dropFirst().first, let name = mistypedSubcommand(first) {
+        if let first = CommandLine.arguments.dropFirst().first, case let names = mistypedSubcommand(first), !names.isEmpty {
             // Caught before `open` would create a board by that name.
             errorLine("""
-                lanes: "\(first)" is neither a subcommand nor a file here; did you mean `lanes \(name)`? \
+                lanes: "\(first)" is neither a subcommand nor a file here; did you mean \(names.map { "`lanes \($0)`" }.joined(separator: " or "))? \
                 (`lanes open \(first)` creates a board named \(first).)
                 """)
             Foundation.exit(2)
@@ -62,14 +62,15 @@ struct Lanes: ParsableCommand {
         }
     }
 
-    /// The subcommand `argument` is one edit away from, when it names no file and is no option.
-    static func mistypedSubcommand(_ argument: String) -> String? {
+    /// The subcommands `argument` is one edit away from (`colums`: columns and column), when it
+    /// names no file, no subcommand and is no option.
+    static func mistypedSubcommand(_ argument: String) -> [String] {
         guard !argument.hasPrefix("-"), !argument.contains("/"), !FileManager.default.fileExists(atPath: argument) else {
-            return nil
+            return []
         }
         let names = configuration.subcommands.map { $0._commandName } + ["help"]
-        if names.contains(argument) { return nil }   // `column` is one edit from `columns`, and a subcommand itself
-        return Spelling.suggestion(for: argument, among: names)
+        if names.contains(argument) { return [] }   // `column` is one edit from `columns`, and a subcommand itself
+        return names.filter { Spelling.isOneEditAway(argument, $0) }
     }
 
     /// Columns for `lanes help TOPIC`: the terminal's width (at most 100), else 80.
