@@ -67,6 +67,9 @@ struct BenchOptions: ParsableCommand {
     @Option(name: .customLong("drop-probe"), help: ArgumentHelp("What a drop costs, piece by piece, on an N-card board.", valueName: "N"))
     var dropProbe: Int?
 
+    @Flag(name: .customLong("json-bench"), help: "Lanes' JSON writer and reader against Foundation's, on an export of --only N cards (default 100,000).")
+    var jsonBench = false
+
     @Flag(help: "Flow metrics alone: 10,000 commits of a 1,000-card board.")
     var flow = false
 

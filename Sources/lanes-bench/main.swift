@@ -64,6 +64,11 @@ func launchApp(_ board: Board, title: String, size: Size) -> BoardApp {
 
 // MARK: --flow (flow metrics on a long git history, alone)
 
+if opts.jsonBench {
+    try JSONBench.run(cards: opts.only ?? 100_000).forEach(say)
+    exit(0)
+}
+
 if opts.flow {
     FlowBench.run().forEach(say)
     exit(0)

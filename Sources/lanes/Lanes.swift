@@ -26,7 +26,7 @@ struct Lanes: ParsableCommand {
             The other subcommands script a board without the UI. Exit status: 0 success; 1 not found (file, card, column) or the file cannot be used (unreadable, cannot be created); 2 bad input or usage (malformed file, a read-only board to change, ambiguous card, bad option, a move refused by a WIP limit or an accept rule, a mistyped subcommand, no usable terminal). Errors go to stderr; a malformed file is reported as FILE:LINE: message.
             """,
         version: LanesVersion.string,
-        subcommands: [Open.self, Show.self, Columns.self, Add.self, Move.self, Rules.self, SwimlanesCommand.self, Export.self, Import.self, Merge.self, GitSetup.self, Keys.self, Copy.self, Grant.self, Revoke.self, Rename.self, Delete.self, HandOver.self, Restore.self, Metrics.self, Flow.self, WorkspaceCommand.self],
+        subcommands: [Open.self, Show.self, Columns.self, Add.self, Move.self, Edit.self, Remove.self, ColumnCommand.self, Rules.self, SwimlanesCommand.self, Export.self, Import.self, Merge.self, GitSetup.self, Keys.self, Copy.self, Grant.self, Revoke.self, Rename.self, Delete.self, HandOver.self, Restore.self, Metrics.self, Flow.self, WorkspaceCommand.self],
         defaultSubcommand: Open.self
     )
 
@@ -37,10 +37,10 @@ struct Lanes: ParsableCommand {
             if answer.toStderr { FileHandle.standardError.write(Data(answer.text.utf8)) } else { emit(answer.text) }
             Foundation.exit(answer.status)
         }
-        if let first = CommandLine.arguments.dropFirst().first, let name = mistypedSubcommand(first) {
+        if let first = CommandLine.arguments.dropFirst().first, case let names = mistypedSubcommand(first), !names.isEmpty {
             // Caught before `open` would create a board by that name.
             errorLine("""
-                lanes: "\(first)" is neither a subcommand nor a file here; did you mean `lanes \(name)`? \
+                lanes: "\(first)" is neither a subcommand nor a file here; did you mean \(names.map { "`lanes \($0)`" }.joined(separator: " or "))? \
                 (`lanes open \(first)` creates a board named \(first).)
                 """)
             Foundation.exit(2)
@@ -63,13 +63,15 @@ struct Lanes: ParsableCommand {
         }
     }
 
-    /// The subcommand `argument` is one edit away from, when it names no file and is no option.
-    static func mistypedSubcommand(_ argument: String) -> String? {
+    /// The subcommands `argument` is one edit away from (`colums`: columns and column), when it
+    /// names no file, no subcommand and is no option.
+    static func mistypedSubcommand(_ argument: String) -> [String] {
         guard !argument.hasPrefix("-"), !argument.contains("/"), !FileManager.default.fileExists(atPath: argument) else {
-            return nil
+            return []
         }
         let names = configuration.subcommands.map { $0._commandName } + ["help"]
-        return Spelling.suggestion(for: argument, among: names)
+        if names.contains(argument) { return [] }   // `column` is one edit from `columns`, and a subcommand itself
+        return names.filter { Spelling.isOneEditAway(argument, $0) }
     }
 
     /// Columns for `lanes help TOPIC`: the terminal's width (at most 100), else 80.

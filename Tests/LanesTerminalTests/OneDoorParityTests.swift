@@ -74,6 +74,121 @@ struct OneDoorParityTests {
         }
     }
 
+    // MARK: Card fields and columns (lanes edit, remove, column)
+
+    /// The board above with sub-tasks on a1 (the first one done) and a due date on a2.
+    static func fieldBoard() -> Board {
+        var b = board()
+        b.columns[0].cards[1].subtasks = [Subtask("s1", done: true), Subtask("s2")]
+        b.columns[0].cards[2].due = "2024-01-31"
+        return b
+    }
+
+    /// A row whose terminal side may also finish an external edit (what `$EDITOR` hands back).
+    struct FieldRow: Sendable {
+        var name: String
+        var keys: [(Key, Modifiers)]
+        var externalEdit: (@Sendable (Card) -> Card)? = nil
+        var command: @Sendable (inout Board) throws -> Void
+    }
+
+    static func edit(_ card: String, _ set: @escaping @Sendable (inout BoardCommands.CardChanges) -> Void) -> @Sendable (inout Board) throws -> Void {
+        { b in
+            var c = BoardCommands.CardChanges()
+            set(&c)
+            _ = try BoardCommands.editCard(&b, card: card, c)
+        }
+    }
+
+    static let esc: [(Key, Modifiers)] = [(.escape, [])]
+
+    static let fieldRows: [FieldRow] = [
+        FieldRow(name: "edit a title", keys: k("e") + clear + k("renamed #t") + enter,
+                 command: edit("a0") { $0.title = "renamed #t" }),
+        FieldRow(name: "set a due date", keys: k("@") + clear + k("2025-02-03") + enter,
+                 command: edit("a0") { $0.due = .some("2025-02-03") }),
+        FieldRow(name: "a due date that is no date is refused", keys: k("@") + clear + k("soon") + enter,
+                 command: edit("a0") { $0.due = .some("soon") }),
+        FieldRow(name: "clear a due date", keys: k("jj@") + clear + enter,
+                 command: edit("a2") { $0.due = .some(nil) }),
+        FieldRow(name: "set tags", keys: k("#") + clear + k("#x y") + enter,
+                 command: edit("a0") { $0.tags = ["x", "y"] }),
+        FieldRow(name: "mark done", keys: k("x"),
+                 command: edit("a0") { $0.done = true }),
+        FieldRow(name: "tick the next sub-task", keys: k("jt"),
+                 command: edit("a1") { $0.tick = true }),
+        FieldRow(name: "tick with no sub-task is refused", keys: k("t"),
+                 command: edit("a0") { $0.tick = true }),
+        FieldRow(name: "untick a sub-task in the card view", keys: k("j") + enter + [(.char(" "), [])] + esc,
+                 command: edit("a1") { $0.subtaskDone = [.init(number: 1, done: false)] }),
+        FieldRow(name: "description and a new sub-task ($EDITOR)", keys: k("j"),
+                 externalEdit: { c in
+                     var c = c
+                     c.descriptionLines = ["why", "how"]
+                     c.subtasks.append(Subtask("s3"))
+                     return c
+                 },
+                 command: edit("a1") { $0.descriptionLines = ["why\nhow"]; $0.addSubtasks = ["s3"] }),
+        FieldRow(name: "delete a card", keys: k("d"),
+                 command: { b in _ = try BoardCommands.removeCards(&b, cards: ["a0"]) }),
+        FieldRow(name: "add a column after this one", keys: k("A") + k("Review") + enter,
+                 command: { b in _ = try BoardCommands.addColumn(&b, title: "Review", position: 2) }),
+        FieldRow(name: "a column title in use is refused", keys: k("A") + k("doing") + enter,
+                 command: { b in _ = try BoardCommands.addColumn(&b, title: "doing", position: 2) }),
+        FieldRow(name: "rename a column", keys: k("R") + clear + k("Backlog") + enter,
+                 command: { b in _ = try BoardCommands.renameColumn(&b, column: "To do", to: "Backlog") }),
+        FieldRow(name: "rename a column the rules name (they follow it)", keys: k("lR") + clear + k("Active") + enter,
+                 command: { b in _ = try BoardCommands.renameColumn(&b, column: "Doing", to: "Active") }),
+        FieldRow(name: "renaming to another column's title is refused", keys: k("R") + clear + k("DONE") + enter,
+                 command: { b in _ = try BoardCommands.renameColumn(&b, column: "To do", to: "DONE") }),
+        FieldRow(name: "move a column right", keys: k(">"),
+                 command: { b in _ = try BoardCommands.moveColumn(&b, column: "To do", to: 2) }),
+        FieldRow(name: "move a column left", keys: k("ll<"),
+                 command: { b in _ = try BoardCommands.moveColumn(&b, column: "Done", to: 2) }),
+        FieldRow(name: "delete a column with its cards (confirmed)", keys: k("Dy"),
+                 command: { b in _ = try BoardCommands.deleteColumn(&b, column: "To do", withCards: true) }),
+        FieldRow(name: "delete an empty column a rule guards", keys: k("llD"),
+                 command: { b in _ = try BoardCommands.deleteColumn(&b, column: "Done", withCards: false) }),
+        FieldRow(name: "delete a column another rule names", keys: k("lDy"),
+                 command: { b in _ = try BoardCommands.deleteColumn(&b, column: "Doing", withCards: true) }),
+        FieldRow(name: "set a WIP limit", keys: k("W") + clear + k("3") + enter,
+                 command: { b in _ = try BoardCommands.setLimit(&b, column: "To do", to: 3) }),
+        FieldRow(name: "a WIP limit of 0 is refused", keys: k("W") + clear + k("0") + enter,
+                 command: { b in _ = try BoardCommands.setLimit(&b, column: "To do", to: 0) }),
+        FieldRow(name: "remove a WIP limit", keys: k("lW") + clear + enter,
+                 command: { b in _ = try BoardCommands.setLimit(&b, column: "Doing", to: nil) }),
+    ]
+
+    /// Everything but identities: columns (title, limit, cards' fields) and rules.
+    static func shape(_ b: Board) -> String {
+        b.columns.map { c in "\(c.title)|\(c.wipLimit.map(String.init) ?? "-")|\(c.cards.map { "\(CardFields($0))" })" }
+            .joined(separator: "\n") + "\n" + "\(b.acceptRules)"
+    }
+
+    @Test(arguments: 0..<fieldRows.count)
+    func cardFieldsAndColumnsAgree(_ i: Int) throws {
+        let row = Self.fieldRows[i]
+        var d = AppDriver(board: Self.fieldBoard(), width: 100)
+        for (key, mods) in row.keys { d.key(key, mods) }
+        var refusalShown: String?
+        if let externalEdit = row.externalEdit, let sel = d.app.selection {
+            let card = d.app.board[sel]
+            d.app.finishExternalEdit(card.id, edited: externalEdit(card))
+        }
+        refusalShown = d.app.status
+        var b = Self.fieldBoard()
+        var refusal: String?
+        do { try row.command(&b) } catch let e as CommandError { refusal = e.message }
+        #expect(Self.shape(d.app.board) == Self.shape(b), "\(row.name): the same board")
+        if let refusal {
+            let words = refusal.prefix(1).uppercased() + refusal.dropFirst()
+            #expect(d.app.board == Self.fieldBoard() || Self.shape(d.app.board) == Self.shape(Self.fieldBoard()), "\(row.name): a refusal changes nothing")
+            #expect(d.screen().contains(words) || refusalShown == words, "\(row.name): the same words: \(words) / \(refusalShown ?? "")")
+        } else {
+            #expect(Self.shape(b) != Self.shape(Self.fieldBoard()), "\(row.name): the edit was made")
+        }
+    }
+
     /// A refused prompt keeps what was typed: the prompt opens again with the text and the words.
     @Test func aRefusedAddKeepsTheTypedTitle() {
         var d = AppDriver(board: Self.board(), width: 100)

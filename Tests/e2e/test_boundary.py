@@ -82,7 +82,7 @@ def test_output_piped_from_a_terminal_says_which_side(tmp_path):
 
 
 @pytest.mark.parametrize("typed, meant", [("shwo", "show"), ("mvoe", "move"), ("ad", "add"), ("exprot", "export"),
-                                          ("colums", "columns"), ("Show", "show")])
+                                          ("colums", "columns` or `lanes column"), ("Show", "show")])
 def test_a_mistyped_subcommand_gets_did_you_mean_and_no_file(tmp_path, typed, meant):
     r = run(typed, cwd=tmp_path)
     assert (r.returncode, r.stdout) == (2, "")

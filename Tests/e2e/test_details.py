@@ -7,7 +7,7 @@ import time
 import pytest
 
 from checks import assert_board_drawn, quit_and_check, title_shown_at
-from lanes_harness import Layout, board_md, line_between, stat_key
+from lanes_harness import HarnessError, Layout, board_md, line_between, stat_key
 
 # Cards with a hint line are 4 rows high: rows 0-1 are the upper half, rows 2-3 the lower.
 DETAILED = [
@@ -101,8 +101,19 @@ def test_wide_character_ghost_at_the_right_edge(lanes):
     L2 = Layout.simple(100, 30, after)
     # Wait out the drop flash, then every border must be back in place.
     app.wait_for(lambda l: title_shown_at(app, L2, 2, 1, "漢字のカード 幅広い文字", l), what="the card in Done")
-    time.sleep(0.5)
-    assert_board_drawn(app, L2, after)
+
+    def drawn(lines: list[str]) -> bool:
+        try:
+            assert_board_drawn(app, L2, after, lines)
+            return True
+        except AssertionError:
+            return False
+    # The drop flash fades; then every border must be back in place (said in full if it never is).
+    try:
+        app.wait_for(drawn, what="every border back after the drop flash")
+    except HarnessError:
+        assert_board_drawn(app, L2, after)   # says which border is wrong
+        raise
     for y in range(L2.card(2, 2).max_y, app.height - 1):
         assert app.text_at(0, y, 100).strip() == "", f"row {y} not blank after the drop\n{app.dump()}"
     quit_and_check(app, board_md(after))

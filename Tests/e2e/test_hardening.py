@@ -290,7 +290,13 @@ def test_a_signal_ignored_by_the_parent_stays_ignored(tmux_server, lanes_bin, tm
             time.sleep(POLL)
         pid = descendant_running(int(tmux_server.run("display-message", "-p", "-t", name, "#{pane_pid}").strip()), lanes_bin)
         os.kill(pid, signal.SIGUSR1)
-        time.sleep(0.5)
+        # A round trip through lanes after the signal: it answers a key, so the signal did not end it.
+        tmux_server.run("send-keys", "-t", name, "/")
+        deadline = time.monotonic() + 10
+        while "Filter:" not in tmux_server.run("capture-pane", "-p", "-t", name):
+            assert alive(pid), "SIGUSR1, ignored by the parent (like nohup does), killed lanes"
+            assert time.monotonic() < deadline, "lanes stopped answering after SIGUSR1"
+            time.sleep(POLL)
         assert alive(pid), "SIGUSR1, ignored by the parent (like nohup does), killed lanes"
         assert tmux_server.run("display-message", "-p", "-t", name, "#{alternate_on}").strip() == "1"
     finally:
@@ -302,7 +308,11 @@ def test_sigpipe_is_ignored_and_sigtstp_without_job_control_changes_nothing(lane
     pid = lanes_pid(app)
     os.kill(pid, signal.SIGPIPE)
     os.kill(pid, signal.SIGTSTP)
-    time.sleep(0.5)
+    # A round trip through lanes after the signals: a stopped or dead lanes would not open the prompt.
+    app.send_keys("/")
+    app.wait_for(lambda l: "Filter:" in app.status(l), what="the filter prompt after SIGPIPE and SIGTSTP")
+    app.send_keys("Escape")
+    app.wait_for(lambda l: "Filter:" not in app.status(l), what="the filter prompt closed")
     assert alive(pid)
     assert Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "T", "stopped with no shell to continue it"
     assert app.fmt("#{alternate_on} #{mouse_button_flag}") == "1 1"

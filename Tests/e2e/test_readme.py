@@ -25,7 +25,7 @@ from pg_helpers import psql_run
 ROOT = Path(__file__).resolve().parents[2]
 README = ROOT / "README.md"
 SUBCOMMANDS = {"open", "show", "columns", "add", "move", "rules", "export", "import", "merge", "git-setup", "keys",
-               "copy", "grant", "revoke", "help"}
+               "copy", "grant", "revoke", "help", "edit", "remove", "column"}
 URL = re.compile(r"postgresql://(\w+)@db\.example/(\w+)\?")
 
 

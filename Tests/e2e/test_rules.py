@@ -40,6 +40,7 @@ def test_a_refused_drop_leaves_the_file_and_an_allowed_one_saves(lanes, tmp_path
                  what="Done's header marked as refusing")
     app.mouse("release", *L.lower(2, 0))
     app.wait_status("“a0” back in To do: Done accepts only from Doing")
+    # An absence has nothing to wait for: longer than a save waits for the hand to rest (0.2 s).
     time.sleep(0.3)
     app.assert_file(board_md(THREE), "after a refused drop")
     assert stat_key(app.board_path) == before, "the board was rewritten although the drop was refused"
