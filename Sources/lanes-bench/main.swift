@@ -2,7 +2,9 @@
 //
 //   lanes-bench [--sizes 1000,10000,100000] [--motions 3000] [--json bench-results.json] [--no-pty] [--no-rss]
 //   lanes-bench --only 10000 --rss --board FILE     peak RSS of one size, in a process of its own
-//   lanes-bench --flow                              flow metrics alone: 10,000 commits of a 1,000-card board (--no-flow skips it)
+//   lanes-bench --flow [--flow-check]               flow metrics alone: 10,000 commits of a 1,000-card board (--no-flow skips it;
+//                                                   --flow-check: also read every version whole and compare the events)
+//   lanes-bench --pg-flow [--pg-flow-rows 1000000]  flow metrics of a PostgreSQL board with 1M history rows (through scripts/pg-test-cluster with)
 //   lanes-bench --write-board 10000 FILE [--size 120x40] [--lean] [--geometry]
 //                                                   writes a board, prints the title lines of the last card
 //                                                   fully shown on its first screen (the end-to-end script waits for them);
@@ -41,6 +43,12 @@ let screens = option("--screen").flatMap(parseSize).map { [$0] } ?? [Size(width:
 let phases = Set((option("--phases") ?? "parse,launch,drag,pty,save,rss,text,shapes").split(separator: ",").map(String.init))
 func on(_ phase: String) -> Bool { phases.contains(phase) && !flag("--no-" + phase) }
 
+if flag("--pg-flow") {
+    FlowServerBench.run(rows: option("--pg-flow-rows").flatMap(Int.init) ?? 1_000_000,
+                        cards: option("--pg-flow-cards").flatMap(Int.init) ?? 1_000).forEach(say)
+    exit(0)
+}
+
 if flag("--pg-load") || flag("--pg-history") {
     if flag("--pg-load") { runPostgresLoad() }
     runPostgresHistory()
@@ -76,7 +84,7 @@ func launchApp(_ board: Board, title: String, size: Size) -> BoardApp {
 // MARK: --flow (flow metrics on a long git history, alone)
 
 if flag("--flow") {
-    FlowBench.run().forEach(say)
+    FlowBench.run(check: flag("--flow-check")).forEach(say)
     exit(0)
 }
 
