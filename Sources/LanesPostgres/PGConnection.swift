@@ -150,6 +150,55 @@ final class PGConnection {
     /// Statement text → prepared statement name, on this connection.
     private var prepared: [String: String] = [:]
 
+    /// Runs a one-off query with parameters and hands each row's fields to `row` as bytes, straight
+    /// from libpq's result (no string per field: a million-row history read allocates per row what it keeps).
+    func scan(_ sql: String, _ params: [String?], row: (RawRow) throws -> Void) throws {
+        guard let c = conn else { throw StorageUnavailable(reason: "the connection to \(displayName) is closed") }
+        let result = withOptionalCStrings(params) { p in PQexecParams(c, sql, Int32(params.count), nil, p, nil, nil, 0) }
+        defer { PQclear(result) }
+        guard let result else { throw lost(reason: String(cString: PQerrorMessage(c))) }
+        guard PQresultStatus(result) == PGRES_TUPLES_OK else {
+            try check(result, c)
+            return
+        }
+        let n = Int32(PQntuples(result))
+        for i in 0..<n { try row(RawRow(result: result, row: i)) }
+    }
+
+    /// One row of a result being scanned; valid only inside `scan`'s closure.
+    struct RawRow {
+        let result: OpaquePointer
+        let row: Int32
+
+        func isNull(_ j: Int32) -> Bool { PQgetisnull(result, row, j) != 0 }
+
+        /// The field's text bytes (empty when NULL).
+        func bytes(_ j: Int32) -> UnsafeBufferPointer<UInt8> {
+            let len = Int(PQgetlength(result, row, j))
+            return UnsafeBufferPointer(start: UnsafeRawPointer(PQgetvalue(result, row, j)!).assumingMemoryBound(to: UInt8.self), count: len)
+        }
+
+        func string(_ j: Int32) -> String? { isNull(j) ? nil : String(decoding: bytes(j), as: UTF8.self) }
+
+        /// A decimal integer field, or nil when NULL or not one.
+        func int(_ j: Int32) -> Int64? {
+            guard !isNull(j) else { return nil }
+            let b = bytes(j)
+            guard !b.isEmpty else { return nil }
+            var i = 0, negative = false
+            if b[0] == UInt8(ascii: "-") { negative = true; i = 1 }
+            guard i < b.count else { return nil }
+            var v: Int64 = 0
+            while i < b.count {
+                let d = b[i] &- 0x30
+                guard d < 10 else { return nil }
+                v = v &* 10 &+ Int64(d)
+                i += 1
+            }
+            return negative ? -v : v
+        }
+    }
+
     /// Throws the error a failed result holds: connection faults as `StorageUnavailable`.
     private func check(_ result: OpaquePointer, _ c: OpaquePointer) throws {
         let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) } ?? ""

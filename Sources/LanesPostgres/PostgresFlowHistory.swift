@@ -26,21 +26,35 @@ public enum PostgresFlowHistory {
             guard let id = cards.int(i, 0), let c = cards.int(i, 1) else { return nil }
             return ServerHistory.NowCard(id: id, column: c, title: cards[i, 2] ?? "")
         }
-        let r = try db.query("""
-            SELECT floor(extract(epoch FROM h.at))::bigint, h.entity, h.kind, h.card_id, h.column_id, h.column_title,
-                   (h.before ->> 'column_id')::bigint, h.after ->> 'title', h.before ->> 'title',
-                   h.after ->> 'key', h.before ->> 'key'
+        // The record, scanned field by field from libpq's result: strings only where a row carries
+        // what the events need (a title; a column's key; the first title seen of a column).
+        var rows: [ServerHistory.Row] = []
+        var titled = Set<Int64>()
+        let kinds: [UInt8: String] = [UInt8(ascii: "a"): "added", UInt8(ascii: "m"): "moved", UInt8(ascii: "e"): "edited", UInt8(ascii: "d"): "deleted"]
+        try db.scan("""
+            SELECT floor(extract(epoch FROM h.at))::bigint, h.entity = 'card', h.kind, h.card_id, h.column_id, h.column_title,
+                   CASE WHEN h.kind = 'moved' THEN (h.before ->> 'column_id')::bigint END,
+                   h.after ->> 'title', h.before ->> 'title',
+                   CASE WHEN h.entity = 'column' THEN h.after ->> 'key' END,
+                   CASE WHEN h.entity = 'column' THEN h.before ->> 'key' END
             FROM lanes.history h
             WHERE h.board_id = $1 AND h.entity IN ('card', 'column') AND h.kind IN ('added', 'moved', 'edited', 'deleted')
             ORDER BY h.id
-            """, [b])
-        var rows: [ServerHistory.Row] = []
-        rows.reserveCapacity(r.count)
-        for i in 0..<r.count {
-            guard let at = r.int(i, 0), let entity = r[i, 1], let kind = r[i, 2] else { continue }
-            rows.append(ServerHistory.Row(at: at, entity: entity, kind: kind, card: r.int(i, 3), column: r.int(i, 4),
-                                          columnTitle: r[i, 5], fromColumn: r.int(i, 6), title: r[i, 7],
-                                          titleBefore: r[i, 8], key: r[i, 9], keyBefore: r[i, 10]))
+            """, [b]) { r in
+            guard let at = r.int(0), !r.isNull(1), !r.isNull(2), let kind = kinds[r.bytes(2).first ?? 0] else { return }
+            let card = r.bytes(1).first == UInt8(ascii: "t")
+            let column = r.int(4), from = r.int(6)
+            var columnTitle: String?
+            if !card || column.map({ !titled.contains($0) }) ?? false || from.map({ !titled.contains($0) }) ?? false {
+                columnTitle = r.string(5)
+                if card {
+                    if let column { titled.insert(column) }
+                    if let from { titled.insert(from) }
+                }
+            }
+            rows.append(ServerHistory.Row(at: at, entity: card ? "card" : "column", kind: kind, card: r.int(3), column: column,
+                                          columnTitle: columnTitle, fromColumn: from, title: r.string(7),
+                                          titleBefore: r.string(8), key: r.string(9), keyBefore: r.string(10)))
         }
         guard !rows.isEmpty else {
             throw NoHistory("board “\(u.board)” has no history yet: the server records every change from now on; run lanes metrics again after some work.")

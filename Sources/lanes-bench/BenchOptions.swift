@@ -72,6 +72,12 @@ struct BenchOptions: ParsableCommand {
 
     @Flag(help: "Flow metrics alone: 10,000 commits of a 1,000-card board.")
     var flow = false
+    @Flag(name: .customLong("flow-check"), help: "--flow: also read every version whole and compare the events.")
+    var flowCheck = false
+    @Flag(name: .customLong("pg-flow"), help: "Flow metrics of a PostgreSQL board with many history rows (through scripts/pg-test-cluster with).")
+    var pgFlow = false
+    @Option(name: .customLong("pg-flow-rows")) var pgFlowRows: Int = 1_000_000
+    @Option(name: .customLong("pg-flow-cards")) var pgFlowCards: Int = 1_000
 
     @Flag(name: .customLong("pg-load"), help: "Many clients moving cards on one PostgreSQL board (then --pg-history).")
     var pgLoad = false

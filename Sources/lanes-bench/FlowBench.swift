@@ -94,7 +94,8 @@ enum FlowBench {
         return (seconds(Int32(RUSAGE_SELF.rawValue)), seconds(Int32(RUSAGE_CHILDREN.rawValue)))
     }
 
-    static func run(commits: Int = 10_000, cards: Int = 1_000) -> [String] {
+    /// `check`: also reads every version whole (parsed and matched, no splice) and compares the events.
+    static func run(commits: Int = 10_000, cards: Int = 1_000, check: Bool = false) -> [String] {
         let dir = makeTempDir()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let streamPath = dir + "/stream"
@@ -116,6 +117,13 @@ enum FlowBench {
             let before = cpu()
             let first = try ms { report = try once() }
             let after = cpu()
+            if check {
+                let spliced = try GitHistory.read(board: board, useCache: false)
+                var whole: FlowHistory?
+                let wholeMs = try ms { whole = try GitHistory.read(board: board, useCache: false, splice: false) }
+                let same = whole!.events == spliced.events && whole!.lastKeys == spliced.lastKeys
+                lines.append("  every version read whole instead (\(Int(wholeMs)) ms): \(whole!.events.count) events, \(same ? "identical to the spliced read" : "DIFFERENT from the spliced read")")
+            }
             let next = try (0..<5).map { _ in try ms { _ = try once() } }.sorted()[2]
             let r = report!
             lines.append("  first run (no cache): \(Int(first)) ms (target ≤ \(Int(firstTargetMs)))\(first <= firstTargetMs ? "" : "  MISSED")"

@@ -100,7 +100,9 @@ public struct NoHistory: Error, Hashable, Sendable, CustomStringConvertible {
 /// renamed is the same card).
 struct VersionChain {
     private(set) var events: [FlowEvent] = []
-    private var last: FlatBoard?
+    /// The last version; its flat form is built when a whole match needs it (`add`), not after a splice.
+    private var lastValue: Board?
+    private var lastFlat: FlatBoard?
     private(set) var lastKeys: [Int] = []
     private(set) var lastColumns: [FlowColumn] = []
     private(set) var lastTime: FlowTime = .min
@@ -113,7 +115,7 @@ struct VersionChain {
 
     /// Continues a chain from a cached state.
     init(last: Board, keys: [Int], columns: [FlowColumn], time: FlowTime, nextCard: Int, nextColumn: Int) {
-        self.last = FlatBoard(last)
+        lastValue = last
         lastKeys = keys
         lastColumns = columns
         lastTime = time
@@ -121,7 +123,7 @@ struct VersionChain {
         self.nextColumn = nextColumn
     }
 
-    var lastBoard: Board { last?.board ?? Board() }
+    var lastBoard: Board { lastValue ?? Board() }
     var counters: (card: Int, column: Int) { (nextCard, nextColumn) }
 
     /// Drops the events gathered so far (a caller that has stored them).
@@ -140,6 +142,7 @@ struct VersionChain {
         lastTime = time
         let side = FlatBoard(board ?? Board())
         let match: SideMatch?
+        let last = lastFlat ?? lastValue.map(FlatBoard.init)
         if let base = last {
             match = BoardMatcher.match(base: base, side: side, by: .content)
         } else {
@@ -180,8 +183,108 @@ struct VersionChain {
                 nextCard += 1
             }
         }
-        last = side
+        lastValue = side.board
+        lastFlat = side
         lastKeys = keys
         lastColumns = columns
+    }
+
+    /// The next version when only some cards changed (`VersionSplice`): the flat cards `removed`
+    /// of the last version became the flat cards `added` of `board`; every other card is the
+    /// same card, in the same column, in the same order, and the columns are the same. The merge's
+    /// matcher pairs the changed cards alone (a move is a card removed in one column and added
+    /// in another; an edit of a title, or a card gone and another new in one column, goes to the
+    /// whole match).
+    mutating func add(_ board: Board, removed: [Int], added: [Int], at rawTime: FlowTime) {
+        guard let base = lastValue, base.columns.count == board.columns.count, base.columns.count == lastColumns.count else {
+            add(board, at: rawTime)
+            return
+        }
+        // The columns' titles are unchanged lines, so the columns event stands.
+        func column(of flat: Int, in starts: [Int]) -> Int {
+            var lo = 0, hi = starts.count - 1
+            while lo < hi {
+                let mid = (lo + hi + 1) / 2
+                if starts[mid] <= flat { lo = mid } else { hi = mid - 1 }
+            }
+            return lo
+        }
+        func starts(_ b: Board) -> [Int] { b.columns.reduce(into: [0]) { $0.append($0.last! + $1.cards.count) } }
+        let baseStarts = starts(base), sideStarts = starts(board)
+        // The changed cards alone, each in its column, as two small boards.
+        func subBoard(_ from: Board, _ flats: [Int], _ starts: [Int]) -> (Board, [Int]) {
+            var columns = from.columns.map { Column(id: $0.id, title: $0.title, cards: CardList()) }
+            var at: [Int] = []
+            for f in flats {
+                let c = column(of: f, in: starts)
+                columns[c].cards.append(from.columns[c].cards[f - starts[c]])
+                at.append(c)
+            }
+            return (Board(columns: columns), at)
+        }
+        let (baseSub, baseColumn) = subBoard(base, removed, baseStarts)
+        let (sideSub, sideColumn) = subBoard(board, added, sideStarts)
+        let b = FlatBoard(baseSub), s = FlatBoard(sideSub)
+        let match = BoardMatcher.match(base: b, side: s, by: .content)
+        // Pairs by equal content or title are what the whole match makes of them (the other cards
+        // are the same on both sides). A pair by place (an edited title), or a card gone and
+        // another new in one column, depends on the neighbours: the whole board decides those.
+        var goneIn = Set<Int>(), newIn = Set<Int>()
+        for (i, to) in match.baseToCard.enumerated() {
+            if let to {
+                if !sameBytes(b.cards[i].title, s.cards[to].title) {
+                    add(board, at: rawTime)
+                    return
+                }
+            } else {
+                goneIn.insert(baseColumn[i])
+            }
+        }
+        for (i, from) in match.cardToBase.enumerated() where from == nil { newIn.insert(sideColumn[i]) }
+        guard goneIn.isDisjoint(with: newIn) else {
+            add(board, at: rawTime)
+            return
+        }
+        var time = rawTime
+        if time < lastTime {
+            earlierDated += 1
+            time = lastTime
+        }
+        lastTime = time
+        // Sub-board flat order is column by column; `removed`/`added` are in flat order, so the same.
+        for (i, to) in match.baseToCard.enumerated() where to == nil {
+            events.append(.card(time: time, card: lastKeys[removed[i]], title: b.cards[i].title, column: nil))
+        }
+        var keys: [Int] = []
+        keys.reserveCapacity(board.cardCount)
+        var oldNext = 0, removedNext = 0, addedNext = 0
+        let total = sideStarts.last!
+        for flat in 0..<total {
+            if addedNext < added.count && added[addedNext] == flat {
+                let card = s.cards[addedNext], col = lastColumns[sideColumn[addedNext]].key
+                if let bi = match.cardToBase[addedNext] {
+                    let key = lastKeys[removed[bi]]
+                    keys.append(key)
+                    if lastColumns[baseColumn[bi]].key != col || !sameBytes(b.cards[bi].title, card.title) {
+                        events.append(.card(time: time, card: key, title: card.title, column: col))
+                    }
+                } else {
+                    keys.append(nextCard)
+                    events.append(.card(time: time, card: nextCard, title: card.title, column: col))
+                    nextCard += 1
+                }
+                addedNext += 1
+                continue
+            }
+            while removedNext < removed.count && removed[removedNext] == oldNext {
+                removedNext += 1
+                oldNext += 1
+            }
+            keys.append(lastKeys[oldNext])
+            oldNext += 1
+        }
+        lastValue = board
+        lastFlat = nil
+        lastKeys = keys
     }
 }

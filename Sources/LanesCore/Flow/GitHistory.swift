@@ -21,8 +21,9 @@ public enum GitHistory {
         var head: String
     }
 
-    /// The history of the board file at `file`. `useCache: false` ignores and leaves the cache.
-    public static func read(board file: String, useCache: Bool = true) throws -> FlowHistory {
+    /// The history of the board file at `file`. `useCache: false` ignores and leaves the cache;
+    /// `splice: false` parses and matches every version whole (what the splice must agree with).
+    public static func read(board file: String, useCache: Bool = true, splice: Bool = true) throws -> FlowHistory {
         let current = try SafeFile.read(file).bytes
         // Not a board: the caller hears the parse error (file:line), before any git work.
         let currentBoard = try BoardFormat.parse(current, file: file).board
@@ -52,7 +53,7 @@ public enum GitHistory {
                 throw NoHistory("\(file) has no history yet: it was never committed to its git repository (\(place.top)). "
                                 + "Commit it (git add \(file) && git commit); each commit from then on is a version the metrics read.")
             }
-            try readVersions(commits, place: place, chain: &chain, history: &history, lastBytes: &lastBytes)
+            try readVersions(commits, place: place, chain: &chain, history: &history, lastBytes: &lastBytes, splicing: splice)
             events += chain.takeEvents()
             if let cachePath {
                 FlowCache(path: place.path, tip: place.head, lastBytes: lastBytes ?? [], lastBoard: chain.lastBoard,
@@ -192,7 +193,7 @@ public enum GitHistory {
 
     /// Reads each commit's version (one `git cat-file --batch` process) and adds it to the chain.
     static func readVersions(_ commits: [Commit], place: Place, chain: inout VersionChain, history: inout FlowHistory,
-                             lastBytes: inout [UInt8]?) throws {
+                             lastBytes: inout [UInt8]?, splicing: Bool = true) throws {
         guard !commits.isEmpty else { return }
         var template = Array("/tmp/lanes-blobs-XXXXXX".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
@@ -206,6 +207,7 @@ public enum GitHistory {
         guard wrote == list.count else { throw NoHistory("cannot write a temporary file: \(POSIX.message(errno))") }
         let p = try Subprocess(["git", "-C", place.top, "cat-file", "--batch"], input: listPath)
         var lastBlob: String? = lastBytes == nil ? nil : "(cached)"
+        var splice = splicing ? lastBytes.flatMap { $0.isEmpty ? nil : VersionSplice(bytes: $0, board: chain.lastBoard) } : nil
         for c in commits {
             history.versions += 1
             if let from = c.renamedFrom {
@@ -215,6 +217,7 @@ public enum GitHistory {
                 if lastBlob != nil { chain.add(nil, at: c.time) }
                 lastBlob = nil
                 lastBytes = []
+                splice = nil
                 continue
             }
             guard let header = p.read(until: 0x0A) else { throw NoHistory("git cat-file ended early reading \(place.path)") }
@@ -226,12 +229,20 @@ public enum GitHistory {
             _ = p.read(count: 1)
             if blob == lastBlob { continue }
             lastBlob = blob
+            if let known = lastBytes, known.count == bytes.count, known.isEmpty ||
+               known.withUnsafeBytes({ k in bytes.withUnsafeBytes { memcmp(k.baseAddress!, $0.baseAddress!, k.count) == 0 } }) { continue }
             let content = Array(bytes)
-            if let known = lastBytes, known == content { continue }
+            // Most versions differ from the last in a few cards: only those are parsed and matched.
+            if let step = splice?.next(content) {
+                chain.add(step.board, removed: step.removed, added: step.added, at: c.time)
+                lastBytes = content
+                continue
+            }
             do {
                 let board = try BoardFormat.parse(content, file: "\(c.path) at \(c.hash.prefix(10))").board
                 chain.add(board, at: c.time)
                 lastBytes = content
+                splice = splicing ? VersionSplice(bytes: content, board: board) : nil
             } catch {
                 history.skipped.append(SkippedVersion(name: c.hash, time: c.time, reason: "\(error)"))
             }

@@ -1,0 +1,108 @@
+// lanes-bench --pg-flow: flow metrics of a PostgreSQL board with 1,000,000 history rows.
+//
+//   lanes-bench --pg-flow [--pg-flow-rows 1000000] [--pg-flow-cards 1000]
+//
+// A board of 1,000 cards in five columns is copied in by alice (its columns and cards recorded as
+// added), then the superuser (postgres: the cards' row-level security is forced even for the
+// schema's owner) adds history rows with psql,
+// generated on the server, until the board has 1,000,000: card moves to a neighbouring column (nine
+// in ten) and title edits, one every 30 s from 2025-01-01 (the board's creation is dated then too). Measured: reading the history into events and
+// computing every metric, as `lanes metrics postgresql://…` does (median of 3; target ≤ 1 s).
+import Foundation
+import LanesCore
+import LanesPostgres
+#if canImport(Glibc)
+import Glibc
+#endif
+
+enum FlowServerBench {
+    static let targetMs = 1_000.0
+
+    /// Runs psql as `role` with `sql` on its standard input; stops the benchmark when it fails.
+    static func psql(_ role: String, dir: String, port: String, _ sql: String) -> String {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/psql")
+        p.arguments = ["-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-h", dir, "-p", port, "-U", role, "-d", "lanes"]
+        let input = Pipe(), output = Pipe(), errors = Pipe()
+        p.standardInput = input
+        p.standardOutput = output
+        p.standardError = errors
+        do { try p.run() } catch {
+            FileHandle.standardError.write(Data("lanes-bench --pg-flow: cannot run psql: \(error)\n".utf8))
+            exit(1)
+        }
+        input.fileHandleForWriting.write(Data(sql.utf8))
+        input.fileHandleForWriting.closeFile()
+        let out = output.fileHandleForReading.readDataToEndOfFile()
+        let err = errors.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        guard p.terminationStatus == 0 else {
+            FileHandle.standardError.write(Data("lanes-bench --pg-flow: psql failed: \(String(decoding: err, as: UTF8.self))\n".utf8))
+            exit(1)
+        }
+        return String(decoding: out, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    static func run(rows: Int, cards: Int) -> [String] {
+        let env = ProcessInfo.processInfo.environment
+        guard let dir = env["LANES_PG_DIR"], let port = env["LANES_PG_PORT"] else {
+            return ["lanes-bench --pg-flow: no server (run it through scripts/pg-test-cluster with)"]
+        }
+        let name = "flow-\(getpid())"
+        let url = "postgresql://alice@/lanes?host=\(dir)&port=\(port)&board=\(name)"
+        var lines: [String] = []
+        do {
+            try PostgresBoardStore.setUpSchema(url: "postgresql://lanes_admin@/lanes?host=\(dir)&port=\(port)&board=x")
+            var text = ""
+            for (c, title) in ["Backlog", "Ready", "Doing", "Review", "Done"].enumerated() {
+                text += "## \(title)\n\n"
+                for k in stride(from: c, to: cards, by: 5) { text += "- Card \(k): \(["fix", "add", "write", "check"][k % 4]) the thing\n" }
+                text += "\n"
+            }
+            let (board, info) = try BoardFormat.parse(text, file: "flow.md")
+            let store = try PostgresBoardStore.create(url: url, board: board, info: info)
+            let id = String(store.boardID)
+            store.disconnect()
+            let start = Date()
+            let existing = Int(psql("postgres", dir: dir, port: port, "SELECT count(*) FROM lanes.history WHERE board_id = \(id);")) ?? 0
+            let add = max(0, rows - existing)
+            // Card k moves from column (step mod 5) to the next, so most rows are moves between neighbours.
+            _ = psql("postgres", dir: dir, port: port, """
+                UPDATE lanes.history SET at = timestamptz '2025-01-01 00:00:00+00' WHERE board_id = \(id);
+                CREATE TEMP TABLE c AS SELECT row_number() OVER (ORDER BY id) - 1 AS n, id FROM lanes.cards WHERE board_id = \(id);
+                CREATE TEMP TABLE k AS SELECT row_number() OVER (ORDER BY key) - 1 AS n, id, title FROM lanes.columns WHERE board_id = \(id);
+                INSERT INTO lanes.history (board_id, at, role, entity, kind, card_id, column_id, column_title, before, after)
+                SELECT \(id), timestamptz '2025-01-01 00:00:00+00' + make_interval(secs => s * 30), 'alice', 'card',
+                       CASE WHEN s % 10 = 9 THEN 'edited' ELSE 'moved' END,
+                       c.id, t.id, t.title,
+                       CASE WHEN s % 10 = 9 THEN jsonb_build_object('title', 'Card ' || c.n || ' before ' || s)
+                            ELSE jsonb_build_object('column_id', f.id, 'column_title', f.title, 'key', 'a') END,
+                       CASE WHEN s % 10 = 9 THEN jsonb_build_object('title', 'Card ' || c.n || ' edit ' || s)
+                            ELSE jsonb_build_object('column_id', t.id, 'key', 'b') END
+                FROM generate_series(1, \(add)) AS s
+                JOIN c ON c.n = s % \(cards)
+                JOIN k f ON f.n = (s / \(cards)) % 5
+                JOIN k t ON t.n = (s / \(cards) + 1) % 5;
+                ANALYZE lanes.history;
+                """)
+            let total = Int(psql("postgres", dir: dir, port: port, "SELECT count(*) FROM lanes.history WHERE board_id = \(id);")) ?? 0
+            lines.append("PostgreSQL flow metrics: a \(cards)-card board with \(total) history rows (\(add) added by psql in \(Int(Date().timeIntervalSince(start) * 1000)) ms)")
+            var times: [Double] = []
+            var report: FlowReport?
+            var events = 0
+            for _ in 0..<3 {
+                let t0 = DispatchTime.now().uptimeNanoseconds
+                let (history, setting) = try PostgresFlowHistory.read(url: url)
+                report = FlowMetrics.compute(history, options: FlowOptions(columns: setting, now: FlowTime(Date().timeIntervalSince1970)))
+                times.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6)
+                events = history.events.count
+            }
+            let median = times.sorted()[1]
+            lines.append("  read into metrics (\(events) events, \(report?.percentiles.count ?? 0) finished cards, \(report?.cfd.count ?? 0) days of flow): median of 3 \(Int(median)) ms (runs \(times.map { String(Int($0)) }.joined(separator: ", ")) ms; target ≤ \(Int(targetMs)) ms)\(median <= targetMs ? "" : "  MISSED")")
+            _ = psql("postgres", dir: dir, port: port, "DELETE FROM lanes.history WHERE board_id = \(id);")
+        } catch {
+            lines.append("lanes-bench --pg-flow: \(error)")
+        }
+        return lines
+    }
+}

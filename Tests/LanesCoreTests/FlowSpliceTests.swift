@@ -1,0 +1,185 @@
+import SeededRandom
+import Testing
+@testable import LanesCore
+
+/// Reading a version from the one before (`VersionSplice`, `LineDiff`) against reading it whole:
+/// seeded random line edits of taskell boards, valid and broken.
+@Suite("Flow: versions read by their changed lines")
+struct FlowSpliceTests {
+    static let pool = ["- new card", "    > a note", "", "    * [ ] a sub-task", "    * [x] done sub-task", "    @ 2024-03-01",
+                       "junk line", "## Added column", "- Task 1 amber", "\t- tabbed", "    > second note", "- [ ] obsidian-ish"]
+
+    /// A board's text as lines (each without its line feed).
+    static func start(_ rng: inout SplitMix64) -> [String] {
+        var lines: [String] = []
+        for (c, title) in ["Backlog", "Doing", "Review", "Done"].enumerated() {
+            if c > 0 { lines.append("") }
+            lines.append("## \(title)")
+            lines.append("")
+            for k in 0..<(2 + Int(rng.next() % 6)) {
+                lines.append("- Task \(c * 10 + k) \(["amber", "birch", "cedar"][k % 3])")
+                if rng.next() % 3 == 0 { lines.append("    > note \(k)") }
+                if rng.next() % 4 == 0 { lines.append("    * [ ] sub \(k)") }
+            }
+        }
+        return lines
+    }
+
+    /// The line range of the card starting at `k`: its card line and the lines up to the next card, heading or blank.
+    static func block(_ lines: [String], at k: Int) -> Range<Int> {
+        var e = k + 1
+        while e < lines.count && !lines[e].hasPrefix("- ") && !lines[e].hasPrefix("## ") && !lines[e].isEmpty { e += 1 }
+        return k..<e
+    }
+
+    static func mutate(_ lines: inout [String], _ rng: inout SplitMix64) {
+        func int(_ n: Int) -> Int { Int(rng.next() % UInt64(max(1, n))) }
+        for _ in 0..<(1 + int(2)) {
+            let cards = lines.indices.filter { lines[$0].hasPrefix("- ") }
+            switch int(10) {
+            case 0...3 where !cards.isEmpty:
+                // Move a card (with its details) before another card or after a heading's blank line.
+                let b = block(lines, at: cards[int(cards.count)])
+                let moved = Array(lines[b])
+                lines.removeSubrange(b)
+                let targets = lines.indices.filter { lines[$0].hasPrefix("- ") || ($0 > 0 && lines[$0 - 1].hasPrefix("## ")) }
+                let to = targets.isEmpty ? lines.count : targets[int(targets.count)]
+                lines.insert(contentsOf: moved, at: to)
+            case 4 where !cards.isEmpty:
+                let k = cards[int(cards.count)]
+                lines[k] += [" edited", " (again)", " amber"][int(3)]
+            case 5:
+                lines.insert(pool[int(pool.count)], at: int(lines.count + 1))
+            case 6 where !lines.isEmpty:
+                lines.remove(at: int(lines.count))
+            case 7 where !cards.isEmpty:
+                // A duplicate of a card, next to it or elsewhere.
+                let b = block(lines, at: cards[int(cards.count)])
+                let copy = Array(lines[b])
+                let to = int(2) == 0 ? b.upperBound : (cards.randomElement(using: &rng) ?? 0)
+                lines.insert(contentsOf: copy, at: min(to, lines.count))
+            case 8 where !lines.isEmpty:
+                let k = int(lines.count)
+                lines[k] = lines[k].hasPrefix("## ") ? lines[k] + " renamed" : lines[k] + " x"
+            default:
+                let k = cards.isEmpty ? lines.count : cards[int(cards.count)]
+                lines.insert("- Card \(rng.next() % 1000)", at: k)
+            }
+        }
+    }
+
+    static func bytes(_ lines: [String], crlf: Bool = false) -> [UInt8] {
+        Array(lines.map { $0 + (crlf ? "\r\n" : "\n") }.joined().utf8)
+    }
+
+    static func contents(_ board: Board) -> [String] {
+        board.columns.map { c in
+            c.title + ": " + c.cards.map { card in
+                [card.title, card.due ?? "-", card.descriptionLines.joined(separator: "/"),
+                 card.subtasks.map { "\($0.done) \($0.title)" }.joined(separator: "/"), "\(card.done)",
+                 card.extraLines.joined(separator: "/")].joined(separator: "|")
+            }.joined(separator: " ; ")
+        }
+    }
+
+    @Test("a spliced version is the board a whole parse gives; what the splice cannot vouch for is refused", arguments: 1...6)
+    func spliceAgreesWithWholeParse(seed: Int) throws {
+        var rng = SplitMix64(seed: UInt64(seed))
+        var lines = Self.start(&rng)
+        let crlf = seed % 3 == 0
+        var last = Self.bytes(lines, crlf: crlf)
+        var lastBoard = try BoardFormat.parse(last, file: "start").board
+        var splice = VersionSplice(bytes: last, board: lastBoard)
+        #expect(splice != nil)
+        var spliced = 0, refusedValid = 0, broken = 0
+        for _ in 0..<400 {
+            var next = lines
+            Self.mutate(&next, &rng)
+            let text = Self.bytes(next, crlf: crlf)
+            let whole = try? BoardFormat.parse(text, file: "next").board
+            let step = splice?.next(text)
+            if let step {
+                let parsed = try #require(whole, "the splice read a version the whole parse refuses")
+                #expect(Self.contents(step.board) == Self.contents(parsed))
+                // The unchanged cards are the old board's, in order, less those removed.
+                let oldFlat = lastBoard.columns.flatMap { Array($0.cards) }, newFlat = step.board.columns.flatMap { Array($0.cards) }
+                let keptOld = oldFlat.indices.filter { !step.removed.contains($0) }.map { oldFlat[$0] }
+                let keptNew = newFlat.indices.filter { !step.added.contains($0) }.map { newFlat[$0] }
+                #expect(keptOld.map(\.id) == keptNew.map(\.id))
+                #expect(Set(newFlat.map(\.id)).count == newFlat.count, "card identities stay unique")
+                spliced += 1
+            } else if let whole {
+                refusedValid += 1
+                splice = VersionSplice(bytes: text, board: whole)
+            } else {
+                broken += 1
+            }
+            if let whole {
+                lines = next
+                last = text
+                lastBoard = step?.board ?? whole
+            }
+        }
+        _ = last
+        // The fast path is the common one, and the script reaches the others.
+        #expect(spliced > 150, "spliced \(spliced), refused \(refusedValid), broken \(broken)")
+        #expect(refusedValid > 0 && broken > 0)
+    }
+
+    @Test("events from spliced versions are the events of whole matches (boards whose card titles are distinct)", arguments: 1...4)
+    func chainAgrees(seed: Int) throws {
+        var rng = SplitMix64(seed: UInt64(100 + seed))
+        var lines = Self.start(&rng)
+        var text = Self.bytes(lines)
+        var board = try BoardFormat.parse(text, file: "start").board
+        var whole = VersionChain(), fast = VersionChain()
+        whole.add(board, at: 0)
+        fast.add(board, at: 0)
+        var splice = VersionSplice(bytes: text, board: board)
+        var time: FlowTime = 0
+        for _ in 0..<300 {
+            var next = lines
+            Self.mutate(&next, &rng)
+            let nextText = Self.bytes(next)
+            guard let parsed = try? BoardFormat.parse(nextText, file: "next").board else { continue }
+            // Equal cards are told apart by position, which a whole match and a line diff may weigh differently.
+            let titles = parsed.columns.flatMap { $0.cards.map(\.title) }
+            guard Set(titles).count == titles.count else { continue }
+            time += 60
+            whole.add(parsed, at: time)
+            if let step = splice?.next(nextText) {
+                fast.add(step.board, removed: step.removed, added: step.added, at: time)
+            } else {
+                fast.add(parsed, at: time)
+                splice = VersionSplice(bytes: nextText, board: parsed)
+            }
+            lines = next
+            text = nextText
+            board = parsed
+        }
+        _ = (text, board)
+        let f = fast.takeEvents(), w = whole.takeEvents()
+        if let i = (0..<min(f.count, w.count)).first(where: { f[$0] != w[$0] }) {
+            Issue.record("first difference at event \(i): spliced \(f[max(0, i - 3)...min(f.count - 1, i + 3)]) whole \(w[max(0, i - 3)...min(w.count - 1, i + 3)])")
+        }
+        #expect(f.count == w.count)
+        #expect(fast.lastKeys == whole.lastKeys)
+    }
+
+    @Test func lineDiffFindsTheFewChangedLines() {
+        let a = ByteLines(Array("## A\n- one\n- two\n- three\n## B\n- four\n".utf8))
+        let b = Array("## A\n- one\n- three\n## B\n- two\n- four\n".utf8)
+        let ends = LineDiff.commonEnds(a, b)
+        #expect(ends.top == 2 && ends.bottom == 1)
+        let nb = a.following(b, top: ends.top, bottom: ends.bottom)
+        #expect(nb.starts == ByteLines(b).starts)
+        let hunks = LineDiff.hunks(a, nb, top: ends.top, bottom: ends.bottom)
+        #expect(hunks == [LineHunk(old: 2..<3, new: 2..<2), LineHunk(old: 5..<5, new: 4..<5)])
+        // A last line without a line feed is not shared with the same line that goes on.
+        let c = ByteLines(Array("- a\n- b".utf8))
+        let d = Array("- a\n- bc\n".utf8)
+        let e = LineDiff.commonEnds(c, d)
+        #expect(e.top == 1 && e.bottom == 0)
+        #expect(c.following(d, top: e.top, bottom: e.bottom).starts == ByteLines(d).starts)
+    }
+}
