@@ -23,6 +23,8 @@ public struct BoardApp {
         case help(scroll: Int)
         case detail(CardDetail)
         case metrics(MetricsScreen)
+        /// The recent messages (`^`), scrolled to a row.
+        case messages(scroll: Int)
         case prompt(Prompt, LineEditor)
         case confirm(Confirm)
     }
@@ -77,7 +79,9 @@ public struct BoardApp {
         set { for (i, c) in board.columns.enumerated() where i < newValue.count { scrollOffsets[c.id] = newValue[i] } }
     }
     public internal(set) var selection: ItemPath?
-    public internal(set) var status: String
+    public internal(set) var status: String { didSet { noteStatus() } }
+    /// The session's status messages, for the messages view.
+    public internal(set) var messages = MessageLog()
     public var title: String
     public var keymap: Keymap
     /// Bumped on every change to the board; the runner saves when it moves.
@@ -117,6 +121,7 @@ public struct BoardApp {
         self.keymap = keymap
         cache = LayoutCache(metrics: metrics)
         self.status = status.isEmpty ? BoardApp.idleHint(keymap: keymap, filter: "") : status
+        noteStatus()
         if board.columns.first.map({ !$0.cards.isEmpty }) == true { selection = ItemPath(section: 0, item: 0) }
         else if !board.columns.isEmpty { selection = ItemPath(section: 0, item: -1) }
         refreshLayout()
@@ -224,6 +229,7 @@ public struct BoardApp {
         if case .help(let s) = mode { return helpMouse(m, scroll: s) }
         if case .detail(let d) = mode { return detailMouse(m, detail: d) }
         if case .metrics(let s) = mode { return metricsMouse(m, screen: s) }
+        if case .messages(let s) = mode { return messagesMouse(m, scroll: s) }
         if case .prompt = mode { return [] }
         if case .confirm = mode { return [] }
         if let s = coordinator.session, s.isKeyboard {
@@ -382,6 +388,9 @@ public struct BoardApp {
         case .metrics(let s):
             metricsKey(key, mods, screen: s)
             return []
+        case .messages(let scroll):
+            messagesKey(key, mods, scroll: scroll)
+            return []
         case .prompt(let p, var editor):
             mode = .normal  // the editor's text is then ours alone: a key copies nothing
             switch editor.handle(key, mods) {
@@ -437,6 +446,7 @@ public struct BoardApp {
         scene.marked = marked
         // A prompt is drawn on the last row by `render`; the idle hint is no message to read whole.
         if case .prompt = mode { scene.wrapsStatus = false } else if status == idleHint { scene.wrapsStatus = false }
+        scene.messagesKey = keymap.keys(for: .messages).first?.description
         scene.columnGhost = renderer.columnGhost()
         if var cg = scene.columnGhost, let width = layout.columns.first?.frame.width { cg.frame.size.width = width; scene.columnGhost = cg }
         return scene
@@ -474,6 +484,10 @@ public struct BoardApp {
         }
         if case .metrics(let s) = mode {
             MetricsView.draw(flow.view, screen: s, keymap: keymap, into: &buf)
+            buf.cursor = nil
+        }
+        if case .messages(let s) = mode {
+            MessagesView.draw(messages, scroll: s, keymap: keymap, into: &buf)
             buf.cursor = nil
         }
         // A message wrapped onto several rows is drawn again over the help and the card view.

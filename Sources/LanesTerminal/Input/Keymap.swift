@@ -14,6 +14,7 @@ public enum Action: String, CaseIterable, Hashable, Sendable {
     case undo, redo, filter, help, quit, suspend
     case toggleCompact = "toggle-compact"
     case metrics
+    case messages
 
     /// What the action does, for the help screen and the README.
     public var summary: String {
@@ -58,6 +59,7 @@ public enum Action: String, CaseIterable, Hashable, Sendable {
         case .suspend: "suspend to the shell (fg to come back)"
         case .toggleCompact: "switch between full cards and the compact view (one line per card)"
         case .metrics: "show the flow metrics from the board's history (cycle time, throughput, flow, aging, forecast)"
+        case .messages: "show the recent status messages, each whole, with their times (like vim's :messages)"
         }
     }
 }
@@ -144,7 +146,7 @@ public struct Keymap: Sendable {
         ("<", .moveColumnLeft), (">", .moveColumnRight), ("W", .setLimit), ("F", .setAccepts),
         ("u", .undo), ("ctrl-r", .redo), ("/", .filter), ("?", .help),
         ("q", .quit), ("ctrl-c", .quit), ("ctrl-z", .suspend), ("z", .toggleCompact),
-        ("M", .metrics),
+        ("M", .metrics), ("^", .messages),
     ]
 
     public init() {
