@@ -15,6 +15,15 @@ func benchParseShapes() throws -> [String] {
         ("N columns (Obsidian)", { n in obsidianHead + (0..<n).map { "## C\($0)\n\n- [ ] card\n" }.joined(separator: "\n") }, 100_000),
     ]
     var out: [String] = []
+    if let once = ProcessInfo.processInfo.environment["LANES_SHAPES_ONCE"].flatMap(Int.init) {
+        // One parse of each chosen shape at size `once`, for scripts/parse-instructions to count under callgrind.
+        let only = ProcessInfo.processInfo.environment["LANES_SHAPES_ONLY"]
+        for shape in shapes where only.map({ shape.name == $0 }) ?? true {
+            parsedOnce.append(try parseShapeOnce(Array(shape.make(once).utf8)))
+            out.append("  \(shape.name) (N=\(once)): parsed once")
+        }
+        return out
+    }
     // LANES_SHAPES_SCALE=10 measures ten times larger inputs (for the ratio away from cache sizes).
     let scale = Int(ProcessInfo.processInfo.environment["LANES_SHAPES_SCALE"] ?? "") ?? 1
     let only = ProcessInfo.processInfo.environment["LANES_SHAPES_ONLY"]
@@ -37,4 +46,12 @@ func benchParseShapes() throws -> [String] {
                           shape.name, shape.full * scale, times[1], times[0], ratio, met ? "MET" : "MISSED"))
     }
     return out
+}
+
+/// Boards parsed by `parseShapeOnce`, kept so that freeing them is not counted as parsing.
+nonisolated(unsafe) var parsedOnce: [Board] = []
+
+/// The one call callgrind counts (`--toggle-collect=*parseShapeOnce*`): opening a file's bytes.
+@inline(never) func parseShapeOnce(_ bytes: [UInt8]) throws -> Board {
+    try BoardFormat.parse(bytes, file: "shape").board
 }

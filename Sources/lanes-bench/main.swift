@@ -48,6 +48,9 @@ if opts.pgLoad || opts.pgHistory {
     exit(0)
 }
 
+// scripts/parse-instructions: one parse per shape, alone in the process (see ParseShapes.swift).
+if ProcessInfo.processInfo.environment["LANES_SHAPES_ONCE"] != nil { try benchParseShapes().forEach(say); exit(0) }
+
 func makeTempDir() -> String {
     var template = Array((NSTemporaryDirectory() + "lanes-bench-XXXXXX").utf8CString)
     guard let p = mkdtemp(&template) else { fatalError("mkdtemp failed") }

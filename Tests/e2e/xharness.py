@@ -552,6 +552,14 @@ def relay_main(argv: list[str]) -> int:
         os.execvp(command[0], command)
     fcntl.ioctl(master, termios.TIOCSWINSZ, winsize)
     log.write(f"LANES-START {pid}\n")
+
+    def resized(_sig, _frame):
+        # The window changed size: Lanes' terminal takes the emulator's new size (and so gets its SIGWINCH).
+        size = fcntl.ioctl(stdin, termios.TIOCGWINSZ, b"\0" * 8)
+        fcntl.ioctl(master, termios.TIOCSWINSZ, size)
+        r, c = struct.unpack("HHHH", size)[:2]
+        log.write(f"WINCH {c} {r}\n")
+    signal.signal(signal.SIGWINCH, resized)
     status = None
     while status is None:
         try:

@@ -139,6 +139,7 @@ struct ObsidianParser {
                 continue
             }
             if card != nil {
+                if cardExtra.isEmpty { cardExtra.reserveCapacity(blanks + indentedRun(from: n)) }
                 if blanks > 0 { cardExtra += blankLines() }
                 cardExtra.append(source.text(n))
             } else {
@@ -165,6 +166,14 @@ struct ObsidianParser {
         }
         let board = assemble(raws, into: &info)
         return (board, info)
+    }
+
+    /// Indented lines from `n` on (`n` counted whatever it starts with): at least the extra lines a
+    /// card's first one begins, reserved at once (growing by doubling copied them: page faults).
+    private func indentedRun(from n: Int) -> Int {
+        var k = n + 1
+        while k < source.count, let b = source.byte(k, 0), b == UInt8(ascii: " ") || b == UInt8(ascii: "\t") { k += 1 }
+        return k - n
     }
 
     /// The heading's level when line `n` is an ATX heading (1 to 6 `#`, then a space or the line's end).

@@ -30,6 +30,8 @@ public struct BoardApp {
         case help(HelpMode)
         case detail(CardDetail)
         case metrics(MetricsScreen)
+        /// The recent messages (`^`), scrolled to a row.
+        case messages(scroll: Int)
         case prompt(PromptMode)
         case confirm(ConfirmMode)
     }
@@ -46,7 +48,9 @@ public struct BoardApp {
         set { for (i, c) in board.columns.enumerated() where i < newValue.count { scrollOffsets[c.id] = newValue[i] } }
     }
     public internal(set) var selection: ItemPath?
-    public internal(set) var status: String
+    public internal(set) var status: String { didSet { noteStatus() } }
+    /// The session's status messages, for the messages view.
+    public internal(set) var messages = MessageLog()
     public var title: String
     public var keymap: Keymap
     /// Bumped on every change to the board; the runner saves when it moves.
@@ -87,6 +91,7 @@ public struct BoardApp {
         self.keymap = keymap
         cache = LayoutCache(metrics: metrics)
         self.status = status.isEmpty ? BoardApp.idleHint(keymap: keymap, filter: "") : status
+        noteStatus()
         if board.columns.first.map({ !$0.cards.isEmpty }) == true { selection = ItemPath(section: 0, item: 0) }
         else if !board.columns.isEmpty { selection = ItemPath(section: 0, item: -1) }
         refreshLayout()

@@ -56,6 +56,7 @@ extension BoardApp {
         case .help: openHelp()
         case .toggleCompact: toggleCompact()
         case .metrics: openMetrics()
+        case .messages: openMessages()
         case .quit: return [.quit]
         case .suspend: return [.suspend]
         case .addBelow:

@@ -26,6 +26,7 @@ extension BoardApp {
         scene.marked = marked
         // A prompt is drawn on the last row by `render`; the idle hint is no message to read whole.
         if case .prompt = mode { scene.wrapsStatus = false } else if status == idleHint { scene.wrapsStatus = false }
+        scene.messagesKey = keymap.keys(for: .messages).first?.description
         scene.columnGhost = renderer.columnGhost()
         if var cg = scene.columnGhost, let width = layout.columns.first?.frame.width { cg.frame.size.width = width; scene.columnGhost = cg }
         return scene
@@ -64,6 +65,10 @@ extension BoardApp {
         }
         if case .metrics(let s) = mode {
             MetricsView.draw(flow.view, screen: s, keymap: keymap, into: &buf)
+            buf.cursor = nil
+        }
+        if case .messages(let s) = mode {
+            MessagesView.draw(messages, scroll: s, keymap: keymap, into: &buf)
             buf.cursor = nil
         }
         // A message wrapped onto several rows is drawn again over the help and the card view.

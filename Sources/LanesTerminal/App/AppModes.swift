@@ -14,6 +14,9 @@ extension BoardApp {
         case .metrics(var screen):
             mode = screen.handle(key, mods, keymap: keymap) == .close ? .normal : .metrics(screen)
             return []
+        case .messages(let scroll):
+            messagesKey(key, mods, scroll: scroll)
+            return []
         case .prompt(var prompt):
             mode = .normal  // the editor's text is then ours alone: a key copies nothing
             switch prompt.handle(key, mods, on: board) {

@@ -13,6 +13,7 @@ extension BoardApp {
         case .metrics(var screen):
             if screen.handle(m) == .close { mode = .normal } else { mode = .metrics(screen) }
             return []
+        case .messages(let scroll): return messagesMouse(m, scroll: scroll)
         case .prompt, .confirm: return []
         }
         if let s = coordinator.session, s.isKeyboard {

@@ -15,6 +15,7 @@ public enum Action: String, CaseIterable, Hashable, Sendable {
     case toggleCompact = "toggle-compact"
     case metrics
     case nextBoard = "next-board", previousBoard = "previous-board", moveToBoard = "move-to-board"
+    case messages
 
     /// What the action does, for the help screen and the README.
     public var summary: String {
@@ -62,6 +63,7 @@ public enum Action: String, CaseIterable, Hashable, Sendable {
         case .nextBoard: "show the next board of the workspace (or click its tab)"
         case .previousBoard: "show the previous board of the workspace"
         case .moveToBoard: "move the card (or the marked cards) to another board: asks board:column, tab completes"
+        case .messages: "show the recent status messages, each whole, with their times (like vim's :messages)"
         }
     }
 }
@@ -148,7 +150,7 @@ public struct Keymap: Sendable {
         ("<", .moveColumnLeft), (">", .moveColumnRight), ("W", .setLimit), ("F", .setAccepts),
         ("u", .undo), ("ctrl-r", .redo), ("/", .filter), ("?", .help),
         ("q", .quit), ("ctrl-c", .quit), ("ctrl-z", .suspend), ("z", .toggleCompact),
-        ("M", .metrics),
+        ("M", .metrics), ("^", .messages),
         ("ctrl-n", .nextBoard), ("ctrl-p", .previousBoard), ("m", .moveToBoard),
     ]
 

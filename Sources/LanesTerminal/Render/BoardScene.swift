@@ -49,6 +49,8 @@ public struct BoardScene {
     /// Whether a status longer than the screen is wrapped onto the rows above the last (false for
     /// a prompt, which the app draws on the last row itself).
     public var wrapsStatus = true
+    /// The key that opens the recent messages, named where a message longer than the screen is cut.
+    public var messagesKey: String?
 
     public init(board: Board, layout: ScreenLayout, selection: ItemPath?, decorations: DragDecorations = DragDecorations(),
                 ghost: (card: Card, frame: Rect)? = nil, title: String, status: String, theme: Theme = Theme(),
