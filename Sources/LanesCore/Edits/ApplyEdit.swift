@@ -49,7 +49,7 @@ extension Board {
 }
 
 /// The working state of one application of an edit.
-private struct EditDoor {
+struct EditDoor {
     var board: Board
     let force: Bool
 
@@ -192,6 +192,9 @@ private struct EditDoor {
 
         case .moveCards(let ids, let to, let slot):
             return try move(ids, to: to, slot: slot)
+
+        case .moveCardsToLane(let ids, let to, let slot, let lane):
+            return try moveToLane(ids, to: to, slot: slot, lane: lane)
 
         case .deleteCards(let ids, let seen):
             var removed: [PlacedCard] = []
