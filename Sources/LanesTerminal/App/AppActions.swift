@@ -15,7 +15,15 @@ extension BoardApp {
             case .first: liftedMove(toIndex: 0)
             case .last: liftedMove(toIndex: Int.max)
             case .lift, .drop:
-                apply(drag.coordinator.dropLifted(dataSource: &document), now: now)
+                if let grid = layout.lanes {
+                    var source = laneSource(grid)
+                    let before = board
+                    let events = drag.coordinator.dropLifted(dataSource: &source)
+                    document = source.document
+                    applyLaneEvents(events, grid: grid, now: now, before: before)
+                } else {
+                    apply(drag.coordinator.dropLifted(dataSource: &document), now: now)
+                }
             case .cancel:
                 apply(coordinator.cancel(reason: .requested), now: now)
             case .quit:
@@ -43,7 +51,11 @@ extension BoardApp {
             guard let sel = validSelection else { status = "No card to lift"; break }
             showSection(sel.section)
             coordinator.selectedItems = marked
-            apply(coordinator.lift(at: sel, dataSource: document), now: now)
+            if let grid = layout.lanes, let at = grid.cellPath(sel) {
+                applyLaneEvents(coordinator.lift(at: at, dataSource: laneSource(grid)), grid: grid, now: now)
+            } else {
+                apply(coordinator.lift(at: sel, dataSource: document), now: now)
+            }
         case .drop:
             // Nothing lifted: enter opens the selected card.
             guard let sel = validSelection else { status = "No card selected"; break }
