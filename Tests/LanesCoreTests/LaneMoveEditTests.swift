@@ -29,7 +29,7 @@ struct LaneMoveEditTests {
         let id = b.columns[0].cards[0].id
         let out = try b.applying(.moveCardsToLane([id], to: b.columns[0].id, at: .index(0), lane: nil))
         #expect(titles(out.board) == [["Fix login", "Write docs"], ["API #backend"]])
-        #expect(out.words == "Moved “Fix login” to lane No lane")
+        #expect(out.words == "Moved “Fix login #frontend” to No lane")
         let docs = b.columns[0].cards[1].id
         let out2 = try b.applying(.moveCardsToLane([docs], to: b.columns[0].id, at: .end, lane: "frontend"))
         #expect(titles(out2.board) == [["Fix login #frontend", "Write docs #frontend"], ["API #backend"]])

@@ -149,4 +149,69 @@ struct LaneAppTests {
         d.mouse(.release, 3, 8)
         #expect(Array(Self.rows(d.screen()).prefix(16)) == Self.rows(Self.screen80))
     }
+
+    @Test func braceKeysMoveTheSelectedCardALaneUpOrDownInItsColumn() {
+        var d = AppDriver(board: laneBoard(), width: 80, height: 24)
+        #expect(d.app.selection == ItemPath(section: 0, item: 0))
+        d.key(.char("}"))
+        // "Fix login" to the top of lane backend: before "API", its first card in To do.
+        #expect(titles(d.app.board)[0] == ["Write docs", "Fix login #backend", "API #backend"])
+        #expect(d.app.status == "Moved “Fix login #frontend” to lane #backend")
+        #expect(d.app.selection == ItemPath(section: 0, item: 1))
+        d.key(.char("}"))
+        #expect(titles(d.app.board)[0] == ["Fix login", "Write docs", "API #backend"])
+        d.key(.char("}"))
+        #expect(d.app.status == "Already in \"No lane\", the last")
+        d.key(.char("{"))
+        // To the bottom of lane backend (after "API"), then into the empty frontend cell where it is.
+        #expect(titles(d.app.board)[0] == ["Write docs", "API #backend", "Fix login #backend"])
+        d.key(.char("{"))
+        #expect(titles(d.app.board)[0] == ["Write docs", "API #backend", "Fix login #frontend"])
+        d.key(.char("{"))
+        #expect(d.app.status == "Already in the top lane")
+        // Each move was one step: four undos bring the first board back.
+        for _ in 0..<4 { d.key(.char("u")) }
+        #expect(titles(d.app.board) == titles(laneBoard()))
+    }
+
+    @Test func upAndDownFollowTheLanesOnScreen_SSwitchesTheViewAndZCollapses() {
+        var d = AppDriver(board: laneBoard(), width: 80, height: 24)
+        d.key(.char("j"))
+        #expect(d.app.selection == ItemPath(section: 0, item: 2))  // "API", lane backend, drawn second
+        d.key(.char("j"))
+        #expect(d.app.selection == ItemPath(section: 0, item: 1))  // "Write docs", No lane
+        d.key(.char("Z"))
+        #expect(d.app.status == "Lane No lane collapsed")
+        #expect(Self.rows(d.screen())[12].hasPrefix("▸ No lane  1 card (collapsed)"))
+        d.key(.char("Z"))
+        d.key(.char("S"))
+        #expect(d.app.status == "Columns only (S: swimlanes)")
+        #expect(!d.app.showsLanes)
+        #expect(!d.screen().contains("#frontend  2 cards"))
+        d.key(.char("S"))
+        #expect(d.app.showsLanes)
+    }
+
+    @Test func aLiftedCardCrossesLanesWithUpAndDownAtACellsEdge() {
+        var d = AppDriver(board: laneBoard(), width: 80, height: 24)
+        d.key(.char(" "))
+        d.key(.down)  // past the end of its cell: into lane backend, above "API"
+        d.key(.down)  // below "API"
+        d.key(.enter)
+        #expect(titles(d.app.board)[0] == ["Write docs", "API #backend", "Fix login #backend"])
+        #expect(d.app.revision == 1)
+        d.key(.char("u"))
+        #expect(titles(d.app.board) == titles(laneBoard()))
+    }
+
+    @Test func WIPLimitCountsTheWholeColumnAndTheRefusalIsInWords() {
+        var b = laneBoard()
+        b.columns[1].wipLimit = 1
+        var d = AppDriver(board: b, width: 80, height: 24)
+        // Doing holds one card (lane frontend); its empty backend cell still refuses.
+        d.drag([(5, 5), (20, 9), (30, 10), (31, 10)], release: false)
+        #expect(d.app.status == "Refused: column \"Doing\" is full (WIP limit 1)")
+        d.mouse(.release, 31, 10)
+        #expect(titles(d.app.board) == titles(b))
+    }
 }

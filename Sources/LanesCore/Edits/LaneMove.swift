@@ -15,6 +15,7 @@ extension EditDoor {
             }
             target = l
         }
+        let inPlace = ids.allSatisfy { id in board.indexPath(for: id).map { board.columns[$0.section].id == to } ?? true }
         let moved = try move(ids, to: to, slot: slot)
         board = moved.board
         var inverses: [BoardEdit] = moved.inverse.map { [$0] } ?? []
@@ -26,17 +27,18 @@ extension EditDoor {
             let after = lanes.card(before, movedTo: target)
             guard after.title != before.title else { continue }
             board[p] = after
-            if retagged == 0 { firstTitle = after.title }
+            if retagged == 0 { firstTitle = before.title }
             inverses.append(.revertCard(id, from: CardFields(after), to: CardFields(before)))
             retagged += 1
         }
-        let laneName = target.map { "#" + lanes.tags[$0] } ?? "No lane"
+        let laneName = target.map { "lane #" + lanes.tags[$0] } ?? "No lane"
         var words = moved.words
+        // Inside one column a lane move says the lane; across columns the column, then the lane.
         if retagged > 0 {
-            words = moved.inverse == nil
-                ? (retagged == 1 ? "Moved \(q(firstTitle)) to lane \(laneName)"
-                                  : "Moved \(retagged) cards to lane \(laneName)")
-                : words + ", lane \(laneName)"
+            words = moved.inverse == nil || inPlace
+                ? (retagged == 1 ? "Moved \(q(firstTitle)) to \(laneName)"
+                                  : "Moved \(retagged) cards to \(laneName)")
+                : words + ", \(laneName)"
         }
         return EditOutcome(board: board, inverse: inverses.isEmpty ? nil : .group(inverses), words: words, focus: moved.focus)
     }

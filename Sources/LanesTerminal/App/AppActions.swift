@@ -8,6 +8,8 @@ extension BoardApp {
         let lifted = coordinator.session?.isKeyboard == true
         if lifted {
             switch action {
+            case _ where showsLanes && [.up, .moveUp, .down, .moveDown, .left, .moveLeft, .right, .moveRight].contains(action):
+                liftedLaneMove(action)
             case .up, .moveUp: liftedMove(dy: -1)
             case .down, .moveDown: liftedMove(dy: 1)
             case .left, .moveLeft: liftedMove(dx: -1)
@@ -43,6 +45,10 @@ extension BoardApp {
         switch action {
         case .left: selectColumn(delta: -1)
         case .right: selectColumn(delta: 1)
+        case .left where showsLanes: selectLaneColumn(delta: -1)
+        case .right where showsLanes: selectLaneColumn(delta: 1)
+        case .up where showsLanes: selectLaneCard(delta: -1)
+        case .down where showsLanes: selectLaneCard(delta: 1)
         case .up: selectCard(delta: -1)
         case .down: selectCard(delta: 1)
         case .first: selectCard(absolute: 0)
@@ -78,6 +84,7 @@ extension BoardApp {
             if let r = document.redo() { replayed(r, "Redid", "redo") } else { status = "Nothing to redo" }
         case .help: openHelp()
         case .toggleCompact: toggleCompact()
+        case .moveLaneUp, .moveLaneDown, .toggleLanes, .collapseLane: laneAction(action)
         case .metrics: openMetrics()
         case .quit: return [.quit]
         case .suspend: return [.suspend]

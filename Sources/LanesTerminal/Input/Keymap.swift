@@ -14,6 +14,9 @@ public enum Action: String, CaseIterable, Hashable, Sendable {
     case undo, redo, filter, help, quit, suspend
     case toggleCompact = "toggle-compact"
     case metrics
+    // Swimlanes (#26)
+    case moveLaneUp = "move-lane-up", moveLaneDown = "move-lane-down"
+    case toggleLanes = "toggle-lanes", collapseLane = "collapse-lane"
 
     /// What the action does, for the help screen and the README.
     public var summary: String {
@@ -58,6 +61,10 @@ public enum Action: String, CaseIterable, Hashable, Sendable {
         case .suspend: "suspend to the shell (fg to come back)"
         case .toggleCompact: "switch between full cards and the compact view (one line per card)"
         case .metrics: "show the flow metrics from the board's history (cycle time, throughput, flow, aging, forecast)"
+        case .moveLaneUp: "move the card to the swimlane above (same column; its lane tag changes)"
+        case .moveLaneDown: "move the card to the swimlane below (same column; its lane tag changes)"
+        case .toggleLanes: "show the board in swimlanes or as plain columns (this session)"
+        case .collapseLane: "collapse or expand the selected card's swimlane (or click the lane's header)"
         }
     }
 }
@@ -145,6 +152,7 @@ public struct Keymap: Sendable {
         ("u", .undo), ("ctrl-r", .redo), ("/", .filter), ("?", .help),
         ("q", .quit), ("ctrl-c", .quit), ("ctrl-z", .suspend), ("z", .toggleCompact),
         ("M", .metrics),
+        ("{", .moveLaneUp), ("}", .moveLaneDown), ("S", .toggleLanes), ("Z", .collapseLane),
     ]
 
     public init() {

@@ -148,3 +148,158 @@ extension BoardApp {
         }
     }
 }
+
+// MARK: Keys
+
+extension BoardApp {
+    /// `{` `}` `S` `Z`.
+    mutating func laneAction(_ action: Action) {
+        switch action {
+        case .toggleLanes: toggleLaneView()
+        case .moveLaneUp: moveToLane(delta: -1)
+        case .moveLaneDown: moveToLane(delta: 1)
+        case .collapseLane:
+            guard let grid = layout.lanes else {
+                status = board.acceptRules.swimlanes == nil ? "This board has no swimlanes" : "Swimlanes are off (S shows them)"
+                return
+            }
+            let lane = selection.flatMap(grid.cellPath).map { $0.section / max(1, grid.columnCount) } ?? grid.lanes.first ?? 0
+            toggleCollapse(lane: lane)
+            ensureSelectionVisible()
+        default: break
+        }
+    }
+
+    /// Whether a lane shown in `grid` is collapsed.
+    func isCollapsed(_ lane: Int, in grid: LaneGrid) -> Bool {
+        grid.lanes.firstIndex(of: lane).map { grid.layout.bands[$0].collapsed } ?? false
+    }
+
+    /// The cards of a column as the lane view shows them, top to bottom (collapsed lanes left out).
+    func laneSequence(column: Int, grid: LaneGrid) -> [Int] {
+        grid.lanes.filter { !isCollapsed($0, in: grid) }.flatMap { grid.placement[$0][column] }
+    }
+
+    /// Up and down in lanes: the next card on screen in the column, across lane boundaries.
+    mutating func selectLaneCard(delta: Int) {
+        guard let grid = layout.lanes, let sel = selection, board.columns.indices.contains(sel.section) else {
+            selectCard(delta: delta)
+            return
+        }
+        var seq = laneSequence(column: sel.section, grid: grid)
+        if !filter.isEmpty {
+            let cards = board.columns[sel.section].cards
+            let matching = seq.filter { CardFilter.matches(cards[$0], filter) || $0 == sel.item }
+            if matching.count > 1 || seq.isEmpty { seq = matching }
+        }
+        guard !seq.isEmpty else { return }
+        let next = seq.firstIndex(of: sel.item).map { min(max(0, $0 + delta), seq.count - 1) } ?? 0
+        selection = ItemPath(section: sel.section, item: seq[next])
+        ensureSelectionVisible()
+    }
+
+    /// `{` / `}`: the selected card to the lane above or below, in the same column: at the
+    /// bottom of the lane above, at the top of the lane below. One edit through the door.
+    mutating func moveToLane(delta: Int) {
+        guard let lanes = board.acceptRules.swimlanes else {
+            status = "This board has no swimlanes (lanes swimlanes BOARD --tag TAG … sets them)"
+            return
+        }
+        guard let sel = validSelection else { status = "No card selected"; return }
+        let card = board[sel]
+        let current = lanes.placement(of: card).lane ?? lanes.count
+        let target = current + delta
+        guard (0...lanes.count).contains(target) else {
+            status = delta < 0 ? "Already in the top lane" : "Already in \"No lane\", the last"
+            return
+        }
+        let cards = board.columns[sel.section].cards
+        let cell = lanes.cells(of: board)[target][sel.section]
+        var slot: CardSlot = .index(sel.item)
+        if delta < 0, let last = cell.last { slot = .after(cards[last].id, orIndex: last + 1) }
+        if delta > 0, let first = cell.first { slot = .before(cards[first].id, orIndex: first) }
+        let tag: String? = target < lanes.count ? lanes.tags[target] : nil
+        guard send(.moveCardsToLane([card.id], to: board.columns[sel.section].id, at: slot, lane: tag)) != nil else { return }
+        if let grid = layout.lanes, isCollapsed(target, in: grid) { toggleCollapse(lane: target) }
+        ensureSelectionVisible()
+    }
+
+    /// A lifted card in lanes: up and down move it in its cell and, at the cell's edge, into the
+    /// next lane shown (same column); left and right to the same lane of the next column that takes it.
+    mutating func liftedLaneMove(_ action: Action) {
+        guard let grid = layout.lanes, let s = coordinator.session, grid.columnCount > 0 else { return }
+        let columns = grid.columnCount
+        let t = s.hover.target ?? DropTarget(section: s.current.section, index: s.current.item, gap: s.current.item, anchor: nil)
+        var section = t.section, index = t.index
+        let lane = section / columns, column = section % columns
+        let shown = grid.lanes.filter { !isCollapsed($0, in: grid) }
+        /// The last final index in a cell (one less in the cell the card is counted in).
+        func lastIndex(_ cell: Int) -> Int {
+            let n = LaneDropSource(document: document, grid: grid).numberOfItems(inSection: cell)
+            return cell == s.current.section ? max(0, n - 1) : n
+        }
+        switch action {
+        case .up, .moveUp:
+            if index > 0 { index -= 1 }
+            else if let k = shown.firstIndex(of: lane), k > 0 {
+                section = shown[k - 1] * columns + column
+                index = lastIndex(section)
+            } else { status = "Top of the lanes"; return }
+        case .down, .moveDown:
+            if index < lastIndex(section) { index += 1 }
+            else if let k = shown.firstIndex(of: lane), k + 1 < shown.count {
+                section = shown[k + 1] * columns + column
+                index = 0
+            } else { status = "Bottom of the lanes"; return }
+        case .left, .moveLeft, .right, .moveRight:
+            let dx = action == .left || action == .moveLeft ? -1 : 1
+            var next = column + dx
+            var why: String?
+            while (0..<columns).contains(next) {
+                showSection(next)
+                let cell = lane * columns + next
+                let idx = min(index, lastIndex(cell))
+                if coordinator.canDrop(s.start.item, from: s.current, toSection: cell, index: idx) {
+                    section = cell
+                    index = idx
+                    break
+                }
+                why = why ?? board.moveRefusal(into: next, from: [s.current.section % columns])?.words
+                next += dx
+            }
+            guard (0..<columns).contains(next) else {
+                showSection(column)
+                status = "No column that way takes the card" + (why.map { " (\(DisplayText.safe($0)))" } ?? "")
+                return
+            }
+        default: return
+        }
+        guard let now = layout.lanes else { return }
+        applyLaneEvents(coordinator.moveLifted(toSection: section, index: index), grid: now, now: 0)
+        if let k = now.lanes.firstIndex(of: section / columns), let cell = now.cell(section: section) {
+            let band = now.layout.bands[k]
+            let row = index < cell.itemCount ? cell.body.metrics.tops[index] : cell.body.metrics.contentHeight
+            let s = now.layout.scroll(toShow: band.top, height: min(now.layout.area.height, row + 4))
+            if s != now.layout.scroll { laneView.scroll = s; refreshLayout() }
+        }
+    }
+
+    /// Left and right in lanes: the same lane of the next column (its card at the same place,
+    /// or the nearest), else the column's first card on screen.
+    mutating func selectLaneColumn(delta: Int) {
+        guard let grid = layout.lanes, let sel = selection else { selectColumn(delta: delta); return }
+        let s = min(max(0, sel.section + delta), board.columns.count - 1)
+        guard s != sel.section else { return }
+        let cp = grid.cellPath(sel)
+        let lane = cp.map { $0.section / max(1, grid.columnCount) }
+        var item = -1
+        if let lane, let cp, !grid.placement[lane][s].isEmpty, !isCollapsed(lane, in: grid) {
+            item = grid.placement[lane][s][min(cp.item, grid.placement[lane][s].count - 1)]
+        } else if let first = laneSequence(column: s, grid: grid).first {
+            item = first
+        }
+        selection = ItemPath(section: s, item: item)
+        showSection(s)
+        ensureSelectionVisible()
+    }
+}
