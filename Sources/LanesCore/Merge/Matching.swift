@@ -257,12 +257,25 @@ enum BoardMatcher {
     }
 
     /// The titles' words overlap by half or more (over a third in an exact slot), or the card
-    /// has the same non-empty details under another title.
+    /// has the same non-empty details under another title. A `#tag` only one title carries is
+    /// left out of the count (a swimlane move rewrites a tag, and in a short title the tag is
+    /// half the words); tags both carry count as common words.
     static func similar(_ a: Card, _ b: Card, exactSlot: Bool = false) -> Bool {
-        let wa = Set(a.title.lowercased().split(separator: " ")), wb = Set(b.title.lowercased().split(separator: " "))
-        let union = wa.union(wb).count, common = wa.intersection(wb).count
+        let (wa, ta) = words(a.title), (wb, tb) = words(b.title)
+        let sharedTags = ta.intersection(tb).count
+        var union = wa.union(wb).count + sharedTags, common = wa.intersection(wb).count + sharedTags
+        if union == 0 { (union, common) = (ta.union(tb).count, sharedTags) }
         if union > 0 && (exactSlot ? common * 3 > union : common * 2 >= union) { return true }
         let hasDetails = !a.descriptionLines.isEmpty || !a.subtasks.isEmpty || !a.extraLines.isEmpty
         return hasDetails && a.descriptionLines == b.descriptionLines && a.subtasks == b.subtasks && a.extraLines == b.extraLines
+    }
+
+    /// A title's lowercased words: those that are not tags, and its `#tag` words.
+    static func words(_ title: String) -> (plain: Set<Substring>, tags: Set<Substring>) {
+        var plain = Set<Substring>(), tags = Set<Substring>()
+        for w in title.lowercased().split(separator: " ") {
+            if w.hasPrefix("#") && w.count > 1 { tags.insert(w) } else { plain.insert(w) }
+        }
+        return (plain, tags)
     }
 }
