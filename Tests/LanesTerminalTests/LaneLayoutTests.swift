@@ -214,4 +214,39 @@ struct LaneAppTests {
         d.mouse(.release, 31, 10)
         #expect(titles(d.app.board) == titles(b))
     }
+
+    @Test func anotherWritersChangeReLaysTheLanesAndKeepsTheSelectedCard() {
+        var d = AppDriver(board: laneBoard(), width: 80, height: 24)
+        d.key(.char("j"))
+        let api = d.app.board.columns[0].cards[2].id
+        #expect(d.app.selection == ItemPath(section: 0, item: 2))
+        var stored = d.app.board
+        stored.columns[0].cards.insert(Card(id: ItemID(99), title: "Deploy #backend"), at: 0)
+        stored.acceptRules.swimlanes = try! Swimlanes(["backend", "frontend"])
+        d.app.absorb(stored: stored, base: d.app.board)
+        #expect(d.app.selection == ItemPath(section: 0, item: 3))
+        #expect(d.app.board.columns[0].cards[3].id == api)
+        let rows = Self.rows(d.screen())
+        #expect(rows[3].hasPrefix("▾ #backend  3 cards ┄"))
+        #expect(d.app.layout.lanes?.lanes == [0, 1, 2])
+    }
+
+    @Test func filterDimsInLanesAndALaneWithNoMatchStaysAsEmptyAsItIs_compactIsOneRowPerCard() {
+        var d = AppDriver(board: laneBoard(), width: 80, height: 24)
+        d.key(.char("/"))
+        d.type("docs")
+        d.key(.enter)
+        let rows = Self.rows(d.screen())
+        // Every lane still drawn, with its cards (dimmed when they do not match).
+        #expect(rows[3].hasPrefix("▾ #frontend  2 cards"))
+        #expect(rows[8].hasPrefix("▾ #backend  1 card"))
+        d.key(.escape)
+        d.key(.char("z"))
+        let compact = Self.rows(d.screen())
+        #expect(compact[3].hasPrefix("▾ #frontend  2 cards"))
+        #expect(compact[4] == " Fix login #frontend        Ship #backend #frontend ⧉  (empty)")
+        #expect(compact[5].hasPrefix("▾ #backend  1 card"))
+        #expect(compact[6] == " API #backend               (empty)                    (empty)")
+        #expect(compact[7].hasPrefix("▾ No lane  1 card"))
+    }
 }
