@@ -1,4 +1,6 @@
 import DragKit
+import Foundation
+import SeededRandom
 import Testing
 @testable import LanesCore
 
@@ -68,6 +70,76 @@ struct LaneMoveEditTests {
         b.acceptRules.swimlanes = nil
         #expect(throws: EditRefusal(.changedElsewhere, "the board has no swimlanes now (removed elsewhere)")) {
             try b.applying(.moveCardsToLane([id], to: b.columns[0].id, at: .end, lane: "frontend"))
+        }
+    }
+}
+
+@Suite("Lane moves through the door with another writer on a real file")
+struct LaneMovePropertyTests {
+    /// Seeded: writer 0 moves cards across lanes and columns (one `moveCardsToLane` each, some
+    /// undone through their inverse), writer 1 adds cards and rewrites a card's plain words, each
+    /// from its own stale copy, committed to one board file in random order. After every commit
+    /// the file holds every card exactly once (by its text without lane tags), and the other
+    /// writer's cards and words are never reverted.
+    @Test func propertyLaneMovesInterleavedWithAnotherWriter() throws {
+        let text = "## To do\n\n- Fix login #frontend\n- Write docs\n- API #backend\n\n## Doing\n\n- Ship it #backend #frontend\n\n## Done\n\n- Old #frontend\n"
+        let teams = try Swimlanes(["frontend", "backend"])
+        func solid(_ title: String) -> String {
+            title.split(separator: " ").filter { !$0.hasPrefix("#") }.joined(separator: " ")
+        }
+        for seed in UInt64(0)..<25 {
+            var rng = SplitMix64(seed: seed)
+            let folder = ScratchFolder()
+            defer { folder.remove() }
+            let path = folder.file("b.md")
+            try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+            try Data((teams.line + "\n").utf8).write(to: URL(fileURLWithPath: folder.file(".b.md.lanes")))
+            let stores = [FileBoardStore.unread(path), FileBoardStore.unread(path)]
+            var bases = try stores.map { try $0.load() }
+            #expect(bases[0].acceptRules.swimlanes == teams)
+            var expected = Set(bases[0].columns.flatMap { $0.cards.map { solid($0.title) } })
+            var undo: [BoardEdit] = []
+            for step in 0..<16 {
+                let w = Int.random(in: 0..<2, using: &rng)
+                var ours = bases[w]
+                if w == 0 {
+                    if !undo.isEmpty, Int.random(in: 0..<4, using: &rng) == 0 {
+                        ours = (try? ours.applying(undo.removeLast(), force: true).board) ?? ours
+                    } else {
+                        let cards = ours.columns.flatMap { $0.cards.map(\.id) }
+                        let id = cards[Int.random(in: 0..<cards.count, using: &rng)]
+                        let to = ours.columns[Int.random(in: 0..<ours.columns.count, using: &rng)]
+                        let lane = Int.random(in: -1..<teams.count, using: &rng)
+                        let slot: CardSlot = [.top, .end, .index(1)][Int.random(in: 0..<3, using: &rng)]
+                        if let out = try? ours.applying(.moveCardsToLane([id], to: to.id, at: slot,
+                                                                         lane: lane < 0 ? nil : teams.tags[lane])) {
+                            ours = out.board
+                            if let inverse = out.inverse { undo.append(inverse) }
+                        }
+                    }
+                } else if Int.random(in: 0..<2, using: &rng) == 0 {
+                    let title = "New \(seed)-\(step)" + (Bool.random(using: &rng) ? " #backend" : "")
+                    ours.columns[Int.random(in: 0..<ours.columns.count, using: &rng)].cards.append(
+                        Card(id: .fresh(), title: title))
+                    expected.insert(solid(title))
+                } else {
+                    let s = Int.random(in: 0..<ours.columns.count, using: &rng)
+                    guard !ours.columns[s].cards.isEmpty else { continue }
+                    let i = Int.random(in: 0..<ours.columns[s].cards.count, using: &rng)
+                    let old = solid(ours.columns[s].cards[i].title)
+                    ours.columns[s].cards[i].title += " v\(step)"
+                    expected.remove(old)
+                    expected.insert(old + " v\(step)")
+                }
+                let outcome = try stores[w].commit(base: bases[w], ours: ours)
+                bases[w] = outcome.board
+                let disk = try FileBoardStore.load(path).board
+                let now = disk.columns.flatMap { $0.cards.map { solid($0.title) } }
+                let context = "seed \(seed) step \(step) writer \(w): \(now.sorted())"
+                #expect(now.count == Set(now).count, "a card came out twice: \(context)")
+                #expect(Set(now) == expected, "lost or reverted: \(context) expected \(expected.sorted())")
+                #expect(disk.acceptRules.swimlanes == teams, "\(context)")
+            }
         }
     }
 }

@@ -66,6 +66,26 @@ func titleHash(_ card: Card) -> UInt64 {
     return h
 }
 
+/// A title without its `#tag` words (nil when nothing else is left: such cards are not matched by it).
+func untaggedTitle(_ title: String) -> String? {
+    guard title.contains("#") else { return title }
+    let words = title.split(separator: " ").filter { !($0.hasPrefix("#") && $0.count > 1) }
+    return words.isEmpty ? nil : words.joined(separator: " ")
+}
+
+/// A hash of the title without its tags.
+func untaggedTitleHash(_ card: Card) -> UInt64 {
+    var h: UInt64 = 0xCBF2_9CE4_8422_2325
+    fnvFold(untaggedTitle(card.title) ?? card.title, into: &h)
+    return h
+}
+
+/// Whether two titles are equal but for their tags (and have some other word).
+func sameUntagged(_ a: String, _ b: String) -> Bool {
+    guard let x = untaggedTitle(a), let y = untaggedTitle(b) else { return false }
+    return sameBytes(x, y)
+}
+
 /// A hash of every field but the identity (hashes the title, the due date and the sizes of the rest).
 func contentHash(_ card: Card) -> UInt64 {
     var h = titleHash(card)
@@ -121,6 +141,8 @@ enum BoardMatcher {
             pairGroups(base: base, side: side, hash: contentHash, equal: sameContent, into: &m)
             // 2. The same title, other fields edited.
             pairGroups(base: base, side: side, hash: titleHash, equal: { sameBytes($0.title, $1.title) }, into: &m)
+            // 2b. The same title but for its #tags (a swimlane move rewrites a tag; moved and retagged at once).
+            pairGroups(base: base, side: side, hash: untaggedTitleHash, equal: { sameUntagged($0.title, $1.title) }, into: &m)
             matchColumns(base: base, side: side, into: &m)
             // 3. The same slot (same matched neighbour before it, in the matched column) with a similar text.
             pairSlots(base: base, side: side, into: &m)

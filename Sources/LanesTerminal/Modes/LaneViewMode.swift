@@ -20,9 +20,19 @@ extension BoardApp {
         coordinator.selectedItems = marked
         var source = laneSource(grid)
         let before = board
+        let hover = coordinator.session?.hover
         let events = drag.coordinator.handle(input, dataSource: &source)
         document = source.document
         applyLaneEvents(events, grid: grid, now: now, before: before)
+        // Released over a cell that refused: the snap-back says why in the door's words.
+        if case .refused(let section)? = hover, let words = laneRefusal(into: section, grid: grid) {
+            for e in events {
+                guard case .endedOutside(_, let source, _) = e, let card = grid.cellBoard.item(at: source) else { continue }
+                status = "“\(DisplayText.truncate(DisplayText.safe(card.title), to: 30))” back in "
+                    + DisplayText.safe(grid.cellBoard.columns[source.section].title) + ": "
+                    + String(words.dropFirst("Refused: ".count))
+            }
+        }
     }
 
     /// Hands cell events to the renderer (unless `rendered`), then to the app as board paths.
