@@ -41,6 +41,11 @@ let screens = option("--screen").flatMap(parseSize).map { [$0] } ?? [Size(width:
 let phases = Set((option("--phases") ?? "parse,launch,drag,pty,save,rss,text,shapes").split(separator: ",").map(String.init))
 func on(_ phase: String) -> Bool { phases.contains(phase) && !flag("--no-" + phase) }
 
+if flag("--swimlanes") {  // #26: Swimlanes.swift
+    SwimlaneBench.run(cards: option("--cards").flatMap(Int.init) ?? 10_000).forEach(say)
+    exit(0)
+}
+
 if flag("--pg-load") || flag("--pg-history") {
     if flag("--pg-load") { runPostgresLoad() }
     runPostgresHistory()

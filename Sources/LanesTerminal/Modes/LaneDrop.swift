@@ -13,8 +13,9 @@ public struct LaneDropSource: DragDataSource {
 
     public var document: BoardDocument
     let grid: LaneGrid
-    /// Each cell's card identities (scratch state while a drop's calls run).
-    var cells: [[ItemID]]
+    /// Each cell's card identities: built only for a drop's scratch copy (every motion of a drag
+    /// asks the grid's placement instead, without copying 10,000 identities).
+    var cells: [[ItemID]]?
     var touched: [ItemID]?
     /// A column dragged by its header during the drop's calls.
     var movedColumn: (from: Int, to: Int)?
@@ -22,17 +23,23 @@ public struct LaneDropSource: DragDataSource {
     public init(document: BoardDocument, grid: LaneGrid) {
         self.document = document
         self.grid = grid
+    }
+
+    /// The cells as identities, from the grid's placement.
+    func allCells() -> [[ItemID]] {
         var cells: [[ItemID]] = []
         for lane in grid.placement.indices {
             for (column, indices) in grid.placement[lane].enumerated() {
                 cells.append(indices.map { document.board.columns[column].cards[$0].id })
             }
         }
-        self.cells = cells
+        return cells
     }
 
     public func numberOfItems(inSection section: Int) -> Int {
-        cells.indices.contains(section) ? cells[section].count : 0
+        if let cells { return cells.indices.contains(section) ? cells[section].count : 0 }
+        guard section >= 0, grid.columnCount > 0, grid.placement.indices.contains(section / grid.columnCount) else { return 0 }
+        return grid.placement[section / grid.columnCount][section % grid.columnCount].count
     }
 
     public func indexPath(for item: ItemID) -> ItemPath? {
@@ -41,8 +48,11 @@ public struct LaneDropSource: DragDataSource {
     }
 
     public func identity(at path: ItemPath) -> ItemID? {
-        guard cells.indices.contains(path.section), cells[path.section].indices.contains(path.item) else { return nil }
-        return cells[path.section][path.item]
+        if let cells {
+            guard cells.indices.contains(path.section), cells[path.section].indices.contains(path.item) else { return nil }
+            return cells[path.section][path.item]
+        }
+        return grid.boardPath(path).flatMap { p in p.item >= 0 ? document.board.columns[p.section].cards[p.item].id : nil }
     }
 
     public func item(at indexPath: ItemPath) -> Card? {
@@ -51,21 +61,21 @@ public struct LaneDropSource: DragDataSource {
     }
 
     public mutating func moveItem(from: ItemPath, to: ItemPath) {
-        guard let id = identity(at: from) else { return }
+        guard let id = identity(at: from), cells != nil else { return }
         touched?.append(id)
-        cells[from.section].remove(at: from.item)
-        cells[to.section].insert(id, at: min(max(0, to.item), cells[to.section].count))
+        cells![from.section].remove(at: from.item)
+        cells![to.section].insert(id, at: min(max(0, to.item), cells![to.section].count))
     }
 
     public mutating func insertItem(_ item: Card, at indexPath: ItemPath) {
-        guard cells.indices.contains(indexPath.section) else { return }
+        guard let count = cells?.indices.contains(indexPath.section) == true ? cells?[indexPath.section].count : nil else { return }
         touched?.append(item.id)
-        cells[indexPath.section].insert(item.id, at: min(max(0, indexPath.item), cells[indexPath.section].count))
+        cells![indexPath.section].insert(item.id, at: min(max(0, indexPath.item), count))
     }
 
     public mutating func deleteItem(at indexPath: ItemPath) {
-        guard identity(at: indexPath) != nil else { return }
-        cells[indexPath.section].remove(at: indexPath.item)
+        guard identity(at: indexPath) != nil, cells != nil else { return }
+        cells![indexPath.section].remove(at: indexPath.item)
     }
 
     public func sectionIndex(for id: ItemID) -> Int? { document.sectionIndex(for: id) }
@@ -74,6 +84,7 @@ public struct LaneDropSource: DragDataSource {
 
     public mutating func performTransaction(_ body: (inout LaneDropSource) -> Void) {
         var scratch = self
+        scratch.cells = allCells()
         scratch.touched = []
         body(&scratch)
         document.lastRefusal = nil
@@ -90,7 +101,7 @@ public struct LaneDropSource: DragDataSource {
     /// in their cell, to that cell's column and lane, before the next card of the cell that did
     /// not move (or after the last one before them; or at the column's end in an empty cell).
     func edit() -> BoardEdit? {
-        guard let touched, let first = touched.first,
+        guard let touched, let first = touched.first, let cells,
               let section = cells.firstIndex(where: { $0.contains(first) }) else { return nil }
         let moving = Set(touched)
         let cell = cells[section]

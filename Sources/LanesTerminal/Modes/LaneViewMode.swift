@@ -20,14 +20,21 @@ extension BoardApp {
         coordinator.selectedItems = marked
         var source = laneSource(grid)
         let before = board
-        let hover = coordinator.session?.hover
+        // Asked before the input: after a release there is no session to name the sources.
+        var refusal: String?
+        if case .refused(let section)? = coordinator.session?.hover { refusal = laneRefusal(into: section, grid: grid) }
         let events = drag.coordinator.handle(input, dataSource: &source)
         document = source.document
         applyLaneEvents(events, grid: grid, now: now, before: before)
         // Released over a cell that refused: the snap-back says why in the door's words.
-        if case .refused(let section)? = hover, let words = laneRefusal(into: section, grid: grid) {
+        if let words = refusal {
             for e in events {
-                guard case .endedOutside(_, let source, _) = e, let card = grid.cellBoard.item(at: source) else { continue }
+                let source: ItemPath
+                switch e {
+                case .endedOutside(_, let s, _), .cancelled(_, let s, _): source = s
+                default: continue
+                }
+                guard let card = grid.cellBoard.item(at: source) else { continue }
                 status = "“\(DisplayText.truncate(DisplayText.safe(card.title), to: 30))” back in "
                     + DisplayText.safe(grid.cellBoard.columns[source.section].title) + ": "
                     + String(words.dropFirst("Refused: ".count))
