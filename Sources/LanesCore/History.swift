@@ -190,6 +190,7 @@ extension BoardEdit {
         case .setSubtaskDone(_, _, let done): done ? "tick sub-task" : "untick sub-task"
         case .replaceCard: "edit card"
         case .moveCards(let ids, _, _): ids.count == 1 ? "move" : "move \(ids.count) cards"
+        case .moveCardsToLane(let ids, _, _, _): ids.count == 1 ? "move to lane" : "move \(ids.count) cards to lane"
         case .deleteCards(let ids, _): ids.count == 1 ? "delete card" : "delete \(ids.count) cards"
         case .addColumn: "add column"
         case .renameColumn: "rename column"

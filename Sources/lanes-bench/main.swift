@@ -42,6 +42,11 @@ if opts.pgFlow {
     exit(0)
 }
 
+if opts.swimlanes {  // #26: Swimlanes.swift
+    SwimlaneBench.run(cards: opts.laneCards).forEach(say)
+    exit(0)
+}
+
 if opts.pgLoad || opts.pgHistory {
     if opts.pgLoad { runPostgresLoad() }
     runPostgresHistory()

@@ -50,7 +50,7 @@ extension Board {
 }
 
 /// The working state of one application of an edit.
-private struct EditDoor {
+struct EditDoor {
     var board: Board
     let force: Bool
     let dialect: BoardDialect?
@@ -197,6 +197,9 @@ private struct EditDoor {
 
         case .moveCards(let ids, let to, let slot):
             return try move(ids, to: to, slot: slot)
+
+        case .moveCardsToLane(let ids, let to, let slot, let lane):
+            return try moveToLane(ids, to: to, slot: slot, lane: lane)
 
         case .deleteCards(let ids, let seen):
             var removed: [PlacedCard] = []

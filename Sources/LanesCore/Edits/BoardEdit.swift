@@ -25,6 +25,9 @@ public enum BoardEdit: Hashable, Sendable {
     case replaceCard(Card, seen: SeenCard?)
     /// Cards (in this order, from anywhere) to a column, together.
     case moveCards([ItemID], to: ColumnID, at: CardSlot)
+    /// Cards to a column and a swimlane together (a drop in a lane × column cell): each card's
+    /// lane tag becomes `lane` (nil: "No lane", lane tags removed), by the board's `Swimlanes`.
+    case moveCardsToLane([ItemID], to: ColumnID, at: CardSlot, lane: String?)
     /// `seen`: the cards as the person saw them; one changed elsewhere since is kept (an edit beats a delete).
     case deleteCards([ItemID], seen: [Card]?)
 

@@ -66,6 +66,26 @@ func titleHash(_ card: Card) -> UInt64 {
     return h
 }
 
+/// A title without its `#tag` words (nil when nothing else is left: such cards are not matched by it).
+func untaggedTitle(_ title: String) -> String? {
+    guard title.contains("#") else { return title }
+    let words = title.split(separator: " ").filter { !($0.hasPrefix("#") && $0.count > 1) }
+    return words.isEmpty ? nil : words.joined(separator: " ")
+}
+
+/// A hash of the title without its tags.
+func untaggedTitleHash(_ card: Card) -> UInt64 {
+    var h: UInt64 = 0xCBF2_9CE4_8422_2325
+    fnvFold(untaggedTitle(card.title) ?? card.title, into: &h)
+    return h
+}
+
+/// Whether two titles are equal but for their tags (and have some other word).
+func sameUntagged(_ a: String, _ b: String) -> Bool {
+    guard let x = untaggedTitle(a), let y = untaggedTitle(b) else { return false }
+    return sameBytes(x, y)
+}
+
 /// A hash of every field but the identity (hashes the title, the due date and the sizes of the rest).
 func contentHash(_ card: Card) -> UInt64 {
     var h = titleHash(card)
@@ -121,6 +141,8 @@ enum BoardMatcher {
             pairGroups(base: base, side: side, hash: contentHash, equal: sameContent, into: &m)
             // 2. The same title, other fields edited.
             pairGroups(base: base, side: side, hash: titleHash, equal: { sameBytes($0.title, $1.title) }, into: &m)
+            // 2b. The same title but for its #tags (a swimlane move rewrites a tag; moved and retagged at once).
+            pairGroups(base: base, side: side, hash: untaggedTitleHash, equal: { sameUntagged($0.title, $1.title) }, into: &m)
             matchColumns(base: base, side: side, into: &m)
             // 3. The same slot (same matched neighbour before it, in the matched column) with a similar text.
             pairSlots(base: base, side: side, into: &m)
@@ -257,12 +279,25 @@ enum BoardMatcher {
     }
 
     /// The titles' words overlap by half or more (over a third in an exact slot), or the card
-    /// has the same non-empty details under another title.
+    /// has the same non-empty details under another title. A `#tag` only one title carries is
+    /// left out of the count (a swimlane move rewrites a tag, and in a short title the tag is
+    /// half the words); tags both carry count as common words.
     static func similar(_ a: Card, _ b: Card, exactSlot: Bool = false) -> Bool {
-        let wa = Set(a.title.lowercased().split(separator: " ")), wb = Set(b.title.lowercased().split(separator: " "))
-        let union = wa.union(wb).count, common = wa.intersection(wb).count
+        let (wa, ta) = words(a.title), (wb, tb) = words(b.title)
+        let sharedTags = ta.intersection(tb).count
+        var union = wa.union(wb).count + sharedTags, common = wa.intersection(wb).count + sharedTags
+        if union == 0 { (union, common) = (ta.union(tb).count, sharedTags) }
         if union > 0 && (exactSlot ? common * 3 > union : common * 2 >= union) { return true }
         let hasDetails = !a.descriptionLines.isEmpty || !a.subtasks.isEmpty || !a.extraLines.isEmpty
         return hasDetails && a.descriptionLines == b.descriptionLines && a.subtasks == b.subtasks && a.extraLines == b.extraLines
+    }
+
+    /// A title's lowercased words: those that are not tags, and its `#tag` words.
+    static func words(_ title: String) -> (plain: Set<Substring>, tags: Set<Substring>) {
+        var plain = Set<Substring>(), tags = Set<Substring>()
+        for w in title.lowercased().split(separator: " ") {
+            if w.hasPrefix("#") && w.count > 1 { tags.insert(w) } else { plain.insert(w) }
+        }
+        return (plain, tags)
     }
 }

@@ -82,6 +82,8 @@ public struct BoardApp {
     var reading = ReadingState()
     /// The board's history and flow metrics, read when `M` or a card's detail asks (see `wantsFlow`).
     var flow = FlowState()
+    /// Swimlanes: shown or not this session, collapsed lanes, the lanes' scroll (see LaneViewMode).
+    var laneView = LaneViewState()
 
     public init(board: Board, title: String, size: Size = Size(width: 80, height: 24), status: String = "", keymap: Keymap = Keymap(),
                 metrics: LayoutMetrics = LayoutMetrics()) {
@@ -106,7 +108,8 @@ public struct BoardApp {
     }
 
     func makeLayout() -> ScreenLayout {
-        ScreenLayout(board: board, size: size, page: page, scroll: scroll, cache: cache, anchor: pageAnchor, compact: reading.compact)
+        ScreenLayout(board: board, size: size, page: page, scroll: scroll, cache: cache, anchor: pageAnchor, compact: reading.compact,
+                     laneView: laneView)
     }
 
     /// Recomputes the layout and hands the new arena to the drag.
@@ -116,6 +119,13 @@ public struct BoardApp {
         // Store the clamped scroll offsets so wheel and keys start from what is shown.
         for c in l.columns where board.columns.indices.contains(c.section) { scrollOffsets[board.columns[c.section].id] = c.scroll }
         lastLayout = l
+        if let grid = l.lanes {
+            laneView.scroll = grid.layout.scroll
+            let (events, words) = drag.layoutChanged(l.arena, dataSource: laneSource(grid), board: grid.cellBoard, now: 0)
+            if let words { status = words }
+            applyLaneEvents(events, grid: grid, now: 0, rendered: true)
+            return
+        }
         let (events, words) = drag.layoutChanged(l.arena, dataSource: document, board: board, now: 0)
         if let words { status = words }
         apply(events, now: 0, rendered: true)
@@ -167,7 +177,10 @@ public struct BoardApp {
     /// Advances animations, auto-scroll and the edge dwell.
     public mutating func tick(now: Double) {
         let (step, flip) = drag.tick(now: now)
-        if let step, board.columns.indices.contains(step.id) {
+        if let step, step.id == BoardApp.laneScrollerID {
+            scrollLanes(by: step.rows)
+            if let p = drag.edgePointer { trackEdges(p, now: now) }
+        } else if let step, board.columns.indices.contains(step.id) {
             scrollOffsets[board.columns[step.id].id, default: 0] += step.rows
             refreshLayout()
             if let p = drag.edgePointer { trackEdges(p, now: now) }
@@ -185,6 +198,10 @@ public struct BoardApp {
 
     /// Tells the drag's edges where the pointer is and how far the columns under it go.
     mutating func trackEdges(_ p: Point, now: Double) {
+        if let grid = layout.lanes {
+            drag.pointerMoved(p, scrollers: laneScrollers(grid), board: layout.boardArea, pages: layout.pageCount, now: now)
+            return
+        }
         let scrollers = layout.columns
             .filter { p.x >= $0.frame.minX && p.x < $0.frame.maxX }
             .map { c -> Scrollable in

@@ -6,10 +6,23 @@ extension BoardApp {
     /// Does what an action asks.
     public mutating func perform(_ action: Action, now: Double) -> [AppEffect] {
         if coordinator.session?.isKeyboard == true {
+            if showsLanes, [.up, .moveUp, .down, .moveDown, .left, .moveLeft, .right, .moveRight].contains(action) {
+                liftedLaneMove(action)
+                return []
+            }
             switch DragSession.liftedCommand(action, keymap: keymap) {
             case .move(let dx, let dy): liftedMove(dx: dx, dy: dy)
             case .moveTo(let index): liftedMove(toIndex: index)
-            case .drop: apply(drag.coordinator.dropLifted(dataSource: &document), now: now)
+            case .drop:
+                if let grid = layout.lanes {
+                    var source = laneSource(grid)
+                    let before = board
+                    let events = drag.coordinator.dropLifted(dataSource: &source)
+                    document = source.document
+                    applyLaneEvents(events, grid: grid, now: now, before: before)
+                } else {
+                    apply(drag.coordinator.dropLifted(dataSource: &document), now: now)
+                }
             case .cancel: apply(coordinator.cancel(reason: .requested), now: now)
             case .cancelAndQuit:
                 apply(coordinator.cancel(reason: .requested), now: now)
@@ -23,8 +36,12 @@ extension BoardApp {
             return []
         }
         switch action {
+        case .left where showsLanes: selectLaneColumn(delta: -1)
+        case .right where showsLanes: selectLaneColumn(delta: 1)
         case .left: selectColumn(delta: -1)
         case .right: selectColumn(delta: 1)
+        case .up where showsLanes: selectLaneCard(delta: -1)
+        case .down where showsLanes: selectLaneCard(delta: 1)
         case .up: selectCard(delta: -1)
         case .down: selectCard(delta: 1)
         case .first: selectCard(absolute: 0)
@@ -33,7 +50,11 @@ extension BoardApp {
             guard let sel = validSelection else { status = "No card to lift"; break }
             showSection(sel.section)
             coordinator.selectedItems = marks.ids
-            apply(coordinator.lift(at: sel, dataSource: document), now: now)
+            if let grid = layout.lanes, let at = grid.cellPath(sel) {
+                applyLaneEvents(coordinator.lift(at: at, dataSource: laneSource(grid)), grid: grid, now: now)
+            } else {
+                apply(coordinator.lift(at: sel, dataSource: document), now: now)
+            }
         case .drop:
             // Nothing lifted: enter opens the selected card.
             guard let sel = validSelection else { status = "No card selected"; break }
@@ -55,6 +76,7 @@ extension BoardApp {
             if let r = document.redo() { replayed(r, "Redid", "redo") } else { status = "Nothing to redo" }
         case .help: openHelp()
         case .toggleCompact: toggleCompact()
+        case .moveLaneUp, .moveLaneDown, .toggleLanes, .collapseLane: laneAction(action)
         case .metrics: openMetrics()
         case .messages: openMessages()
         case .quit: return [.quit]

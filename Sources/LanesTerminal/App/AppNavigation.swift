@@ -181,6 +181,7 @@ extension BoardApp {
 
     mutating func ensureSelectionVisible() {
         guard let sel = selection, sel.item >= 0 else { return }
+        if let grid = layout.lanes { ensureLaneSelectionVisible(grid); return }
         ensureRowVisible(section: sel.section, gap: sel.item)
     }
 

@@ -33,6 +33,7 @@ extension BoardApp {
         switch m.kind {
         case .wheelUp, .wheelDown:
             let delta = m.kind == .wheelUp ? -3 : 3
+            if showsLanes { scrollLanes(by: delta); return [] }
             if let c = layout.columns.first(where: { $0.frame.contains(m.location) }), board.columns.indices.contains(c.section) {
                 scrollOffsets[board.columns[c.section].id, default: 0] += delta
                 refreshLayout()
@@ -44,6 +45,7 @@ extension BoardApp {
                 if arrows.previous.contains(m.location) { flipPage(-1); return [] }
                 if arrows.next.contains(m.location) { flipPage(1); return [] }
             }
+            if pressLaneHeader(m.location) { return [] }
             feed(PointerInput(.press, m.location, at: now), now: now)
         case .drag where m.button == .left || m.button == .none:
             feed(PointerInput(.move, m.location, at: now), now: now)
@@ -90,6 +92,7 @@ extension BoardApp {
     }
 
     mutating func feed(_ input: PointerInput, now: Double) {
+        if let grid = layout.lanes { feedLanes(input, grid: grid, now: now); return }
         coordinator.selectedItems = marks.ids
         let events = drag.coordinator.handle(input, dataSource: &document)
         apply(events, now: now)

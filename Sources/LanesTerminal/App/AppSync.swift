@@ -8,6 +8,7 @@ extension BoardApp {
     /// open. Not an undo step. The status says what came in and any collision.
     public mutating func absorb(stored: Board, base: Board) {
         let before = board
+        let selected = selection.flatMap { board.item(at: $0)?.id }
         let (conflicts, incoming) = document.absorb(stored: stored, base: base)
         guard board != before || !conflicts.isEmpty else { return }
         if let first = conflicts.first {
@@ -20,6 +21,8 @@ extension BoardApp {
         // refresh hands the coordinator the new arena, which re-resolves by identity).
         marks.prune(to: board)
         if !coordinator.isDragging { clampSelection() }
+        // The selected card stays selected wherever the other writer's change put it (#26: lanes re-laid).
+        if !coordinator.isDragging, let id = selected, let p = board.indexPath(for: id) { selection = p }
         changed()
     }
 }

@@ -16,6 +16,9 @@ public enum Action: String, CaseIterable, Hashable, Sendable {
     case metrics
     case nextBoard = "next-board", previousBoard = "previous-board", moveToBoard = "move-to-board"
     case messages
+    // Swimlanes (#26)
+    case moveLaneUp = "move-lane-up", moveLaneDown = "move-lane-down"
+    case toggleLanes = "toggle-lanes", collapseLane = "collapse-lane"
 
     /// What the action does, for the help screen and the README.
     public var summary: String {
@@ -64,6 +67,10 @@ public enum Action: String, CaseIterable, Hashable, Sendable {
         case .previousBoard: "show the previous board of the workspace"
         case .moveToBoard: "move the card (or the marked cards) to another board: asks board:column, tab completes"
         case .messages: "show the recent status messages, each whole, with their times (like vim's :messages)"
+        case .moveLaneUp: "move the card to the swimlane above (same column; its lane tag changes)"
+        case .moveLaneDown: "move the card to the swimlane below (same column; its lane tag changes)"
+        case .toggleLanes: "show the board in swimlanes or as plain columns (this session)"
+        case .collapseLane: "collapse or expand the selected card's swimlane (or click the lane's header)"
         }
     }
 }
@@ -152,6 +159,7 @@ public struct Keymap: Sendable {
         ("q", .quit), ("ctrl-c", .quit), ("ctrl-z", .suspend), ("z", .toggleCompact),
         ("M", .metrics), ("^", .messages),
         ("ctrl-n", .nextBoard), ("ctrl-p", .previousBoard), ("m", .moveToBoard),
+        ("{", .moveLaneUp), ("}", .moveLaneDown), ("S", .toggleLanes), ("Z", .collapseLane),
     ]
 
     public init() {

@@ -44,8 +44,12 @@ public enum BoardView {
             return
         }
         drawHeader(scene, into: &buf)
-        for column in scene.layout.columns {
-            drawColumn(column, scene: scene, into: &buf)
+        if let grid = scene.layout.lanes {
+            LaneDrawing.drawLanes(grid, scene: scene, into: &buf)
+        } else {
+            for column in scene.layout.columns {
+                drawColumn(column, scene: scene, into: &buf)
+            }
         }
         if scene.board.columns.isEmpty {
             buf.write("No columns yet. Press A to add one, ? for help.", x: 1, y: 2, style: scene.theme.hint)
@@ -58,10 +62,13 @@ public enum BoardView {
         guard !scene.layout.tooSmall else { return }
         let size = scene.layout.size
         let deco = scene.decorations
+        let grid = scene.layout.lanes
+        let columnOf = { (section: Int?) -> Int? in section.map { s in grid.map { s % max(1, $0.columnCount) } ?? s } }
         for c in scene.layout.columns {
-            if deco.targetSection == c.section { drawColumnHeader(c, highlight: .target, theme: scene.theme, into: &buf) }
-            else if deco.refusedSection == c.section { drawColumnHeader(c, highlight: .refused, theme: scene.theme, into: &buf) }
+            if columnOf(deco.targetSection) == c.section { drawColumnHeader(c, highlight: .target, theme: scene.theme, into: &buf) }
+            else if columnOf(deco.refusedSection) == c.section { drawColumnHeader(c, highlight: .refused, theme: scene.theme, into: &buf) }
         }
+        if let grid { LaneDrawing.drawLaneHighlight(grid, scene: scene, into: &buf) }
         let clip = Rect(x: 0, y: 1, width: size.width, height: max(0, size.height - 2))
         if let g = scene.ghost {
             drawCard(g.card, frame: g.frame, clip: clip, border: scene.theme.ghost, scene: scene, into: &buf, face: ghostFace)
@@ -74,7 +81,11 @@ public enum BoardView {
                 }
             }
         }
-        for column in scene.layout.columns { drawMarker(column, scene: scene, sparing: scene.ghost?.frame, into: &buf) }
+        if let grid {
+            for cell in grid.cells { drawMarker(cell.body, scene: scene, sparing: scene.ghost?.frame, into: &buf) }
+        } else {
+            for column in scene.layout.columns { drawMarker(column, scene: scene, sparing: scene.ghost?.frame, into: &buf) }
+        }
         if let cg = scene.columnGhost { drawColumnDrag(cg, scene: scene, clip: clip, into: &buf) }
         drawStatus(scene, into: &buf)
     }
@@ -93,6 +104,10 @@ public enum BoardView {
         var page: Int
         var pageCount: Int
         var columns: [ColumnKey]
+        /// The lane view's cells and bands (empty without lanes).
+        var cells: [ColumnKey]
+        var bands: [LaneLayout.Band]
+        var laneNames: [String]
         var boardIsEmpty: Bool
         var title: String
         var selection: ItemPath?
@@ -113,6 +128,11 @@ public enum BoardView {
             columns = l.columns.map {
                 ColumnKey(section: $0.section, frame: $0.frame, viewport: $0.viewport, scroll: $0.scroll, column: $0.column)
             }
+            cells = l.lanes?.cells.map {
+                ColumnKey(section: $0.section, frame: $0.frame, viewport: $0.viewport, scroll: $0.body.scroll, column: $0.body.column)
+            } ?? []
+            bands = l.lanes?.layout.bands ?? []
+            laneNames = l.lanes.map { g in g.lanes.map { g.name(lane: $0) } } ?? []
             boardIsEmpty = scene.board.columns.isEmpty
             title = scene.title
             selection = scene.selection
@@ -165,15 +185,33 @@ public enum BoardView {
     }
 
     static func drawColumn(_ c: ColumnDraggable, scene: BoardScene, into buf: inout CellBuffer) {
+        drawColumnHeader(c, highlight: nil, theme: scene.theme, into: &buf)
+        guard let (first, i) = drawCards(c, scene: scene, selection: scene.selection, into: &buf) else { return }
+        if c.viewport.height > 0, c.metrics.extends(beyond: c.scroll + c.viewport.height) {
+            // On the rule under the header, never over a card's text.
+            let below = c.itemCount - i + (i > first && c.frameOfItem(at: i - 1).maxY > c.viewport.maxY ? 1 : 0)
+            let text = "▼ \(below) more─"
+            let x = c.frame.maxX - TextWidth.width(of: text)
+            if x > c.frame.minX + (c.scroll > 0 ? 8 : 0) {
+                buf.write(text, x: x, y: c.frame.minY + 1, style: scene.theme.rule, maxX: c.frame.maxX)
+            }
+        }
+    }
+
+    /// The cards of a column (or a lane's cell) inside its viewport, "(empty)" when it has none;
+    /// returns the first card drawn and the one after the last (nil when empty). `alsoIn` marks
+    /// cards carrying another lane's tag.
+    @discardableResult
+    static func drawCards(_ c: ColumnDraggable, scene: BoardScene, selection: ItemPath?, alsoIn: [ItemID: [Int]] = [:],
+                          into buf: inout CellBuffer) -> (first: Int, end: Int)? {
         let theme = scene.theme
         let deco = scene.decorations
-        drawColumnHeader(c, highlight: nil, theme: theme, into: &buf)
         guard c.itemCount > 0 else {
             if c.viewport.height > 0 {
                 buf.write(DisplayText.truncate("(empty)", to: c.frame.width), x: c.frame.minX + 1, y: c.viewport.minY,
                           style: theme.hint, maxX: c.frame.maxX)
             }
-            return
+            return nil
         }
         let first = c.firstItem(endingBelow: c.viewport.minY)
         var i = first
@@ -187,13 +225,16 @@ public enum BoardView {
                 var border = theme.border
                 let isMarked = scene.marked.contains(card.id)
                 if isMarked { border = theme.marked }
-                let selected = scene.selection.map { $0.section == c.section && $0.item == i } ?? false
+                let selected = selection.map { $0.section == c.section && $0.item == i } ?? false
                 if selected { border = theme.selected }
                 if deco.flash == card.id { border = theme.flash }
                 drawCard(card, frame: frame, clip: c.viewport, border: border, scene: scene, into: &buf,
                          face: c.metrics.face(at: i))
                 if isMarked, frame.width > 6, frame.minY >= c.viewport.minY {
                     buf.write("●", x: frame.minX + 2, y: frame.minY, style: theme.marked, maxX: frame.maxX - 1)
+                }
+                if alsoIn[card.id] != nil, frame.minY >= c.viewport.minY {
+                    LaneDrawing.markOtherLane(frame: frame, compact: scene.compact, theme: theme, into: &buf)
                 }
                 if selected {
                     // The terminal's cursor rests on the selected card's title (screen readers, braille displays).
@@ -207,15 +248,7 @@ public enum BoardView {
             }
             i += 1
         }
-        if c.viewport.height > 0, c.metrics.extends(beyond: c.scroll + c.viewport.height) {
-            // On the rule under the header, never over a card's text.
-            let below = c.itemCount - i + (i > first && c.frameOfItem(at: i - 1).maxY > c.viewport.maxY ? 1 : 0)
-            let text = "▼ \(below) more─"
-            let x = c.frame.maxX - TextWidth.width(of: text)
-            if x > c.frame.minX + (c.scroll > 0 ? 8 : 0) {
-                buf.write(text, x: x, y: c.frame.minY + 1, style: theme.rule, maxX: c.frame.maxX)
-            }
-        }
+        return (first, i)
     }
 
     /// How a column's header shows that it is the drop target or refuses the card.

@@ -249,10 +249,13 @@ public struct ScreenLayout: Sendable {
     public var paged: PagedLayout<Int>
     /// The columns as items of the board, dragged by their headers; nil when nothing is drawn.
     public var headers: BoardDraggable?
+    /// The swimlanes, when the board has them and the lane view is on: the cells are then the
+    /// drag arena's card draggables, and `columns` only place the column headers.
+    public var lanes: LaneGrid?
 
     /// `anchor` (from a resize's transform) shifts the page breaks so that section sits in that area.
     public init(board: Board, size: Size, page requestedPage: Int, scroll: [Int], cache: LayoutCache,
-                anchor: LayoutAnchor<Int>? = nil, compact: Bool = false) {
+                anchor: LayoutAnchor<Int>? = nil, compact: Bool = false, laneView: LaneViewState? = nil) {
         let m = cache.metrics
         self.size = size
         tooSmall = size.width < m.minimumSize.width || size.height < m.minimumSize.height
@@ -286,6 +289,11 @@ public struct ScreenLayout: Sendable {
                                            metrics: metrics, scroll: s, allowedSources: board.allowedSources(of: section)))
         }
         if !columns.isEmpty { headers = BoardDraggable(board: board, layout: self) }
+        if let laneView, laneView.enabled, let swimlanes = board.acceptRules.swimlanes, !columns.isEmpty {
+            let area = Rect(x: boardArea.minX, y: boardArea.minY + 2, width: boardArea.width, height: max(0, boardArea.height - 2))
+            lanes = LaneGrid(board: board, swimlanes: swimlanes, columns: columns, area: area, state: laneView,
+                             cache: cache, compact: compact)
+        }
     }
 
     /// Columns a page holds at `size`: as many as fit, or all of them when fewer (spread over the width).
@@ -320,7 +328,8 @@ public struct ScreenLayout: Sendable {
     }
 
     public var arena: DragArena {
-        DragArena(container: boardArea, draggables: columns + (headers.map { [$0] } ?? []))
+        let cards: [any Draggable] = lanes.map { $0.cells } ?? columns
+        return DragArena(container: boardArea, draggables: cards + (headers.map { [$0] } ?? []))
     }
 
     public func column(section: Int) -> ColumnDraggable? {

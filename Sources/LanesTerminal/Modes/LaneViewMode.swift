@@ -1,0 +1,322 @@
+import DragKit
+import LanesCore
+
+/// The lane view in the app: drags through the lane cells, the lane scroll, collapsing.
+///
+/// The app's selection stays a board path (column, index in the column); only the drag engine
+/// works in cell terms (`LaneDropSource`), and its events are read back into board paths here.
+extension BoardApp {
+    /// The auto-scroller's id for the lanes' vertical scroll (columns use their index).
+    static let laneScrollerID = -2
+
+    /// Whether the board is shown in lanes now.
+    public var showsLanes: Bool { layout.lanes != nil }
+
+    /// The drag engine's data source for the current layout.
+    func laneSource(_ grid: LaneGrid) -> LaneDropSource { LaneDropSource(document: document, grid: grid) }
+
+    /// Pointer input through the lane cells.
+    mutating func feedLanes(_ input: PointerInput, grid: LaneGrid, now: Double) {
+        coordinator.selectedItems = marked
+        var source = laneSource(grid)
+        let before = board
+        // Asked before the input: after a release there is no session to name the sources.
+        var refusal: String?
+        if case .refused(let section)? = coordinator.session?.hover { refusal = laneRefusal(into: section, grid: grid) }
+        let events = drag.coordinator.handle(input, dataSource: &source)
+        document = source.document
+        applyLaneEvents(events, grid: grid, now: now, before: before)
+        // Released over a cell that refused: the snap-back says why in the door's words.
+        if let words = refusal {
+            for e in events {
+                let source: ItemPath
+                switch e {
+                case .endedOutside(_, let s, _), .cancelled(_, let s, _): source = s
+                default: continue
+                }
+                guard let card = grid.cellBoard.item(at: source) else { continue }
+                status = "“\(DisplayText.truncate(DisplayText.safe(card.title), to: 30))” back in "
+                    + DisplayText.safe(grid.cellBoard.columns[source.section].title) + ": "
+                    + String(words.dropFirst("Refused: ".count))
+            }
+        }
+    }
+
+    /// Hands cell events to the renderer (unless `rendered`), then to the app as board paths.
+    /// `before`: the board before the events' drop was applied (nil: no drop among them).
+    mutating func applyLaneEvents(_ events: [DragEvent], grid: LaneGrid, now: Double, rendered: Bool = false,
+                                  before: Board? = nil) {
+        if !rendered, let words = drag.take(events, board: grid.cellBoard, now: now) {
+            status = words
+            reading.pageWordsShown = false
+        }
+        for e in events {
+            if case .moved(_, .refused(let section)) = e, let words = laneRefusal(into: section, grid: grid) {
+                status = words
+            }
+        }
+        let translated = events.compactMap { boardEvent($0, grid: grid) }
+        apply(translated, now: now, rendered: true)
+        // A move to another lane at the same place in the column reads as a no-op to `apply`.
+        let sameSpot = translated.contains { if case .dropped(let d) = $0 { d.isNoOp } else { false } }
+        if sameSpot, document.lastRefusal == nil, let before, board != before { changed() }
+    }
+
+    /// The door's words for cards refused by a cell (the whole column's WIP limit, its accept rule).
+    func laneRefusal(into section: Int, grid: LaneGrid) -> String? {
+        guard let s = coordinator.session, grid.columnCount > 0 else { return nil }
+        let sources = s.start.items.compactMap { board.indexPath(for: $0)?.section }
+        return board.moveRefusal(into: section % grid.columnCount, from: sources).map { "Refused: " + $0.words }
+    }
+
+    /// A drag event in cell terms read as board paths (the app's selection is a board path).
+    /// A drop's target is where the card is now (the door has applied it).
+    func boardEvent(_ e: DragEvent, grid: LaneGrid) -> DragEvent? {
+        let header = BoardDraggable.section
+        switch e {
+        case .tapped(_, let item?) where item.section == header: return e
+        case .began(let s) where s.kind == .section: return e
+        case .dropped(let d) where d.to.section == header || d.from.section == header: return e
+        case .endedOutside(_, let source, _) where source.section == header: return e
+        case .cancelled(_, let source, _) where source.section == header: return e
+        case .tapped(let p, let item):
+            return .tapped(at: p, item: item.flatMap(grid.boardPath) ?? laneCellColumn(at: p, grid: grid))
+        case .began(var s):
+            guard let p = grid.boardPath(s.source) else { return nil }
+            s.source = p
+            return .began(s)
+        case .dropped(var d):
+            guard let from = grid.boardPath(d.from) else { return nil }
+            d.from = from
+            d.to = board.indexPath(for: d.item) ?? from
+            d.carried = []
+            return .dropped(d)
+        case .endedOutside(let id, let source, let at):
+            return grid.boardPath(source).map { .endedOutside(item: id, source: $0, at: at) }
+        case .cancelled(let id, let source, let reason):
+            return grid.boardPath(source).map { .cancelled(item: id, source: $0, reason: reason) }
+        case .moved, .targetChanged, .beganOutside, .notDraggable:
+            return e
+        }
+    }
+
+    /// A tap in an empty part of a cell selects the column (nil: the app then picks the column under the point).
+    func laneCellColumn(at p: Point, grid: LaneGrid) -> ItemPath? { nil }
+
+    /// The edges during a pointer drag in lanes: the lanes scroll as one, vertically.
+    func laneScrollers(_ grid: LaneGrid) -> [Scrollable] {
+        let l = grid.layout
+        return [Scrollable(id: BoardApp.laneScrollerID, viewport: l.area, contentLength: l.contentHeight, offset: l.scroll)]
+    }
+
+    /// `S`: lanes on or off for this session.
+    mutating func toggleLaneView() {
+        guard board.acceptRules.swimlanes != nil else {
+            status = "This board has no swimlanes (lanes swimlanes BOARD --tag TAG … sets them)"
+            return
+        }
+        laneView.enabled.toggle()
+        refreshLayout()
+        ensureSelectionVisible()
+        status = laneView.enabled ? "Swimlanes shown (S: columns only)" : "Columns only (S: swimlanes)"
+    }
+
+    /// Collapses or expands a lane (by its index; the count is "No lane").
+    mutating func toggleCollapse(lane: Int) {
+        guard let lanes = board.acceptRules.swimlanes else { return }
+        let key = LaneViewState.key(lanes, lane)
+        let name = lane < lanes.count ? "#" + lanes.tags[lane] : "No lane"
+        if laneView.collapsed.remove(key) == nil {
+            laneView.collapsed.insert(key)
+            status = "Lane \(name) collapsed"
+        } else {
+            status = "Lane \(name) expanded"
+        }
+        refreshLayout()
+    }
+
+    /// A press on a lane's header (not during a drag) collapses or expands it; true when it did.
+    mutating func pressLaneHeader(_ p: Point) -> Bool {
+        guard !coordinator.isDragging, let grid = layout.lanes, let k = grid.layout.lane(headerAt: p) else { return false }
+        toggleCollapse(lane: grid.lanes[k])
+        return true
+    }
+
+    /// Scrolls the lanes by `rows`.
+    mutating func scrollLanes(by rows: Int) {
+        laneView.scroll = max(0, laneView.scroll + rows)
+        refreshLayout()
+    }
+
+    /// In lanes: scrolls so the selected card (or its lane's header) is on screen.
+    mutating func ensureLaneSelectionVisible(_ grid: LaneGrid) {
+        guard let sel = selection, sel.item >= 0, let cp = grid.cellPath(sel),
+              let k = grid.lanes.firstIndex(of: cp.section / max(1, grid.columnCount)) else { return }
+        let band = grid.layout.bands[k]
+        var top = band.top, height = 1
+        if let cell = grid.cell(section: cp.section), !band.collapsed, cp.item < cell.itemCount {
+            top = band.top + 1 + cell.body.metrics.tops[cp.item]
+            height = cell.body.metrics.height(of: cp.item)
+        }
+        let s = grid.layout.scroll(toShow: top, height: height)
+        if s != grid.layout.scroll {
+            laneView.scroll = s
+            refreshLayout()
+        }
+    }
+}
+
+// MARK: Keys
+
+extension BoardApp {
+    /// `{` `}` `S` `Z`.
+    mutating func laneAction(_ action: Action) {
+        switch action {
+        case .toggleLanes: toggleLaneView()
+        case .moveLaneUp: moveToLane(delta: -1)
+        case .moveLaneDown: moveToLane(delta: 1)
+        case .collapseLane:
+            guard let grid = layout.lanes else {
+                status = board.acceptRules.swimlanes == nil ? "This board has no swimlanes" : "Swimlanes are off (S shows them)"
+                return
+            }
+            let lane = selection.flatMap(grid.cellPath).map { $0.section / max(1, grid.columnCount) } ?? grid.lanes.first ?? 0
+            toggleCollapse(lane: lane)
+            ensureSelectionVisible()
+        default: break
+        }
+    }
+
+    /// Whether a lane shown in `grid` is collapsed.
+    func isCollapsed(_ lane: Int, in grid: LaneGrid) -> Bool {
+        grid.lanes.firstIndex(of: lane).map { grid.layout.bands[$0].collapsed } ?? false
+    }
+
+    /// The cards of a column as the lane view shows them, top to bottom (collapsed lanes left out).
+    func laneSequence(column: Int, grid: LaneGrid) -> [Int] {
+        grid.lanes.filter { !isCollapsed($0, in: grid) }.flatMap { grid.placement[$0][column] }
+    }
+
+    /// Up and down in lanes: the next card on screen in the column, across lane boundaries.
+    mutating func selectLaneCard(delta: Int) {
+        guard let grid = layout.lanes, let sel = selection, board.columns.indices.contains(sel.section) else {
+            selectCard(delta: delta)
+            return
+        }
+        var seq = laneSequence(column: sel.section, grid: grid)
+        if !filter.isEmpty {
+            let cards = board.columns[sel.section].cards
+            let matching = seq.filter { CardFilter.matches(cards[$0], filter) || $0 == sel.item }
+            if matching.count > 1 || seq.isEmpty { seq = matching }
+        }
+        guard !seq.isEmpty else { return }
+        let next = seq.firstIndex(of: sel.item).map { min(max(0, $0 + delta), seq.count - 1) } ?? 0
+        selection = ItemPath(section: sel.section, item: seq[next])
+        ensureSelectionVisible()
+    }
+
+    /// `{` / `}`: the selected card to the lane above or below, in the same column: at the
+    /// bottom of the lane above, at the top of the lane below. One edit through the door.
+    mutating func moveToLane(delta: Int) {
+        guard let lanes = board.acceptRules.swimlanes else {
+            status = "This board has no swimlanes (lanes swimlanes BOARD --tag TAG … sets them)"
+            return
+        }
+        guard let sel = validSelection else { status = "No card selected"; return }
+        let card = board[sel]
+        let current = lanes.placement(of: card).lane ?? lanes.count
+        let target = current + delta
+        guard (0...lanes.count).contains(target) else {
+            status = delta < 0 ? "Already in the top lane" : "Already in \"No lane\", the last"
+            return
+        }
+        let cards = board.columns[sel.section].cards
+        let cell = lanes.cells(of: board)[target][sel.section]
+        var slot: CardSlot = .index(sel.item)
+        if delta < 0, let last = cell.last { slot = .after(cards[last].id, orIndex: last + 1) }
+        if delta > 0, let first = cell.first { slot = .before(cards[first].id, orIndex: first) }
+        let tag: String? = target < lanes.count ? lanes.tags[target] : nil
+        guard send(.moveCardsToLane([card.id], to: board.columns[sel.section].id, at: slot, lane: tag)) != nil else { return }
+        if let grid = layout.lanes, isCollapsed(target, in: grid) { toggleCollapse(lane: target) }
+        ensureSelectionVisible()
+    }
+
+    /// A lifted card in lanes: up and down move it in its cell and, at the cell's edge, into the
+    /// next lane shown (same column); left and right to the same lane of the next column that takes it.
+    mutating func liftedLaneMove(_ action: Action) {
+        guard let grid = layout.lanes, let s = coordinator.session, grid.columnCount > 0 else { return }
+        let columns = grid.columnCount
+        let t = s.hover.target ?? DropTarget(section: s.current.section, index: s.current.item, gap: s.current.item, anchor: nil)
+        var section = t.section, index = t.index
+        let lane = section / columns, column = section % columns
+        let shown = grid.lanes.filter { !isCollapsed($0, in: grid) }
+        /// The last final index in a cell (one less in the cell the card is counted in).
+        func lastIndex(_ cell: Int) -> Int {
+            let n = LaneDropSource(document: document, grid: grid).numberOfItems(inSection: cell)
+            return cell == s.current.section ? max(0, n - 1) : n
+        }
+        switch action {
+        case .up, .moveUp:
+            if index > 0 { index -= 1 }
+            else if let k = shown.firstIndex(of: lane), k > 0 {
+                section = shown[k - 1] * columns + column
+                index = lastIndex(section)
+            } else { status = "Top of the lanes"; return }
+        case .down, .moveDown:
+            if index < lastIndex(section) { index += 1 }
+            else if let k = shown.firstIndex(of: lane), k + 1 < shown.count {
+                section = shown[k + 1] * columns + column
+                index = 0
+            } else { status = "Bottom of the lanes"; return }
+        case .left, .moveLeft, .right, .moveRight:
+            let dx = action == .left || action == .moveLeft ? -1 : 1
+            var next = column + dx
+            var why: String?
+            while (0..<columns).contains(next) {
+                showSection(next)
+                let cell = lane * columns + next
+                let idx = min(index, lastIndex(cell))
+                if coordinator.canDrop(s.start.item, from: s.current, toSection: cell, index: idx) {
+                    section = cell
+                    index = idx
+                    break
+                }
+                why = why ?? board.moveRefusal(into: next, from: [s.current.section % columns])?.words
+                next += dx
+            }
+            guard (0..<columns).contains(next) else {
+                showSection(column)
+                status = "No column that way takes the card" + (why.map { " (\(DisplayText.safe($0)))" } ?? "")
+                return
+            }
+        default: return
+        }
+        guard let now = layout.lanes else { return }
+        applyLaneEvents(coordinator.moveLifted(toSection: section, index: index), grid: now, now: 0)
+        if let k = now.lanes.firstIndex(of: section / columns), let cell = now.cell(section: section) {
+            let band = now.layout.bands[k]
+            let row = index < cell.itemCount ? cell.body.metrics.tops[index] : cell.body.metrics.contentHeight
+            let s = now.layout.scroll(toShow: band.top, height: min(now.layout.area.height, row + 4))
+            if s != now.layout.scroll { laneView.scroll = s; refreshLayout() }
+        }
+    }
+
+    /// Left and right in lanes: the same lane of the next column (its card at the same place,
+    /// or the nearest), else the column's first card on screen.
+    mutating func selectLaneColumn(delta: Int) {
+        guard let grid = layout.lanes, let sel = selection else { selectColumn(delta: delta); return }
+        let s = min(max(0, sel.section + delta), board.columns.count - 1)
+        guard s != sel.section else { return }
+        let cp = grid.cellPath(sel)
+        let lane = cp.map { $0.section / max(1, grid.columnCount) }
+        var item = -1
+        if let lane, let cp, !grid.placement[lane][s].isEmpty, !isCollapsed(lane, in: grid) {
+            item = grid.placement[lane][s][min(cp.item, grid.placement[lane][s].count - 1)]
+        } else if let first = laneSequence(column: s, grid: grid).first {
+            item = first
+        }
+        selection = ItemPath(section: s, item: item)
+        showSection(s)
+        ensureSelectionVisible()
+    }
+}

@@ -1,0 +1,181 @@
+import DragKit
+import LanesCore
+
+/// A lane × column cell on screen: what the drag engine sees of it.
+///
+/// Its cards are drawn like a column's (`body`, whose section is the cell's); the rules are the
+/// whole column's: a WIP limit counts every lane, and moves inside the column (to another lane
+/// too) are always allowed, as the door decides.
+public struct LaneCellDraggable: Draggable {
+    /// `lane * columnCount + column`.
+    public var section: Int
+    public var lane: Int
+    /// The board column (its index).
+    public var column: Int
+    /// The cell's cards laid out in the cell's viewport (section: the cell's).
+    public var body: ColumnDraggable
+    /// The cell's frame: its lane's header row and body (empty when the lane is collapsed).
+    public var frame: Rect
+    /// The whole board column, for the WIP limit.
+    public var wholeColumn: Column
+    /// Board columns whose cards this column takes under the accept rules; nil: every one.
+    public var allowedColumns: Set<Int>?
+    public var columnCount: Int
+
+    public var viewport: Rect { body.viewport }
+    public var itemCount: Int { body.itemCount }
+    public func itemID(at index: Int) -> ItemID { body.itemID(at: index) }
+    public func frameOfItem(at index: Int) -> Rect { body.frameOfItem(at: index) }
+    public func firstItem(endingBelow y: Int) -> Int { body.firstItem(endingBelow: y) }
+
+    public func canAcceptDrop(of item: ItemID, from source: Int, at index: Int) -> Bool {
+        canAcceptDrop(of: [IncomingItem(item: item, source: source)], at: index)
+    }
+
+    /// The door's rule (`Board.moveRefusal`) in cell terms: cards from other columns must be
+    /// allowed by the accept rule and fit the limit of the whole column.
+    public func canAcceptDrop(of items: [IncomingItem], at index: Int) -> Bool {
+        let incoming = items.map { $0.source % columnCount }.filter { $0 != column }
+        guard !incoming.isEmpty else { return true }
+        if let limit = wholeColumn.wipLimit, wholeColumn.cards.count + incoming.count > limit { return false }
+        return incoming.allSatisfy { allowedColumns?.contains($0) ?? true }
+    }
+}
+
+/// What the app keeps of the lane view between frames: whether it is on, collapsed lanes, scroll.
+public struct LaneViewState: Hashable, Sendable {
+    /// Off with `S` for this session; on by default when the board has swimlanes.
+    public var enabled = true
+    /// Collapsed lanes by tag (lowercased; "" is "No lane"), so they stay collapsed when lanes are reordered elsewhere.
+    public var collapsed: Set<String> = []
+    /// Content rows scrolled above the lane area.
+    public var scroll = 0
+
+    public init() {}
+
+    public static func key(_ lanes: Swimlanes, _ lane: Int) -> String {
+        lane < lanes.count ? lanes.tags[lane].lowercased() : ""
+    }
+}
+
+/// A board drawn in swimlanes: the lanes shown, their bands, and every visible cell.
+public struct LaneGrid: Sendable {
+    public var swimlanes: Swimlanes
+    public var columnCount: Int
+    /// The lanes drawn, top to bottom: every lane, then "No lane" (index `swimlanes.count`) when it has cards.
+    public var lanes: [Int]
+    public var layout: LaneLayout
+    /// The visible columns' cells, lane by lane.
+    public var cells: [LaneCellDraggable]
+    /// For each lane (then "No lane"), for each column, the indices of its cards in that column.
+    public var placement: [[[Int]]]
+    /// Cards carrying another lane's tag besides the one they are shown in.
+    public var alsoIn: [ItemID: [Int]]
+    /// The board as the drag renderer reads it: one column per cell (section), titled
+    /// "Column · lane", holding the cell's cards, so its words name the cell.
+    public var cellBoard: Board
+
+    public init(board: Board, swimlanes: Swimlanes, columns: [ColumnDraggable], area: Rect, state: LaneViewState,
+                cache: LayoutCache, compact: Bool) {
+        self.swimlanes = swimlanes
+        columnCount = board.columns.count
+        var placement = [[[Int]]](repeating: [[Int]](repeating: [], count: board.columns.count), count: swimlanes.count + 1)
+        var alsoIn: [ItemID: [Int]] = [:]
+        for (s, column) in board.columns.enumerated() {
+            for (i, card) in column.cards.enumerated() {
+                let p = swimlanes.placement(of: card)
+                placement[p.lane ?? swimlanes.count][s].append(i)
+                if !p.alsoIn.isEmpty { alsoIn[card.id] = p.alsoIn }
+            }
+        }
+        self.placement = placement
+        self.alsoIn = alsoIn
+        var cellBoard = Board(columns: [])
+        for lane in placement.indices {
+            let laneName = lane < swimlanes.count ? "#" + swimlanes.tags[lane] : "No lane"
+            for (s, indices) in placement[lane].enumerated() {
+                let column = board.columns[s]
+                cellBoard.columns.append(Column(id: column.id, title: column.title + " · " + laneName,
+                                                cards: indices.map { column.cards[$0] }))
+            }
+        }
+        self.cellBoard = cellBoard
+        let noLaneHasCards = placement[swimlanes.count].contains { !$0.isEmpty }
+        lanes = Array(0..<swimlanes.count) + (noLaneHasCards ? [swimlanes.count] : [])
+        // Each visible cell's metrics, then the bands from the tallest cell of each lane.
+        var metrics: [[ColumnMetrics]] = []
+        var inputs: [LaneLayout.Lane] = []
+        for lane in lanes {
+            var row: [ColumnMetrics] = []
+            var tallest = 0
+            let collapsed = state.collapsed.contains(LaneViewState.key(swimlanes, lane))
+            for c in columns {
+                let cards = CardList(placement[lane][c.section].map { board.columns[c.section].cards[$0] })
+                let m = cache.columnMetrics(section: -1 - (lane * columnCount + c.section), cards: cards,
+                                            width: c.frame.width, compact: compact)
+                row.append(m)
+                if !collapsed { tallest = max(tallest, m.contentHeight) }
+            }
+            metrics.append(row)
+            inputs.append(LaneLayout.Lane(contentHeight: tallest, collapsed: collapsed))
+        }
+        layout = LaneLayout(area: area, lanes: inputs, scroll: state.scroll, minimumBody: compact ? 1 : 3)
+        cells = []
+        for (k, lane) in lanes.enumerated() {
+            let band = layout.bands[k]
+            for (j, c) in columns.enumerated() {
+                let section = lane * columnCount + c.section
+                let frame = band.collapsed ? Rect(x: c.frame.minX, y: band.body.minY, width: c.frame.width, height: 0)
+                    : Rect(x: c.frame.minX, y: band.header.minY, width: c.frame.width,
+                           height: band.body.maxY - band.header.minY)
+                let viewport = Rect(x: c.frame.minX, y: band.body.minY, width: c.frame.width, height: band.collapsed ? 0 : band.body.height)
+                var column = board.columns[c.section]
+                column.cards = metrics[k][j].storage.cards
+                let body = ColumnDraggable(section: section, frame: frame, viewport: viewport, column: column,
+                                           metrics: metrics[k][j], scroll: viewport.minY - band.contentTop)
+                cells.append(LaneCellDraggable(section: section, lane: lane, column: c.section, body: body, frame: frame,
+                                               wholeColumn: board.columns[c.section],
+                                               allowedColumns: board.allowedSources(of: c.section), columnCount: columnCount))
+            }
+        }
+    }
+
+    public func cell(section: Int) -> LaneCellDraggable? { cells.first { $0.section == section } }
+
+    /// The board path (column, index in the column) of a path in cell terms.
+    public func boardPath(_ p: ItemPath) -> ItemPath? {
+        guard p.section >= 0, columnCount > 0 else { return nil }
+        let lane = p.section / columnCount, column = p.section % columnCount
+        guard placement.indices.contains(lane) else { return nil }
+        let indices = placement[lane][column]
+        if p.item < 0 { return ItemPath(section: column, item: -1) }
+        return indices.indices.contains(p.item) ? ItemPath(section: column, item: indices[p.item]) : nil
+    }
+
+    /// The path in cell terms of a card at a board path (its lane's cell, its index there).
+    public func cellPath(_ p: ItemPath) -> ItemPath? {
+        guard p.section >= 0, p.section < columnCount else { return nil }
+        for lane in placement.indices {
+            if let k = LaneGrid.index(of: p.item, in: placement[lane][p.section]) {
+                return ItemPath(section: lane * columnCount + p.section, item: k)
+            }
+        }
+        return nil
+    }
+
+    /// Where `value` is in a sorted list (binary search).
+    static func index(of value: Int, in sorted: [Int]) -> Int? {
+        var lo = 0, hi = sorted.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if sorted[mid] < value { lo = mid + 1 } else { hi = mid }
+        }
+        return lo < sorted.count && sorted[lo] == value ? lo : nil
+    }
+
+    /// Cards in a lane across every column.
+    public func count(lane: Int) -> Int { placement[lane].reduce(0) { $0 + $1.count } }
+
+    /// The lane's name on screen.
+    public func name(lane: Int) -> String { lane < swimlanes.count ? "#" + swimlanes.tags[lane] : "No lane" }
+}
