@@ -23,6 +23,11 @@ struct ListMarker {
     var empty: Bool
     /// An ordered marker whose number is 1 (only those, and non-empty bullets, interrupt a paragraph).
     var startsAtOne: Bool
+
+    /// Whether the item may start while a paragraph is open (CommonMark: not empty, and a bullet or `1.`).
+    var interruptsParagraph: Bool {
+        !empty && (kind == UInt8(ascii: "-") || kind == UInt8(ascii: "*") || kind == UInt8(ascii: "+") || startsAtOne)
+    }
 }
 
 private let space = UInt8(ascii: " "), tab = UInt8(ascii: "\t")
@@ -215,9 +220,8 @@ extension Source {
         case UInt8(ascii: ">"): return true
         case UInt8(ascii: "<"): return (htmlBlockStart(n, at: at) ?? 7) < 7
         case UInt8(ascii: "-"), UInt8(ascii: "*"), UInt8(ascii: "_"), UInt8(ascii: "+"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-            if isThematicBreak(n, from: at) { return true }
-            guard let m = listMarker(n, at: at, indent: indent), !m.empty else { return false }
-            return m.kind == UInt8(ascii: "-") || m.kind == UInt8(ascii: "*") || m.kind == UInt8(ascii: "+") || m.startsAtOne
+            guard let m = listMarker(n, at: at, indent: indent) else { return isThematicBreak(n, from: at) }
+            return m.interruptsParagraph
         default: return false
         }
     }
@@ -244,10 +248,14 @@ extension Source {
             return blockOpened(n, at: rest.at, indent: max(0, rest.columns - 1), after: .none)
         case UInt8(ascii: "-"), UInt8(ascii: "*"), UInt8(ascii: "_"), UInt8(ascii: "+"), UInt8(ascii: "0")...UInt8(ascii: "9"):
             if paragraph && isSetextUnderline(n, at: at) { return .none }
-            if isThematicBreak(n, from: at) { return .none }
-            if let m = listMarker(n, at: at, indent: indent), !paragraph || interruptsParagraph(n, at: at, indent: indent) {
-                guard !m.empty, let rest = indentation(n, from: m.content) else { return .none }
-                return blockOpened(n, at: rest.at, indent: rest.columns, after: .none)
+            // (listMarker rules out a thematic break itself.)
+            if let m = listMarker(n, at: at, indent: indent) {
+                if !paragraph || m.interruptsParagraph {
+                    guard !m.empty, let rest = indentation(n, from: m.content) else { return .none }
+                    return blockOpened(n, at: rest.at, indent: rest.columns, after: .none)
+                }
+            } else if isThematicBreak(n, from: at) {
+                return .none
             }
         default:
             break

@@ -162,8 +162,8 @@ struct ObsidianParser {
                         current!.leadingBlanks = blanks
                         blanks = 0
                     }
-                    current!.afterList += blankLines() + (n..<lane).map { source.text($0) }
                     if current!.afterList.isEmpty { current!.cardAboveAfterList = above }
+                    current!.afterList += blankLines() + (n..<lane).map { source.text($0) }
                     // Its own trailing blank lines are the lane's gap to the next.
                     while current!.afterList.last == "" {
                         current!.afterList.removeLast()
