@@ -185,7 +185,7 @@ public final class PostgresBoardStore: BoardStore {
                 let cards = column.cards
                 try db.query("""
                     INSERT INTO lanes.cards (board_id, id, column_id, key, title, due, description, subtasks, done, extra_lines, seq)
-                    SELECT $1, u.id, $2, u.key, u.title, u.due, u.descriptionLines, u.subtasks, u.done, u.extra, $3
+                    SELECT $1, u.id, $2, u.key, u.title, u.due, u.description, u.subtasks, u.done, u.extra, $3
                     FROM unnest($4::bigint[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::boolean[], $11::text[])
                         AS u(id, key, title, due, description, subtasks, done, extra)
                     """, [b, String(cid), v,
