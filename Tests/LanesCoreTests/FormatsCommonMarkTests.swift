@@ -104,6 +104,20 @@ struct FormatsCommonMarkTests {
     }
 
     @Test(.enabled(if: cmark != nil, "cmark is not installed"))
+    func everyObsidianFixtureReadsTheSame() throws {
+        var checked = 0
+        for (name, bytes) in try AllBoardFixtures.files() {
+            let (board, info) = try BoardFormat.parse(bytes, file: name)
+            guard info.dialect == .obsidian else { continue }
+            var text = String(decoding: bytes, as: UTF8.self).replacingOccurrences(of: "\r\n", with: "\n")
+            if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
+            #expect(try Self.lanes(text, frontmatterLines: info.frontmatter.count) == board.columns.map(\.cards.count), "\(name)")
+            checked += 1
+        }
+        #expect(checked >= 4)
+    }
+
+    @Test(.enabled(if: cmark != nil, "cmark is not installed"))
     func aNewBoardInEachDialectReadsTheSame() throws {
         let board = Board(columns: [
             Column(title: "To do", cards: [Card(id: ItemID(1), title: "a", descriptionLines: ["d1", "d2"], subtasks: [Subtask("s")]),

@@ -282,6 +282,19 @@ struct FormatsEveryFixtureTests {
         }
     }
 
+    /// Where Markdown ends a lane's list, and lanes after the settings: what the plugin shows.
+    @Test func theListsMarkdownEndsFixture() throws {
+        let (board, info) = try BoardFormat.parse(try Fixtures.bytes("obsidian-lists-markdown-ends.md"), file: "l.md")
+        #expect(board.columns.map(\.title) == ["Inbox", "Doing", "Waiting", "Someday"])
+        #expect(board.columns.map { $0.cards.map(\.title) } == [
+            ["Sort the mail", "Pay the rent", "Indented by one space, still a card"],
+            ["Star list", "Star done"], ["First", "Second"], ["A lane after the settings, as a hand edit leaves it"]])
+        #expect(board.columns[0].cards[0].extraLines == ["lazy continuation of the mail card"])
+        #expect(board.columns[0].cards[1].extraLines == ["\t<!-- task-id: 91 -->"])
+        #expect(info.readingNotes.count == 3)
+        #expect(info.readingNotes.map { $0.prefix(5) } == ["l.md:", "l.md:", "l.md:"])
+    }
+
     @Test func theWildShapesFixture() throws {
         let (board, info) = try BoardFormat.parse(try Fixtures.bytes("obsidian-wild-shapes.md"), file: "w.md")
         #expect(board.columns.map(\.title) == ["🔥 Hot", "Waiting", "Done"])
