@@ -19,6 +19,8 @@ struct ColumnRow {
     var extraLines: [String]
     var version: Int64
     var changedBy: String
+    /// The lane's layout in its file (migration 3): heading, card style, lines after its list.
+    var layout = LaneLayout()
 }
 
 /// The client's copy of one board's rows, kept up to date by deltas (rows written after `version`).
@@ -144,11 +146,12 @@ enum RowCodec {
         return CardRow(card: card, column: r.int(i, 1)!, key: r[i, 2]!, version: r.int(i, 3)!, changedBy: r[i, 4] ?? "")
     }
 
-    static let columnFields = "id, key, title, wip_limit, extra_lines, version, changed_by"
+    static let columnFields = "id, key, title, wip_limit, extra_lines, version, changed_by, heading, card_style, after_list"
 
     static func columnRow(_ r: PGConnection.Rows, _ i: Int) -> ColumnRow {
         ColumnRow(id: r.int(i, 0)!, key: r[i, 1]!, title: r[i, 2] ?? "", wipLimit: r[i, 3].flatMap { Int($0) },
-                  extraLines: lines(r[i, 4]), version: r.int(i, 5)!, changedBy: r[i, 6] ?? "")
+                  extraLines: lines(r[i, 4]), version: r.int(i, 5)!, changedBy: r[i, 6] ?? "",
+                  layout: LaneLayout(heading: r[i, 7], cardStyle: r[i, 8], afterList: lines(r[i, 9])))
     }
 
     /// A PostgreSQL array literal of texts (`{"a","b",NULL}`), for `unnest($1::text[])`.

@@ -172,12 +172,14 @@ public final class PostgresBoardStore: BoardStore {
                       RowCodec.lines(info.preamble), RowCodec.lines(info.archive), RowCodec.lines(info.settings),
                       RowCodec.lines(info.epilogue), board.acceptRules.serialized()])
             let columnKeys = OrderKey.spread(board.columns.count)
+            let layouts = info.laneLayouts(titles: board.columns.map(\.title))
             for (i, column) in board.columns.enumerated() {
                 let cid = try db.query("""
-                    INSERT INTO lanes.columns (board_id, key, title, wip_limit, extra_lines, seq)
-                    VALUES ($1, $2, $3, $4, $5, $6) RETURNING id
+                    INSERT INTO lanes.columns (board_id, key, title, wip_limit, extra_lines, seq, heading, card_style, after_list)
+                    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id
                     """, [b, columnKeys[i], column.title, column.wipLimit.map(String.init),
-                          RowCodec.lines(column.extraLines), v]).int(0, 0)!
+                          RowCodec.lines(column.extraLines), v, layouts[i].heading, layouts[i].cardStyle,
+                          RowCodec.lines(layouts[i].afterList)]).int(0, 0)!
                 guard !column.cards.isEmpty else { continue }
                 let keys = OrderKey.spread(column.cards.count)
                 let cards = column.cards
@@ -246,7 +248,12 @@ public final class PostgresBoardStore: BoardStore {
     public var version: Int64 { mirror.version }
 
     /// The file parts of the board (dialect, frontmatter…) as stored, for writing it out to a file.
-    public var fileInfo: BoardFileInfo { mirror.info }
+    /// The board row's file info with each lane's layout from its row.
+    public var fileInfo: BoardFileInfo {
+        var info = mirror.info
+        info.setLaneLayouts(mirror.columns.map(\.layout), titles: mirror.columns.map(\.title))
+        return info
+    }
 
     // MARK: Reading
 

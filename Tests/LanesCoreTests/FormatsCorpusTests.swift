@@ -69,7 +69,7 @@ struct FormatsCorpusTests {
 
     /// A card line's text after its bullet and check box.
     static func afterMarker(_ l: Substring) -> Substring {
-        var r = l.drop { $0 != " " }.dropFirst()   // the bullet
+        var r = l.drop { $0 == " " }.drop { $0 != " " }.dropFirst()   // up to three spaces, the bullet
         if r.hasPrefix("["), r.count >= 3, Array(r)[2] == "]" { r = r.dropFirst(3); if r.first == " " { r = r.dropFirst() } }
         return r
     }
@@ -80,7 +80,7 @@ struct FormatsCorpusTests {
             + (dialect == .taskell && card.due != nil ? 1 : 0)
         let nb = nonBlank(file)
         let title = card.title + (dialect == .obsidian ? card.due.map { " @{\($0)}" } ?? "" : "")
-        guard let i = nb.firstIndex(where: { !$0.hasPrefix(" ") && !$0.hasPrefix("\t") && afterMarker($0) == title }) else { return [] }
+        guard let i = nb.firstIndex(where: { !$0.hasPrefix("    ") && !$0.hasPrefix("\t") && afterMarker($0) == title }) else { return [] }
         return Array(nb[i..<min(nb.count, i + count)])
     }
 
@@ -142,7 +142,9 @@ struct FormatsCorpusTests {
             case .add, .addTop:
                 #expect(Self.nonBlank(om).isEmpty, "\(context)")
                 #expect(Self.nonBlank(nm).count == 1 && Self.nonBlank(nm)[0].hasSuffix(card.title), "\(context)")
-                #expect(nm.count <= 2, "\(context)")
+                // The lane's separator, and one blank line more where lines kept after the lane's list
+                // would otherwise continue the new card's paragraph.
+                #expect(nm.count <= 3, "\(context)")
             case .delete:
                 let own = Self.cardLines(card, in: a, dialect: info0.dialect)
                 #expect(Self.nonBlank(nm).isEmpty, "\(context)")
@@ -159,10 +161,18 @@ struct FormatsCorpusTests {
             // What Lanes wrote reads back as the board Lanes believes it wrote.
             let (reread, _) = try BoardFormat.parse(after, file: "after.md")
             #expect(reread.columns.map(\.title) == edited.columns.map(\.title), "\(context)")
-            #expect(reread.columns.map { $0.cards.map(\.title) } == edited.columns.map { $0.cards.map(\.title) }, "\(context)")
-            #expect(reread.columns.map { $0.cards.map(\.extraLines) } == edited.columns.map { $0.cards.map(\.extraLines) }, "\(context)")
+            // But for a lane whose last shown card left while lines after its list remain: their
+            // first list is then the lane's, to Markdown and to Lanes reading the file (docs/FORMATS.md).
+            let keys = ColumnKey.keys(of: edited.columns)
+            let resurfaced = Set(edited.columns.indices.filter {
+                edited.columns[$0].cards.isEmpty && info0.columnSpacing[keys[$0]]?.afterList != nil })
+            func shown<T: Equatable>(_ board: Board, _ f: (Card) -> T) -> [[T]] {
+                board.columns.indices.map { resurfaced.contains($0) ? [] : board.columns[$0].cards.map(f) }
+            }
+            #expect(shown(reread, \.title) == shown(edited, \.title), "\(context)")
+            #expect(shown(reread, \.extraLines) == shown(edited, \.extraLines), "\(context)")
             if info0.dialect == .obsidian {
-                #expect(reread.columns.map { $0.cards.map(\.done) } == edited.columns.map { $0.cards.map(\.done) }, "\(context)")
+                #expect(shown(reread, \.done) == shown(edited, \.done), "\(context)")
             }
             checked[kind, default: 0] += 1
         }

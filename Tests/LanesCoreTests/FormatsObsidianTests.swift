@@ -23,7 +23,7 @@ struct FormatsObsidianTests {
 
             an indented block after a blank line
         - [X] Upper-case check
-        * [ ] Star bullet
+         - [ ] Indented bullet
         - plain item
         - [ ]
         - [ ] Meeting @{2025-01-01} with @@{10:00}
@@ -65,7 +65,7 @@ struct FormatsObsidianTests {
         let todo = board.columns[0]
         #expect(todo.title == "Todo" && todo.wipLimit == 4)
         #expect(todo.extraLines == ["Lane description paragraph.", ""])
-        #expect(todo.cards.map(\.title) == ["First #urgent", "Upper-case check", "Star bullet", "plain item", "",
+        #expect(todo.cards.map(\.title) == ["First #urgent", "Upper-case check", "Indented bullet", "plain item", "",
                                             "Meeting @{2025-01-01} with @@{10:00}"])
         #expect(todo.cards.map(\.done) == [false, true, false, false, false, false])
         #expect(todo.cards[0].due == "2025-01-02")
@@ -88,11 +88,11 @@ struct FormatsObsidianTests {
         var board = parsed
         board.columns[0].cards[1].done = false   // was "- [X] "
         board.columns[0].cards[3].done = true    // was "- " with no checkbox
-        board.columns[0].cards[2].title = "Star bullet, renamed"
+        board.columns[0].cards[2].title = "Indented bullet, renamed"
         let lines = fileLines(BoardFormat.serialize(board, info: info))
         #expect(lines.contains("- [ ] Upper-case check"))
         #expect(lines.contains("- [x] plain item"))
-        #expect(lines.contains("* [ ] Star bullet, renamed"))
+        #expect(lines.contains(" - [ ] Indented bullet, renamed"))
     }
 
     @Test func dueDatesOnlyComeFromATrailingAtBrace() {

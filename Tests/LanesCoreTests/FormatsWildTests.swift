@@ -53,10 +53,70 @@ struct FormatsWildTests {
         #expect(text.hasSuffix(tail), "\(name)")
     }
 
-    @Test func aHeadingAfterTheSettingsIsKeptAndSaidSo() throws {
-        let text = Self.head + "## A\n\n%% kanban:settings\n```\n{}\n```\n%%\n\n## B\n"
-        let (_, info) = try opens(text)
-        #expect(info.readingNotes == ["board.md:13: a heading after the settings block; kept as written, not shown as a column"])
+    /// The plugin makes a lane of every heading but the archive's (`astToUnhydratedBoard`), also
+    /// after the settings block: so does Lanes, keeping the settings where they stand.
+    @Test func aHeadingAfterTheSettingsIsALane() throws {
+        let text = Self.head + "## A\n\n- [ ] a\n\n%% kanban:settings\n```\n{}\n```\n%%\n\n## B\n\n- [ ] b\n"
+        let (board, info) = try opens(text)
+        #expect(board.columns.map(\.title) == ["A", "B"])
+        #expect(board.columns.map { $0.cards.map(\.title) } == [["a"], ["b"]])
+        #expect(info.readingNotes.isEmpty)
+        // A card added to A lands in A's list, above the settings; one added to B under B.
+        var edited = board
+        edited.columns[0].cards.append(Card(id: ItemID.fresh(), title: "a2"))
+        edited.columns[1].cards.append(Card(id: ItemID.fresh(), title: "b2"))
+        #expect(BoardFormat.serialize(edited, info: info) == Self.head
+            + "## A\n\n- [ ] a\n- [ ] a2\n\n%% kanban:settings\n```\n{}\n```\n%%\n\n## B\n\n- [ ] b\n- [ ] b2\n")
+        // A lane after the archive's list is a lane too; the archive heading is not.
+        let archived = Self.head + "## A\n\n- [ ] a\n\n***\n\n## Archive\n\n- [x] old\n\n## Later\n\n- [ ] l\n"
+        let (b2, i2) = try opens(archived)
+        #expect(b2.columns.map(\.title) == ["A", "Later"])
+        #expect(b2.columns.map { $0.cards.map(\.title) } == [["a"], ["l"]])
+        #expect(BoardFormat.serialize(b2, info: i2) == archived)
+    }
+
+    /// A card added where a settings line follows a card directly (Markdown reads that line as the
+    /// card's) gets a blank line; the card that was there keeps its place.
+    @Test func aCardNeverLandsDirectlyAboveSettingsFollowedByALane() throws {
+        let text = Self.head + "## A\n\n- [ ] a\n%% kanban:settings\n```\n{}\n```\n%%\n\n## B\n"
+        let (board, info) = try opens(text)
+        #expect(board.columns.map(\.title) == ["A", "B"])
+        #expect(BoardFormat.serialize(board, info: info) == text)
+        var edited = board
+        edited.columns[0].cards.append(Card(id: ItemID.fresh(), title: "a2"))
+        #expect(BoardFormat.serialize(edited, info: info) == Self.head
+            + "## A\n\n- [ ] a\n- [ ] a2\n\n%% kanban:settings\n```\n{}\n```\n%%\n\n## B\n")
+    }
+
+    /// An unindented block that can interrupt a paragraph (an HTML comment, a fence, a quote, a
+    /// thematic break), a paragraph after a blank line, or a list item of another bullet ends the
+    /// Markdown list under a card: the plugin reads only a lane's first list (`getNextOfType`), so
+    /// the cards after it are not shown; Lanes keeps those lines with the lane, says so, and adds
+    /// cards to the list the plugin reads.
+    @Test(arguments: ["<!-- task-id: 42 -->", "```\ncode\n```", "> a quote", "***", "\nA note", "* [ ] other bullet", "1. [ ] ordered"])
+    func anUnindentedBlockUnderACardEndsTheLanesList(_ block: String) throws {
+        let text = Self.head + "## A\n\n- [ ] one\n\(block)\n- [ ] hidden\n\n## B\n\n- [ ] two\n"
+        let (board, info) = try opens(text)
+        #expect(board.columns.map { $0.cards.map(\.title) } == [["one"], ["two"]], "\(block)")
+        #expect(board.columns[0].cards[0].extraLines.isEmpty, "\(block)")
+        let note = try #require(info.readingNotes.first)
+        #expect(note.hasPrefix("board.md:\(block.hasPrefix("\n") ? 9 : 8): lane “A”: its list of cards ends here"), "\(note)")
+        #expect(BoardFormat.serialize(board, info: info) == text)
+        var edited = board
+        edited.columns[0].cards.append(Card(id: ItemID.fresh(), title: "new"))
+        #expect(BoardFormat.serialize(edited, info: info) == Self.head + "## A\n\n- [ ] one\n- [ ] new\n\(block)\n- [ ] hidden\n\n## B\n\n- [ ] two\n")
+        // Moving the shown card away leaves the kept lines in place.
+        edited = moving(board, card: board.columns[0].cards[0].id, toColumn: 1, index: 1)
+        #expect(BoardFormat.serialize(edited, info: info) == Self.head + "## A\n\n\(block)\n- [ ] hidden\n\n## B\n\n- [ ] two\n- [ ] one\n")
+    }
+
+    /// What continues a card in Markdown stays the card's: indented lines, and an unindented line
+    /// right under its paragraph that starts no other block (a lazy continuation line).
+    @Test func lazyAndIndentedLinesStayWithTheirCard() throws {
+        let text = Self.head + "## A\n\n- [ ] one\nlazy text\n  <!-- indented -->\n- [ ] two\n\n    after a blank, indented\n"
+        let (board, info) = try opens(text)
+        #expect(board.columns[0].cards.map(\.extraLines) == [["lazy text", "  <!-- indented -->"], ["", "    after a blank, indented"]])
+        #expect(info.readingNotes.isEmpty)
     }
 
     @Test(arguments: 1...6)
@@ -150,29 +210,29 @@ struct FormatsWildTests {
 
             - [x] Minimal Demo
             \t#blog
-            <!-- task-id: 42 -->
+            \t<!-- task-id: 42 -->
             \t- [ ] a tab-indented sub-task
             \t\t- [x] nested deeper
                 an indented note
-            > a quote under the card
+              > a quote under the card
             - [ ] Next ^abc123
-            ```
-            code in a card
-            ```
+              ```
+              code in a card
+              ```
 
             """
         let (b0, info) = try opens(text)
         var board = b0
         let first = board.columns[0].cards[0]
         #expect(first.done && first.title == "Minimal Demo")
-        #expect(first.extraLines == ["\t#blog", "<!-- task-id: 42 -->", "\t- [ ] a tab-indented sub-task",
-                                     "\t\t- [x] nested deeper", "    an indented note", "> a quote under the card"])
-        #expect(board.columns[0].cards[1].extraLines == ["```", "code in a card", "```"])
+        #expect(first.extraLines == ["\t#blog", "\t<!-- task-id: 42 -->", "\t- [ ] a tab-indented sub-task",
+                                     "\t\t- [x] nested deeper", "    an indented note", "  > a quote under the card"])
+        #expect(board.columns[0].cards[1].extraLines == ["  ```", "  code in a card", "  ```"])
         // Moved, they travel with it.
         board.columns.append(Column(title: "Done"))
         board = moving(board, card: first.id, toColumn: 1, index: 0)
         let moved = BoardFormat.serialize(board, info: info)
-        #expect(moved.hasSuffix("## Done\n\n- [x] Minimal Demo\n\t#blog\n<!-- task-id: 42 -->\n\t- [ ] a tab-indented sub-task\n\t\t- [x] nested deeper\n    an indented note\n> a quote under the card\n"))
+        #expect(moved.hasSuffix("## Done\n\n- [x] Minimal Demo\n\t#blog\n\t<!-- task-id: 42 -->\n\t- [ ] a tab-indented sub-task\n\t\t- [x] nested deeper\n    an indented note\n  > a quote under the card\n"))
     }
 
     @Test func aFrontmatterWithMoreKeysAndNoBlankLines() throws {
@@ -222,18 +282,34 @@ struct FormatsEveryFixtureTests {
         }
     }
 
+    /// Where Markdown ends a lane's list, and lanes after the settings: what the plugin shows.
+    @Test func theListsMarkdownEndsFixture() throws {
+        let (board, info) = try BoardFormat.parse(try Fixtures.bytes("obsidian-lists-markdown-ends.md"), file: "l.md")
+        #expect(board.columns.map(\.title) == ["Inbox", "Doing", "Waiting", "Someday"])
+        #expect(board.columns.map { $0.cards.map(\.title) } == [
+            ["Sort the mail", "Pay the rent", "Indented by one space, still a card"],
+            ["Star list", "Star done"], ["First", "Second"], ["A lane after the settings, as a hand edit leaves it"]])
+        #expect(board.columns[0].cards[0].extraLines == ["lazy continuation of the mail card"])
+        #expect(board.columns[0].cards[1].extraLines == ["\t<!-- task-id: 91 -->"])
+        #expect(info.readingNotes.count == 3)
+        #expect(info.readingNotes.map { $0.prefix(5) } == ["l.md:", "l.md:", "l.md:"])
+    }
+
     @Test func theWildShapesFixture() throws {
         let (board, info) = try BoardFormat.parse(try Fixtures.bytes("obsidian-wild-shapes.md"), file: "w.md")
         #expect(board.columns.map(\.title) == ["🔥 Hot", "Waiting", "Done"])
-        #expect(board.columns.map(\.cards.count) == [3, 2, 1])
+        // The unindented comment under the second card ends the lane's list (the plugin shows two cards).
+        #expect(board.columns.map(\.cards.count) == [2, 2, 1])
         #expect(board.columns[0].wipLimit == 3)
         #expect(board.columns[0].cards[0].extraLines == ["\t#sales", "\t- [ ] find the number", "\t- [x] write the pitch"])
         #expect(board.columns[0].cards[1].done)
         #expect(board.columns[1].cards.map(\.done) == [false, true])
         #expect(board.columns[2].marksCardsComplete)
-        #expect(info.readingNotes.isEmpty)
+        #expect(info.readingNotes == ["w.md:16: lane “🔥 Hot”: its list of cards ends here (Markdown ends a list at an unindented line that does not continue a card); the lines up to the next lane are kept as written, not shown as cards, as Obsidian Kanban reads the file"])
         let (damaged, dInfo) = try BoardFormat.parse(try Fixtures.bytes("obsidian-damaged-settings-crlf.md"), file: "d.md")
-        #expect(damaged.columns.map(\.cards.count) == [2])
+        // `## Archive` after the settings line (no thematic break before it) is a lane to the plugin.
+        #expect(damaged.columns.map(\.title) == ["Todo", "Archive"])
+        #expect(damaged.columns.map(\.cards.count) == [2, 0])
         #expect(dInfo.lineEnding == .crlf)
         #expect(dInfo.readingNotes.first?.hasPrefix("d.md:") == true)
     }

@@ -32,7 +32,7 @@ struct MergeFileTests {
 
         ## Backlog
 
-        * [ ] Odd marker card
+        - [X] Odd marker card
         - [ ] Plain card
 
         - [ ] After a gap
@@ -141,7 +141,7 @@ struct MergeFileTests {
 
             ## Backlog
 
-            * [ ] Odd marker card
+            - [X] Odd marker card
 
             - [ ] After a gap
                 indented note

@@ -59,22 +59,34 @@ struct WildCorpus {
             lines.append("")
             if chance(0.15) { lines += ["**Complete**"]; if chance(0.5) { lines.append("") } }
             if chance(0.05) { lines += ["A paragraph about this lane.", ""] }
+            // A fenced block above the cards: its `#` and `-` lines are code, not a lane or cards.
+            if chance(0.03) { lines += ["```", "## not a lane", "- [ ] not a card", "```", ""] }
             let style = chance(0.85) ? fileStyle : pick(["- [ ] ", "* [ ] ", "- "])
             for k in 0..<int(0...6) {
                 if k > 0 { lines += Array(repeating: "", count: chance(0.95) ? blanksBetweenCards : 1) }
-                lines.append(marker(style) + (chance(0.03) ? "" : title()))
+                var m = marker(style)
+                // Now and then a card whose bullet is another list's (a list the plugin does not read),
+                // or a marker indented by a space (still the same list; two or three spaces would make
+                // it a sub-item of a card with a narrower marker, so moves could change its reading).
+                if k > 0 && chance(0.03) { m = pick(["* [ ] ", "+ [ ] ", "1. [ ] ", "2) "]) }
+                if k > 0 && chance(0.03) { m = " " + m }
+                lines.append(m + (chance(0.03) ? "" : title()))
                 if chance(0.25) { lines += extraLines() }
             }
         }
         if chance(0.3) {
             lines += ["", "", "***", "", "## Archive", ""]
             for _ in 0..<int(0...3) { lines.append("- [x] " + title()) }
+            // A lane after the archive: the plugin shows it.
+            if chance(0.15) { lines += ["", "## After the archive", "", "- [ ] " + title()] }
         }
         if chance(0.85) {
             lines += Array(repeating: "", count: int(1...3))
             lines += pick(Self.settingsBlocks)
         }
         if chance(0.05) { lines += ["", "Text after the settings."] }
+        // Lanes after the settings block (hand-appended): the plugin shows them.
+        if chance(0.08) { lines += ["", "## Added later", ""] + (0..<int(0...2)).map { _ in "- [ ] " + title() } }
         return encode(lines)
     }
 
@@ -97,7 +109,7 @@ struct WildCorpus {
     mutating func extraLines() -> [String] {
         var out: [String] = []
         for _ in 0..<int(1...3) {
-            switch int(0...7) {
+            switch int(0...13) {
             case 0: out.append("\t#" + pick(["blog", "work", "idea"]))
             case 1: out.append("    an indented note: " + pick(Self.words))
             case 2: out.append("<!-- task-id: \(int(1000...9999)) -->")
@@ -105,6 +117,11 @@ struct WildCorpus {
             case 4: out.append("\t\t- [x] nested deeper")
             case 5: out.append("  - [ ] two-space sub-item")
             case 6: out.append("\t> a quote in the card")
+            case 8: out += ["", "An unindented note after a blank line"]
+            case 9: out.append("a lazy continuation line")
+            case 10: out += ["\t```", "\t## code in a card", "\t```"]
+            case 11: out += ["<div>", "a block of HTML", "</div>"]
+            case 12: out += ["***"]   // (a `---` under a paragraph would underline it as a heading)
             default: out += ["", "    after a blank line, indented"]
             }
         }

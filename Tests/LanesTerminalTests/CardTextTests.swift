@@ -16,7 +16,7 @@ struct CardTextTests {
 
         - [x] Minimal Demo @{2026-01-02}
         \t#blog
-        <!-- task-id: 7f3a -->
+        \t<!-- task-id: 7f3a -->
         \t- [ ] a tab-indented sub-task
 
             an indented note after a blank line
@@ -78,7 +78,7 @@ struct CardTextTests {
         let lines = CardDetailView.content(card: card, column: "Doing", storesDoneMark: true, width: 70).map(\.text)
         #expect(!lines.contains("No description"))
         #expect(lines.contains("    #blog"))
-        #expect(lines.contains("<!-- task-id: 7f3a -->"))
+        #expect(lines.contains("    <!-- task-id: 7f3a -->"))
         #expect(lines.contains("    an indented note after a blank line"))
         #expect(CardFace.badges(of: card)?.contains("≡") == true)
         #expect(CardFace.badges(of: try cards()[1]) == nil)

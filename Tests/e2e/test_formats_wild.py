@@ -20,7 +20,7 @@ DONE_CARD_BOARD = (
     "## Doing\n\n"
     "- [x] Minimal Demo\n"
     "\t#blog\n"
-    "<!-- task-id: 7f3a -->\n"
+    "\t<!-- task-id: 7f3a -->\n"
     "\t- [ ] a tab-indented sub-task\n"
     "    borrowed from Ana, give back by March\n"
     "- [ ] Second\n\n\n"

@@ -53,14 +53,14 @@ BOARD = """## To do
 INSERTABLE = {
     "boards": {"name", "version", "dialect", "frontmatter", "preamble", "archive", "settings", "epilogue", "accept_rules"},
     "members": {"board_id", "role", "can_grant"},
-    "columns": {"board_id", "key", "title", "wip_limit", "extra_lines", "seq"},
+    "columns": {"board_id", "key", "title", "wip_limit", "extra_lines", "seq", "heading", "card_style", "after_list"},
     "cards": {"board_id", "id", "column_id", "key", "title", "due", "description", "subtasks", "done", "extra_lines", "seq"},
     "removals": {"board_id", "card_id", "seq"},
     "commits": {"board_id", "token", "seq"},
 }
 UPDATABLE = {
     "boards": {"version", "dialect", "frontmatter", "preamble", "archive", "settings", "epilogue", "accept_rules", "restore_point"},
-    "columns": {"key", "title", "wip_limit", "extra_lines", "version", "seq"},
+    "columns": {"key", "title", "wip_limit", "extra_lines", "version", "seq", "heading", "card_style", "after_list"},
     "cards": {"column_id", "key", "title", "due", "description", "subtasks", "done", "extra_lines", "version", "seq"},
     "removals": {"seq"},
 }

@@ -156,6 +156,13 @@ struct ColumnSpacing: Hashable, Sendable {
     var heading: String?
     /// Obsidian: the lane's card style where it is not the file's `cardStyle`.
     var cardStyle: CardStyle?
+    /// Obsidian: the lines from where Markdown ends the lane's list of cards to the next lane
+    /// (an unindented HTML comment under a card, a paragraph, another list, an archive or settings
+    /// block followed by more lanes), kept verbatim; the plugin shows no card in them.
+    var afterList: [String]?
+    /// The card `afterList` stood under when read; any other card there gets a blank line before
+    /// them when their first line would continue its paragraph (a lazy continuation line).
+    var cardAboveAfterList: ItemID?
 }
 
 /// How a lane writes its cards: the bullet (`- `, `* `, `1. `) and whether a check box follows.
@@ -165,6 +172,13 @@ struct CardStyle: Hashable, Sendable {
 
     /// What Obsidian Kanban writes: `- [ ] `.
     static let standard = CardStyle(bullet: "- ", checkBox: true)
+
+    /// Which list a card of this style belongs to: its bullet (`-`, `*`, `+`) or ordered delimiter
+    /// (`.`, `)`); a card of another kind starts a new list, which the plugin does not read.
+    var listKind: UInt8 {
+        for b in bullet.utf8 where b != UInt8(ascii: " ") && !(b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9")) { return b }
+        return 0
+    }
 
     /// The marker of a card of this style.
     func text(done: Bool) -> String {

@@ -17,12 +17,17 @@ struct RawColumn {
     var heading = "## "
     /// Obsidian: how the lane's cards are written (its first card's marker).
     var cardStyle = CardStyle.standard
+    /// Obsidian: the lines after the end of the lane's list, up to the next lane (kept, not cards).
+    var afterList: [String] = []
+    /// The card those lines stood under when read: another card there may need a blank line
+    /// between, where their first line would continue its paragraph.
+    var cardAboveAfterList: ItemID?
 
     init(title: String, wipLimit: Int?) {
         column = Column(title: title, wipLimit: wipLimit)
     }
 
-    var hasContent: Bool { !column.cards.isEmpty || !column.extraLines.isEmpty }
+    var hasContent: Bool { !column.cards.isEmpty || !column.extraLines.isEmpty || !afterList.isEmpty }
 }
 
 /// Turns parsed columns into the board and the file's usual spacing plus exceptions.
@@ -60,6 +65,10 @@ func assemble(_ raws: [RawColumn], into info: inout BoardFileInfo) -> Board {
         if !isLast && trailing != layout.blankLinesBetweenColumns { exception.afterColumn = trailing }
         if raw.heading != info.headingPrefix { exception.heading = raw.heading }
         if raw.cardStyle != info.cardStyle { exception.cardStyle = raw.cardStyle }
+        if !raw.afterList.isEmpty {
+            exception.afterList = raw.afterList
+            exception.cardAboveAfterList = raw.cardAboveAfterList
+        }
         if exception != ColumnSpacing() { exceptions.append((index, exception)) }
         // By index: enumerating the cards would copy each one (a retain and release per card).
         for k in raw.column.cards.indices.dropFirst() where raw.blanks(beforeCard: k) != layout.blankLinesBetweenCards {
@@ -178,11 +187,20 @@ struct BoardWriter {
                 }
                 k += chunk.count
             }
+            if let after = spacing?.afterList {
+                // A card never lands where Markdown would read the next line as part of it.
+                if let last = column.cards.last, last.id != spacing?.cardAboveAfterList, let first = after.first,
+                   MarkdownLine.continuesParagraph(first) {
+                    blanks(1)
+                }
+                lines(after)
+            }
         }
         if !board.columns.isEmpty {
             var after = layout.blankLinesAfterColumns
             // A card directly above the archive or settings would take that line into its paragraph.
             if after == 0, dialect == .obsidian, let lastCard = board.columns.last?.cards.last,
+               previous?.afterList == nil,
                lastCard.id != info.cardJoinedToTail,
                !(info.archive.isEmpty && info.settings.isEmpty && info.epilogue.isEmpty) {
                 after = 1
@@ -220,7 +238,8 @@ struct BoardWriter {
 
     private mutating func writeObsidian(_ card: Card) {
         var text: String
-        if let marker = info.cardMarkers[card.id] {
+        // A card's own marker only in a list of its kind (a moved card takes its new lane's).
+        if let marker = info.cardMarkers[card.id], marker.style.listKind == style.listKind {
             text = marker.marking(done: card.done)
         } else {
             text = style.text(done: card.done)

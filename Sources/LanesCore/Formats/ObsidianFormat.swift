@@ -78,6 +78,11 @@ struct ObsidianParser {
                 columnMarkers.removeAll(keepingCapacity: true)
                 column.column.cards = cards
                 column.trailingBlanks = blanks
+                // The list's end, kept: its own trailing blank lines are the lane's gap to the next.
+                while column.afterList.last == "" {
+                    column.afterList.removeLast()
+                    column.trailingBlanks += 1
+                }
                 raws.append(column)
             }
             cards = []
@@ -89,43 +94,129 @@ struct ObsidianParser {
             return Array(repeating: "", count: blanks)
         }
 
+        /// What the document level has open (outside cards): a `#` line in a code fence is no lane.
+        var doc = BlockTracker()
+        /// What the open card's list item has open, and its content column (CommonMark's W).
+        var item = BlockTracker()
+        var itemWidth = 0
+        /// The lane's list: its marker kind (`-`, `*`, `+`, `.`, `)`); a marker of another kind starts another list.
+        var listKind: UInt8 = 0
+        /// A blank line (in Markdown's sense) since the open card's last line.
+        var blankInItem = false
+        /// The lane's list has ended: the lines up to the next lane are kept, not read as cards.
+        var listEnded = false
+
+        func endList(_ n: Int, at: Int, indent: Int) {
+            current!.cardAboveAfterList = card?.id
+            closeCard()
+            listEnded = true
+            current!.afterList = blankLines() + [source.text(n)]
+            info.readingNotes.append("\(source.file):\(n + 1): lane “\(current!.column.title)”: its list of cards ends here "
+                + "(Markdown ends a list at an unindented line that does not continue a card); the lines up to the next lane "
+                + "are kept as written, not shown as cards, as Obsidian Kanban reads the file")
+            doc = BlockTracker()
+            doc.line(source, n, at: at, indent: indent)
+        }
+
         var n = close + 1
         while n < source.count {
             defer { n += 1 }
+            let inItem = card != nil && !listEnded
             if source.isBlank(n) {
                 blanks += 1
+                if inItem { item.blank(); blankInItem = true } else { doc.blank() }
                 continue
             }
             let first = source.byte(n, 0)!
-            if first == UInt8(ascii: "#"), let level = headingLevel(n) {
+            if first == UInt8(ascii: "#"), inItem || doc.takesBlocks, let level = headingLevel(n) {
                 if current == nil { info.preamble += blankLines() } else { closeColumn() }
                 let skip = source.length(n) > level ? level + 1 : level
                 let (title, limit) = splitWIPLimit(source.text(n, from: skip))
                 current = RawColumn(title: title, wipLimit: limit)
                 current!.heading = source.text(n).utf8Prefix(skip)
+                doc = BlockTracker()
+                listEnded = false
                 continue
             }
-            if first == UInt8(ascii: "%") && source.line(n, equals: "%% kanban:settings") {
-                tailStart = n
-                break
-            }
-            if isArchiveBreak(n) {
-                tailStart = n
-                break
+            if (first == UInt8(ascii: "%") && source.line(n, equals: "%% kanban:settings")) || isArchiveBreak(n) {
+                // A lane heading after the archive or settings is a lane, as the plugin reads every
+                // heading but the archive's: what stands before it is kept with the lane above.
+                guard let lane = laneHeading(after: n) else {
+                    tailStart = n
+                    break
+                }
+                if source.line(n, equals: "%% kanban:settings") {
+                    let close = (n + 1..<lane).first { source.line($0, equals: "%%") } ?? source.count
+                    if let problem = settingsProblem(open: n, close: close) {
+                        info.readingNotes.append("\(source.file):\(n + 1): the %% kanban:settings block \(problem); kept as written, no settings read from it")
+                    }
+                }
+                if current == nil {
+                    info.preamble += blankLines()
+                    info.preamble += (n..<lane).map { source.text($0) }
+                } else {
+                    let above = card?.id ?? cards.last?.id
+                    let hasCards = card != nil || !cards.isEmpty
+                    closeCard()
+                    if !hasCards && current!.column.extraLines.isEmpty && current!.afterList.isEmpty {
+                        current!.leadingBlanks = blanks
+                        blanks = 0
+                    }
+                    if current!.afterList.isEmpty { current!.cardAboveAfterList = above }
+                    current!.afterList += blankLines() + (n..<lane).map { source.text($0) }
+                    // Its own trailing blank lines are the lane's gap to the next.
+                    while current!.afterList.last == "" {
+                        current!.afterList.removeLast()
+                        blanks += 1
+                    }
+                }
+                n = lane - 1
+                continue
             }
             if current == nil {
                 info.preamble += blankLines()
                 info.preamble.append(source.text(n))
+                if let ind = source.indentation(n) { doc.line(source, n, at: ind.at, indent: ind.columns) } else { doc.blank() }
                 continue
             }
-            if let marker = cardMarker(n) {
-                if cards.isEmpty && card == nil {
+            if listEnded {
+                current!.afterList += blankLines()
+                current!.afterList.append(source.text(n))
+                if let ind = source.indentation(n) { doc.line(source, n, at: ind.at, indent: ind.columns) } else { doc.blank() }
+                continue
+            }
+            guard let (indent, at) = source.indentation(n) else {
+                // Spaces or tabs only: a line kept as it is, blank to Markdown.
+                if inItem {
+                    cardExtra += blankLines()
+                    cardExtra.append(source.text(n))
+                    item.blank()
+                    blankInItem = true
+                } else {
+                    appendColumnExtra(source.text(n), to: &current!, blanks: blankLines())
+                    doc.blank()
+                }
+                continue
+            }
+            if inItem && indent >= itemWidth {
+                // Inside the card's list item.
+                cardExtra += blankLines()
+                cardExtra.append(source.text(n))
+                item.line(source, n, at: at, indent: indent - itemWidth)
+                blankInItem = false
+                continue
+            }
+            let list = doc.takesBlocks ? source.listMarker(n, at: at, indent: indent) : nil
+            if let list, let marker = cardMarker(n, at: at),
+               inItem ? list.kind == listKind : (doc.open != .paragraph || source.interruptsParagraph(n, at: at, indent: indent)) {
+                if !inItem {
                     if current!.column.extraLines.isEmpty {
                         current!.leadingBlanks = blanks
                     } else {
                         current!.column.extraLines += blankLines()
                     }
                     current!.blanksBeforeCard.append(0)
+                    listKind = list.kind
                 } else {
                     closeCard()
                     current!.blanksBeforeCard.append(blanks)
@@ -136,21 +227,24 @@ struct ObsidianParser {
                 let (title, due) = splitDue(source.text(n, from: marker.length))
                 card = Card(id: id, title: title, due: due, done: marker.done)
                 columnMarkers.append((id, n, marker.length, marker.done, marker.checkAt))
+                itemWidth = list.width
+                item = BlockTracker()
+                if !list.empty { item.open = source.blockOpened(n, at: list.content, indent: 0, after: .none) }
+                blankInItem = false
                 continue
             }
-            if card != nil {
-                if cardExtra.isEmpty { cardExtra.reserveCapacity(blanks + indentedRun(from: n)) }
-                if blanks > 0 { cardExtra += blankLines() }
-                cardExtra.append(source.text(n))
-            } else {
-                if current!.column.extraLines.isEmpty {
-                    current!.leadingBlanks = blanks
-                    blanks = 0
-                } else {
-                    current!.column.extraLines += blankLines()
+            if inItem {
+                if list == nil && !blankInItem && item.open == .paragraph && !source.interruptsParagraph(n, at: at, indent: indent) {
+                    // A lazy continuation line of the card's paragraph.
+                    cardExtra += blankLines()
+                    cardExtra.append(source.text(n))
+                    continue
                 }
-                current!.column.extraLines.append(source.text(n))
+                endList(n, at: at, indent: indent)
+                continue
             }
+            appendColumnExtra(source.text(n), to: &current!, blanks: blankLines())
+            doc.line(source, n, at: at, indent: indent)
         }
         if tailStart == source.count, let pending = source.table.pendingError { throw pending }
         if current == nil { info.preamble += blankLines() } else { closeColumn() }
@@ -160,7 +254,7 @@ struct ObsidianParser {
         info.headingPrefix = raws.first?.heading ?? "## "
         // The last card written directly above what follows the lanes (Markdown reads that line
         // as the card's): kept so for that card only; another card there gets a blank line.
-        if tailStart < source.count, let last = raws.last, last.trailingBlanks == 0,
+        if tailStart < source.count, let last = raws.last, last.trailingBlanks == 0, last.afterList.isEmpty,
            let lastCard = last.column.cards.last {
             info.cardJoinedToTail = lastCard.id
         }
@@ -168,12 +262,35 @@ struct ObsidianParser {
         return (board, info)
     }
 
-    /// Indented lines from `n` on (`n` counted whatever it starts with): at least the extra lines a
-    /// card's first one begins, reserved at once (growing by doubling copied them: page faults).
-    private func indentedRun(from n: Int) -> Int {
-        var k = n + 1
-        while k < source.count, let b = source.byte(k, 0), b == UInt8(ascii: " ") || b == UInt8(ascii: "\t") { k += 1 }
-        return k - n
+    /// A line of the lane before its first card.
+    private func appendColumnExtra(_ text: String, to raw: inout RawColumn, blanks: [String]) {
+        if raw.column.extraLines.isEmpty {
+            raw.leadingBlanks = blanks.count
+        } else {
+            raw.column.extraLines += blanks
+        }
+        raw.column.extraLines.append(text)
+    }
+
+    /// The first line from `start` on that the plugin reads as a lane heading: a heading outside
+    /// code and HTML blocks that is not the archive's (an `Archive` heading after a thematic break).
+    private func laneHeading(after start: Int) -> Int? {
+        var doc = BlockTracker()
+        var afterBreak = false
+        for k in start..<source.count {
+            guard let ind = source.indentation(k) else { doc.blank(); continue }
+            if doc.takesBlocks && ind.at == 0 && headingLevel(k) != nil {
+                if !(afterBreak && isArchiveHeading(k)) { return k }
+                afterBreak = false
+                doc.open = .none
+                continue
+            }
+            // (`---` under a paragraph underlines it as a heading instead.)
+            afterBreak = doc.takesBlocks && ind.columns < 4 && source.isThematicBreak(k, from: ind.at)
+                && !(doc.open == .paragraph && source.isSetextUnderline(k, at: ind.at))
+            doc.line(source, k, at: ind.at, indent: ind.columns)
+        }
+        return nil
     }
 
     /// The heading's level when line `n` is an ATX heading (1 to 6 `#`, then a space or the line's end).
@@ -253,18 +370,19 @@ struct ObsidianParser {
         return nil
     }
 
-    /// The list marker at the start of the line (`- `, `* [ ] `, `1. [x] `, `- [x]` at the end, …):
-    /// its length, its checked state, and where its check character is.
-    private func cardMarker(_ n: Int) -> (length: Int, done: Bool, checkAt: Int?)? {
-        guard let b0 = source.byte(n, 0) else { return nil }
-        var bullet = 0
+    /// The list marker at the start of the line (`- `, `* [ ] `, `1. [x] `, `- [x]` at the end, and
+    /// the same after up to three spaces from `at`): its length, its checked state, and where its
+    /// check character is.
+    private func cardMarker(_ n: Int, at lead: Int = 0) -> (length: Int, done: Bool, checkAt: Int?)? {
+        guard lead <= 3, let b0 = source.byte(n, lead) else { return nil }
+        var bullet = lead
         if b0 == UInt8(ascii: "-") || b0 == UInt8(ascii: "*") || b0 == UInt8(ascii: "+") {
-            guard source.byte(n, 1) == UInt8(ascii: " "), !isThematicBreak(n) else { return nil }
-            bullet = 2
+            guard source.byte(n, lead + 1) == UInt8(ascii: " "), !source.isThematicBreak(n, from: lead) else { return nil }
+            bullet = lead + 2
         } else if b0 >= UInt8(ascii: "0") && b0 <= UInt8(ascii: "9") {
-            var k = 0
-            while k < 10, let b = source.byte(n, k), b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9") { k += 1 }
-            guard k <= 9, let d = source.byte(n, k), d == UInt8(ascii: ".") || d == UInt8(ascii: ")"),
+            var k = lead
+            while k - lead < 10, let b = source.byte(n, k), b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9") { k += 1 }
+            guard k - lead <= 9, let d = source.byte(n, k), d == UInt8(ascii: ".") || d == UInt8(ascii: ")"),
                   source.byte(n, k + 1) == UInt8(ascii: " ") else { return nil }
             bullet = k + 2
         } else {

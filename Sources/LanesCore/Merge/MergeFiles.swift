@@ -21,7 +21,10 @@ extension BoardFileInfo {
             let resultKeys = ColumnKey.keys(of: result.board.columns)
             info.columnSpacing = [:]
             for (j, key) in theirsKeys.enumerated() {
-                if let spacing = columnSpacing[key], let r = result.theirsColumns[j] { info.columnSpacing[resultKeys[r]] = spacing }
+                if var spacing = columnSpacing[key], let r = result.theirsColumns[j] {
+                    spacing.cardAboveAfterList = spacing.cardAboveAfterList.flatMap { result.theirsIdentity[$0] }
+                    info.columnSpacing[resultKeys[r]] = spacing
+                }
             }
         }
         return info
