@@ -19,21 +19,11 @@ extension BoardApp {
     /// esc, enter, q, ? close), and the messages key closes it again.
     mutating func messagesKey(_ key: Key, _ mods: Modifiers, scroll: Int) {
         let page = max(1, MessagesView.visibleRows(height: size.height) - 1)
-        let maxScroll = MessagesView.maxScroll(messages, size: size)
-        var s = scroll
-        switch ViewKey(key, mods, keymap: keymap) {
-        case .up: s -= 1
-        case .down: s += 1
-        case .pageUp: s -= page
-        case .pageDown: s += page
-        case .top: s = 0
-        case .bottom: s = maxScroll
-        case .close, .action(.messages):
-            mode = .normal
-            return
-        default: return
+        let key = ViewKey(key, mods, keymap: keymap)
+        if key == .close || key == .action(.messages) { mode = .normal; return }
+        if let s = key.scrolled(scroll, page: page, maxScroll: MessagesView.maxScroll(messages, size: size)) {
+            mode = .messages(scroll: s)
         }
-        mode = .messages(scroll: min(max(0, s), maxScroll))
     }
 
     mutating func messagesMouse(_ m: MouseEvent, scroll: Int) -> [AppEffect] {

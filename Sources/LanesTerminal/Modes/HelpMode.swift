@@ -11,19 +11,9 @@ struct HelpMode: Equatable, Sendable {
     /// Takes a key; `size` is the terminal's (the page step and the last scroll position depend on it).
     mutating func handle(_ key: Key, _ mods: Modifiers, keymap: Keymap, size: Size) -> ViewOutcome {
         let page = max(1, HelpView.visibleRows(height: size.height) - 1)
-        let maxScroll = HelpView.maxScroll(keymap: keymap, size: size)
-        var s = scroll
-        switch ViewKey(key, mods, keymap: keymap) {
-        case .up: s -= 1
-        case .down: s += 1
-        case .pageUp: s -= page
-        case .pageDown: s += page
-        case .top: s = 0
-        case .bottom: s = maxScroll
-        case .close: return .close
-        case .action, .none: return .stay
-        }
-        scroll = min(max(0, s), maxScroll)
+        let key = ViewKey(key, mods, keymap: keymap)
+        if key == .close { return .close }
+        if let s = key.scrolled(scroll, page: page, maxScroll: HelpView.maxScroll(keymap: keymap, size: size)) { scroll = s }
         return .stay
     }
 

@@ -32,6 +32,24 @@ enum ViewKey: Equatable {
 
 /// What a view over the board (help, metrics) does with an input: stays open (its state may
 /// have changed) or closes, leaving the board as it was.
+extension ViewKey {
+    /// Where a list scrolled to `scroll` goes for this key (clamped to 0…`maxScroll`; `page` rows
+    /// a page); nil for a key that does not scroll.
+    func scrolled(_ scroll: Int, page: Int, maxScroll: Int) -> Int? {
+        let s: Int
+        switch self {
+        case .up: s = scroll - 1
+        case .down: s = scroll + 1
+        case .pageUp: s = scroll - page
+        case .pageDown: s = scroll + page
+        case .top: s = 0
+        case .bottom: s = maxScroll
+        case .close, .action, .none: return nil
+        }
+        return min(max(0, s), maxScroll)
+    }
+}
+
 enum ViewOutcome: Equatable, Sendable {
     case stay
     case close

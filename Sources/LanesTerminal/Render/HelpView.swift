@@ -90,29 +90,12 @@ public enum HelpView {
         let all = lines(keymap: keymap, width: b.width - 4)
         let rows = visibleRows(height: buf.height)
         let top = min(max(0, scroll), max(0, all.count - rows))
-        let frame = Style(bold: true)
-        buf.fill(x: b.minX, y: b.minY, width: b.width, height: b.height)
-        buf.write("╭", x: b.minX, y: b.minY, style: frame)
-        buf.write(repeating: "─", count: b.width - 2, x: b.minX + 1, y: b.minY, style: frame)
-        buf.write("╮", x: b.maxX - 1, y: b.minY, style: frame)
         let rowKeys = ["↑↓"] + [keymap.keys(for: .down).first, keymap.keys(for: .up).first].compactMap { $0?.description }
             .filter { $0 != "down" && $0 != "up" }
-        let title = DisplayText.truncate(" Keys · \(rowKeys.joined(separator: " ")) scroll · pgup pgdn · esc closes ", to: b.width - 4)
-        buf.write(title, x: b.minX + 2, y: b.minY, style: frame)
-        for r in 0..<rows {
-            let y = b.minY + 1 + r
-            buf.write("│", x: b.minX, y: y, style: frame)
-            buf.write("│", x: b.maxX - 1, y: y, style: frame)
-            let i = top + r
-            if i < all.count { buf.write(all[i], x: b.minX + 2, y: y, maxX: b.maxX - 2) }
-        }
-        let y = b.minY + rows + 1
-        buf.write("╰", x: b.minX, y: y, style: frame)
-        buf.write(repeating: "─", count: b.width - 2, x: b.minX + 1, y: y, style: frame)
-        buf.write("╯", x: b.maxX - 1, y: y, style: frame)
-        let end = min(all.count, top + rows)
-        let place = top + rows >= all.count ? " \(top + 1)–\(end) of \(all.count) · end " : " \(top + 1)–\(end) of \(all.count) · ↓ more "
-        buf.write(place, x: b.maxX - 2 - TextWidth.width(of: place), y: y, style: frame)
+        ScrollBox.draw(all, top: top, visible: rows, box: b, title: " Keys · \(rowKeys.joined(separator: " ")) scroll · pgup pgdn · esc closes ",
+                       footer: { top, end in
+                           top + rows >= all.count ? " \(top + 1)–\(end) of \(all.count) · end " : " \(top + 1)–\(end) of \(all.count) · ↓ more "
+                       }, into: &buf)
     }
 }
 
