@@ -191,7 +191,7 @@ def test_moves_killed_at_random_moments_keep_every_card_exactly_once():
 
 # --------------------------------------------------------------------------- a file board and a PostgreSQL board
 
-from test_postgres_cli import pg, url  # noqa: E402,F401  (the server fixture: pg-test-cluster's, or one of its own)
+from pg_helpers import board_url as url  # noqa: E402  (the pg fixture is conftest's)
 
 PG_MOVES = int(os.environ.get("LANES_KILL_MOVES_PG", "60"))
 

@@ -11,7 +11,8 @@ import subprocess
 
 import pytest
 
-from test_postgres_cli import lanes, pg, psql, url  # noqa: F401  (pg is a fixture)
+from pg_helpers import board_url as url, psql
+from test_postgres_cli import lanes
 
 BOARD = """---
 kanban-plugin: board

@@ -13,7 +13,8 @@ import time
 import pytest
 
 from lanes_harness import Layout, board_md
-from test_postgres_cli import BOARD, lanes as run_lanes, pg, url  # noqa: F401 (pg is a fixture)
+from pg_helpers import board_url as url
+from test_postgres_cli import BOARD, lanes as run_lanes
 from test_postgres_tui import TEAM, column_titles, start_team_board
 
 

@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from lanes_harness import Layout, board_md, line_between
-from test_postgres_cli import BOARD, SCRIPT, lanes as run_lanes, pg, psql, url  # noqa: F401 (pg is a fixture)
+from pg_helpers import CLUSTER_SCRIPT as SCRIPT, board_url as url, psql
+from test_postgres_cli import BOARD, lanes as run_lanes
 
 @pytest.fixture(scope="module")
 def schema(pg, lanes_bin, tmp_path_factory):

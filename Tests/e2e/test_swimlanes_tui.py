@@ -16,7 +16,8 @@ import time
 import pytest
 
 from lanes_harness import board_md, line_between
-from test_swimlanes_cli import lanes as run_lanes, pg, pg_url, psql  # noqa: F401 (pg is a fixture)
+from pg_helpers import board_url as pg_url, psql
+from test_swimlanes_cli import lanes as run_lanes
 
 BOARD = [("To do", ["Fix login #frontend", "Write docs", "API #backend"]), ("Doing", ["Ship #backend #frontend"]),
          ("Done", [])]

@@ -253,7 +253,8 @@ def test_a_saved_workspace_opens_with_at_name(lanes, lanes_bin, tmp_path):
 
 # ----------------------------------------------------------------------------- a file and a PostgreSQL board
 
-from test_postgres_cli import lanes as run_lanes, pg, url  # noqa: E402,F401 (pg is a fixture)
+from pg_helpers import board_url as url  # noqa: E402  (the pg fixture is conftest's)
+from test_postgres_cli import lanes as run_lanes  # noqa: E402
 
 TEAM = [("Inbox", ["t0"]), ("Doing", ["t1"])]
 
