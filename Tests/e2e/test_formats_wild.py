@@ -84,7 +84,14 @@ FIXTURES += sorted(p for p in SHARED.glob("*.md") if p.name != "README.md") if S
 
 
 def first_lane(text: str) -> str:
+    fence = None  # a `#` line inside a fenced code block is code, not a lane
     for line in text.splitlines():
+        marker = line.lstrip(" ")[:3]
+        if marker in ("```", "~~~"):
+            fence = None if fence == marker else (fence or marker)
+            continue
+        if fence:
+            continue
         if line.startswith("#") and " " in line and line.lstrip("#").startswith(" ") and "Archive" not in line:
             return line.lstrip("#").strip().split(" (")[0]
     raise AssertionError("no lane heading")

@@ -204,7 +204,8 @@ def test_two_instances_on_one_board_both_save_and_see_each_other(lanes):
     other.wait_status("1 card changed elsewhere", timeout=3)
     L = Layout.simple(100, 30, after)
     other.wait_for(lambda l: other.text_at(*L.title_point(0, 0, dx=2), 2, l) == "a1", what="a1 first in the second view")
-    other.send_keys("l", "J")
+    # Its selection followed a0 to row 2; `g` takes the first card of the next column, b0.
+    other.send_keys("l", "g", "J")
     both = [("To do", ["a1", "a0", "a2"]), ("Doing", ["b1", "b0", "b2"]), ("Done", ["c0"])]
     other.wait_file(board_md(both))
     app.wait_status("1 card changed elsewhere", timeout=3)
