@@ -125,7 +125,7 @@ def test_column_commands_and_remove(lanes_bin, tmp_path):
     assert ok(lanes_bin, "column", "add", str(f), "Done") == 'Added column 4 "Done".\n'
     assert ok(lanes_bin, "column", "rename", str(f), "rev", "Check") == "Renamed the column to “Check”.\n"
     assert ok(lanes_bin, "column", "move", str(f), "Check", "--position", "3") == "Moved column “Check” to position 3.\n"
-    assert ok(lanes_bin, "column", "limit", str(f), "Doing", "1") == "Doing takes at most 1 cards.\n"
+    assert ok(lanes_bin, "column", "limit", str(f), "Doing", "1") == "Doing takes at most 1 card.\n"
     # The limit is the door's: lanes move is refused by it as the terminal's drop is.
     r = lanes(lanes_bin, "move", str(f), "Fix", "--to", "Doing")
     assert r.returncode == 2 and 'column "Doing" is full (WIP limit 1)' in r.stderr

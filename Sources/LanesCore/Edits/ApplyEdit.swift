@@ -277,7 +277,7 @@ struct EditDoor {
             if let limit, limit <= 0 { throw refuse(.number, "A WIP limit is a whole number above 0") }
             let before = fields(s)
             let name = board.columns[s].title
-            let words = limit.map { "\(name) takes at most \($0) cards" } ?? "\(name) has no WIP limit"
+            let words = limit.map { "\(name) takes at most \($0) card\($0 == 1 ? "" : "s")" } ?? "\(name) has no WIP limit"
             guard board.columns[s].wipLimit != limit else { return Outcome(board: board, inverse: nil, words: words, focus: .column(id)) }
             board.columns[s].wipLimit = limit
             return Outcome(board: board, inverse: .revertColumn(id, from: fields(s), to: before), words: words, focus: .column(id))
