@@ -103,8 +103,9 @@ def test_a_second_click_on_the_selected_card_opens_it(lanes):
     assert not any(" Card " in x for x in app.capture()), app.dump()
     app.mouse("press", 6, row)
     app.mouse("release", 6, row)
-    lines = app.wait_for(lambda l: any(" Card " in x for x in l), what="the detail after a second click")
-    assert "No description" in "".join(lines) and "No sub-tasks" in "".join(lines), app.dump()
+    # The frame is drawn before its contents: wait for the whole detail, not only its border.
+    app.wait_for(lambda l: any(" Card " in x for x in l) and "No description" in "".join(l) and "No sub-tasks" in "".join(l),
+                 what="the detail, with its empty description and sub-tasks, after a second click")
     app.send_keys("Escape")
     app.wait_for(lambda l: not any(" Card " in x for x in l), what="the detail closed")
     quit_and_check(app, TASKELL)

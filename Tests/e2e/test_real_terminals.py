@@ -90,6 +90,7 @@ class RealLanes:
             self.x.wait_log("READY")
             self.x.focus(self.x.window)
             if known is None:
+                self.x.wait_log("PROBING")  # the emulator has read the mouse modes: clicks are reported
                 w, h = self.x.geometry[2], self.x.geometry[3]
                 grid = CellGrid.measure(self._probe_clicks, (COLS, ROWS),
                                         (int(w * 0.2), int(h * 0.25), int(w * 0.8), int(h * 0.8)), (w, h))

@@ -532,9 +532,14 @@ def relay_main(argv: list[str]) -> int:
     log.write(f"READY {cols} {rows}\n")
 
     if args["--probe"]:
-        os.write(stdout, b"\x1b[?1000h\x1b[?1006h")
-        log.write("PROBING\n")
+        # A cursor-position request after the modes: the emulator answers it only once it has read
+        # them, so a click sent after PROBING is surely reported (before, a click could come first).
+        os.write(stdout, b"\x1b[?1000h\x1b[?1006h\x1b[6n")
         rest = b""
+        while not re.search(rb"\x1b\[\d+;\d+R", rest):
+            rest += os.read(stdin, 4096)
+        rest = re.sub(rb"\x1b\[\d+;\d+R", b"", rest, count=1)
+        log.write("PROBING\n")
         while True:
             rest += os.read(stdin, 4096)
             reports, rest, z = _parse_sgr(rest)
