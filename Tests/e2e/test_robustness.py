@@ -148,6 +148,9 @@ def test_resize_during_drag_loses_no_card(lanes, size):
     # Back to the first size: the screen must show exactly what the file holds.
     app.tmux.run("resize-window", "-t", app.name, "-x", "100", "-y", "30")
     wait_size(app, 100, 30)
+    if "Dropped" in outcome:
+        # The status speaks at the drop; the save lands right after it.
+        app.wait_file(board_md(THREE_AFTER), what=f"the drop saved (status {outcome!r})")
     text = app.read_file().decode()
     problems = every_once(text, ALL)
     assert not problems, f"after {outcome!r}: {problems}\n{text}"
