@@ -248,3 +248,57 @@ private func firstCardPoint(_ ws: Workspace, column k: Int, card i: Int) -> (Int
         }
     }
 }
+
+@Suite struct WorkspaceMoveExtrasTests {
+    @Test func mTakesAPositionAfterTheColumn() throws {
+        var d = WorkspaceDriver()
+        d.key(.char("m")); d.type("B.md:Doing:2")
+        let m = try #require(WorkspaceDriver.moves(d.key(.enter)).first)
+        #expect(m.to == 1 && m.column == "Doing" && m.position == 2)
+        d.key(.char("m")); d.type("B.md:do")
+        d.key(.tab)
+        #expect(d.ws.prompt?.editor.text == "B.md:Doing", "completion is as before")
+        d.type(":1")
+        let first = try #require(WorkspaceDriver.moves(d.key(.enter)).first)
+        #expect(first.column == "Doing" && first.position == 1)
+        // A column whose own title ends in :N is that column.
+        var c = WorkspaceDriver(boards: [sampleBoard(), sampleBoard([("Q:3", ["x0"]), ("Doing", [])])])
+        c.key(.char("m")); c.type("B.md:Q:3")
+        let q = try #require(WorkspaceDriver.moves(c.key(.enter)).first)
+        #expect(q.column == "Q:3" && q.position == nil)
+    }
+
+    @Test func redoMakesAnUndoneMoveAgainAndCanBeUndoneAgain() throws {
+        var d = WorkspaceDriver()
+        d.key(.char("j"))
+        d.key(.char("m")); d.type("B.md:Doing")
+        let m = try #require(WorkspaceDriver.moves(d.key(.enter)).first)
+        d.ws.moveFinished(m, result: .success(.init(titles: ["a1"], targetColumn: "Doing", position: 3, conflicts: [], keptOnSource: [])))
+        #expect(WorkspaceDriver.moves(d.key(.char("r"), .ctrl)).isEmpty, "nothing undone yet: the board's own redo")
+        let back = try #require(WorkspaceDriver.moves(d.key(.char("u"))).first)
+        d.ws.moveFinished(back, result: .success(.init(titles: ["a1"], targetColumn: "To do", position: 2, conflicts: [], keptOnSource: [])))
+        #expect(d.ws.app.status == "Undid the move: “a1” back on A.md, “To do” · ctrl-r redoes")
+        let again = try #require(WorkspaceDriver.moves(d.key(.char("r"), .ctrl)).first)
+        #expect(again.from == 0 && again.to == 1 && again.column == "Doing" && again.position == 3 && again.force && again.redoing)
+        #expect(again.cards.map(\.card.title) == ["a1"] && again.cards[0].column == "To do" && again.cards[0].row == 1)
+        d.ws.moveFinished(again, result: .success(.init(titles: ["a1"], targetColumn: "Doing", position: 3, conflicts: [], keptOnSource: [])))
+        #expect(d.ws.app.status == "Redid the move: moved “a1” to B.md, “Doing” at 3 · u undoes")
+        #expect(WorkspaceDriver.moves(d.key(.char("r"), .ctrl)).isEmpty, "the redo is spent")
+        let backAgain = try #require(WorkspaceDriver.moves(d.key(.char("u"))).first)
+        #expect(backAgain.undoing && backAgain.column == "To do" && backAgain.position == 2)
+        // A new move forgets what was undone.
+        d.ws.moveFinished(backAgain, result: .success(.init(titles: ["a1"], targetColumn: "To do", position: 2, conflicts: [], keptOnSource: [])))
+        d.key(.char("m")); d.type("B.md:Backlog")
+        let other = try #require(WorkspaceDriver.moves(d.key(.enter)).first)
+        d.ws.moveFinished(other, result: .success(.init(titles: ["a0"], targetColumn: "Backlog", position: 2, conflicts: [], keptOnSource: [])))
+        #expect(WorkspaceDriver.moves(d.key(.char("r"), .ctrl)).isEmpty)
+    }
+
+    @Test func aRefusalInTheTerminalHasNoCommandLineHint() throws {
+        var d = WorkspaceDriver()
+        d.key(.char("m")); d.type("B.md:Doing")
+        let m = try #require(WorkspaceDriver.moves(d.key(.enter)).first)
+        d.ws.moveFinished(m, result: .failure(CommandError(.badInput, "column \"Doing\" of B.md is full (WIP limit 2); --force moves anyway")))
+        #expect(d.ws.app.status == "Not moved: column \"Doing\" of B.md is full (WIP limit 2)")
+    }
+}

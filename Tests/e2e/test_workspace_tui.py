@@ -94,7 +94,7 @@ def test_files_and_a_folder_open_as_tabs_and_switch_by_key_and_click(lanes, tmp_
 def test_m_with_completion_moves_a_card_between_two_files_and_u_brings_it_back(two):
     app, a, b = two
     app.send_keys("j", "m")  # a1
-    app.wait_for(lambda l: "Move “a1” to board:column (tab completes):" in l[-1], what="the move prompt")
+    app.wait_for(lambda l: "Move “a1” to board:column[:N] (tab completes):" in l[-1], what="the move prompt")
     app.send_keys("Tab")
     app.wait_for(lambda l: l[-1].rstrip().endswith("B.md:"), what="the board completed")
     app.send_keys("D", "Tab")

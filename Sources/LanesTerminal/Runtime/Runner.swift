@@ -381,12 +381,9 @@ public final class AppRunner {
                 return
             }
         }
-        let seen = move.cards.map { (card: $0.card, column: $0.column, row: $0.row) }
         let result = Result<CrossBoardMove.Outcome, any Error> {
-            try CrossBoardMove.move(selecting: { try CrossBoardMove.paths(of: seen, in: $0) },
-                                    from: CrossBoardMove.Endpoint(key: source.key, storage: try source.open()),
-                                    to: CrossBoardMove.Endpoint(key: target.key, storage: try target.open()),
-                                    column: move.column, position: move.position, force: move.force, journal: journal)
+            try move.run(from: CrossBoardMove.Endpoint(key: source.key, storage: try source.open()),
+                         to: CrossBoardMove.Endpoint(key: target.key, storage: try target.open()), journal: journal)
         }
         if case .success = result {
             let quiet = now() + 2

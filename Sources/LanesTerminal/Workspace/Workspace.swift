@@ -29,6 +29,17 @@ public struct CrossMove: Sendable {
     public var force = false
     /// This move undoes the one before; it is not an undo step itself.
     public var undoing = false
+    /// This move makes an undone move again (forced, as every redo); it is an undo step again.
+    public var redoing = false
+
+    /// Runs the move on the stored boards, finding the cards as the screen showed them (what the
+    /// runner does once both boards are stored). The rules are the boards' doors', through `CrossBoardMove`.
+    public func run(from source: CrossBoardMove.Endpoint, to target: CrossBoardMove.Endpoint,
+                    journal: MoveJournal) throws -> CrossBoardMove.Outcome {
+        let seen = cards.map { (card: $0.card, column: $0.column, row: $0.row) }
+        return try CrossBoardMove.move(selecting: { try CrossBoardMove.paths(of: seen, in: $0) }, from: source, to: target,
+                                       column: column, position: position, force: force, journal: journal)
+    }
 }
 
 /// Several boards in one terminal: one `BoardApp` per board (each with its own selection,
@@ -64,6 +75,10 @@ public struct Workspace {
     var prompt: MovePrompt?
     /// This session's moves between boards, newest last.
     var moves: [MoveStep] = []
+    /// Moves undone, newest last: what redo makes again (cleared by a new move).
+    var undone: [MoveStep] = []
+    /// The move whose undo is running (it goes to `undone` when the undo worked).
+    var undoing: CrossMove?
     /// A drag between boards (held over a tab, or carried onto another board).
     var carry = BoardCarry()
 
@@ -137,7 +152,19 @@ public struct Workspace {
             guard let last = moves.last, last.undoDepth.allSatisfy({ boards[$0.key].document.history.undoStack.count == $0.value }),
                   last.move.from == active || last.move.to == active else { return nil }
             moves.removeLast()
+            undoing = last.move
             return undoMoves(last.move).map { .move($0) }
+        case .redo:
+            guard let next = undone.last, next.undoDepth.allSatisfy({ boards[$0.key].document.history.undoStack.count == $0.value }),
+                  next.move.from == active || next.move.to == active else { return nil }
+            undone.removeLast()
+            var again = next.move
+            again.force = true
+            again.redoing = true
+            // At the row it went to, or the end when the column is shorter now.
+            let count = boards[again.to].board.columns.first { $0.title == again.column }?.cards.count ?? 0
+            if let p = again.position, p > count + 1 { again.position = nil }
+            return [.move(again)]
         default:
             return nil
         }
@@ -180,7 +207,16 @@ public struct Workspace {
             let what = outcome.titles.count == 1 ? "“\(DisplayText.safe(outcome.titles[0]))”" : "\(outcome.titles.count) cards"
             var words = move.undoing
                 ? "Undid the move: \(what) back on \(tabs[move.to].name), “\(DisplayText.safe(outcome.targetColumn))”"
-                : "Moved \(what) to \(tabs[move.to].name), “\(DisplayText.safe(outcome.targetColumn))” at \(outcome.position)"
+                : "\(move.redoing ? "Redid the move: moved" : "Moved") \(what) to \(tabs[move.to].name), “\(DisplayText.safe(outcome.targetColumn))” at \(outcome.position)"
+            if move.undoing, let original = undoing {
+                undoing = nil
+                undone.append(MoveStep(move: original, undoDepth: [
+                    original.from: boards[original.from].document.history.undoStack.count,
+                    original.to: boards[original.to].document.history.undoStack.count,
+                ]))
+                words += app.keymap.keys(for: .redo).first.map { " · \($0) redoes" } ?? ""
+            }
+            if !move.undoing && !move.redoing { undone.removeAll() }
             if !outcome.keptOnSource.isEmpty {
                 words = "\(outcome.keptOnSource.count == 1 ? "“\(DisplayText.safe(outcome.keptOnSource[0]))” was" : "\(outcome.keptOnSource.count) cards were") edited on \(tabs[move.from].name) while it moved: it stays there with the edit"
             } else if let c = outcome.conflicts.first {
@@ -188,6 +224,8 @@ public struct Workspace {
             }
             if !move.undoing {
                 var placed = move
+                placed.force = false
+                placed.redoing = false
                 placed.position = outcome.position
                 placed.column = outcome.targetColumn
                 // Marks of moved cards go with them.
@@ -200,7 +238,12 @@ public struct Workspace {
             }
             boards[active].setStatus(words)
         case .failure(let error):
-            boards[active].setStatus((move.undoing ? "Could not undo the move: " : "Not moved: ") + DisplayText.safe("\(error)"))
+            if move.undoing { undoing = nil }
+            // The command line's hint has no place here: the terminal has no --force.
+            var why = "\(error)"
+            if why.hasSuffix("; --force moves anyway") { why.removeLast("; --force moves anyway".count) }
+            let what = move.undoing ? "Could not undo the move: " : move.redoing ? "Could not redo the move: " : "Not moved: "
+            boards[active].setStatus(what + DisplayText.safe(why))
         }
     }
 
@@ -220,9 +263,9 @@ public struct Workspace {
                 return []
             case .submit:
                 switch p.answer() {
-                case .success(let (to, column)):
+                case .success(let (to, column, position)):
                     prompt = nil
-                    return [.move(CrossMove(from: active, to: to, cards: p.cards, column: column, position: nil))]
+                    return [.move(CrossMove(from: active, to: to, cards: p.cards, column: column, position: position))]
                 case .failure(let why):
                     p.editor.say(why.words)
                 }
