@@ -1,4 +1,8 @@
 import DragKit
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import LanesCore
 import Testing
 @testable import LanesTerminal
@@ -300,5 +304,87 @@ private func firstCardPoint(_ ws: Workspace, column k: Int, card i: Int) -> (Int
         let m = try #require(WorkspaceDriver.moves(d.key(.enter)).first)
         d.ws.moveFinished(m, result: .failure(CommandError(.badInput, "column \"Doing\" of B.md is full (WIP limit 2); --force moves anyway")))
         #expect(d.ws.app.status == "Not moved: column \"Doing\" of B.md is full (WIP limit 2)")
+    }
+}
+
+/// Boards that open after the first frame (`BoardLoader`): a stand-in with a loading tab until the board arrives.
+@Suite struct WorkspaceBackgroundOpeningTests {
+    static func loadingWorkspace() -> WorkspaceDriver {
+        var d = WorkspaceDriver()
+        let first = d.ws.boards[0]
+        d.ws = Workspace(boards: [first, Workspace.standIn(named: "B.md", like: first)],
+                         tabs: [Workspace.Tab(name: "A.md"), Workspace.Tab(name: "B.md", loading: true)], size: d.ws.size)
+        return d
+    }
+
+    @Test func aBoardStillOpeningSaysSoOnItsTabAndInItsPlace() {
+        var d = Self.loadingWorkspace()
+        #expect(d.screen()[0].hasPrefix(" A.md (5) │ B.md (…) │"))
+        d.key(.char("n"), .ctrl)
+        #expect(d.ws.active == 1, "switching to a board still opening works")
+        let s = d.screen()
+        #expect(s.contains { $0.contains("Opening B.md…") })
+        #expect(!s.contains { $0.contains("Lanes · B.md") }, "no empty board drawn for it")
+        // Its keys do nothing but say why; the workspace's keys still work.
+        d.key(.char("a"))
+        #expect(d.ws.app.status == "B.md is still opening…")
+        #expect(d.ws.boards[1].board.columns.isEmpty && d.ws.prompt == nil)
+        d.key(.char("m"))
+        #expect(d.ws.prompt == nil, "no move from a board not open")
+        d.key(.char("p"), .ctrl)
+        #expect(d.ws.active == 0)
+    }
+
+    @Test func aBoardShownWhileOpeningAppearsAsSoonAsItIsReady() {
+        var d = Self.loadingWorkspace()
+        d.key(.char("n"), .ctrl)
+        let b = BoardApp(board: sampleBoard([("Backlog", ["x0"]), ("Doing", ["y0", "y1"])]), title: "Lanes · B.md", status: "ready")
+        d.ws.loaded(1, b)
+        let s = d.screen()
+        #expect(s[0].hasPrefix(" A.md (5) │ B.md (3) │"))
+        #expect(s[1].contains("Lanes · B.md") && s.contains { $0.contains("x0") })
+        #expect(d.ws.app.size == Size(width: 80, height: 19), "sized under the tab bar")
+        d.key(.char("j"))
+        #expect(d.ws.app.status != "B.md is still opening…", "its keys are the board's now")
+        #expect(d.ws.app.validSelection == ItemPath(section: 1, item: 0), "j moved down to y0")
+    }
+
+    @Test func aBoardThatCouldNotBeOpenedSaysWhy() {
+        var d = Self.loadingWorkspace()
+        d.ws.failedToOpen(1, "B.md:3: a line the board cannot read")
+        #expect(d.screen()[0].hasPrefix(" A.md (5) │ B.md (!) │"))
+        d.key(.char("n"), .ctrl)
+        let s = d.screen()
+        #expect(s.contains { $0.contains("Could not open B.md:") })
+        #expect(s.contains { $0.contains("B.md:3: a line the board cannot read") })
+        d.key(.char("x"))
+        #expect(d.ws.app.status == "B.md could not be opened")
+    }
+
+    @Test func theLoaderOpensEachBoardOnItsOwnThreadInTabOrder() throws {
+        let names = ["B.md", "C.md", "D.md"]
+        let later = names.map { name in
+            BoardLoader.Later(tabName: name) {
+                if name == "C.md" { throw CommandError(.badInput, "C.md: not a board") }
+                return HostedBoard(app: BoardApp(board: sampleBoard([(name, ["card of \(name)"])]), title: name),
+                                   tabName: name, storage: nil, boardName: name, copyInfo: BoardFileInfo(dialect: .taskell))
+            }
+        }
+        let loader = BoardLoader(later, firstIndex: 1)
+        #expect(loader.take().isEmpty, "nothing opens before start")
+        loader.start()
+        var got: [(Int, String)] = []
+        while !loader.isDone {
+            var fd = pollfd(fd: loader.descriptor, events: Int16(POLLIN), revents: 0)
+            #expect(poll(&fd, 1, 10_000) == 1, "the descriptor wakes the loop")
+            for (i, r) in loader.take() {
+                switch r {
+                case .success(let b): got.append((i, b.app.board.columns[0].cards[0].title))
+                case .failure(let e): got.append((i, "\(e)"))
+                }
+            }
+        }
+        #expect(got.map(\.0) == [1, 2, 3])
+        #expect(got.map(\.1) == ["card of B.md", "C.md: not a board", "card of D.md"])
     }
 }

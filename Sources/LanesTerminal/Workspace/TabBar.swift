@@ -1,8 +1,8 @@
 import DragKit
 import LanesCore
 
-/// The workspace's top row: each board's name, card count, and `●` when another writer changed it
-/// since it was last shown. The board shown is drawn bold on the plain background, the others reversed.
+/// The workspace's top row: each board's name, card count (`…` while it opens, `!` when it could
+/// not be opened), and `●` when another writer changed it since it was last shown. The board shown is drawn bold on the plain background, the others reversed.
 struct TabBar {
     var tabs: [Workspace.Tab]
     var counts: [Int]
@@ -12,7 +12,8 @@ struct TabBar {
 
     /// Each tab's label.
     func label(_ i: Int) -> String {
-        " " + DisplayText.safe(tabs[i].name) + " (\(counts[i]))" + (tabs[i].changedElsewhere ? " ●" : "") + " "
+        let count = tabs[i].loading ? "…" : tabs[i].failed != nil ? "!" : "\(counts[i])"
+        return " " + DisplayText.safe(tabs[i].name) + " (\(count))" + (tabs[i].changedElsewhere ? " ●" : "") + " "
     }
 
     /// Where each tab is on the row: labels share the width, each cut to its share when they do not fit.

@@ -56,8 +56,18 @@ public struct Workspace {
         public var name: String
         /// Another writer changed the board since it was last shown.
         public var changedElsewhere = false
+        /// The board is still opening in the background (`BoardLoader`): its app is a stand-in.
+        public var loading = false
+        /// Why the board could not be opened (its app stays a stand-in).
+        public var failed: String?
 
-        public init(name: String) { self.name = name }
+        public init(name: String, loading: Bool = false) {
+            self.name = name
+            self.loading = loading
+        }
+
+        /// The board is open and its app is the board's.
+        public var isOpen: Bool { !loading && failed == nil }
     }
 
     /// A move between boards as it can be undone: the cards back to where each was.
@@ -110,6 +120,28 @@ public struct Workspace {
         if boards[i].size != boardSize { boards[i].resize(boardSize) }
     }
 
+    /// Board `i` finished opening in the background: its app takes the stand-in's place (shown at
+    /// once when its tab is the one shown).
+    public mutating func loaded(_ i: Int, _ app: BoardApp) {
+        guard boards.indices.contains(i) else { return }
+        boards[i] = app
+        boards[i].resize(boardSize)
+        tabs[i].loading = false
+        tabs[i].failed = nil
+    }
+
+    /// Board `i` could not be opened: its tab says so, and so does its place when shown.
+    public mutating func failedToOpen(_ i: Int, _ why: String) {
+        guard tabs.indices.contains(i) else { return }
+        tabs[i].loading = false
+        tabs[i].failed = why
+    }
+
+    /// A stand-in for a board still opening: no columns, the keys of `like`, nothing to save.
+    public static func standIn(named name: String, like app: BoardApp) -> BoardApp {
+        BoardApp(board: Board(columns: []), title: "Lanes · \(name)", size: app.size, status: "", keymap: app.keymap)
+    }
+
     /// Another writer changed board `i` (the runner says so): marked on its tab until it is shown.
     public mutating func changedElsewhere(_ i: Int) {
         if i != active, tabs.indices.contains(i) { tabs[i].changedElsewhere = true }
@@ -124,9 +156,17 @@ public struct Workspace {
         switch event {
         case .key(let key, let mods):
             if carry.isActive { return carryKey(key, now: now) }
-            if let action = app.keymap.action(for: key, mods), app.isIdle, let effects = perform(action) { return effects }
+            let action = app.keymap.action(for: key, mods)
+            if let action, app.isIdle, let effects = perform(action) { return effects }
+            if !tabs[active].isOpen {
+                // Only leaving (another board, quit, suspend) means anything on a board not open.
+                if action == .quit || action == .suspend { break }
+                boards[active].setStatus(tabs[active].loading ? "\(tabs[active].name) is still opening…" : "\(tabs[active].name) could not be opened")
+                return []
+            }
         case .mouse(let m):
             if showsTabs, let effects = mouse(m, now: now) { return effects }
+            if !tabs[active].isOpen { return [] }
         case .focusOut where carry.isActive:
             // The button may go up in another window, where this terminal never hears of it.
             let c = carry.carried!
@@ -145,6 +185,7 @@ public struct Workspace {
         case .nextBoard: show((active + 1) % boards.count); return []
         case .previousBoard: show((active + boards.count - 1) % boards.count); return []
         case .moveToBoard:
+            guard tabs[active].isOpen else { return nil }
             guard let cards = cardsToMove() else { boards[active].setStatus("No card to move"); return [] }
             prompt = MovePrompt(cards: cards, from: active, boards: boards.map(\.board), names: tabs.map(\.name))
             return []
@@ -289,7 +330,7 @@ public struct Workspace {
             return
         }
         var inner = CellBuffer(width: boardSize.width, height: boardSize.height)
-        app.render(into: &inner, now: now)
+        if tabs[active].isOpen { app.render(into: &inner, now: now) } else { drawNotOpen(into: &inner) }
         for y in 0..<min(inner.height, buf.height - 1) {
             for x in 0..<inner.width { buf[x, y + 1] = inner[x, y] }
         }
@@ -298,6 +339,23 @@ public struct Workspace {
             .draw(into: &buf, width: size.width)
         carry.drawGhost(into: &buf)
         drawPrompt(into: &buf)
+    }
+
+    /// The place of a board still opening (or that could not be opened): what it is waiting for, in words.
+    func drawNotOpen(into buf: inout CellBuffer) {
+        let tab = tabs[active]
+        let lines = tab.loading
+            ? ["Opening \(DisplayText.safe(tab.name))…", "It shows here as soon as it is read; ctrl-n/ctrl-p switch boards meanwhile."]
+            : ["Could not open \(DisplayText.safe(tab.name)):", DisplayText.safe(tab.failed ?? "")]
+        let y0 = max(0, buf.height / 2 - 1)
+        for (k, line) in lines.enumerated() where y0 + k < buf.height {
+            let text = DisplayText.truncate(line, to: max(0, buf.width - 2))
+            let x = max(0, (buf.width - TextWidth.width(of: text)) / 2)
+            buf.write(text, x: x, y: y0 + k, style: Style(bold: k == 0), maxX: buf.width)
+        }
+        if !app.status.isEmpty, buf.height > 0 {
+            buf.write(" " + DisplayText.truncate(app.status, to: max(0, buf.width - 1)), x: 0, y: buf.height - 1, style: Style(), maxX: buf.width)
+        }
     }
 
     func drawPrompt(into buf: inout CellBuffer) {
