@@ -344,9 +344,9 @@ private func firstCardPoint(_ ws: Workspace, column k: Int, card i: Int) -> (Int
         #expect(s[0].hasPrefix(" A.md (5) │ B.md (3) │"))
         #expect(s[1].contains("Lanes · B.md") && s.contains { $0.contains("x0") })
         #expect(d.ws.app.size == Size(width: 80, height: 19), "sized under the tab bar")
-        d.key(.char("j"))
+        d.key(.char("l"))
         #expect(d.ws.app.status != "B.md is still opening…", "its keys are the board's now")
-        #expect(d.ws.app.validSelection == ItemPath(section: 1, item: 0), "j moved down to y0")
+        #expect(d.ws.app.validSelection == ItemPath(section: 1, item: 0), "l moved right to y0")
     }
 
     @Test func aBoardThatCouldNotBeOpenedSaysWhy() {
