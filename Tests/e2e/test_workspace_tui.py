@@ -329,3 +329,39 @@ def test_m_and_a_drag_move_cards_between_a_file_and_a_postgresql_board(lanes, la
     app.wait_status("Moved “t1” to A.md, “To do” at 4")
     wait_team(app, lanes_bin, schema, name, tmp_path, a, ["a0", "a1", "a2", "t1", "a3"], ["t0"], "after the drop on A's tab")
     assert app.quit() == 0
+
+
+def test_m_with_a_position_then_undo_and_ctrl_r_redo(two):
+    """`board:column:N` puts the card at row N; u moves it back; ctrl-r makes the move again, both crash-safe moves."""
+    app, a, b = two
+    app.send_keys("j", "m")  # a1
+    app.send_literal("B.md:Doing:2")
+    app.send_keys("Enter")
+    app.wait_status("Moved “a1” to B.md, “Doing” at 2 · u undoes")
+    wait_cards(app, [a, b], {a: ["a0", "a2", "a3"], b: ["b0", "b1", "a1", "b2"]}, "after m at position 2")
+    app.send_keys("u")
+    app.wait_status("Undid the move: “a1” back on A.md, “To do” · ctrl-r redoes")
+    wait_cards(app, [a, b], {a: ["a0", "a1", "a2", "a3"], b: ["b0", "b1", "b2"]}, "after undo")
+    app.send_keys("C-r")
+    app.wait_status("Redid the move: moved “a1” to B.md, “Doing” at 2 · u undoes")
+    wait_cards(app, [a, b], {a: ["a0", "a2", "a3"], b: ["b0", "b1", "a1", "b2"]}, "after redo")
+    app.wait_for(lambda l: l[0].startswith(" A.md (3) │ B.md (4) │"), what="the counts after redo")
+    assert app.quit() == 0
+
+
+def test_a_board_that_cannot_be_opened_in_the_background_says_why_on_its_tab(lanes, tmp_path):
+    """The first board opens at once; a later one that is not a board is said on its tab and in its place."""
+    d = tmp_path / "ws"
+    d.mkdir()
+    (d / "A.md").write_text(board_md(A))
+    (d / "B.md").write_text(board_md(B))
+    (d / "C.md").write_bytes(b"## Ideas\n\n- c0 \xff\xfe not UTF-8\n")
+    app = lanes(None, wait_for="a0", args=["A.md", "B.md", "C.md"], workdir=d)
+    app.wait_for(lambda l: l[0].startswith(" A.md (4) │ B.md (3) │ C.md (!) │"), what="the tab of the board that did not open")
+    app.send_keys("C-p")
+    app.wait_for(lambda l: "Could not open C.md:" in app.screen(), what="why, in its place")
+    app.send_keys("a")
+    app.wait_status("C.md could not be opened")
+    app.send_keys("C-p")
+    app.wait_for(lambda l: "Lanes · B.md" in l[1] and "b0" in app.screen(), what="B still works")
+    assert app.quit() == 0
