@@ -388,3 +388,57 @@ private func firstCardPoint(_ ws: Workspace, column k: Int, card i: Int) -> (Int
         #expect(got.map(\.1) == ["card of B.md", "C.md: not a board", "card of D.md"])
     }
 }
+
+/// A lifted card carried to another board by keyboard alone.
+@Suite struct WorkspaceKeyboardCarryTests {
+    @Test func spaceLiftsCtrlNCarriesArrowsPlaceAndSpaceDrops() throws {
+        var d = WorkspaceDriver()
+        d.key(.char("j"))          // a1
+        d.key(.char(" "))          // lifted
+        #expect(d.ws.app.coordinator.session?.isKeyboard == true)
+        #expect(d.key(.char("n"), .ctrl).isEmpty)
+        #expect(d.ws.active == 1 && d.ws.carry.keyboard != nil)
+        #expect(d.ws.boards[0].coordinator.session == nil, "the lift on A ended with the card in its place")
+        #expect(titles(d.ws.boards[0].board)[0] == ["a0", "a1", "a2"])
+        #expect(d.ws.app.status.hasPrefix("Carrying “a1” from A.md → “Backlog” at 1"))
+        #expect(d.screen().contains { $0.contains("▸ a1") }, "the ghost is drawn on B")
+        d.key(.char("l"))          // Doing
+        d.key(.char("j"))          // before y1
+        #expect(d.ws.app.status.hasPrefix("Carrying “a1” from A.md → “Doing” at 2"))
+        d.key(.char("j")); d.key(.char("j"))  // past the end: clamped to the end
+        #expect(d.ws.app.status.hasPrefix("Carrying “a1” from A.md → “Doing” at 3"))
+        d.key(.char("k"))
+        let m = try #require(WorkspaceDriver.moves(d.key(.char(" "))).first)
+        #expect(m.from == 0 && m.to == 1 && m.column == "2" && m.position == 2)
+        #expect(m.cards.map(\.card.title) == ["a1"] && m.cards[0].column == "To do" && m.cards[0].row == 1)
+        #expect(!d.ws.carry.isActive)
+    }
+
+    @Test func escOrCarryingItBackLeavesTheCardWhereItWas() {
+        var d = WorkspaceDriver()
+        d.key(.char(" "))
+        d.key(.char("n"), .ctrl)
+        #expect(d.ws.active == 1)
+        d.key(.escape)
+        #expect(d.ws.active == 0 && !d.ws.carry.isActive)
+        #expect(d.ws.app.status == "Cancelled: “a0” stays on A.md")
+        d.key(.char(" "))
+        d.key(.char("n"), .ctrl)
+        d.key(.char("n"), .ctrl)   // two boards: on to A again
+        #expect(d.ws.active == 0 && !d.ws.carry.isActive)
+        #expect(d.ws.app.status == "Back on its own board: “a0” stays on A.md")
+        #expect(titles(d.ws.app.board) == titles(sampleBoard()))
+    }
+
+    @Test func enterDropsAtTheEndAndTheMouseDoesNotCancelAKeyboardCarry() throws {
+        var d = WorkspaceDriver()
+        d.key(.char(" "))
+        d.key(.char("p"), .ctrl)
+        #expect(d.ws.active == 1 && !d.ws.wantsAllMotion, "no pointer to follow")
+        _ = d.ws.handle(.mouse(MouseEvent(.motion, .left, x: 3, y: 5)), now: d.now + 0.1)
+        #expect(d.ws.carry.isActive, "a stray motion report does not end it")
+        d.key(.char("G"))
+        let m = try #require(WorkspaceDriver.moves(d.key(.enter)).first)
+        #expect(m.column == "1" && m.position == nil, "after the last card: the end")
+    }
+}

@@ -155,8 +155,11 @@ public struct Workspace {
         if prompt != nil { return promptInput(event) }
         switch event {
         case .key(let key, let mods):
-            if carry.isActive { return carryKey(key, now: now) }
+            if carry.isActive { return carryKey(key, mods, now: now) }
             let action = app.keymap.action(for: key, mods)
+            if action == .nextBoard || action == .previousBoard, let effects = carryLifted(action == .nextBoard ? 1 : -1, now: now) {
+                return effects
+            }
             if let action, app.isIdle, let effects = perform(action) { return effects }
             if !tabs[active].isOpen {
                 // Only leaving (another board, quit, suspend) means anything on a board not open.
@@ -167,7 +170,7 @@ public struct Workspace {
         case .mouse(let m):
             if showsTabs, let effects = mouse(m, now: now) { return effects }
             if !tabs[active].isOpen { return [] }
-        case .focusOut where carry.isActive:
+        case .focusOut where carry.followsPointer:
             // The button may go up in another window, where this terminal never hears of it.
             let c = carry.carried!
             carry.carried = nil
@@ -373,7 +376,7 @@ public struct Workspace {
         springLoadIfDue(now: now)
     }
 
-    public var wantsAllMotion: Bool { app.wantsAllMotion || carry.isActive }
+    public var wantsAllMotion: Bool { app.wantsAllMotion || carry.followsPointer }
 }
 
 extension BoardApp {
