@@ -365,3 +365,31 @@ def test_a_board_that_cannot_be_opened_in_the_background_says_why_on_its_tab(lan
     app.send_keys("C-p")
     app.wait_for(lambda l: "Lanes · B.md" in l[1] and "b0" in app.screen(), what="B still works")
     assert app.quit() == 0
+
+
+def test_a_lifted_card_is_carried_to_another_board_by_keyboard_and_dropped_there(two):
+    """space lifts a1, ctrl-n carries it onto B, l and j choose Doing before b2, space drops it there."""
+    app, a, b = two
+    app.send_keys("j", "Space")
+    app.wait_status("Picked up")
+    app.send_keys("C-n")
+    app.wait_for(lambda l: "Lanes · B.md" in l[1], what="B shown under the carried card")
+    app.wait_status("Carrying “a1” from A.md → “Backlog” at 1")
+    app.send_keys("l", "j")
+    app.wait_status("Carrying “a1” from A.md → “Doing” at 2")
+    assert "▸ a1" in app.screen()
+    app.send_keys("Space")
+    app.wait_status("Moved “a1” to B.md, “Doing” at 2 · u undoes")
+    wait_cards(app, [a, b], {a: ["a0", "a2", "a3"], b: ["b0", "b1", "a1", "b2"]}, "after the keyboard carry")
+    # Esc while carrying: nothing moves.
+    app.send_keys("C-p")
+    app.wait_for(lambda l: "Lanes · A.md" in l[1], what="A shown")
+    before = (a.read_bytes(), b.read_bytes())
+    app.send_keys("Space")  # a2: the selection kept its row when a1 left
+    app.wait_status("Picked up “a2”")
+    app.send_keys("C-n")
+    app.wait_status("Carrying “a2” from A.md")
+    app.send_keys("Escape")
+    app.wait_status("Cancelled: “a2” stays on A.md")
+    assert (a.read_bytes(), b.read_bytes()) == before
+    assert app.quit() == 0
