@@ -442,3 +442,27 @@ private func firstCardPoint(_ ws: Workspace, column k: Int, card i: Int) -> (Int
         #expect(m.column == "1" && m.position == nil, "after the last card: the end")
     }
 }
+
+extension WorkspaceKeyboardCarryTests {
+    /// The target's door is asked while the card is placed: a full column or an accept rule says
+    /// so at once, and space there keeps the card carried instead of asking for a move bound to fail.
+    @Test func theTargetsRulesSpeakWhileTheCardIsPlaced() throws {
+        var b = sampleBoard([("Backlog", ["x0"]), ("Doing", ["y0", "y1"]), ("Done", [])])
+        b.columns[1].wipLimit = 2
+        b.acceptRules.setSources(["Doing"], for: "Done")
+        var d = WorkspaceDriver(boards: [sampleBoard(), b], width: 100)
+        d.key(.char(" "))
+        d.key(.char("n"), .ctrl)
+        #expect(!d.ws.app.status.contains("refused here"), "Backlog takes it")
+        d.key(.char("l"))
+        #expect(d.ws.app.status.contains("→ “Doing” at 1 · refused here: column \"Doing\" of B.md is full (WIP limit 2) ·"))
+        #expect(d.key(.char(" ")).isEmpty)
+        #expect(d.ws.carry.isActive, "still carried")
+        #expect(d.ws.app.status == "Refused: column \"Doing\" of B.md is full (WIP limit 2) · choose another column, or esc brings it back")
+        d.key(.char("l"))
+        #expect(d.ws.app.status.contains("refused here: column \"Done\" of B.md accepts cards only from \"Doing\", not from \"To do\""))
+        d.key(.char("h")); d.key(.char("h"))
+        let m = try #require(WorkspaceDriver.moves(d.key(.char(" "))).first)
+        #expect(m.column == "1" && m.position == 1)
+    }
+}

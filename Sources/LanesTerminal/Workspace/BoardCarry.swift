@@ -213,6 +213,11 @@ extension Workspace {
                 carry.keyboard = nil
                 return bringBack(c.from, c.cards, "\(tabs[active].name) has no column to take it")
             }
+            if let why = keyboardCarryRefusal(at) {
+                // As a refused drop snaps back, but the card stays carried: another column may take it.
+                boards[active].setStatus("Refused: \(why) · choose another column, or esc brings it back")
+                return []
+            }
             carry.carried = nil
             carry.keyboard = nil
             let count = columns[at.column].cards.count
@@ -246,7 +251,22 @@ extension Workspace {
         }
         let what = c.cards.count == 1 ? "“\(DisplayText.safe(c.cards[0].card.title))”" : "\(c.cards.count) cards"
         let place = columns.isEmpty ? "no column" : "“\(DisplayText.safe(columns[at.column].title))” at \(at.row + 1)"
-        boards[active].setStatus("Carrying \(what) from \(tabs[c.from].name) → \(place) · space drops · ctrl-n/ctrl-p another board · esc brings it back")
+        let refused = keyboardCarryRefusal(at).map { " · refused here: \($0)" } ?? ""
+        boards[active].setStatus("Carrying \(what) from \(tabs[c.from].name) → \(place)\(refused) · space drops · ctrl-n/ctrl-p another board · esc brings it back")
+    }
+
+    /// What the board shown's door says to the carried cards arriving at `at` (its WIP limit, its
+    /// accept rule), asked as the move will ask it; nil when they may come.
+    func keyboardCarryRefusal(_ at: (column: Int, row: Int)) -> String? {
+        guard let c = carry.carried, app.board.columns.indices.contains(at.column) else { return nil }
+        let edit = BoardEdit.receiveCards(c.cards.map(\.card), to: app.board.columns[at.column].id, position: nil,
+                                          from: c.cards.map(\.column), board: tabs[active].name)
+        do {
+            _ = try app.board.applying(edit)
+            return nil
+        } catch {
+            return DisplayText.safe(error.words)
+        }
     }
 
     /// The carried cards stay where they were: their board is shown again, and the words say why.
