@@ -466,3 +466,41 @@ extension WorkspaceKeyboardCarryTests {
         #expect(m.column == "1" && m.position == 1)
     }
 }
+
+/// Many boards: the tab bar scrolls to the board shown instead of cutting every name short.
+@Suite struct WorkspaceTabScrollTests {
+    static func many(_ n: Int) -> WorkspaceDriver {
+        let names = (1...n).map { "project-board-\($0).md" }
+        return WorkspaceDriver(boards: names.map { _ in sampleBoard() }, names: names, width: 80)
+    }
+
+    @Test func theRowScrollsToTheBoardShownWithItsNameWhole() {
+        var d = Self.many(12)
+        var bar = d.screen()[0]
+        #expect(bar.hasPrefix(" project-board-1.md (5) │ project-board-2.md (5) │ project-board-3.md (5) │"))
+        #expect(bar.hasSuffix("9›"), "nine boards hidden on the right: \(bar)")
+        for _ in 0..<5 { d.key(.char("n"), .ctrl) }
+        bar = d.screen()[0]
+        #expect(bar.contains(" project-board-6.md (5) "), "the board shown is whole: \(bar)")
+        #expect(bar.hasPrefix("‹3 ") && bar.hasSuffix("6›"), "\(bar)")
+        // A click on a marker shows the board hidden next to the shown ones.
+        let x = bar.count - 1
+        d.mouse(.press, x, 0)
+        d.mouse(.release, x, 0)
+        #expect(d.ws.active == 6)
+        d.mouse(.press, 0, 0)
+        d.mouse(.release, 0, 0)
+        #expect(d.ws.active == 3 || d.ws.active == 4, "‹ shows the board just before the shown ones: \(d.ws.active)")
+        while d.ws.active != 0 { d.key(.char("p"), .ctrl) }
+        #expect(d.screen()[0].hasSuffix("9›") && !d.screen()[0].hasPrefix("‹"), "back at the start")
+        d.key(.char("p"), .ctrl)   // round to the last board: the row scrolls to the end
+        #expect(d.screen()[0].hasPrefix("‹") && !d.screen()[0].contains("›"))
+        #expect(d.screen()[0].hasSuffix("│ project-board-12.md (5)"), "the last board whole at the right edge")
+    }
+
+    @Test func aFewBoardsDrawAsBefore() {
+        let d = WorkspaceDriver()
+        #expect(d.screen()[0].hasPrefix(" A.md (5) │ B.md (3) │"))
+        #expect(!d.screen()[0].contains("›"))
+    }
+}
