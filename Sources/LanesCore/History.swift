@@ -192,6 +192,8 @@ extension BoardEdit {
         case .moveCards(let ids, _, _): ids.count == 1 ? "move" : "move \(ids.count) cards"
         case .moveCardsToLane(let ids, _, _, _): ids.count == 1 ? "move to lane" : "move \(ids.count) cards to lane"
         case .deleteCards(let ids, _): ids.count == 1 ? "delete card" : "delete \(ids.count) cards"
+        case .receiveCards(let cards, _, _, _, _): cards.count == 1 ? "move in from another board" : "move \(cards.count) cards in from another board"
+        case .sendCards(let ids, _): ids.count == 1 ? "move to another board" : "move \(ids.count) cards to another board"
         case .addColumn: "add column"
         case .renameColumn: "rename column"
         case .moveColumn: "move column"

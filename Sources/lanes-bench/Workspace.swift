@@ -4,8 +4,9 @@ import LanesCore
 import LanesTerminal
 
 /// `lanes-bench --workspace [--ws-boards 20] [--ws-cards 1000]`: a workspace of many boards
-/// (#27): how long opening them takes (the first board alone, then all), what switching to a
-/// board costs up to its full frame, and the resident memory of the workspace against one board.
+/// (#27): how long opening them takes (the first board alone, then all; and as Lanes opens them:
+/// the first frame, then the others in the background), what switching to a board costs up to its
+/// full frame, and the resident memory of the workspace against one board.
 func runWorkspaceBench(boards count: Int, cards: Int, size: Size = Size(width: 120, height: 40)) {
     let dir = makeTempDir()
     defer { try? FileManager.default.removeItem(atPath: dir) }
@@ -37,7 +38,8 @@ func runWorkspaceBench(boards count: Int, cards: Int, size: Size = Size(width: 1
         switches.append(ms(nanos() - t0))
     }
     say("  open the first board            \(fmt(firstMs)) ms")
-    say("  open the other \(count - 1) boards       \(fmt(restMs)) ms (one after another, before the first frame)")
+    say("  open the other \(count - 1) boards       \(fmt(restMs)) ms (one after another, as if all opened before the first frame)")
+    runBackgroundOpening(paths: paths, size: size)
     // The first visit of each board draws its frame anew; later visits find it in the board's frame cache.
     let firstVisits = Array(switches.prefix(count))
     let later = Array(switches.dropFirst(count))
@@ -47,4 +49,59 @@ func runWorkspaceBench(boards count: Int, cards: Int, size: Size = Size(width: 1
     // the workspace's growth is given per board as well.
     say("  resident memory                 all \(count) boards +\(rssAll / 1024) MB (\(String(format: "%.1f", Double(rssAll) / 1024 / Double(count))) MB a board on average; the first board alone +\(rssOne / 1024) MB)")
     withExtendedLifetime(ws) {}
+}
+
+/// The first frame of the first board, alone and as the first of a workspace whose other boards
+/// open in the background (`BoardLoader`, as `lanes A.md B.md …` does), then how long the others
+/// take to arrive and what a frame of the first board costs while they load.
+func runBackgroundOpening(paths: [String], size: Size, rounds: Int = 5) {
+    @Sendable func hosted(_ path: String) throws -> HostedBoard {
+        let (store, board, _) = try FileBoardStore.open(path, starter: nil)
+        let name = (path as NSString).lastPathComponent
+        return HostedBoard(app: BoardApp(board: board, title: "Lanes · \(name)", size: size), tabName: name,
+                           storage: store, boardName: path, copyInfo: store.info)
+    }
+    var alone: [Double] = [], firstFrame: [Double] = [], allIn: [Double] = [], during: [Double] = []
+    for _ in 0..<rounds {
+        var buf = CellBuffer(width: size.width, height: size.height)
+        // The first board alone: open it and draw its first frame.
+        let t0 = nanos()
+        guard let one = try? hosted(paths[0]) else { fatalError("cannot open \(paths[0])") }
+        let solo = Workspace(boards: [one.app], tabs: [Workspace.Tab(name: one.tabName)], size: size)
+        solo.render(into: &buf, now: 0)
+        alone.append(ms(nanos() - t0))
+        withExtendedLifetime(solo) {}
+
+        // The same board first in a workspace of all: stand-ins for the others, the loader after the frame.
+        let t1 = nanos()
+        guard let first = try? hosted(paths[0]) else { fatalError("cannot open \(paths[0])") }
+        let later = paths.dropFirst().map { p in BoardLoader.Later(tabName: (p as NSString).lastPathComponent) { try hosted(p) } }
+        var ws = Workspace(boards: [first.app] + later.map { Workspace.standIn(named: $0.tabName, like: first.app) },
+                           tabs: [Workspace.Tab(name: first.tabName)] + later.map { Workspace.Tab(name: $0.tabName, loading: true) },
+                           size: size)
+        ws.render(into: &buf, now: 0)
+        firstFrame.append(ms(nanos() - t1))
+        let loader = BoardLoader(later, firstIndex: 1)
+        let t2 = nanos()
+        loader.start()
+        // A person working on the first board meanwhile: a frame every 16 ms, timed.
+        while !loader.isDone {
+            var fd = pollfd(fd: loader.descriptor, events: Int16(POLLIN), revents: 0)
+            _ = poll(&fd, 1, 16)
+            for (i, result) in loader.take() {
+                guard case .success(let b) = result else { fatalError("a board did not open") }
+                ws.loaded(i, b.app)
+            }
+            let f0 = nanos()
+            ws.render(into: &buf, now: Double(f0) / 1e9)
+            during.append(ms(nanos() - f0))
+        }
+        allIn.append(ms(nanos() - t2))
+        withExtendedLifetime(ws) {}
+    }
+    say("  background opening (\(rounds) rounds, medians):")
+    say("    first board alone, open + first frame          \(fmt(alone.median)) ms")
+    say("    first board of \(paths.count), open + first frame         \(fmt(firstFrame.median)) ms")
+    say("    the other \(paths.count - 1) boards opened after it, in        \(fmt(allIn.median)) ms")
+    say("    frames of the first board while they open: median \(fmt(during.median)) ms, max \(fmt(during.max() ?? .nan)) ms (\(during.count) frames)")
 }

@@ -117,27 +117,22 @@ struct Open: ParsableCommand {
         }
         // A cross-board move a dead process left on these boards is finished (or rolled back) first.
         CrossBoardCommand.recoverPending(touching: specs)
-        var opened = try specs.map { BoardLocation.isURL($0) ? try Open.database($0) : try Open.file($0) }
+        // The first board opens now; the others after the first frame, in the background (#27).
+        var first = try Open.opening(specs[0])
         if !skipped.isEmpty {
             let s = skipped.count
-            opened[0].status = "Opened \(specs.count) \(specs.count == 1 ? "board" : "boards"); skipped \(s) \(s == 1 ? "file" : "files"): " + skipped.joined(separator: "; ")
+            first.status = "Opened \(specs.count) \(specs.count == 1 ? "board" : "boards"); skipped \(s) \(s == 1 ? "file" : "files"): " + skipped.joined(separator: "; ")
         }
-        let recovery = RecoveryCopies(environment: ProcessInfo.processInfo.environment)
-        let names = WorkspaceBoards.tabNames(opened.map(\.name), specs: specs)
-        var boards: [HostedBoard] = []
-        for (i, o) in opened.enumerated() {
-            var status = o.status
-            if let copy = recovery.takeCopies(for: o.key).last {
-                status = "Unsaved changes of your last session on this board were kept in \(copy)"
+        let names = WorkspaceBoards.tabNames(specs.indices.map { i in i == 0 ? first.name : Open.plainName(specs[i]) }, specs: specs)
+        let keymap = config.keymap, compact = config.compact
+        let boards = [Open.hosted(first, spec: specs[0], tabName: names[0], keymap: keymap, compact: compact)]
+        let later = specs.indices.dropFirst().map { i in
+            let spec = specs[i], name = names[i]
+            return BoardLoader.Later(tabName: name) {
+                Open.hosted(try Open.opening(spec), spec: spec, tabName: name, keymap: keymap, compact: compact)
             }
-            var app = BoardApp(board: o.board, title: "Lanes · \(o.name)", status: status, keymap: config.keymap)
-            app.configure(compact: config.compact, dialect: o.info.dialect)
-            let spec = specs[i]
-            boards.append(HostedBoard(app: app, tabName: names[i], storage: o.storage, boardName: o.key, copyInfo: o.info,
-                                      flowSource: o.flowSource,
-                                      mover: (CrossBoardCommand.key(spec), { try BoardLocation.openStorage(spec) })))
         }
-        let runner = AppRunner(boards: boards, device: CursesTerminal())
+        let runner = AppRunner(boards: boards, later: later, device: CursesTerminal())
         runner.moveJournal = MoveJournal.standard()
         do {
             try runner.run()
@@ -147,6 +142,29 @@ struct Open: ParsableCommand {
         // A signal that ended Lanes with its last changes unstored ends it as that signal would:
         // 128 + the signal's number (the recovery copy was named on stderr).
         if let signal = runner.unsavedAtSignal { Foundation.exit(128 + signal) }
+    }
+
+    /// A board file or database board opened, with errors said as the subcommands say them.
+    static func opening(_ spec: String) throws -> Opened {
+        BoardLocation.isURL(spec) ? try Open.database(spec) : try Open.file(spec)
+    }
+
+    /// A board's name before it is opened: a file's name (a database board's tab takes its `board=`).
+    static func plainName(_ spec: String) -> String {
+        BoardLocation.isURL(spec) ? spec : URL(fileURLWithPath: spec).lastPathComponent
+    }
+
+    /// An opened board as the runner hosts it: its app (with a recovery copy's note), storage and mover.
+    static func hosted(_ o: Opened, spec: String, tabName: String, keymap: Keymap, compact: Bool) -> HostedBoard {
+        var status = o.status
+        if let copy = RecoveryCopies(environment: ProcessInfo.processInfo.environment).takeCopies(for: o.key).last {
+            status = "Unsaved changes of your last session on this board were kept in \(copy)"
+        }
+        var app = BoardApp(board: o.board, title: "Lanes · \(o.name)", status: status, keymap: keymap)
+        app.configure(compact: compact, dialect: o.info.dialect)
+        return HostedBoard(app: app, tabName: tabName, storage: o.storage, boardName: o.key, copyInfo: o.info,
+                           flowSource: o.flowSource,
+                           mover: (CrossBoardCommand.key(spec), { try BoardLocation.openStorage(spec) }))
     }
 
     /// A board ready for the app: its storage, the board, what to call it, and the first words to show.

@@ -136,64 +136,85 @@ def test_two_moves_of_one_card_at_once_leave_it_once(tmp_path):
         assert records(tmp_path / "state") == []
 
 
-# 150 in `make test` (about 30 s on a busy 2-core machine); LANES_KILL_MOVES=1000 for the full proof.
-MOVES = int(os.environ.get("LANES_KILL_MOVES", "150"))
+# 1,000 in `make test`, in WORKERS independent pairs of boards at once (each pair its own files and
+# move journal): most of a move's life is exec and waiting, so pairs side by side fill the machine.
+MOVES = int(os.environ.get("LANES_KILL_MOVES", "1000"))
+WORKERS = int(os.environ.get("LANES_KILL_WORKERS", "4"))
+
+
+def split(total: int, workers: int) -> list[int]:
+    return [total // workers + (1 if i < total % workers else 0) for i in range(workers)]
+
+
+def kill_file_moves(tmp: Path, moves: int, seed: int) -> tuple[int, int, int]:
+    """`moves` `lanes move` processes between two file boards in `tmp`, each killed by SIGKILL at a random
+    moment (a random delay, or at a random step through LANES_MOVE_CRASH_AT) or left to finish; after each
+    kill `lanes columns` on one board runs recovery; after each move every card is on exactly one board.
+    Returns (kills, kills at a step, finished)."""
+    a, b, env = two_boards(tmp, "## To do\n\n" + "".join(f"- card {i}\n" for i in range(10)) + "\n## Done\n",
+                      "## Inbox\n\n" + "".join(f"- card {i}\n" for i in range(10, 16)) + "\n## Later\n")
+    expected = Counter(f"card {i}" for i in range(16))
+    rng = random.Random(seed)
+    durations = []
+    kills = by_step = finished = 0
+    for n in range(moves):
+        frm, to = (a, b) if rng.random() < 0.5 else (b, a)
+        titles = cards(frm)
+        if not titles:
+            frm, to = to, frm
+            titles = cards(frm)
+        title = rng.choice(titles)
+        column = rng.choice(["Inbox", "Later"] if to == b else ["To do", "Done"])
+        run_env = dict(env)
+        mode = rng.random()
+        if mode < 0.3:
+            run_env["LANES_MOVE_CRASH_AT"] = str(rng.randint(1, 4))
+        start = time.monotonic()
+        p = subprocess.Popen([str(BIN), "move", str(frm), title, "--to-board", str(to), "--to", column],
+                             env=run_env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        if 0.3 <= mode < 0.75 and durations:
+            # A delay anywhere in a typical move's life, from exec to exit.
+            time.sleep(rng.uniform(0, 1.1 * sorted(durations)[len(durations) // 2]))
+            p.send_signal(signal.SIGKILL)
+        _, err = p.communicate(timeout=60)
+        if p.returncode == 0:
+            durations.append(time.monotonic() - start)
+            finished += 1
+        elif p.returncode == -signal.SIGKILL:
+            kills += 1
+            by_step += "LANES_MOVE_CRASH_AT" in run_env
+            check = lanes(["columns", rng.choice([a, b])], env)
+            assert check.returncode == 0, check.stderr
+        else:
+            raise AssertionError(f"{tmp.name}: move {n} failed: {p.returncode} {err.decode()}")
+        counts = Counter(cards(a) + cards(b))
+        assert counts == expected, f"{tmp.name}: after move {n} ({'killed' if p.returncode else 'finished'}): {counts - expected} doubled, {expected - counts} lost"
+        assert records(tmp / "state") == [], f"{tmp.name}: a record is left after move {n}"
+    return kills, by_step, finished
 
 
 def test_moves_killed_at_random_moments_keep_every_card_exactly_once():
-    """MOVES `lanes move` processes between two file boards, each killed by SIGKILL at a random moment
-    (a random delay, or at a random step through LANES_MOVE_CRASH_AT) or left to finish; after each kill
-    `lanes columns` on one board runs recovery; then every card is on exactly one board."""
+    """MOVES moves between two file boards killed at random (`kill_file_moves`), in WORKERS pairs at once."""
+    from concurrent.futures import ThreadPoolExecutor
+
     base = "/dev/shm" if os.access("/dev/shm", os.W_OK) else None
     with tempfile.TemporaryDirectory(prefix="lanes-kills-", dir=base) as folder:
-        tmp = Path(folder)
-        a, b, env = two_boards(tmp, "## To do\n\n" + "".join(f"- card {i}\n" for i in range(10)) + "\n## Done\n",
-                          "## Inbox\n\n" + "".join(f"- card {i}\n" for i in range(10, 16)) + "\n## Later\n")
-        expected = Counter(f"card {i}" for i in range(16))
-        rng = random.Random(27)
-        durations = []
-        kills = by_step = finished = 0
-        for n in range(MOVES):
-            frm, to = (a, b) if rng.random() < 0.5 else (b, a)
-            titles = cards(frm)
-            if not titles:
-                frm, to = to, frm
-                titles = cards(frm)
-            title = rng.choice(titles)
-            column = rng.choice(["Inbox", "Later"] if to == b else ["To do", "Done"])
-            run_env = dict(env)
-            mode = rng.random()
-            if mode < 0.3:
-                run_env["LANES_MOVE_CRASH_AT"] = str(rng.randint(1, 4))
-            start = time.monotonic()
-            p = subprocess.Popen([str(BIN), "move", str(frm), title, "--to-board", str(to), "--to", column],
-                                 env=run_env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-            if 0.3 <= mode < 0.75 and durations:
-                # A delay anywhere in a typical move's life, from exec to exit.
-                time.sleep(rng.uniform(0, 1.1 * sorted(durations)[len(durations) // 2]))
-                p.send_signal(signal.SIGKILL)
-            _, err = p.communicate(timeout=60)
-            if p.returncode == 0:
-                durations.append(time.monotonic() - start)
-                finished += 1
-            elif p.returncode == -signal.SIGKILL:
-                kills += 1
-                by_step += "LANES_MOVE_CRASH_AT" in run_env
-                check = lanes(["columns", rng.choice([a, b])], env)
-                assert check.returncode == 0, check.stderr
-            else:
-                pytest.fail(f"move {n} failed: {p.returncode} {err.decode()}")
-            counts = Counter(cards(a) + cards(b))
-            assert counts == expected, f"after move {n} ({'killed' if p.returncode else 'finished'}): {counts - expected} doubled, {expected - counts} lost"
-            assert records(tmp / "state") == [], f"a record is left after move {n}"
-        assert kills >= MOVES * 0.4 and by_step >= MOVES * 0.2 and finished >= MOVES * 0.2, (kills, by_step, finished)
+        dirs = []
+        for w in range(WORKERS):
+            (Path(folder) / f"pair{w}").mkdir()
+            dirs.append(Path(folder) / f"pair{w}")
+        with ThreadPoolExecutor(WORKERS) as pool:
+            results = list(pool.map(lambda w: kill_file_moves(dirs[w], split(MOVES, WORKERS)[w], 27 + w), range(WORKERS)))
+    kills, by_step, finished = (sum(r[k] for r in results) for k in range(3))
+    assert kills + finished == MOVES
+    assert kills >= MOVES * 0.4 and by_step >= MOVES * 0.2 and finished >= MOVES * 0.2, (kills, by_step, finished)
 
 
 # --------------------------------------------------------------------------- a file board and a PostgreSQL board
 
 from pg_helpers import board_url as url  # noqa: E402  (the pg fixture is conftest's)
 
-PG_MOVES = int(os.environ.get("LANES_KILL_MOVES_PG", "60"))
+PG_MOVES = int(os.environ.get("LANES_KILL_MOVES_PG", "1000"))
 
 
 def db_cards(u: str, env) -> list[str]:
@@ -202,23 +223,24 @@ def db_cards(u: str, env) -> list[str]:
     return [line[2:] for line in r.stdout.splitlines() if line.startswith("- ")]
 
 
-def test_moves_between_a_file_and_a_database_board_killed_at_random_keep_every_card_once(pg, tmp_path):
-    """PG_MOVES moves between a file board and a PostgreSQL board, both ways, killed like the file test's;
-    the next command recovers; every card is on exactly one board after each move."""
-    env = env_for(tmp_path / "state")
-    seed = tmp_path / "seed.md"
-    seed.write_text("## Inbox\n\n" + "".join(f"- card {i}\n" for i in range(10, 16)) + "\n## Later\n")
-    u = url(pg, "lanes_admin", f"moves{os.getpid()}")
-    r = lanes(["copy", seed, u], env)
+def kill_pg_moves(pg, tmp: Path, moves: int, seed: int, name: str) -> tuple[int, int]:
+    """`moves` moves between a file board and a PostgreSQL board (its own, `name`), both ways, killed like
+    the file test's; the next command on the database board recovers; every card is on exactly one board
+    after each move. Returns (kills, finished)."""
+    env = env_for(tmp / "state")
+    seed_file = tmp / "seed.md"
+    seed_file.write_text("## Inbox\n\n" + "".join(f"- card {i}\n" for i in range(10, 16)) + "\n## Later\n")
+    u = url(pg, "lanes_admin", name)
+    r = lanes(["copy", seed_file, u], env)
     assert r.returncode == 0, r.stderr
-    a = tmp_path / "a.md"
+    a = tmp / "a.md"
     a.write_text("## To do\n\n" + "".join(f"- card {i}\n" for i in range(10)) + "\n## Done\n")
     expected = Counter(f"card {i}" for i in range(16))
-    rng = random.Random(2727)
+    rng = random.Random(seed)
     durations = []
     kills = finished = 0
     on_db = db_cards(u, env)
-    for n in range(PG_MOVES):
+    for n in range(moves):
         to_db = rng.random() < 0.5
         if not (cards(a) if to_db else on_db):
             to_db = not to_db
@@ -242,9 +264,26 @@ def test_moves_between_a_file_and_a_database_board_killed_at_random_keep_every_c
         elif p.returncode == -signal.SIGKILL:
             kills += 1
         else:
-            pytest.fail(f"move {n} failed: {p.returncode} {err.decode()}")
+            raise AssertionError(f"{name}: move {n} failed: {p.returncode} {err.decode()}")
         on_db = db_cards(u, env)  # a command on the database board: it recovers what the kill left
         counts = Counter(cards(a) + on_db)
-        assert counts == expected, f"after move {n}: {counts - expected} doubled, {expected - counts} lost"
-        assert records(tmp_path / "state") == [], f"a record is left after move {n}"
+        assert counts == expected, f"{name}: after move {n}: {counts - expected} doubled, {expected - counts} lost"
+        assert records(tmp / "state") == [], f"{name}: a record is left after move {n}"
+    return kills, finished
+
+
+def test_moves_between_a_file_and_a_database_board_killed_at_random_keep_every_card_once(pg, tmp_path):
+    """PG_MOVES moves between a file board and a PostgreSQL board killed at random (`kill_pg_moves`), in
+    WORKERS pairs at once (each its own file, database board and move journal)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    dirs = []
+    for w in range(WORKERS):
+        (tmp_path / f"pair{w}").mkdir()
+        dirs.append(tmp_path / f"pair{w}")
+    with ThreadPoolExecutor(WORKERS) as pool:
+        results = list(pool.map(lambda w: kill_pg_moves(pg, dirs[w], split(PG_MOVES, WORKERS)[w], 2727 + w,
+                                                         f"moves{os.getpid()}w{w}"), range(WORKERS)))
+    kills, finished = (sum(r[k] for r in results) for k in range(2))
+    assert kills + finished == PG_MOVES
     assert kills >= PG_MOVES * 0.4 and finished >= PG_MOVES * 0.2, (kills, finished)

@@ -94,7 +94,7 @@ def test_files_and_a_folder_open_as_tabs_and_switch_by_key_and_click(lanes, tmp_
 def test_m_with_completion_moves_a_card_between_two_files_and_u_brings_it_back(two):
     app, a, b = two
     app.send_keys("j", "m")  # a1
-    app.wait_for(lambda l: "Move “a1” to board:column (tab completes):" in l[-1], what="the move prompt")
+    app.wait_for(lambda l: "Move “a1” to board:column[:N] (tab completes):" in l[-1], what="the move prompt")
     app.send_keys("Tab")
     app.wait_for(lambda l: l[-1].rstrip().endswith("B.md:"), what="the board completed")
     app.send_keys("D", "Tab")
@@ -328,4 +328,68 @@ def test_m_and_a_drag_move_cards_between_a_file_and_a_postgresql_board(lanes, la
     app.mouse("release", x, 0)
     app.wait_status("Moved “t1” to A.md, “To do” at 4")
     wait_team(app, lanes_bin, schema, name, tmp_path, a, ["a0", "a1", "a2", "t1", "a3"], ["t0"], "after the drop on A's tab")
+    assert app.quit() == 0
+
+
+def test_m_with_a_position_then_undo_and_ctrl_r_redo(two):
+    """`board:column:N` puts the card at row N; u moves it back; ctrl-r makes the move again, both crash-safe moves."""
+    app, a, b = two
+    app.send_keys("j", "m")  # a1
+    app.send_literal("B.md:Doing:2")
+    app.send_keys("Enter")
+    app.wait_status("Moved “a1” to B.md, “Doing” at 2 · u undoes")
+    wait_cards(app, [a, b], {a: ["a0", "a2", "a3"], b: ["b0", "b1", "a1", "b2"]}, "after m at position 2")
+    app.send_keys("u")
+    app.wait_status("Undid the move: “a1” back on A.md, “To do” · ctrl-r redoes")
+    wait_cards(app, [a, b], {a: ["a0", "a1", "a2", "a3"], b: ["b0", "b1", "b2"]}, "after undo")
+    app.send_keys("C-r")
+    app.wait_status("Redid the move: moved “a1” to B.md, “Doing” at 2 · u undoes")
+    wait_cards(app, [a, b], {a: ["a0", "a2", "a3"], b: ["b0", "b1", "a1", "b2"]}, "after redo")
+    app.wait_for(lambda l: l[0].startswith(" A.md (3) │ B.md (4) │"), what="the counts after redo")
+    assert app.quit() == 0
+
+
+def test_a_board_that_cannot_be_opened_in_the_background_says_why_on_its_tab(lanes, tmp_path):
+    """The first board opens at once; a later one that is not a board is said on its tab and in its place."""
+    d = tmp_path / "ws"
+    d.mkdir()
+    (d / "A.md").write_text(board_md(A))
+    (d / "B.md").write_text(board_md(B))
+    (d / "C.md").write_bytes(b"## Ideas\n\n- c0 \xff\xfe not UTF-8\n")
+    app = lanes(None, wait_for="a0", args=["A.md", "B.md", "C.md"], workdir=d)
+    app.wait_for(lambda l: l[0].startswith(" A.md (4) │ B.md (3) │ C.md (!) │"), what="the tab of the board that did not open")
+    app.send_keys("C-p")
+    app.wait_for(lambda l: "Could not open C.md:" in app.screen(), what="why, in its place")
+    app.send_keys("a")
+    app.wait_status("C.md could not be opened")
+    app.send_keys("C-p")
+    app.wait_for(lambda l: "Lanes · B.md" in l[1] and "b0" in app.screen(), what="B still works")
+    assert app.quit() == 0
+
+
+def test_a_lifted_card_is_carried_to_another_board_by_keyboard_and_dropped_there(two):
+    """space lifts a1, ctrl-n carries it onto B, l and j choose Doing before b2, space drops it there."""
+    app, a, b = two
+    app.send_keys("j", "Space")
+    app.wait_status("Picked up")
+    app.send_keys("C-n")
+    app.wait_for(lambda l: "Lanes · B.md" in l[1], what="B shown under the carried card")
+    app.wait_status("Carrying “a1” from A.md → “Backlog” at 1")
+    app.send_keys("l", "j")
+    app.wait_status("Carrying “a1” from A.md → “Doing” at 2")
+    assert "▸ a1" in app.screen()
+    app.send_keys("Space")
+    app.wait_status("Moved “a1” to B.md, “Doing” at 2 · u undoes")
+    wait_cards(app, [a, b], {a: ["a0", "a2", "a3"], b: ["b0", "b1", "a1", "b2"]}, "after the keyboard carry")
+    # Esc while carrying: nothing moves.
+    app.send_keys("C-p")
+    app.wait_for(lambda l: "Lanes · A.md" in l[1], what="A shown")
+    before = (a.read_bytes(), b.read_bytes())
+    app.send_keys("Space")  # a2: the selection kept its row when a1 left
+    app.wait_status("Picked up “a2”")
+    app.send_keys("C-n")
+    app.wait_status("Carrying “a2” from A.md")
+    app.send_keys("Escape")
+    app.wait_status("Cancelled: “a2” stays on A.md")
+    assert (a.read_bytes(), b.read_bytes()) == before
     assert app.quit() == 0

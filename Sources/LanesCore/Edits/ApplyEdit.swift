@@ -201,6 +201,12 @@ struct EditDoor {
         case .moveCardsToLane(let ids, let to, let slot, let lane):
             return try moveToLane(ids, to: to, slot: slot, lane: lane)
 
+        case .receiveCards(let cards, let to, let position, let from, let name):
+            return try receive(cards, into: to, position: position, from: from, board: name)
+
+        case .sendCards(let ids, let name):
+            return try send(ids, toBoard: name)
+
         case .deleteCards(let ids, let seen):
             var removed: [PlacedCard] = []
             var kept: [String] = []

@@ -30,6 +30,12 @@ public enum BoardEdit: Hashable, Sendable {
     case moveCardsToLane([ItemID], to: ColumnID, at: CardSlot, lane: String?)
     /// `seen`: the cards as the person saw them; one changed elsewhere since is kept (an edit beats a delete).
     case deleteCards([ItemID], seen: [Card]?)
+    /// Cards arriving from another board (the target's half of a move between boards) into a column
+    /// at a 1-based `position` (nil: the end). `from` is the title of the column each left on its
+    /// board, which this column's accept rule must name; `board` names this board in the words.
+    case receiveCards([Card], to: ColumnID, position: Int?, from: [String], board: String)
+    /// Cards leaving for the board named `toBoard` (the source's half of a move between boards).
+    case sendCards([ItemID], toBoard: String)
 
     // Columns
     case addColumn(Column, at: ColumnSlot)

@@ -56,8 +56,9 @@ public enum CrossBoardMove {
 
     /// Moves the cards `queries` names (as `lanes move` finds cards) from `source` to `column` of `target`,
     /// at 1-based `position` (default: the end). Refuses in words, changing nothing, when the target is
-    /// the source, either board cannot be written, the column is missing or full, or its accept rule
-    /// does not name the cards' column (the last two unless `force`).
+    /// the source, either board cannot be written or the column is missing; the target's rules
+    /// (position, WIP limit, accept rule; the last two lifted by `force`) are its door's:
+    /// `BoardEdit.receiveCards` there and `BoardEdit.sendCards` on the source, one edit per board.
     ///
     /// `step` is called at each `Step`; a test throws from it to stop the mover there (the record stays).
     public static func move(cards queries: [String], from source: Endpoint, to target: Endpoint, column: String,
@@ -87,20 +88,22 @@ public enum CrossBoardMove {
         guard !paths.isEmpty else { throw CommandError(.badInput, "name a card to move") }
         let s = try BoardQuery.column(column, in: targetBoard)
         let targetColumn = targetBoard.columns[s]
-        let count = targetColumn.cards.count
-        if let position, !(1...count + 1).contains(position) {
-            throw CommandError(.badInput, "position \(position) is outside column \"\(targetColumn.title)\" of \(target.storage.displayName); use 1 to \(count + 1)")
+        // Each board's half goes through its door, which holds the rules (position, WIP limit, accept rule).
+        let copies = paths.map { p -> Card in var c = sourceBoard[p]; c.id = ItemID.fresh(); return c }
+        let arrive = BoardEdit.receiveCards(copies, to: targetColumn.id, position: position,
+                                            from: paths.map { sourceBoard.columns[$0.section].title },
+                                            board: target.storage.displayName)
+        let leave = BoardEdit.sendCards(paths.map { sourceBoard[$0].id }, toBoard: target.storage.displayName)
+        let withCards: Board
+        let without: Board
+        do {
+            withCards = try targetBoard.applying(arrive, force: force).board
+            without = try sourceBoard.applying(leave).board
+        } catch {
+            let hint = error.reason == .full || error.reason == .acceptRule ? "; --force moves anyway" : ""
+            throw CommandError(.badInput, error.words + hint)
         }
-        if let limit = targetColumn.wipLimit, count + paths.count > limit, !force {
-            throw CommandError(.badInput, "column \"\(targetColumn.title)\" of \(target.storage.displayName) is full (WIP limit \(limit)); --force moves anyway")
-        }
-        if !force, let allowed = targetBoard.acceptRules.sources(for: targetColumn.title) {
-            let names = Set(allowed.map { $0.lowercased() })
-            for p in paths where !names.contains(sourceBoard.columns[p.section].title.lowercased()) {
-                throw CommandError(.badInput, "column \"\(targetColumn.title)\" of \(target.storage.displayName) accepts cards only from \(Board.listed(allowed.map { "\"\($0)\"" })), not from \"\(sourceBoard.columns[p.section].title)\"; --force moves anyway")
-            }
-        }
-        let index = (position ?? count + 1) - 1
+        let index = withCards.indexPath(for: copies[0].id)?.item ?? 0
         let entries = paths.map { p in
             MoveRecord.Entry(card: sourceBoard[p], sourceColumn: sourceBoard.columns[p.section].title, sourcePosition: p.item,
                              sourceCountBefore: contentCount(of: sourceBoard[p], in: sourceBoard),
@@ -114,9 +117,6 @@ public enum CrossBoardMove {
         do { try step(.recorded) } catch { handle.release(); throw error }
 
         // 2. Into the target.
-        var withCards = targetBoard
-        let copies = entries.map { e -> Card in var c = e.card; c.id = ItemID.fresh(); return c }
-        for (k, card) in copies.enumerated() { withCards.columns[s].cards.insert(card, at: index + k) }
         var conflicts: [BoardConflict] = []
         let inserted: Board
         do {
@@ -139,10 +139,6 @@ public enum CrossBoardMove {
         do { try step(.marked) } catch { handle.release(); throw error }
 
         // 3. Out of the source, merged with what others did there since we read it.
-        var without = sourceBoard
-        for p in paths.sorted(by: { ($0.section, $0.item) > ($1.section, $1.item) }) {
-            without.columns[p.section].cards.remove(at: p.item)
-        }
         let deleted: CommitOutcome
         do {
             deleted = try source.storage.commit(base: sourceBoard, ours: without)
@@ -158,11 +154,11 @@ public enum CrossBoardMove {
         if !withdrawn.isEmpty {
             do {
                 try handle.mark(.withdrawing, entries: withdrawn)
-                var back = inserted
-                for k in withdrawn {
-                    if let at = back.indexPath(for: copies[k].id) { back.columns[at.section].cards.remove(at: at.item) }
+                let present = withdrawn.map { copies[$0].id }.filter { inserted.indexPath(for: $0) != nil }
+                if !present.isEmpty {
+                    let back = try inserted.applying(.sendCards(present, toBoard: source.storage.displayName)).board
+                    conflicts += try target.storage.commit(base: inserted, ours: back).conflicts
                 }
-                conflicts += try target.storage.commit(base: inserted, ours: back).conflicts
             } catch {
                 handle.release()
                 throw error

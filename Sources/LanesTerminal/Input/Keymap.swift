@@ -65,7 +65,7 @@ public enum Action: String, CaseIterable, Hashable, Sendable {
         case .metrics: "show the flow metrics from the board's history (cycle time, throughput, flow, aging, forecast)"
         case .nextBoard: "show the next board of the workspace (or click its tab)"
         case .previousBoard: "show the previous board of the workspace"
-        case .moveToBoard: "move the card (or the marked cards) to another board: asks board:column, tab completes"
+        case .moveToBoard: "move the card (or the marked cards) to another board: asks board:column or board:column:N (at row N), tab completes"
         case .messages: "show the recent status messages, each whole, with their times (like vim's :messages)"
         case .moveLaneUp: "move the card to the swimlane above (same column; its lane tag changes)"
         case .moveLaneDown: "move the card to the swimlane below (same column; its lane tag changes)"

@@ -35,12 +35,17 @@ public struct HostedBoard {
 }
 
 /// What the runner keeps for one board: its storage worker, the board as last stored, the save under way.
+///
+/// A board still opening in the background has a host without a worker (`opening`) until the
+/// `BoardLoader` hands it over; the host then takes the board's worker, names and mover.
 final class BoardHost {
-    let worker: StorageWorker?
+    var worker: StorageWorker?
     /// The board's name in messages and in the recovery index.
-    let boardName: String
+    var boardName: String
     /// How a recovery copy or a saved copy is written (the board's dialect and layout at start).
-    let copyInfo: BoardFileInfo
+    var copyInfo: BoardFileInfo
+    /// The board is still opening (nothing to save, no moves); its tab says so.
+    var opening = false
     /// The board as last stored: the base of the next commit.
     var synced: Board
     /// The commit under way: its token and the board it sent.
@@ -56,7 +61,7 @@ final class BoardHost {
     /// Until when a change report is taken for our own move between boards, not another writer's.
     var ownMoveUntil = 0.0
     var flowSource: (@Sendable () throws -> (FlowHistory, FlowColumns))?
-    let mover: (key: String, open: () throws -> any BoardStore)?
+    var mover: (key: String, open: () throws -> any BoardStore)?
 
     init(worker: StorageWorker?, boardName: String, copyInfo: BoardFileInfo, synced: Board,
          flowSource: (@Sendable () throws -> (FlowHistory, FlowColumns))?, mover: (key: String, open: () throws -> any BoardStore)?) {

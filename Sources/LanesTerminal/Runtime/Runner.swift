@@ -29,6 +29,8 @@ public final class AppRunner {
     public var app: BoardApp { workspace.app }
     let device: TerminalDevice
     let hosts: [BoardHost]
+    /// The boards opening after the first frame; nil when every board was open at start.
+    let loader: BoardLoader?
     let recovery: RecoveryCopies
     var decoder = InputDecoder()
     var buffer = CellBuffer(width: 0, height: 0)
@@ -61,8 +63,9 @@ public final class AppRunner {
                   device: device, environment: environment, clock: clock)
     }
 
-    /// Several boards, one tab each (with one board, no tab bar).
-    public init(boards: [HostedBoard], device: TerminalDevice,
+    /// Several boards, one tab each (with one board, no tab bar). The `later` boards get their tabs
+    /// (after `boards`') at once and open in the background after the first frame (`BoardLoader`).
+    public init(boards: [HostedBoard], later: [BoardLoader.Later] = [], device: TerminalDevice,
                 environment: [String: String] = ProcessInfo.processInfo.environment,
                 clock: @escaping () -> Double = monotonicNow) {
         self.device = device
@@ -84,8 +87,17 @@ public final class AppRunner {
             hosts.append(BoardHost(worker: worker, boardName: b.boardName,
                                    copyInfo: b.copyInfo, synced: app.board, flowSource: b.flowSource, mover: b.mover))
         }
+        for l in later {
+            apps.append(Workspace.standIn(named: l.tabName, like: apps[0]))
+            let host = BoardHost(worker: nil, boardName: l.tabName, copyInfo: BoardFileInfo(dialect: .taskell), synced: Board(columns: []),
+                                 flowSource: nil, mover: nil)
+            host.opening = true
+            hosts.append(host)
+        }
         self.hosts = hosts
-        workspace = Workspace(boards: apps, tabs: boards.map { Workspace.Tab(name: $0.tabName) }, size: apps[0].size)
+        loader = later.isEmpty ? nil : BoardLoader(later, firstIndex: boards.count)
+        workspace = Workspace(boards: apps, tabs: boards.map { Workspace.Tab(name: $0.tabName) }
+                                + later.map { Workspace.Tab(name: $0.tabName, loading: true) }, size: apps[0].size)
     }
 
     deinit {
@@ -94,8 +106,9 @@ public final class AppRunner {
 
     /// One descriptor that turns readable when any worker has reports.
     private func makeWakeDescriptor() {
-        let fds = hosts.compactMap { $0.worker?.reportDescriptor }
-        if fds.count <= 1 { wakeDescriptor = fds.first; return }
+        let fds = hosts.compactMap { $0.worker?.reportDescriptor } + (loader.map { [$0.descriptor] } ?? [])
+        // Boards opening later bring workers of their own: those need the epoll descriptor to join.
+        if fds.count <= 1 && loader == nil { wakeDescriptor = fds.first; return }
         let ep = lanes_wake_epoll()
         guard ep >= 0 else { wakeDescriptor = fds.first; return }
         for fd in fds { _ = lanes_wake_epoll_add(ep, fd) }
@@ -123,6 +136,8 @@ public final class AppRunner {
             workspace.render(into: &buffer, now: t)
             device.trackAllMotion(workspace.wantsAllMotion)
             device.present(buffer)
+            // The first frame is out: the other boards open now, beside the one shown.
+            loader?.start()
             let shown = workspace.active
             if workspace.app.wantsFlow(now: Int64(Date().timeIntervalSince1970)) {
                 // After a frame that says "reading", so a long first read is not a frozen screen.
@@ -166,6 +181,7 @@ public final class AppRunner {
                 }
             }
             takeReports()
+            takeOpened()
             if let ending, finish(ending) { return }
         }
     }
@@ -355,6 +371,35 @@ public final class AppRunner {
         }
     }
 
+    /// Boards the loader opened: each takes its tab's place, with a worker of its own (woken like the others).
+    private func takeOpened() {
+        guard let loader else { return }
+        for (i, result) in loader.take() {
+            let h = hosts[i]
+            h.opening = false
+            switch result {
+            case .success(let b):
+                var app = b.app
+                app.copySuggestion = recovery.suggestedPath(for: b.boardName)
+                if let store = b.storage {
+                    nonisolated(unsafe) let handed = store
+                    let worker = StorageWorker(storage: handed)
+                    h.worker = worker
+                    worker.start()
+                    if ownsWakeDescriptor, let ep = wakeDescriptor { _ = lanes_wake_epoll_add(ep, worker.reportDescriptor) }
+                }
+                h.boardName = b.boardName
+                h.copyInfo = b.copyInfo
+                h.synced = app.board
+                h.flowSource = b.flowSource
+                h.mover = b.mover
+                workspace.loaded(i, app)
+            case .failure(let error):
+                workspace.failedToOpen(i, "\(error)")
+            }
+        }
+    }
+
     /// Marks board `i`'s tab, unless the change is our own move between boards arriving.
     private func changedElsewhere(_ i: Int) {
         if now() < hosts[i].ownMoveUntil { return }
@@ -366,6 +411,11 @@ public final class AppRunner {
     /// Moves cards between two boards through `CrossBoardMove`: both boards are stored first, so
     /// the move reads what the screen shows; the workers take in its writes like another writer's.
     private func perform(_ move: CrossMove) {
+        for i in [move.from, move.to] where hosts[i].opening || !workspace.tabs[i].isOpen {
+            let why = hosts[i].opening ? "is still opening" : "could not be opened"
+            workspace.moveFinished(move, result: .failure(CommandError(.badInput, "\(workspace.tabs[i].name) \(why); nothing was moved")))
+            return
+        }
         guard let journal = moveJournal, let source = hosts[move.from].mover, let target = hosts[move.to].mover else {
             workspace.moveFinished(move, result: .failure(CommandError(.badInput, "moves between these boards are not possible here")))
             return
@@ -381,12 +431,9 @@ public final class AppRunner {
                 return
             }
         }
-        let seen = move.cards.map { (card: $0.card, column: $0.column, row: $0.row) }
         let result = Result<CrossBoardMove.Outcome, any Error> {
-            try CrossBoardMove.move(selecting: { try CrossBoardMove.paths(of: seen, in: $0) },
-                                    from: CrossBoardMove.Endpoint(key: source.key, storage: try source.open()),
-                                    to: CrossBoardMove.Endpoint(key: target.key, storage: try target.open()),
-                                    column: move.column, position: move.position, force: move.force, journal: journal)
+            try move.run(from: CrossBoardMove.Endpoint(key: source.key, storage: try source.open()),
+                         to: CrossBoardMove.Endpoint(key: target.key, storage: try target.open()), journal: journal)
         }
         if case .success = result {
             let quiet = now() + 2

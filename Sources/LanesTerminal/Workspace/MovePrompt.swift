@@ -1,7 +1,8 @@
 import DragKit
 import LanesCore
 
-/// The `m` prompt: which board and column to move the cards to, typed as `board:column`, with Tab completion.
+/// The `m` prompt: which board and column to move the cards to, typed as `board:column` or
+/// `board:column:N` (at 1-based position N; without it, the end), with Tab completion.
 ///
 /// A board is named by its tab's name or the unique start of it (any case); a column as
 /// `lanes move` finds one (its title, the start of it, or its number). A board alone means its first column.
@@ -18,7 +19,7 @@ struct MovePrompt {
 
     var label: String {
         let what = cards.count == 1 ? "Move “\(DisplayText.truncate(DisplayText.safe(cards[0].card.title), to: 30))”" : "Move \(cards.count) cards"
-        return what + " to board:column (tab completes): "
+        return what + " to board:column[:N] (tab completes): "
     }
 
     /// The boards other than the source whose names start with `text` (any case); an exact name alone when there is one.
@@ -71,22 +72,33 @@ struct MovePrompt {
         }
     }
 
-    /// The target board and column the text names; a refusal in words when it names none.
-    func answer() -> Result<(Int, String), Refusal> {
+    /// A column part ending in `:N` (digits): the column and the position. A column of that board
+    /// whose whole title is the text (a title may hold `:2`) is a column, not a position.
+    static func position(in rest: String, of board: Board) -> (column: String, position: Int?) {
+        guard let colon = rest.lastIndex(of: ":"), !board.columns.contains(where: { $0.title.lowercased() == rest.lowercased() }) else {
+            return (rest, nil)
+        }
+        let digits = rest[rest.index(after: colon)...].trimmingCharacters(in: " ")
+        guard !digits.isEmpty, digits.allSatisfy(\.isASCII), digits.allSatisfy(\.isNumber), let n = Int(digits) else { return (rest, nil) }
+        return (String(rest[..<colon]).trimmingCharacters(in: " "), n)
+    }
+
+    /// The target board, column and position (nil: the end) the text names; a refusal in words when it names none.
+    func answer() -> Result<(Int, String, Int?), Refusal> {
         let text = editor.text.trimmingCharacters(in: " ")
         if text.isEmpty { return .failure(Refusal(words: "Type a board (tab completes), then : and a column")) }
         if let (b, rest) = split(text) {
-            let column = rest.trimmingCharacters(in: " ")
+            let (column, position) = Self.position(in: rest.trimmingCharacters(in: " "), of: boards[b])
             if column.isEmpty {
                 guard let first = boards[b].columns.first else { return .failure(Refusal(words: "\(names[b]) has no columns")) }
-                return .success((b, first.title))
+                return .success((b, first.title, position))
             }
-            return .success((b, column))
+            return .success((b, column, position))
         }
         let matches = boardsMatching(text)
         if matches.count == 1 {
             guard let first = boards[matches[0]].columns.first else { return .failure(Refusal(words: "\(names[matches[0]]) has no columns")) }
-            return .success((matches[0], first.title))
+            return .success((matches[0], first.title, nil))
         }
         if names.indices.contains(from), text.lowercased().hasPrefix(names[from].lowercased()) {
             return .failure(Refusal(words: "The card is already on \(names[from]); move it inside the board with the mouse or H/J/K/L"))

@@ -29,6 +29,17 @@ public struct CrossMove: Sendable {
     public var force = false
     /// This move undoes the one before; it is not an undo step itself.
     public var undoing = false
+    /// This move makes an undone move again (forced, as every redo); it is an undo step again.
+    public var redoing = false
+
+    /// Runs the move on the stored boards, finding the cards as the screen showed them (what the
+    /// runner does once both boards are stored). The rules are the boards' doors', through `CrossBoardMove`.
+    public func run(from source: CrossBoardMove.Endpoint, to target: CrossBoardMove.Endpoint,
+                    journal: MoveJournal) throws -> CrossBoardMove.Outcome {
+        let seen = cards.map { (card: $0.card, column: $0.column, row: $0.row) }
+        return try CrossBoardMove.move(selecting: { try CrossBoardMove.paths(of: seen, in: $0) }, from: source, to: target,
+                                       column: column, position: position, force: force, journal: journal)
+    }
 }
 
 /// Several boards in one terminal: one `BoardApp` per board (each with its own selection,
@@ -45,8 +56,18 @@ public struct Workspace {
         public var name: String
         /// Another writer changed the board since it was last shown.
         public var changedElsewhere = false
+        /// The board is still opening in the background (`BoardLoader`): its app is a stand-in.
+        public var loading = false
+        /// Why the board could not be opened (its app stays a stand-in).
+        public var failed: String?
 
-        public init(name: String) { self.name = name }
+        public init(name: String, loading: Bool = false) {
+            self.name = name
+            self.loading = loading
+        }
+
+        /// The board is open and its app is the board's.
+        public var isOpen: Bool { !loading && failed == nil }
     }
 
     /// A move between boards as it can be undone: the cards back to where each was.
@@ -64,6 +85,10 @@ public struct Workspace {
     var prompt: MovePrompt?
     /// This session's moves between boards, newest last.
     var moves: [MoveStep] = []
+    /// Moves undone, newest last: what redo makes again (cleared by a new move).
+    var undone: [MoveStep] = []
+    /// The move whose undo is running (it goes to `undone` when the undo worked).
+    var undoing: CrossMove?
     /// A drag between boards (held over a tab, or carried onto another board).
     var carry = BoardCarry()
 
@@ -95,6 +120,28 @@ public struct Workspace {
         if boards[i].size != boardSize { boards[i].resize(boardSize) }
     }
 
+    /// Board `i` finished opening in the background: its app takes the stand-in's place (shown at
+    /// once when its tab is the one shown).
+    public mutating func loaded(_ i: Int, _ app: BoardApp) {
+        guard boards.indices.contains(i) else { return }
+        boards[i] = app
+        boards[i].resize(boardSize)
+        tabs[i].loading = false
+        tabs[i].failed = nil
+    }
+
+    /// Board `i` could not be opened: its tab says so, and so does its place when shown.
+    public mutating func failedToOpen(_ i: Int, _ why: String) {
+        guard tabs.indices.contains(i) else { return }
+        tabs[i].loading = false
+        tabs[i].failed = why
+    }
+
+    /// A stand-in for a board still opening: no columns, the keys of `like`, nothing to save.
+    public static func standIn(named name: String, like app: BoardApp) -> BoardApp {
+        BoardApp(board: Board(columns: []), title: "Lanes · \(name)", size: app.size, status: "", keymap: app.keymap)
+    }
+
     /// Another writer changed board `i` (the runner says so): marked on its tab until it is shown.
     public mutating func changedElsewhere(_ i: Int) {
         if i != active, tabs.indices.contains(i) { tabs[i].changedElsewhere = true }
@@ -108,11 +155,22 @@ public struct Workspace {
         if prompt != nil { return promptInput(event) }
         switch event {
         case .key(let key, let mods):
-            if carry.isActive { return carryKey(key, now: now) }
-            if let action = app.keymap.action(for: key, mods), app.isIdle, let effects = perform(action) { return effects }
+            if carry.isActive { return carryKey(key, mods, now: now) }
+            let action = app.keymap.action(for: key, mods)
+            if action == .nextBoard || action == .previousBoard, let effects = carryLifted(action == .nextBoard ? 1 : -1, now: now) {
+                return effects
+            }
+            if let action, app.isIdle, let effects = perform(action) { return effects }
+            if !tabs[active].isOpen {
+                // Only leaving (another board, quit, suspend) means anything on a board not open.
+                if action == .quit || action == .suspend { break }
+                boards[active].setStatus(tabs[active].loading ? "\(tabs[active].name) is still opening…" : "\(tabs[active].name) could not be opened")
+                return []
+            }
         case .mouse(let m):
             if showsTabs, let effects = mouse(m, now: now) { return effects }
-        case .focusOut where carry.isActive:
+            if !tabs[active].isOpen { return [] }
+        case .focusOut where carry.followsPointer:
             // The button may go up in another window, where this terminal never hears of it.
             let c = carry.carried!
             carry.carried = nil
@@ -130,6 +188,7 @@ public struct Workspace {
         case .nextBoard: show((active + 1) % boards.count); return []
         case .previousBoard: show((active + boards.count - 1) % boards.count); return []
         case .moveToBoard:
+            guard tabs[active].isOpen else { return nil }
             guard let cards = cardsToMove() else { boards[active].setStatus("No card to move"); return [] }
             prompt = MovePrompt(cards: cards, from: active, boards: boards.map(\.board), names: tabs.map(\.name))
             return []
@@ -137,7 +196,19 @@ public struct Workspace {
             guard let last = moves.last, last.undoDepth.allSatisfy({ boards[$0.key].document.history.undoStack.count == $0.value }),
                   last.move.from == active || last.move.to == active else { return nil }
             moves.removeLast()
+            undoing = last.move
             return undoMoves(last.move).map { .move($0) }
+        case .redo:
+            guard let next = undone.last, next.undoDepth.allSatisfy({ boards[$0.key].document.history.undoStack.count == $0.value }),
+                  next.move.from == active || next.move.to == active else { return nil }
+            undone.removeLast()
+            var again = next.move
+            again.force = true
+            again.redoing = true
+            // At the row it went to, or the end when the column is shorter now.
+            let count = boards[again.to].board.columns.first { $0.title == again.column }?.cards.count ?? 0
+            if let p = again.position, p > count + 1 { again.position = nil }
+            return [.move(again)]
         default:
             return nil
         }
@@ -180,7 +251,16 @@ public struct Workspace {
             let what = outcome.titles.count == 1 ? "“\(DisplayText.safe(outcome.titles[0]))”" : "\(outcome.titles.count) cards"
             var words = move.undoing
                 ? "Undid the move: \(what) back on \(tabs[move.to].name), “\(DisplayText.safe(outcome.targetColumn))”"
-                : "Moved \(what) to \(tabs[move.to].name), “\(DisplayText.safe(outcome.targetColumn))” at \(outcome.position)"
+                : "\(move.redoing ? "Redid the move: moved" : "Moved") \(what) to \(tabs[move.to].name), “\(DisplayText.safe(outcome.targetColumn))” at \(outcome.position)"
+            if move.undoing, let original = undoing {
+                undoing = nil
+                undone.append(MoveStep(move: original, undoDepth: [
+                    original.from: boards[original.from].document.history.undoStack.count,
+                    original.to: boards[original.to].document.history.undoStack.count,
+                ]))
+                words += app.keymap.keys(for: .redo).first.map { " · \($0) redoes" } ?? ""
+            }
+            if !move.undoing && !move.redoing { undone.removeAll() }
             if !outcome.keptOnSource.isEmpty {
                 words = "\(outcome.keptOnSource.count == 1 ? "“\(DisplayText.safe(outcome.keptOnSource[0]))” was" : "\(outcome.keptOnSource.count) cards were") edited on \(tabs[move.from].name) while it moved: it stays there with the edit"
             } else if let c = outcome.conflicts.first {
@@ -188,6 +268,8 @@ public struct Workspace {
             }
             if !move.undoing {
                 var placed = move
+                placed.force = false
+                placed.redoing = false
                 placed.position = outcome.position
                 placed.column = outcome.targetColumn
                 // Marks of moved cards go with them.
@@ -200,7 +282,12 @@ public struct Workspace {
             }
             boards[active].setStatus(words)
         case .failure(let error):
-            boards[active].setStatus((move.undoing ? "Could not undo the move: " : "Not moved: ") + DisplayText.safe("\(error)"))
+            if move.undoing { undoing = nil }
+            // The command line's hint has no place here: the terminal has no --force.
+            var why = "\(error)"
+            if why.hasSuffix("; --force moves anyway") { why.removeLast("; --force moves anyway".count) }
+            let what = move.undoing ? "Could not undo the move: " : move.redoing ? "Could not redo the move: " : "Not moved: "
+            boards[active].setStatus(what + DisplayText.safe(why))
         }
     }
 
@@ -220,9 +307,9 @@ public struct Workspace {
                 return []
             case .submit:
                 switch p.answer() {
-                case .success(let (to, column)):
+                case .success(let (to, column, position)):
                     prompt = nil
-                    return [.move(CrossMove(from: active, to: to, cards: p.cards, column: column, position: nil))]
+                    return [.move(CrossMove(from: active, to: to, cards: p.cards, column: column, position: position))]
                 case .failure(let why):
                     p.editor.say(why.words)
                 }
@@ -246,7 +333,7 @@ public struct Workspace {
             return
         }
         var inner = CellBuffer(width: boardSize.width, height: boardSize.height)
-        app.render(into: &inner, now: now)
+        if tabs[active].isOpen { app.render(into: &inner, now: now) } else { drawNotOpen(into: &inner) }
         for y in 0..<min(inner.height, buf.height - 1) {
             for x in 0..<inner.width { buf[x, y + 1] = inner[x, y] }
         }
@@ -255,6 +342,23 @@ public struct Workspace {
             .draw(into: &buf, width: size.width)
         carry.drawGhost(into: &buf)
         drawPrompt(into: &buf)
+    }
+
+    /// The place of a board still opening (or that could not be opened): what it is waiting for, in words.
+    func drawNotOpen(into buf: inout CellBuffer) {
+        let tab = tabs[active]
+        let lines = tab.loading
+            ? ["Opening \(DisplayText.safe(tab.name))…", "It shows here as soon as it is read; ctrl-n/ctrl-p switch boards meanwhile."]
+            : ["Could not open \(DisplayText.safe(tab.name)):", DisplayText.safe(tab.failed ?? "")]
+        let y0 = max(0, buf.height / 2 - 1)
+        for (k, line) in lines.enumerated() where y0 + k < buf.height {
+            let text = DisplayText.truncate(line, to: max(0, buf.width - 2))
+            let x = max(0, (buf.width - TextWidth.width(of: text)) / 2)
+            buf.write(text, x: x, y: y0 + k, style: Style(bold: k == 0), maxX: buf.width)
+        }
+        if !app.status.isEmpty, buf.height > 0 {
+            buf.write(" " + DisplayText.truncate(app.status, to: max(0, buf.width - 1)), x: 0, y: buf.height - 1, style: Style(), maxX: buf.width)
+        }
     }
 
     func drawPrompt(into buf: inout CellBuffer) {
@@ -272,7 +376,7 @@ public struct Workspace {
         springLoadIfDue(now: now)
     }
 
-    public var wantsAllMotion: Bool { app.wantsAllMotion || carry.isActive }
+    public var wantsAllMotion: Bool { app.wantsAllMotion || carry.followsPointer }
 }
 
 extension BoardApp {
