@@ -6,7 +6,9 @@ extension Schema {
     /// commits stamp their rows with the next version and raise it; a raw `UPDATE lanes.cards …`
     /// did neither, so no screen saw it. Now, after each statement on `cards` or `columns`:
     /// - a board whose version this transaction has not raised yet (its row's `xmin` is not this
-    ///   transaction) is raised by one, else kept (one raise per transaction, Lanes' commit included);
+    ///   transaction) is raised by one, else kept (one raise per transaction, Lanes' commit included;
+    ///   inside a savepoint the row's `xmin` is the savepoint's, so each statement there raises it
+    ///   again: more versions than needed, never fewer);
     ///   a row stamped with a higher `seq` (Lanes' next version) raises it to that;
     /// - rows the statement wrote with a `seq` below the result are stamped with it (and a changed
     ///   card's row `version` goes up, as Lanes' edits do); a deleted card gets a `removals` row;
@@ -25,6 +27,8 @@ extension Schema {
         CREATE FUNCTION lanes.stamp_written_rows() RETURNS trigger
             LANGUAGE plpgsql SET search_path = pg_catalog
             AS $$ DECLARE r record; cur bigint; mine boolean; target bigint; BEGIN
+                -- Its own stamping of rows below (and a board's deletion cascading) is not a new write.
+                IF pg_trigger_depth() > 1 THEN RETURN NULL; END IF;
                 IF TG_OP = 'DELETE' THEN
                     FOR r IN SELECT o.board_id FROM old_rows o GROUP BY o.board_id LOOP
                         SELECT b.version, b.xmin = pg_current_xact_id()::xid INTO cur, mine

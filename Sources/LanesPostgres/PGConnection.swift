@@ -261,10 +261,10 @@ final class PGConnection {
             return s + 946_684_800
         }
 
-        /// The first byte of a text field (nil: NULL or empty).
-        func firstByte(_ j: Int) -> UInt8? {
+        /// A field's bytes (nil: NULL); valid only inside `copyOut`'s closure.
+        func bytes(_ j: Int) -> UnsafeRawBufferPointer? {
             guard !isNull(j), lengths[j] > 0 else { return nil }
-            return data[offsets[j]]
+            return UnsafeRawBufferPointer(rebasing: data[offsets[j]..<(offsets[j] + lengths[j])])
         }
 
         /// A text field (nil: NULL).

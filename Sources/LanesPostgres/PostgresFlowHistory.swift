@@ -62,11 +62,12 @@ public enum PostgresFlowHistory {
         try db.copyOut("""
             SELECT h.id, h.at, h.kind, h.card_id, h.column_id
             FROM lanes.history h
-            WHERE h.board_id = \(store.boardID) AND h.entity = 'card' AND h.kind IN \(kinds)
+            WHERE h.board_id = \(store.boardID) AND h.entity = 'card'
             ORDER BY h.id
             """) { r in
+            // Other kinds (a card reordered in its column) are no part of the flow: skipped here, not filtered there.
             guard let id = r.int64(0), let at = r.seconds(1), let card = r.int64(3),
-                  let kind = r.firstByte(2).flatMap(ServerHistory.Stream.Kind.init(initial:)) else { return }
+                  let kind = r.bytes(2).flatMap(ServerHistory.Stream.Kind.init(utf8:)) else { return }
             while next < titled.count && titled[next].id < id { next += 1 }
             let t = next < titled.count && titled[next].id == id ? titled[next] : nil
             stream.card(record: id, at: at, kind: kind, card: card, column: r.int64(4), from: nil,

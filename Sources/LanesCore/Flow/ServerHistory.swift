@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A database board's change record turned into flow events (the same stream as git's).
 ///
 /// The rows are what PostgreSQL's `lanes.history` keeps for cards and columns, in its order (`id`):
@@ -90,13 +96,16 @@ public enum ServerHistory {
                 }
             }
 
-            /// From the kind's first letter (a, m, e, d).
-            public init?(initial: UInt8) {
-                switch initial {
-                case UInt8(ascii: "a"): self = .added
-                case UInt8(ascii: "m"): self = .moved
-                case UInt8(ascii: "e"): self = .edited
-                case UInt8(ascii: "d"): self = .deleted
+            /// From the kind's UTF-8 bytes; nil for a kind that gives no event (reordered, …).
+            public init?(utf8: UnsafeRawBufferPointer) {
+                func equals(_ s: StaticString) -> Bool {
+                    s.utf8CodeUnitCount == utf8.count && memcmp(s.utf8Start, utf8.baseAddress!, utf8.count) == 0
+                }
+                switch utf8.first {
+                case UInt8(ascii: "a") where equals("added"): self = .added
+                case UInt8(ascii: "m") where equals("moved"): self = .moved
+                case UInt8(ascii: "e") where equals("edited"): self = .edited
+                case UInt8(ascii: "d") where equals("deleted"): self = .deleted
                 default: return nil
                 }
             }
