@@ -380,17 +380,18 @@ def test_a_postgresql_board_with_columns_and_no_card_change_says_no_history_yet(
     from pg_helpers import board_url, psql
     setup = tmp_path / "setup.md"
     setup.write_text("## A\n\n- a\n")
-    r = subprocess.run([str(lanes_bin), "copy", "--replace", str(setup), board_url(pg, "lanes_admin", "setup")],
+    r = subprocess.run([str(lanes_bin), "copy", "--replace", str(setup), board_url(pg, "lanes_admin", "flow-setup")],
                        capture_output=True, text=True, stdin=subprocess.DEVNULL)
     assert r.returncode == 0, r.stderr
     empty = tmp_path / "empty.md"
     empty.write_text("## To do\n\n## Doing\n\n## Done\n")
-    url = board_url(pg, "alice", "flow-no-cards")
+    name = f"flow-no-cards-{os.getpid()}"
+    url = board_url(pg, "alice", name)
     r = subprocess.run([str(lanes_bin), "copy", "--replace", str(empty), url], capture_output=True, text=True, stdin=subprocess.DEVNULL)
     assert r.returncode == 0, r.stderr
     r = subprocess.run([str(lanes_bin), "metrics", url], capture_output=True, text=True, stdin=subprocess.DEVNULL)
     assert r.returncode == 1, (r.returncode, r.stdout, r.stderr)
-    assert "board “flow-no-cards” has no history yet" in r.stderr and "no card added, moved or deleted" in r.stderr, r.stderr
+    assert f"board “{name}” has no history yet" in r.stderr and "no card added, moved or deleted" in r.stderr, r.stderr
     assert "Add cards and move them through the columns" in r.stderr and r.stdout == ""
 
     app = lanes(None, wait_for="To do", args=[url], workdir=tmp_path / "app", width=80, height=24)
@@ -403,7 +404,7 @@ def test_a_postgresql_board_with_columns_and_no_card_change_says_no_history_yet(
     assert app.quit() == 0
 
     # One card added (here by psql, as a member may): now there is a history.
-    b = psql(pg, "alice", "SELECT id FROM lanes.boards WHERE name = 'flow-no-cards'")
+    b = psql(pg, "alice", f"SELECT id FROM lanes.boards WHERE name = '{name}'")
     col = psql(pg, "alice", f"SELECT id FROM lanes.columns WHERE board_id = {b} AND title = 'Doing'")
     psql(pg, "alice", f"INSERT INTO lanes.cards (board_id, id, column_id, key, title, seq) VALUES ({b}, 77, {col}, 'm', 'first card', 1)")
     r = subprocess.run([str(lanes_bin), "metrics", url, "--format", "json"], capture_output=True, text=True, stdin=subprocess.DEVNULL)

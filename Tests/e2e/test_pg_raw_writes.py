@@ -30,12 +30,13 @@ def schema(pg, lanes_bin, tmp_path_factory):
     """The schema, set up (or brought up to date) by its owner, lanes_admin."""
     f = tmp_path_factory.mktemp("schema") / "setup.md"
     f.write_text(board_md(TEAM))
-    r = run_lanes(lanes_bin, "copy", "--replace", str(f), url(pg, "lanes_admin", "setup"))
+    r = run_lanes(lanes_bin, "copy", "--replace", str(f), url(pg, "lanes_admin", "raw-writes-setup"))
     assert r.returncode == 0, r.stderr
     return pg
 
 
 def team_board(schema, lanes_bin, tmp_path, name, grant=("bob",)):
+    """alice's board `name` (fresh: the test's own) with TEAM on it; returns its id."""
     src = tmp_path / f"{name}.md"
     src.write_text(board_md(TEAM))
     r = run_lanes(lanes_bin, "copy", str(src), url(schema, "alice", name))
@@ -47,9 +48,10 @@ def team_board(schema, lanes_bin, tmp_path, name, grant=("bob",)):
 
 
 def test_a_members_psql_update_insert_and_delete_show_on_open_screens(lanes, schema, lanes_bin, tmp_path):
-    b = team_board(schema, lanes_bin, tmp_path, "raw-live")
-    alice = lanes(None, wait_for="t0", args=[url(schema, "alice", "raw-live")], workdir=tmp_path / "alice")
-    bob = lanes(None, wait_for="t0", args=[url(schema, "bob", "raw-live")], workdir=tmp_path / "bob")
+    name = f"raw-live-{os.getpid()}"
+    b = team_board(schema, lanes_bin, tmp_path, name)
+    alice = lanes(None, wait_for="t0", args=[url(schema, "alice", name)], workdir=tmp_path / "alice")
+    bob = lanes(None, wait_for="t0", args=[url(schema, "bob", name)], workdir=tmp_path / "bob")
     version = int(psql(schema, "postgres", f"SELECT version FROM lanes.boards WHERE id = {b}"))
 
     # bob, in psql, retitles t1: both screens show it.
@@ -79,7 +81,7 @@ def test_a_members_psql_update_insert_and_delete_show_on_open_screens(lanes, sch
     alice.send_keys("J")
     bob.wait_for(lambda lines: any("t0" in l for l in lines), timeout=10)
     out = tmp_path / "out.md"
-    assert run_lanes(lanes_bin, "copy", url(schema, "bob", "raw-live"), str(out)).returncode == 0
+    assert run_lanes(lanes_bin, "copy", url(schema, "bob", name), str(out)).returncode == 0
     text = out.read_text()
     assert "renamed in psql" in text and "added in psql" in text and "x0" not in text and "## Finished" in text
     assert text.count("- t0") == 1
@@ -126,8 +128,8 @@ class Listener:
 def test_a_raw_write_to_a_board_one_is_not_a_member_of_raises_and_notifies_nothing(schema, lanes_bin, tmp_path, role):
     """Board P (alice's, bob a member) and board Q (alice's alone): bob, carol and dave write Q's rows raw."""
     psql(schema, "postgres", "DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'dave') THEN CREATE ROLE dave LOGIN; END IF; END $$")
-    p = team_board(schema, lanes_bin, tmp_path, f"raw-p-{role}", grant=("bob",))
-    q = team_board(schema, lanes_bin, tmp_path, f"raw-q-{role}", grant=())
+    p = team_board(schema, lanes_bin, tmp_path, f"raw-p-{role}-{os.getpid()}", grant=("bob",))
+    q = team_board(schema, lanes_bin, tmp_path, f"raw-q-{role}-{os.getpid()}", grant=())
     channel = psql(schema, "postgres", f"SELECT channel FROM lanes.board_names WHERE board_id = {q}")
     state = lambda: psql(schema, "postgres", f"SELECT version || '|' || (SELECT string_agg(title || seq, ',' ORDER BY id) FROM lanes.cards WHERE board_id = {q}) FROM lanes.boards WHERE id = {q}")  # noqa: E731
     before = state()
