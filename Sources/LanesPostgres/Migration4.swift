@@ -21,8 +21,8 @@ extension Schema {
     /// row-level security, so they reach no other board. Nobody may call them (trigger functions;
     /// EXECUTE revoked), and only the tables' owner may drop or disable the triggers.
     ///
-    /// Also three partial indexes of the history for flow metrics: column rows; card rows that carry a
-    /// title; every card row with what its event needs (read by an index-only scan).
+    /// Also three partial indexes of the history for flow metrics: column rows; card rows that are
+    /// not moves; every card row with its time, card and column (read by an index-only scan).
     static let migration4 = """
         CREATE FUNCTION lanes.stamp_written_rows() RETURNS trigger
             LANGUAGE plpgsql SET search_path = pg_catalog
@@ -84,12 +84,12 @@ extension Schema {
             END $$;
         CREATE TRIGGER boards_raise_version BEFORE UPDATE ON lanes.boards FOR EACH ROW EXECUTE FUNCTION lanes.raise_board_version();
 
-        -- Flow metrics (PostgresFlowHistory) read a board's column rows, the titles its card rows
-        -- carry, and every card row from the index alone (an index-only scan: the wide rows, with
+        -- Flow metrics (PostgresFlowHistory) read a board's column rows, its card rows that are not
+        -- moves (with their titles), and every card row from the index alone (an index-only scan: the wide rows, with
         -- their before/after images, are not read).
         CREATE INDEX history_column_rows ON lanes.history (board_id, id) WHERE entity = 'column';
-        CREATE INDEX history_card_titles ON lanes.history (board_id, id) WHERE entity = 'card' AND kind IN ('added', 'edited', 'deleted');
-        CREATE INDEX history_card_flow ON lanes.history (board_id, id) INCLUDE (at, kind, card_id, column_id) WHERE entity = 'card';
+        CREATE INDEX history_card_changes ON lanes.history (board_id, id) WHERE entity = 'card' AND kind <> 'moved';
+        CREATE INDEX history_card_flow ON lanes.history (board_id, id) INCLUDE (at, card_id, column_id) WHERE entity = 'card';
 
         REVOKE ALL ON FUNCTION lanes.stamp_written_rows(), lanes.raise_board_version() FROM PUBLIC;
         """

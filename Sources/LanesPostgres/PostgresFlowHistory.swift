@@ -3,10 +3,10 @@ import LanesCore
 /// A PostgreSQL board's history for flow metrics, read from the server's change record
 /// (`lanes.history`, schema migration 2) and turned into the same events as git's (`ServerHistory`).
 ///
-/// One query for the columns and one for the cards now; the record's column rows (few); the titles
-/// its card rows carry (added, edited, deleted), then every card row as a binary COPY from an index
-/// that holds what the events need (schema migration 4), read as it arrives, in the record's
-/// order (`id`). A card row's column before a move is read only for the first row of a card
+/// In one snapshot: the columns and cards now; the record's column rows (few); its card rows that
+/// are not moves, with the titles they carry; then every card row (id, time, card, column) as a
+/// binary COPY from an index that holds just that (schema migration 4), read as it arrives, in the
+/// record's order (`id`): a row the second list does not name is a move. A card row's column before a move is read only for the first row of a card
 /// from before the record (that of any other row is the card's column after the row before). Its own
 /// connection, so an open store is not disturbed. A board whose record has no card in it (columns
 /// only) has no history yet, said in words with what gives one.
@@ -18,6 +18,9 @@ public enum PostgresFlowHistory {
         let db = try PGConnection(conninfo: u.conninfo, displayName: u.display, timeout: timeout)
         defer { db.close() }
         let b = String(store.boardID)
+        // One snapshot for every query below (a row written meanwhile is in all of them or in none).
+        try db.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        defer { _ = try? db.query("ROLLBACK") }
         guard try db.query("SELECT to_regclass('lanes.history') IS NOT NULL")[0, 0] == "t" else {
             throw NoHistory("the server keeps no history of board “\(u.board)” yet: its Lanes schema predates the change record. "
                             + "Open the board with this version of lanes once (it upgrades the schema); every change from then on is recorded.")
@@ -46,34 +49,41 @@ public enum PostgresFlowHistory {
                                           title: cr[i, 5], titleBefore: cr[i, 6], key: cr[i, 7], keyBefore: cr[i, 8]))
         }
         var stream = ServerHistory.Stream(columnRows: columnRows, columns: now, cards: nowCards)
-        // The titles the events carry: of cards added or edited, and of those deleted (the tenth of
-        // the rows that are not moves), by the record's id.
-        var titled: [(id: Int64, title: String?, before: String?)] = []
+        // The card rows that are not moves (a tenth: added, edited, deleted, reordered), with the
+        // titles the events carry, by the record's id; then every card row from an index that holds
+        // all it needs (the table's wide rows are not read): a row the first list does not have is a move.
+        var changes: [(id: Int64, kind: ServerHistory.Stream.Kind?, title: String?, before: String?)] = []
         try db.copyOut("""
-            SELECT h.id, CASE WHEN h.kind <> 'deleted' THEN h.after ->> 'title' END, CASE WHEN h.kind <> 'added' THEN h.before ->> 'title' END
+            SELECT h.id, h.kind, CASE WHEN h.kind IN ('added', 'edited') THEN h.after ->> 'title' END,
+                   CASE WHEN h.kind IN ('edited', 'deleted') THEN h.before ->> 'title' END
             FROM lanes.history h
-            WHERE h.board_id = \(store.boardID) AND h.entity = 'card' AND h.kind IN ('added', 'edited', 'deleted')
+            WHERE h.board_id = \(store.boardID) AND h.entity = 'card' AND h.kind <> 'moved'
             ORDER BY h.id
             """) { r in
-            if let id = r.int64(0) { titled.append((id, r.string(1), r.string(2))) }
+            // Kinds that give no event (a card reordered in its column) are kept as nil: their rows are skipped.
+            if let id = r.int64(0) { changes.append((id, r.bytes(1).flatMap(ServerHistory.Stream.Kind.init(utf8:)), r.string(2), r.string(3))) }
         }
-        // Every card row, from an index that holds all it needs (the table's wide rows are not read).
         var next = 0
         try db.copyOut("""
-            SELECT h.id, h.at, h.kind, h.card_id, h.column_id
+            SELECT h.id, h.at, h.card_id, h.column_id
             FROM lanes.history h
             WHERE h.board_id = \(store.boardID) AND h.entity = 'card'
             ORDER BY h.id
             """) { r in
-            // Other kinds (a card reordered in its column) are no part of the flow: skipped here, not filtered there.
-            guard let id = r.int64(0), let at = r.seconds(1), let card = r.int64(3),
-                  let kind = r.bytes(2).flatMap(ServerHistory.Stream.Kind.init(utf8:)) else { return }
-            while next < titled.count && titled[next].id < id { next += 1 }
-            let t = next < titled.count && titled[next].id == id ? titled[next] : nil
-            stream.card(record: id, at: at, kind: kind, card: card, column: r.int64(4), from: nil,
-                        title: { t?.title }, titleBefore: { t?.before }, columnTitle: { nil })
+            guard let id = r.int64(0), let at = r.seconds(1), let card = r.int64(2) else { return }
+            while next < changes.count && changes[next].id < id { next += 1 }
+            let change = next < changes.count && changes[next].id == id ? changes[next] : nil
+            let kind: ServerHistory.Stream.Kind
+            if let change {
+                guard let k = change.kind else { return }
+                kind = k
+            } else {
+                kind = .moved
+            }
+            stream.card(record: id, at: at, kind: kind, card: card, column: r.int64(3), from: nil,
+                        title: { change?.title }, titleBefore: { change?.before }, columnTitle: { nil })
         }
-        titled = []
+        changes = []
         // What the first row of each card from before the record says it left (a move's column).
         let seeds = stream.seedsFromMoves
         if !seeds.isEmpty {
