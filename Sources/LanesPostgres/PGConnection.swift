@@ -150,52 +150,127 @@ final class PGConnection {
     /// Statement text → prepared statement name, on this connection.
     private var prepared: [String: String] = [:]
 
-    /// Runs a one-off query with parameters and hands each row's fields to `row` as bytes, straight
-    /// from libpq's result (no string per field: a million-row history read allocates per row what it keeps).
-    func scan(_ sql: String, _ params: [String?], row: (RawRow) throws -> Void) throws {
+    /// Runs `COPY (query) TO STDOUT (FORMAT binary)` and hands each row's fields to `row`, straight
+    /// from libpq's buffer: no result set is built, no field becomes a string unless the reader
+    /// asks (a million-row history read allocates per row only what it keeps). `query` takes no
+    /// parameters (COPY does not): callers put only numbers of their own in it.
+    func copyOut(_ query: String, row: (BinaryRow) throws -> Void) throws {
         guard let c = conn else { throw StorageUnavailable(reason: "the connection to \(displayName) is closed") }
-        let result = withOptionalCStrings(params) { p in PQexecParams(c, sql, Int32(params.count), nil, p, nil, nil, 0) }
-        defer { PQclear(result) }
-        guard let result else { throw lost(reason: String(cString: PQerrorMessage(c))) }
-        guard PQresultStatus(result) == PGRES_TUPLES_OK else {
-            try check(result, c)
-            return
+        let started = PQexec(c, "COPY (\(query)) TO STDOUT (FORMAT binary)")
+        guard let started else { throw lost(reason: String(cString: PQerrorMessage(c))) }
+        let status = PQresultStatus(started)
+        if status != PGRES_COPY_OUT {
+            defer { PQclear(started) }
+            try check(started, c)
+            throw PostgresError(message: "\(displayName): COPY did not start")
         }
-        let n = Int32(PQntuples(result))
-        for i in 0..<n { try row(RawRow(result: result, row: i)) }
+        PQclear(started)
+        var header = true
+        var failure: (any Error)?
+        let offsets = UnsafeMutableBufferPointer<Int>.allocate(capacity: 64)
+        let lengths = UnsafeMutableBufferPointer<Int>.allocate(capacity: 64)
+        defer { offsets.deallocate(); lengths.deallocate() }
+        while true {
+            var buffer: UnsafeMutablePointer<CChar>?
+            let n = PQgetCopyData(c, &buffer, 0)
+            if n == -1 { break }
+            guard n > 0, let buffer else { throw lost(reason: String(cString: PQerrorMessage(c))) }
+            defer { PQfreemem(buffer) }
+            guard failure == nil else { continue }   // drain the rest, so the connection stays usable
+            var data = UnsafeRawBufferPointer(start: buffer, count: Int(n))
+            if header {
+                // "PGCOPY\n\xff\r\n\0", flags (int32), extension length (int32) and extension.
+                guard data.count >= 19 else { failure = PostgresError(message: "\(displayName): a short COPY header"); continue }
+                let ext = Int(BinaryRow.int32(data, 15))
+                data = UnsafeRawBufferPointer(rebasing: data[(19 + ext)...])
+                header = false
+                if data.isEmpty { continue }
+            }
+            guard data.count >= 2, BinaryRow.int16(data, 0) >= 0 else { continue }   // the trailer (-1)
+            do { try row(BinaryRow(data: data, offsets: offsets, lengths: lengths)) } catch { failure = error }
+        }
+        while let r = PQgetResult(c) {
+            defer { PQclear(r) }
+            if PQresultStatus(r) != PGRES_COMMAND_OK { try check(r, c) }
+        }
+        if let failure { throw failure }
     }
 
-    /// One row of a result being scanned; valid only inside `scan`'s closure.
-    struct RawRow {
-        let result: OpaquePointer
-        let row: Int32
+    /// One row of a binary COPY: field count (int16), then each field's length (int32, -1: NULL)
+    /// and bytes, integers big-endian. Valid only inside `copyOut`'s closure.
+    struct BinaryRow {
+        let data: UnsafeRawBufferPointer
+        /// Each field's start in `data` (-1: NULL) and length; storage reused from row to row.
+        private let offsets: UnsafeMutableBufferPointer<Int>
+        private let lengths: UnsafeMutableBufferPointer<Int>
+        let count: Int
 
-        func isNull(_ j: Int32) -> Bool { PQgetisnull(result, row, j) != 0 }
-
-        /// The field's text bytes (empty when NULL).
-        func bytes(_ j: Int32) -> UnsafeBufferPointer<UInt8> {
-            let len = Int(PQgetlength(result, row, j))
-            return UnsafeBufferPointer(start: UnsafeRawPointer(PQgetvalue(result, row, j)!).assumingMemoryBound(to: UInt8.self), count: len)
+        /// Reads the field table of `data` into `offsets`/`lengths` (fields past their capacity are not read).
+        init(data: UnsafeRawBufferPointer, offsets: UnsafeMutableBufferPointer<Int>, lengths: UnsafeMutableBufferPointer<Int>) {
+            self.data = data
+            self.offsets = offsets
+            self.lengths = lengths
+            let n = min(Int(Self.int16(data, 0)), offsets.count)
+            count = n
+            var at = 2
+            for j in 0..<n {
+                offsets[j] = -1
+                lengths[j] = 0
+                guard at + 4 <= data.count else { continue }
+                let len = Int(Self.int32(data, at))
+                at += 4
+                guard len >= 0, at + len <= data.count else { continue }
+                offsets[j] = at
+                lengths[j] = len
+                at += len
+            }
         }
 
-        func string(_ j: Int32) -> String? { isNull(j) ? nil : String(decoding: bytes(j), as: UTF8.self) }
+        static func int16(_ d: UnsafeRawBufferPointer, _ at: Int) -> Int16 {
+            Int16(bitPattern: UInt16(d[at]) << 8 | UInt16(d[at + 1]))
+        }
 
-        /// A decimal integer field, or nil when NULL or not one.
-        func int(_ j: Int32) -> Int64? {
+        static func int32(_ d: UnsafeRawBufferPointer, _ at: Int) -> Int32 {
+            Int32(bitPattern: UInt32(d[at]) << 24 | UInt32(d[at + 1]) << 16 | UInt32(d[at + 2]) << 8 | UInt32(d[at + 3]))
+        }
+
+        static func int64(_ d: UnsafeRawBufferPointer, _ at: Int) -> Int64 {
+            var v: UInt64 = 0
+            for i in 0..<8 { v = v << 8 | UInt64(d[at + i]) }
+            return Int64(bitPattern: v)
+        }
+
+        func isNull(_ j: Int) -> Bool { j >= count || offsets[j] < 0 }
+
+        /// A bigint field (nil: NULL).
+        func int64(_ j: Int) -> Int64? {
+            guard !isNull(j), lengths[j] == 8 else { return nil }
+            return Self.int64(data, offsets[j])
+        }
+
+        /// A boolean field (nil: NULL).
+        func bool(_ j: Int) -> Bool? {
+            guard !isNull(j), lengths[j] == 1 else { return nil }
+            return data[offsets[j]] != 0
+        }
+
+        /// A timestamptz field in whole seconds since 1970 (binary: microseconds since 2000-01-01 UTC), rounded down.
+        func seconds(_ j: Int) -> Int64? {
+            guard let us = int64(j) else { return nil }
+            let s = us >= 0 ? us / 1_000_000 : (us - 999_999) / 1_000_000
+            return s + 946_684_800
+        }
+
+        /// A field's bytes (nil: NULL); valid only inside `copyOut`'s closure.
+        func bytes(_ j: Int) -> UnsafeRawBufferPointer? {
+            guard !isNull(j), lengths[j] > 0 else { return nil }
+            return UnsafeRawBufferPointer(rebasing: data[offsets[j]..<(offsets[j] + lengths[j])])
+        }
+
+        /// A text field (nil: NULL).
+        func string(_ j: Int) -> String? {
             guard !isNull(j) else { return nil }
-            let b = bytes(j)
-            guard !b.isEmpty else { return nil }
-            var i = 0, negative = false
-            if b[0] == UInt8(ascii: "-") { negative = true; i = 1 }
-            guard i < b.count else { return nil }
-            var v: Int64 = 0
-            while i < b.count {
-                let d = b[i] &- 0x30
-                guard d < 10 else { return nil }
-                v = v &* 10 &+ Int64(d)
-                i += 1
-            }
-            return negative ? -v : v
+            return String(decoding: UnsafeRawBufferPointer(rebasing: data[offsets[j]..<(offsets[j] + lengths[j])]), as: UTF8.self)
         }
     }
 

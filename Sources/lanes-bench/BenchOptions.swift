@@ -78,6 +78,8 @@ struct BenchOptions: ParsableCommand {
     var pgFlow = false
     @Option(name: .customLong("pg-flow-rows")) var pgFlowRows: Int = 1_000_000
     @Option(name: .customLong("pg-flow-cards")) var pgFlowCards: Int = 1_000
+    @Option(name: .customLong("pg-flow-board"), help: "--pg-flow: this board, made on first use and kept (for profiling).")
+    var pgFlowBoard: String?
 
     @Flag(name: .customLong("pg-load"), help: "Many clients moving cards on one PostgreSQL board (then --pg-history).")
     var pgLoad = false

@@ -38,7 +38,7 @@ if opts.workspace {  // #27: Workspace.swift
 }
 
 if opts.pgFlow {
-    FlowServerBench.run(rows: opts.pgFlowRows, cards: opts.pgFlowCards).forEach(say)
+    FlowServerBench.run(rows: opts.pgFlowRows, cards: opts.pgFlowCards, keep: opts.pgFlowBoard).forEach(say)
     exit(0)
 }
 

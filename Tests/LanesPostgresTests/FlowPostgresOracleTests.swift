@@ -254,17 +254,26 @@ struct FlowPostgresOracleTests {
         #expect(json["board"] as? String != nil)
     }
 
-    @Test("a board whose cards never moved: no finished card, nothing in progress, no forecast")
+    @Test("a board with columns and no card change has no history yet, said in words with what gives one; one card added gives one")
     func noCardHistoryYet() throws {
         let name = TestServer.boardName("flow-empty")
         let (board, info) = try BoardFormat.parse("## A\n\n## B\n", file: "empty.md")
         let store = try PostgresBoardStore.create(url: server.url("alice", board: name), board: board, info: info)
         defer { store.disconnect() }
-        // Creating the board records its columns, so there is a history; no card is in it.
+        // Creating the board recorded its columns; no card is in the record.
+        let error = #expect(throws: NoHistory.self) { try PostgresFlowHistory.read(url: server.url("alice", board: name)) }
+        #expect(error?.message.contains("board “\(name)” has no history yet") == true)
+        #expect(error?.message.contains("no card added, moved or deleted") == true)
+        #expect(error?.message.contains("Add cards and move them through the columns") == true)
+
+        let loaded = try store.load()
+        var ours = loaded
+        ours.columns[0].cards.append(Card(id: ours.makeID(), title: "first"))
+        _ = try store.commit(base: loaded, ours: ours)
         let (history, _) = try PostgresFlowHistory.read(url: server.url("alice", board: name))
-        #expect(history.events.allSatisfy { if case .columns = $0 { true } else { false } })
-        let report = FlowMetrics.compute(history, options: FlowOptions(now: FlowTime(Date().timeIntervalSince1970)))
+        let report = FlowMetrics.compute(history, options: FlowOptions(now: FlowTime(Date().timeIntervalSince1970) + 60))
         #expect(report.cycle.isEmpty && report.aging.isEmpty)
+        #expect(report.cards.count == 1 && report.columns.map(\.title) == ["A", "B"])
         #expect(report.forecast.unavailable != nil)
     }
 }

@@ -47,7 +47,7 @@ struct PostgresStoreTests {
         #expect(failures.withLock { $0 } == [])
         let c = try PGConnection(conninfo: conninfo, displayName: "check")
         let applied = try c.query("SELECT version, applied_by FROM lanes.schema_migrations ORDER BY version")
-        #expect(applied.values == [["1", "lanes_admin"], ["2", "lanes_admin"], ["3", "lanes_admin"]])
+        #expect(applied.values == (1...Schema.latest).map { [String($0), "lanes_admin"] })
         #expect(try Schema.currentVersion(c) == Schema.latest)
     }
 

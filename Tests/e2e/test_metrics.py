@@ -373,3 +373,40 @@ def test_metrics_view_in_the_app(lanes, history, tmp_path):
     app.send_keys("Enter")
     lines = app.wait_for("Age:", timeout=30)
     assert any(" d" in l and ("Backlog" in l or "Doing" in l) for l in lines)
+
+
+def test_a_postgresql_board_with_columns_and_no_card_change_says_no_history_yet(lanes, lanes_bin, pg, tmp_path):
+    """Columns, no card added, moved or deleted: the command and the `M` view say so, and what gives a history."""
+    from pg_helpers import board_url, psql
+    setup = tmp_path / "setup.md"
+    setup.write_text("## A\n\n- a\n")
+    r = subprocess.run([str(lanes_bin), "copy", "--replace", str(setup), board_url(pg, "lanes_admin", "flow-setup")],
+                       capture_output=True, text=True, stdin=subprocess.DEVNULL)
+    assert r.returncode == 0, r.stderr
+    empty = tmp_path / "empty.md"
+    empty.write_text("## To do\n\n## Doing\n\n## Done\n")
+    name = f"flow-no-cards-{os.getpid()}"
+    url = board_url(pg, "alice", name)
+    r = subprocess.run([str(lanes_bin), "copy", "--replace", str(empty), url], capture_output=True, text=True, stdin=subprocess.DEVNULL)
+    assert r.returncode == 0, r.stderr
+    r = subprocess.run([str(lanes_bin), "metrics", url], capture_output=True, text=True, stdin=subprocess.DEVNULL)
+    assert r.returncode == 1, (r.returncode, r.stdout, r.stderr)
+    assert f"board “{name}” has no history yet" in r.stderr and "no card added, moved or deleted" in r.stderr, r.stderr
+    assert "Add cards and move them through the columns" in r.stderr and r.stdout == ""
+
+    app = lanes(None, wait_for="To do", args=[url], workdir=tmp_path / "app", width=80, height=24)
+    app.send_keys("M")
+    lines = app.wait_for("has no history yet", timeout=30)
+    shown = " ".join(l.strip() for l in lines)
+    assert "no card added, moved or" in shown and "Add cards and move them" in shown, lines
+    app.send_keys("Escape")
+    app.wait_for(lambda s: not any("no history yet" in l for l in s), what="the board again")
+    assert app.quit() == 0
+
+    # One card added (here by psql, as a member may): now there is a history.
+    b = psql(pg, "alice", f"SELECT id FROM lanes.boards WHERE name = '{name}'")
+    col = psql(pg, "alice", f"SELECT id FROM lanes.columns WHERE board_id = {b} AND title = 'Doing'")
+    psql(pg, "alice", f"INSERT INTO lanes.cards (board_id, id, column_id, key, title, seq) VALUES ({b}, 77, {col}, 'm', 'first card', 1)")
+    r = subprocess.run([str(lanes_bin), "metrics", url, "--format", "json"], capture_output=True, text=True, stdin=subprocess.DEVNULL)
+    assert r.returncode == 0, r.stderr
+    assert [a["title"] for a in json.loads(r.stdout)["aging"]] == ["first card"]

@@ -174,6 +174,14 @@ def catalog(pg):
     return rels, columns, unique, functions
 
 
+def triggers(pg) -> list[tuple[str, str]]:
+    """(table, trigger) of every trigger the schema made on its tables (not the foreign keys' own)."""
+    out = psql(pg, "postgres", """
+        SELECT c.relname, t.tgname FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid
+        JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'lanes' AND NOT t.tgisinternal ORDER BY 1, 2""")
+    return [tuple(line.split("|")) for line in out.splitlines()]
+
+
 def literal(v) -> str:
     return "'" + str(v).replace("'", "''") + "'"
 
@@ -323,6 +331,19 @@ def attempts(pg, ids) -> list[Attempt]:
         else:
             out.append(Attempt(f"{f['name']}()", call("@self"), "exists" if f["name"] == "board_exists" else "nobody", kind))
 
+    # Triggers (migration 4's raise every board's version on raw writes): none may be dropped,
+    # switched off, or bypassed (replica mode skips ordinary triggers; only a superuser may set it).
+    for rel, trigger in triggers(pg):
+        out.append(Attempt(f"DROP TRIGGER {trigger}", f"DROP TRIGGER {trigger} ON lanes.{rel}", "nobody", "ddl"))
+        out.append(Attempt(f"DISABLE TRIGGER {trigger}", f"ALTER TABLE lanes.{rel} DISABLE TRIGGER {trigger}", "nobody", "ddl"))
+    out.append(Attempt("DISABLE TRIGGER ALL ON cards", "ALTER TABLE lanes.cards DISABLE TRIGGER ALL", "nobody", "ddl"))
+    out.append(Attempt("SET session_replication_role = replica", "SET session_replication_role = replica", "nobody", "ddl"))
+    # Raw writes to B (not theirs): row security leaves nothing for the triggers to raise or notify.
+    out.append(Attempt("raw UPDATE of B's cards", f"UPDATE lanes.cards SET title = title || '~' WHERE board_id = {b}", "nobody"))
+    out.append(Attempt("raw DELETE of B's cards", f"DELETE FROM lanes.cards WHERE board_id = {b}", "nobody"))
+    out.append(Attempt("raw UPDATE of B's columns", f"UPDATE lanes.columns SET title = title || '~' WHERE board_id = {b}", "nobody"))
+    out.append(Attempt("raw UPDATE of B's rules", f"UPDATE lanes.boards SET accept_rules = 'x' WHERE id = {b}", "nobody"))
+
     # Channels: the name is the members' secret; PostgreSQL lets anyone who knows it LISTEN and NOTIFY.
     channel = psql(pg, "postgres", f"SELECT channel FROM lanes.board_names WHERE board_id = {a}")
     out.append(Attempt("read A's channel name", f"SELECT count(*) FROM lanes.board_names WHERE board_id = {a} AND channel IS NOT NULL", "read", "count"))
@@ -449,6 +470,8 @@ def test_every_object_of_the_schema_as_every_role_is_exactly_the_readme_table(pg
             assert f"UPDATE {rel}.{c['name']}" in labels
     for f in functions:
         assert f"DROP FUNCTION {f['name']}" in labels
+    for _, trigger in triggers(pg):
+        assert f"DROP TRIGGER {trigger}" in labels and f"DISABLE TRIGGER {trigger}" in labels
 
 
 def test_refusals_say_why_in_words(pg, target):

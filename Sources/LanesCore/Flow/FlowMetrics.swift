@@ -215,9 +215,11 @@ public enum FlowMetrics {
                     }
                 }
             case .card(_, let key, let title, let column):
-                if var track = tracks[key] {
-                    track.title = title
-                    if column != track.column {
+                if let i = tracks.index(forKey: key) {
+                    // In place: a copy would copy its time-in-column list on every move.
+                    func move(_ track: inout Track) {
+                        track.title = title
+                        guard column != track.column else { return }
                         if let old = track.column {
                             track.addTime(old, t - track.enteredColumn)
                             count[old, default: 0] -= 1
@@ -229,11 +231,10 @@ public enum FlowMetrics {
                             track.enter(stageOf[column] ?? .notStarted, at: t)
                         }
                     }
+                    move(&tracks.values[i])
                     if column == nil {
-                        tracks[key] = nil
+                        let track = tracks.remove(at: i).value
                         if track.stage == .done { finishedGone[key] = track } else { finishedGone[key] = nil }
-                    } else {
-                        tracks[key] = track
                     }
                 } else if let column {
                     var track = Track(title: title, column: column, stage: .notStarted, appeared: t, enteredColumn: t)
