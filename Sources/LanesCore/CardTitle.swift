@@ -50,7 +50,7 @@ struct CardTitle: Hashable, Sendable {
 
     /// Reads the title's bytes in place.
     func withUTF8<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
-        try body(UnsafeBufferPointer(start: slab.bytes + Int(start), count: Int(count)))
+        try withExtendedLifetime(slab) { try body(UnsafeBufferPointer(start: $0.bytes + Int(start), count: Int(count))) }
     }
 
     /// The title as a `String` (one allocation when it is longer than 15 bytes).

@@ -1,7 +1,8 @@
 import DragKit
 import LanesCore
 
-/// What each key action does on the board: selection, edits through the door, undo, opening prompts and views.
+/// What each key action does: a lifted card's keys, the lanes' selection, the board's keys
+/// (`BoardKeys`) carried out, and the app's own actions (lift, open, pages, undo, views).
 extension BoardApp {
     /// Does what an action asks.
     public mutating func perform(_ action: Action, now: Double) -> [AppEffect] {
