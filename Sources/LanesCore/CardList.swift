@@ -200,8 +200,15 @@ extension CardList: RangeReplaceableCollection {
         if let k = chunks.indices.last, chunks[k].count < Self.fillChunk {
             chunks[k].append(card)
             ends[k] += 1
-        } else {
+        } else if chunks.isEmpty {
             appendChunk([card])
+        } else {
+            // A list past its first full chunk is being built: the next chunk's whole room at once
+            // (growing by doubling copied each chunk's cards nine times over).
+            var chunk: [Card] = []
+            chunk.reserveCapacity(Self.fillChunk)
+            chunk.append(card)
+            appendChunk(chunk)
         }
     }
 

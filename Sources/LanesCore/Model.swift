@@ -16,23 +16,35 @@ public struct Subtask: Hashable, Sendable {
 /// `id` is assigned when a board is loaded or a card is created and is never
 /// written to a file; it keeps a card's identity while it moves.
 ///
-/// Stored in 48 bytes, with no allocation beyond the title for a card with at most one
-/// description line: a single description line is kept as a string, and what most cards
-/// lack (a done mark, a due date, sub-tasks, extra lines, a description of several lines)
-/// is one `CardExtras` value, a box only when there is more than the done mark. Both are
-/// kept normalised, so the synthesised equality and hashing of the stored form agree with
-/// comparing the public fields.
+/// Stored in 48 bytes, with no allocation of its own for a card with at most one description
+/// line: the title's bytes are in a slab shared with other titles of the same read (`CardTitle`),
+/// a single description line is kept as a string, and what most cards lack (a done mark, a due
+/// date, sub-tasks, extra lines, a description of several lines) is one `CardExtras` value, a
+/// box only when there is more than the done mark. All are kept normalised, so the synthesised
+/// equality and hashing of the stored form agree with comparing the public fields.
 public struct Card: Hashable, Sendable, Identifiable {
     public var id: ItemID
-    public var title: String
+    /// The title's text (a new title gets a slab of its own).
+    public var title: String {
+        get { titleText.string }
+        set { titleText = CardTitle(newValue) }
+    }
+    private(set) var titleText: CardTitle
     /// The description when it is exactly one line.
     private var onlyLine: String?
     private var extras: CardExtras
 
     public init(id: ItemID, title: String, due: String? = nil, descriptionLines: [String] = [],
                 subtasks: [Subtask] = [], done: Bool = false, extraLines: [String] = []) {
+        self.init(id: id, titleText: CardTitle(title), due: due, descriptionLines: descriptionLines, subtasks: subtasks,
+                  done: done, extraLines: extraLines)
+    }
+
+    /// A card whose title a reader put in a shared slab (see `TitleSlabs`).
+    init(id: ItemID, titleText: CardTitle, due: String? = nil, descriptionLines: [String] = [],
+         subtasks: [Subtask] = [], done: Bool = false, extraLines: [String] = []) {
         self.id = id
-        self.title = title
+        self.titleText = titleText
         onlyLine = descriptionLines.count == 1 ? descriptionLines[0] : nil
         extras = CardExtras(done: done, due: due, subtasks: subtasks, extraLines: extraLines,
                             lines: descriptionLines.count > 1 ? descriptionLines : [])

@@ -175,12 +175,13 @@ def test_a_short_hold_at_the_edge_moves_only_a_row_or_two(lanes):
     app.mouse("drag", 20, 12)
     app.wait_status("Over Long")
     app.mouse("drag", 20, 22)
-    time.sleep(0.3)
+    time.sleep(0.3)  # the hold itself: input, not a wait for a result
     app.mouse("drag", 20, 12)
-    time.sleep(0.3)
+    # The ghost drawn back in the middle (its title a row or two from 12, left of Other) shows
+    # Lanes took the move, and the scrolling ended with it: the screen then holds the whole scroll.
+    lines = app.wait_for(lambda l: any("mover" in l[y][:40] for y in range(10, 15)), what="the ghost back in the middle")
     # k001's title starts on row 7; after s rows of scrolling it is on row 7 − s. A short hold
     # (0.3 s, and whatever tmux adds) scrolls at least one row and no more than three.
-    lines = app.capture()
     row = next(y for y in range(3, 8) if lines[y].startswith("│ k001"))
     assert 1 <= 7 - row <= 3, app.dump()
     assert "▲ more" in lines[2], app.dump()

@@ -189,6 +189,15 @@ struct Source {
         }
     }
 
+    /// The line's text from byte `offset` on, as a card title in `slabs`.
+    func title(_ line: Int, from offset: Int, in slabs: inout TitleSlabs) -> CardTitle {
+        let start = min(table.start(line) + offset, table.end(line))
+        let end = table.end(line)
+        return bytes.withUnsafeBufferPointer { p in
+            slabs.title(UnsafeBufferPointer(rebasing: p[start..<end]))
+        }
+    }
+
     func error(_ line: Int, _ message: String) -> ParseError {
         ParseError(file: file, line: line + 1, message: message)
     }

@@ -44,6 +44,8 @@ struct ObsidianParser {
         var cardExtra: [String] = []
         var blanks = 0
         var nextID: UInt64 = 1
+        // The cards' titles, many to an allocation (see `TitleSlabs`).
+        var titles = TitleSlabs()
         var markers: [ItemID: CardMarker] = [:]
         /// Each column's cards' markers as read (line, length, done, check offset), until the column's style is known.
         var columnMarkers: [(id: ItemID, line: Int, length: Int, done: Bool, checkAt: Int?)] = []
@@ -225,7 +227,7 @@ struct ObsidianParser {
                 let id = ItemID(nextID)
                 nextID += 1
                 let (title, due) = splitDue(source.text(n, from: marker.length))
-                card = Card(id: id, title: title, due: due, done: marker.done)
+                card = Card(id: id, titleText: titles.title(title), due: due, done: marker.done)
                 columnMarkers.append((id, n, marker.length, marker.done, marker.checkAt))
                 itemWidth = list.width
                 item = BlockTracker()

@@ -34,6 +34,8 @@ struct TaskellParser {
         // accessors copies what it holds each time: quadratic in a card's lines).
         var description: [String] = []
         var subtasks: [Subtask] = []
+        // The cards' titles, many to an allocation (see `TitleSlabs`).
+        var titles = TitleSlabs()
 
         func closeCard() {
             if var done = card.take() {
@@ -71,7 +73,6 @@ struct TaskellParser {
                 }
                 let (title, limit) = splitWIPLimit(source.text(n, from: 3))
                 current = RawColumn(title: title, wipLimit: limit)
-                cards.reserveCapacity(cardLines(after: n))
                 blanks = 0
                 continue
             }
@@ -82,7 +83,7 @@ struct TaskellParser {
             if first == UInt8(ascii: "-") && source.byte(n, 1) == UInt8(ascii: " ") {
                 closeCard()
                 if cards.isEmpty { current!.leadingBlanks = blanks }
-                card = Card(id: ItemID(nextID), title: source.text(n, from: 2))
+                card = Card(id: ItemID(nextID), titleText: source.title(n, from: 2, in: &titles))
                 nextID += 1
                 stage = .title
                 blanks = 0
@@ -102,20 +103,6 @@ struct TaskellParser {
         }
         let board = assemble(raws, into: &info)
         return (board, info)
-    }
-
-    /// Card lines between heading `n` and the next heading: the column's exact size, reserved
-    /// up front (growing a 250,000-card array by doubling held the old and the new at once).
-    private func cardLines(after n: Int) -> Int {
-        var count = 0
-        var k = n + 1
-        while k < source.count {
-            let first = source.byte(k, 0)
-            if first == UInt8(ascii: "#") && source.line(k, hasPrefix: "## ") { break }
-            if first == UInt8(ascii: "-") && source.byte(k, 1) == UInt8(ascii: " ") { count += 1 }
-            k += 1
-        }
-        return count
     }
 
     /// Lines from `n` on that start with `prefix`: a card's detail lines of one kind, reserved at the

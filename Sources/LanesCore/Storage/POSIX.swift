@@ -78,22 +78,28 @@ enum POSIX {
 
     /// Reads from `fd` at offset 0 until end of file.
     static func readAll(_ fd: Int32, sizeHint: Int) -> Result<[UInt8], Errno> {
-        var bytes = [UInt8](repeating: 0, count: max(sizeHint, 0) + 1)
-        var count = 0
+        // Read into uninitialised memory: zero-filling 40 MB first cost a pass of its own at launch.
+        var capacity = max(sizeHint, 0) + 1
         while true {
-            if count == bytes.count { bytes.append(contentsOf: repeatElement(0, count: max(bytes.count, 4096))) }
-            let n = bytes.withUnsafeMutableBytes { buffer in
-                pread(fd, buffer.baseAddress! + count, buffer.count - count, off_t(count))
+            var failure: Errno?
+            let bytes = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initialized in
+                var count = 0
+                while count < buffer.count {
+                    let n = pread(fd, buffer.baseAddress! + count, buffer.count - count, off_t(count))
+                    if n < 0 {
+                        if errno == EINTR { continue }
+                        failure = Errno(errno)
+                        break
+                    }
+                    if n == 0 { break }
+                    count += n
+                }
+                initialized = count
             }
-            if n < 0 {
-                if errno == EINTR { continue }
-                return .failure(Errno(errno))
-            }
-            if n == 0 { break }
-            count += n
+            if let failure { return .failure(failure) }
+            if bytes.count < capacity { return .success(bytes) }
+            capacity *= 2   // the file grew while it was read: again, with room to spare
         }
-        bytes.removeSubrange(count...)
-        return .success(bytes)
     }
 
     /// The PID written as decimal text at the start of a file, if any.

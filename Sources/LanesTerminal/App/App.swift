@@ -47,7 +47,12 @@ public struct BoardApp {
         get { board.columns.map { scrollOffsets[$0.id] ?? 0 } }
         set { for (i, c) in board.columns.enumerated() where i < newValue.count { scrollOffsets[c.id] = newValue[i] } }
     }
-    public internal(set) var selection: ItemPath?
+    /// The board's own keys: the selection, and what each key asks for (see `BoardKeys`).
+    var keys = BoardKeys()
+    public internal(set) var selection: ItemPath? {
+        get { keys.selection }
+        set { keys.selection = newValue }
+    }
     public internal(set) var status: String { didSet { noteStatus() } }
     /// The session's status messages, for the messages view.
     public internal(set) var messages = MessageLog()

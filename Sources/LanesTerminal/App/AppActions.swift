@@ -1,7 +1,8 @@
 import DragKit
 import LanesCore
 
-/// What each key action does on the board: selection, edits through the door, undo, opening prompts and views.
+/// What each key action does: a lifted card's keys, the lanes' selection, the board's keys
+/// (`BoardKeys`) carried out, and the app's own actions (lift, open, pages, undo, views).
 extension BoardApp {
     /// Does what an action asks.
     public mutating func perform(_ action: Action, now: Double) -> [AppEffect] {
@@ -38,14 +39,61 @@ extension BoardApp {
         switch action {
         case .left where showsLanes: selectLaneColumn(delta: -1)
         case .right where showsLanes: selectLaneColumn(delta: 1)
-        case .left: selectColumn(delta: -1)
-        case .right: selectColumn(delta: 1)
         case .up where showsLanes: selectLaneCard(delta: -1)
         case .down where showsLanes: selectLaneCard(delta: 1)
-        case .up: selectCard(delta: -1)
-        case .down: selectCard(delta: 1)
-        case .first: selectCard(absolute: 0)
-        case .last: selectCard(absolute: Int.max)
+        default:
+            let rows = self
+            var keys = self.keys
+            let outcome = keys.take(action, on: board, rows: rows, filter: filtering, keymap: keymap)
+            self.keys = keys
+            return carryOut(outcome, now: now)
+        }
+        return []
+    }
+
+    /// Does what the board's keys asked for: the edit through the door, the prompt opened, the
+    /// selection shown; the app's own actions (`.app`) below.
+    mutating func carryOut(_ outcome: BoardKeys.Outcome, now: Double) -> [AppEffect] {
+        switch outcome {
+        case .stay:
+            break
+        case .show(let section):
+            showSection(section)
+            ensureSelectionVisible()
+        case .reveal:
+            ensureSelectionVisible()
+        case .words(let words):
+            status = words
+        case .send(let edit, let undoHint):
+            if send(edit) != nil, undoHint { status += keyHint(.undo, "undoes") }
+        case .move(let edit, let id):
+            guard send(edit) != nil else { break }
+            let board = self.board
+            guard let (section, words) = keys.moved(id, on: board) else { break }
+            status = words
+            showSection(section)
+            ensureSelectionVisible()
+        case .moveColumn(let edit, let select):
+            if send(edit) != nil {
+                selection = select
+                showSection(select.section)
+            }
+        case .mark(let id):
+            status = marks.toggle(id)
+        case .prompt(let prompt):
+            mode = .prompt(prompt)
+        case .editExternally(let seen):
+            reading.externalSeen = seen
+            return [.editExternally(seen.card.id)]
+        case .app(let action):
+            return appAction(action, now: now)
+        }
+        return []
+    }
+
+    /// The actions that are the app's, not the board keys': lifting, opening, pages, undo, views, lanes, quitting.
+    private mutating func appAction(_ action: Action, now: Double) -> [AppEffect] {
+        switch action {
         case .lift:
             guard let sel = validSelection else { status = "No card to lift"; break }
             showSection(sel.section)
@@ -59,15 +107,8 @@ extension BoardApp {
             // Nothing lifted: enter opens the selected card.
             guard let sel = validSelection else { status = "No card selected"; break }
             openDetail(at: sel)
-        case .toggleMark:
-            guard let sel = validSelection else { status = "No card to mark"; break }
-            status = marks.toggle(board[sel].id)
         case .cancel:
             if let words = marks.clear() ?? filtering.clear() { status = words }
-        case .moveLeft: quickMove(dx: -1)
-        case .moveRight: quickMove(dx: 1)
-        case .moveUp: quickMove(dy: -1)
-        case .moveDown: quickMove(dy: 1)
         case .previousPage: flipPage(-1)
         case .nextPage: flipPage(1)
         case .undo:
@@ -81,68 +122,17 @@ extension BoardApp {
         case .messages: openMessages()
         case .quit: return [.quit]
         case .suspend: return [.suspend]
-        case .addBelow:
-            guard let sel = selection, board.columns.indices.contains(sel.section) else { status = "Add a column first" + keyHint(.addColumn); break }
-            let slot: CardSlot = board.item(at: sel).map { .after($0.id, orIndex: sel.item + 1) } ?? .index(0)
-            mode = .prompt(PromptMode(.addCard(column: board.columns[sel.section].id, index: sel.section, slot: slot)))
-        case .addTop:
-            guard let sel = selection, board.columns.indices.contains(sel.section) else { status = "Add a column first" + keyHint(.addColumn); break }
-            mode = .prompt(PromptMode(.addCard(column: board.columns[sel.section].id, index: sel.section, slot: .top)))
-        case .editTitle:
-            guard let sel = validSelection else { status = "No card selected"; break }
-            mode = .prompt(PromptMode(.editTitle(seen(sel)), text: board[sel].title))
-        case .deleteCard:
-            guard let sel = validSelection else { status = "No card selected"; break }
-            if send(.deleteCards([board[sel].id], seen: [board[sel]])) != nil { status += keyHint(.undo, "undoes") }
         case .toggleDone:
             guard let sel = validSelection else { status = "No card selected"; break }
             toggleDone(sel)
-        case .editExternal:
-            guard let sel = validSelection else { status = "No card selected"; break }
-            reading.externalSeen = seen(sel)
-            return [.editExternally(board[sel].id)]
-        case .toggleSubtask:
-            guard let sel = validSelection else { status = "No card selected"; break }
-            if board[sel].subtasks.isEmpty {
-                // Nothing to tick: the words and the key that edits the whole card (no edit is made).
-                status = "This card has no sub-tasks" + keyHint(.editExternal, "edits the whole card")
-                break
-            }
-            send(.tickSubtask(board[sel].id))
-        case .setDue:
-            guard let sel = validSelection else { status = "No card selected"; break }
-            mode = .prompt(PromptMode(.setDue(seen(sel)), text: board[sel].due ?? ""))
-        case .setTags:
-            guard let sel = validSelection else { status = "No card selected"; break }
-            mode = .prompt(PromptMode(.setTags(seen(sel)), text: board[sel].tags.map { "#" + $0 }.joined(separator: " ")))
-        case .addColumn:
-            let slot: ColumnSlot = selection.flatMap { s in board.columns.indices.contains(s.section) ? .after(board.columns[s.section].id, orIndex: s.section + 1) : nil } ?? .index(0)
-            mode = .prompt(PromptMode(.addColumn(slot)))
-        case .renameColumn:
-            guard let column = selectedColumn else { break }
-            mode = .prompt(PromptMode(.renameColumn(column.id), text: column.title))
         case .deleteColumn:
             guard let column = selectedColumn else { break }
             deleteColumn(column.id, confirmed: nil)
-        case .moveColumnLeft, .moveColumnRight:
-            guard let sel = selection, let column = selectedColumn else { break }
-            let to = sel.section + (action == .moveColumnLeft ? -1 : 1)
-            guard board.columns.indices.contains(to) else { break }
-            if send(.moveColumn(column.id, to: to)) != nil {
-                selection = ItemPath(section: to, item: sel.item)
-                showSection(to)
-            }
-        case .setLimit:
-            guard let column = selectedColumn else { break }
-            mode = .prompt(PromptMode(.setLimit(column.id), text: column.wipLimit.map(String.init) ?? ""))
-        case .setAccepts:
-            guard let column = selectedColumn else { status = "Add a column first" + keyHint(.addColumn); break }
-            mode = .prompt(PromptMode(.setAccepts(column.id), text: PromptMode.acceptsText(for: column.id, on: board)))
-        case .filter:
-            mode = .prompt(PromptMode(.filter, text: filter))
         case .nextBoard, .previousBoard, .moveToBoard:
             // The workspace (Workspace.swift) takes these before the board sees them.
             status = "Only one board is open: lanes A.md B.md (or lanes FOLDER) opens several"
+        default:
+            break   // the board's keys (`BoardKeys`) answer every other action
         }
         return []
     }
@@ -158,21 +148,13 @@ extension BoardApp {
         }
     }
 
-    var validSelection: ItemPath? {
-        guard let s = selection, board.item(at: s) != nil else { return nil }
-        return s
-    }
+    var validSelection: ItemPath? { keys.valid(on: board) }
 
     /// The selected column, if any.
-    var selectedColumn: Column? {
-        guard let s = selection, board.columns.indices.contains(s.section) else { return nil }
-        return board.columns[s.section]
-    }
+    var selectedColumn: Column? { keys.selectedColumn(on: board) }
 
     /// A card as a prompt sees it when it opens: what brings it back if it is deleted meanwhile.
-    func seen(_ path: ItemPath) -> SeenCard {
-        SeenCard(card: board[path], column: board.columns[path.section].id, columnIndex: path.section, position: path.item)
-    }
+    func seen(_ path: ItemPath) -> SeenCard { keys.seen(path, on: board) }
 
     /// Refusal words for the status line (they start in lower case, as the commands print them).
     func refused(_ words: String) -> String {

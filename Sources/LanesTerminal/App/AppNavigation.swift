@@ -1,33 +1,21 @@
 import DragKit
 import LanesCore
 
-/// Selection, quick moves, keyboard drags, pages and scrolling.
-extension BoardApp {
-    mutating func clampSelection() {
-        guard !board.columns.isEmpty else { selection = nil; return }
-        let s = min(max(0, selection?.section ?? 0), board.columns.count - 1)
-        let count = board.columns[s].cards.count
-        selection = ItemPath(section: s, item: count == 0 ? -1 : min(max(0, selection?.item ?? 0), count - 1))
-    }
+/// Selection (the board's keys' own, see `BoardKeys`), keyboard drags, pages and scrolling.
+extension BoardApp: CardRows {
+    mutating func clampSelection() { keys.clamp(to: board) }
 
     mutating func selectColumn(delta: Int) {
-        guard !board.columns.isEmpty else { return }
-        let cur = selection ?? ItemPath(section: 0, item: 0)
-        let s = min(max(0, cur.section + delta), board.columns.count - 1)
-        let row = rowOf(cur)
-        selection = ItemPath(section: s, item: nearestIndex(in: s, toRow: row))
-        showSection(s)
-        ensureSelectionVisible()
+        let rows = self
+        var keys = self.keys
+        let outcome = keys.selectColumn(delta: delta, on: board, rows: rows)
+        self.keys = keys
+        _ = carryOut(outcome, now: 0)
     }
 
     mutating func selectCard(delta: Int = 0, absolute: Int? = nil) {
-        guard let cur = selection, board.columns.indices.contains(cur.section) else { clampSelection(); return }
-        let count = board.columns[cur.section].cards.count
-        guard count > 0 else { return }
-        // With a filter on: the nearest matching card in the direction of travel.
-        let i = filtering.landing(in: board.columns[cur.section].cards, from: cur.item, delta: delta, absolute: absolute)
-        selection = ItemPath(section: cur.section, item: i)
-        ensureSelectionVisible()
+        let board = self.board
+        _ = carryOut(keys.selectCard(delta: delta, absolute: absolute, on: board, filter: filtering), now: 0)
     }
 
     /// A column's geometry, from the page that shows it (not necessarily the visible one).
@@ -37,6 +25,8 @@ extension BoardApp {
                                  anchor: pageAnchor)
         return other.column(section: section)
     }
+
+    func row(of path: ItemPath) -> Int { rowOf(path) }
 
     /// The screen row of a card (its top), for keeping the row when changing columns.
     func rowOf(_ path: ItemPath) -> Int {
@@ -51,50 +41,12 @@ extension BoardApp {
         return c.itemCount > 0 ? c.frameOfItem(at: c.itemCount - 1).maxY : c.viewport.minY
     }
 
-    /// The card in a column nearest a screen row, for selection (-1 when the column is empty).
-    func nearestIndex(in section: Int, toRow row: Int) -> Int {
-        let count = board.columns[section].cards.count
-        guard count > 0 else { return -1 }
-        return min(insertionIndex(in: section, atRow: row), count - 1)
-    }
-
     /// Where a card arriving sideways at a screen row lands: before the first card that ends
     /// below that row, or at the end (clamped to the column's length).
     func insertionIndex(in section: Int, atRow row: Int) -> Int {
         let count = board.columns[section].cards.count
         guard let c = geometry(of: section) else { return count }
         return min(c.firstItem(endingBelow: row), count)
-    }
-
-    mutating func quickMove(dx: Int = 0, dy: Int = 0) {
-        guard let sel = validSelection else { status = "No card selected"; return }
-        let card = board[sel]
-        var to: ItemPath
-        if dx != 0 {
-            // Like a keyboard drag: skip columns at their WIP limit or whose accept rule refuses the card.
-            var s = sel.section + dx
-            var why: String?
-            while board.columns.indices.contains(s), board.moveRefusal(into: s, from: [sel.section]) != nil {
-                why = why ?? board.ruleRefusal(into: s, from: sel.section)
-                s += dx
-            }
-            guard board.columns.indices.contains(s) else {
-                status = "No column there takes the card" + (why.map { " (\(DisplayText.safe($0)))" } ?? "")
-                return
-            }
-            to = ItemPath(section: s, item: insertionIndex(in: s, atRow: rowOf(sel)))
-        } else {
-            let count = board.columns[sel.section].cards.count
-            to = ItemPath(section: sel.section, item: min(max(0, sel.item + dy), count - 1))
-            guard to != sel else { return }
-        }
-        // Quick moves know the exact final index (counted without the card).
-        guard send(.moveCards([card.id], to: board.columns[to.section].id, at: .index(to.item))) != nil,
-              let now = board.indexPath(for: card.id) else { return }
-        selection = now
-        status = "Moved “\(DisplayText.truncate(DisplayText.safe(card.title), to: 30))” to \(DisplayText.safe(board.columns[now.section].title)), position \(now.item + 1)"
-        showSection(now.section)
-        ensureSelectionVisible()
     }
 
     mutating func liftedMove(dx: Int = 0, dy: Int = 0, toIndex: Int? = nil) {
