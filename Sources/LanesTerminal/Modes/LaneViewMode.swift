@@ -153,9 +153,10 @@ extension BoardApp {
         guard let sel = selection, sel.item >= 0, let cp = grid.cellPath(sel),
               let k = grid.lanes.firstIndex(of: cp.section / max(1, grid.columnCount)) else { return }
         let band = grid.layout.bands[k]
-        var top = band.top, height = 1
+        let bandTop = grid.top(ofBand: k)
+        var top = bandTop, height = 1
         if let cell = grid.cell(section: cp.section), !band.collapsed, cp.item < cell.itemCount {
-            top = band.top + 1 + cell.body.metrics.tops[cp.item]
+            top = bandTop + 1 + cell.body.metrics.tops[cp.item]
             height = cell.body.metrics.height(of: cp.item)
         }
         let s = grid.layout.scroll(toShow: top, height: height)
@@ -294,9 +295,8 @@ extension BoardApp {
         guard let now = layout.lanes else { return }
         applyLaneEvents(coordinator.moveLifted(toSection: section, index: index), grid: now, now: 0)
         if let k = now.lanes.firstIndex(of: section / columns), let cell = now.cell(section: section) {
-            let band = now.layout.bands[k]
             let row = index < cell.itemCount ? cell.body.metrics.tops[index] : cell.body.metrics.contentHeight
-            let s = now.layout.scroll(toShow: band.top, height: min(now.layout.area.height, row + 4))
+            let s = now.layout.scroll(toShow: now.top(ofBand: k), height: min(now.layout.area.height, row + 4))
             if s != now.layout.scroll { laneView.scroll = s; refreshLayout() }
         }
     }

@@ -59,68 +59,99 @@ public struct LaneViewState: Hashable, Sendable {
 }
 
 /// A board drawn in swimlanes: the lanes shown, their bands, and every visible cell.
+///
+/// Built for every layout, so it reads only what the screen needs: the cards' lanes come
+/// from `LanePlacementCache` (sorted once per change of a column), and cards are measured
+/// only as far down as the screen and the auto-scroller's reach go. The bands down to there
+/// (`exactBands` of them) are exact; a lane below is counted as its header and its smallest
+/// body until it is scrolled to (`top(ofBand:)` measures the way there when asked).
 public struct LaneGrid: Sendable {
+    /// Rows below the screen measured exactly, so the auto-scroller knows what it scrolls into.
+    public static let reach = 64
+
     public var swimlanes: Swimlanes
     public var columnCount: Int
     /// The lanes drawn, top to bottom: every lane, then "No lane" (index `swimlanes.count`) when it has cards.
     public var lanes: [Int]
     public var layout: LaneLayout
-    /// The visible columns' cells, lane by lane.
+    /// The visible columns' cells, lane by lane (`visibleColumns` per lane, as `layout.bands`).
     public var cells: [LaneCellDraggable]
     /// For each lane (then "No lane"), for each column, the indices of its cards in that column.
     public var placement: [[[Int]]]
-    /// Cards carrying another lane's tag besides the one they are shown in.
+    /// Cards of the visible columns carrying another lane's tag besides the one they are shown in.
     public var alsoIn: [ItemID: [Int]]
     /// The board as the drag renderer reads it: one column per cell (section), titled
-    /// "Column · lane", holding the cell's cards, so its words name the cell.
+    /// "Column · lane", holding the cell's cards, so its words name the cell. The cells' card
+    /// lists are the placement cache's: building it copies no card.
     public var cellBoard: Board
+    /// How many bands, from the top, have their exact height (the rest are lower bounds).
+    public var exactBands: Int
+    /// Cells per lane: the columns on the page.
+    public var visibleColumns: Int
+    /// Rows an empty lane's body keeps.
+    public var minimumBody: Int
 
     public init(board: Board, swimlanes: Swimlanes, columns: [ColumnDraggable], area: Rect, state: LaneViewState,
                 cache: LayoutCache, compact: Bool) {
         self.swimlanes = swimlanes
-        columnCount = board.columns.count
-        var placement = [[[Int]]](repeating: [[Int]](repeating: [], count: board.columns.count), count: swimlanes.count + 1)
+        let columnCount = board.columns.count
+        self.columnCount = columnCount
+        visibleColumns = columns.count
+        let laneCount = swimlanes.count + 1
+        let placed = cache.lanePlacement.lanes(of: board, swimlanes)
+        placement = (0..<laneCount).map { lane in placed.map { $0.indices[lane] } }
         var alsoIn: [ItemID: [Int]] = [:]
-        for (s, column) in board.columns.enumerated() {
-            for (i, card) in column.cards.enumerated() {
-                let p = swimlanes.placement(of: card)
-                placement[p.lane ?? swimlanes.count][s].append(i)
-                if !p.alsoIn.isEmpty { alsoIn[card.id] = p.alsoIn }
-            }
+        for c in columns where !placed[c.section].alsoIn.isEmpty {
+            alsoIn.merge(placed[c.section].alsoIn) { a, _ in a }
         }
-        self.placement = placement
         self.alsoIn = alsoIn
-        var cellBoard = Board(columns: [])
-        for lane in placement.indices {
+        var cellColumns: [Column] = []
+        cellColumns.reserveCapacity(laneCount * board.columns.count)
+        for lane in 0..<laneCount {
             let laneName = lane < swimlanes.count ? "#" + swimlanes.tags[lane] : "No lane"
-            for (s, indices) in placement[lane].enumerated() {
-                let column = board.columns[s]
-                cellBoard.columns.append(Column(id: column.id, title: column.title + " · " + laneName,
-                                                cards: indices.map { column.cards[$0] }))
+            for (s, column) in board.columns.enumerated() {
+                cellColumns.append(Column(id: column.id, title: column.title + " · " + laneName, cards: placed[s].cells[lane]))
             }
         }
-        self.cellBoard = cellBoard
-        let noLaneHasCards = placement[swimlanes.count].contains { !$0.isEmpty }
+        cellBoard = Board(columns: cellColumns)
+        let noLaneHasCards = placed.contains { !$0.indices[swimlanes.count].isEmpty }
         lanes = Array(0..<swimlanes.count) + (noLaneHasCards ? [swimlanes.count] : [])
-        // Each visible cell's metrics, then the bands from the tallest cell of each lane.
+        let minimumBody = compact ? 1 : 3
+        self.minimumBody = minimumBody
+        // Each visible cell's metrics (lazy: nothing is measured yet), then the bands, measured
+        // as far as the rows the screen and the reach need.
+        let need = max(0, state.scroll) + area.height + LaneGrid.reach
         var metrics: [[ColumnMetrics]] = []
         var inputs: [LaneLayout.Lane] = []
+        var top = 0, exact = 0, allExact = true
         for lane in lanes {
-            var row: [ColumnMetrics] = []
-            var tallest = 0
             let collapsed = state.collapsed.contains(LaneViewState.key(swimlanes, lane))
-            for c in columns {
-                let cards = CardList(placement[lane][c.section].map { board.columns[c.section].cards[$0] })
-                let m = cache.columnMetrics(section: -1 - (lane * columnCount + c.section), cards: cards,
-                                            width: c.frame.width, compact: compact)
-                row.append(m)
-                if !collapsed { tallest = max(tallest, m.contentHeight) }
+            let row = columns.map { c in
+                cache.columnMetrics(section: -1 - (lane * columnCount + c.section), cards: placed[c.section].cells[lane],
+                                    width: c.frame.width, compact: compact)
             }
             metrics.append(row)
-            inputs.append(LaneLayout.Lane(contentHeight: tallest, collapsed: collapsed))
+            var height = 0, known = true
+            if !collapsed {
+                let rows = need - (top + 1)  // body rows wanted
+                if rows <= 0 {
+                    known = false
+                } else if row.contains(where: { $0.extends(beyond: rows) }) {
+                    height = rows
+                    known = false
+                } else {
+                    height = row.map(\.contentHeight).max() ?? 0  // each is measured already (shorter than `rows`)
+                }
+            }
+            allExact = allExact && known
+            if allExact { exact += 1 }
+            inputs.append(LaneLayout.Lane(contentHeight: height, collapsed: collapsed))
+            top += 1 + (collapsed ? 0 : max(minimumBody, height))
         }
-        layout = LaneLayout(area: area, lanes: inputs, scroll: state.scroll, minimumBody: compact ? 1 : 3)
+        exactBands = exact
+        layout = LaneLayout(area: area, lanes: inputs, scroll: state.scroll, minimumBody: minimumBody)
         cells = []
+        cells.reserveCapacity(lanes.count * columns.count)
         for (k, lane) in lanes.enumerated() {
             let band = layout.bands[k]
             for (j, c) in columns.enumerated() {
@@ -135,9 +166,25 @@ public struct LaneGrid: Sendable {
                                            metrics: metrics[k][j], scroll: viewport.minY - band.contentTop)
                 cells.append(LaneCellDraggable(section: section, lane: lane, column: c.section, body: body, frame: frame,
                                                wholeColumn: board.columns[c.section],
-                                               allowedColumns: board.allowedSources(of: c.section), columnCount: columnCount))
+                                               allowedColumns: c.allowedSources, columnCount: columnCount))
             }
         }
+    }
+
+    /// The content row of band `k`'s header, exact: below `exactBands` it measures the bands
+    /// in between (their visible cells, through their last card).
+    public func top(ofBand k: Int) -> Int {
+        guard k > exactBands, exactBands < layout.bands.count else { return layout.bands[k].top }
+        var t = layout.bands[exactBands].top
+        for m in exactBands..<k { t += exactHeight(ofBand: m) }
+        return t
+    }
+
+    /// Rows band `k` takes, measuring its visible cells through their last card.
+    public func exactHeight(ofBand k: Int) -> Int {
+        if layout.bands[k].collapsed { return 1 }
+        let row = cells[(k * visibleColumns)..<((k + 1) * visibleColumns)]
+        return 1 + max(minimumBody, row.map(\.body.metrics.contentHeight).max() ?? 0)
     }
 
     public func cell(section: Int) -> LaneCellDraggable? { cells.first { $0.section == section } }
