@@ -59,17 +59,20 @@ enum SwimlaneBench {
             return (app, ms(t2 - t0), ms(t2 - t1))
         }
         var total: [Double] = [], totalPlain: [Double] = [], inApp: [Double] = [], inAppPlain: [Double] = []
-        var shown = false
-        for _ in 0..<9 {
+        var shown = true
+        for _ in 0..<15 {
             let p = launch(plainPath)
             totalPlain.append(p.1); inAppPlain.append(p.2)
             let l = launch(lanesPath)
             total.append(l.1); inApp.append(l.2)
-            shown = l.0.showsLanes && !p.0.showsLanes
+            shown = shown && l.0.showsLanes && !p.0.showsLanes
         }
         guard shown else { return out + ["  (the lanes board did not open in lanes: nothing measured)"] }
-        out.append("  launch → first frame: lanes \(fmt(total.median)) ms, columns \(fmt(totalPlain.median)) ms, ratio \(fmt(total.median / totalPlain.median)) (target ≤ 1.2)")
-        out.append("    of which app + size + frame: lanes \(fmt(inApp.median)) ms, columns \(fmt(inAppPlain.median)) ms (the rest: lock, read, hash, parse)")
+        /// "median (fastest)": on a loaded machine the fastest run is the cost, the median what a person met.
+        func both(_ v: [Double]) -> String { "\(fmt(v.median)) (\(fmt(v.min() ?? 0)))" }
+        out.append("  launch → first frame, median (fastest) of 15: lanes \(both(total)) ms, columns \(both(totalPlain)) ms, "
+                   + "ratio \(fmt(total.median / totalPlain.median)) (\(fmt((total.min() ?? 0) / (totalPlain.min() ?? 1)))) (target ≤ 1.2)")
+        out.append("    of which app + size + frame: lanes \(both(inApp)) ms, columns \(both(inAppPlain)) ms (the rest: lock, read, hash, parse)")
 
         var (app, _, _) = launch(lanesPath)
         var switches: [Double] = []

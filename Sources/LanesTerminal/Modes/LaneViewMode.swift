@@ -155,9 +155,12 @@ extension BoardApp {
         let band = grid.layout.bands[k]
         let bandTop = grid.top(ofBand: k)
         var top = bandTop, height = 1
-        if let cell = grid.cell(section: cp.section), !band.collapsed, cp.item < cell.itemCount {
-            top = bandTop + 1 + cell.body.metrics.tops[cp.item]
-            height = cell.body.metrics.height(of: cp.item)
+        if !band.collapsed, let j = grid.visibleColumns.firstIndex(where: { $0.section == sel.section }) {
+            let m = grid.metrics(band: k, column: j)
+            if cp.item < m.tops.count - 1 {
+                top = bandTop + 1 + m.tops[cp.item]
+                height = m.height(of: cp.item)
+            }
         }
         let s = grid.layout.scroll(toShow: top, height: height)
         if s != grid.layout.scroll {
@@ -232,7 +235,7 @@ extension BoardApp {
             return
         }
         let cards = board.columns[sel.section].cards
-        let cell = lanes.cells(of: board)[target][sel.section]
+        let cell = cache.lanePlacement.lanes(of: board, lanes)[sel.section].indices[target]
         var slot: CardSlot = .index(sel.item)
         if delta < 0, let last = cell.last { slot = .after(cards[last].id, orIndex: last + 1) }
         if delta > 0, let first = cell.first { slot = .before(cards[first].id, orIndex: first) }
@@ -291,6 +294,12 @@ extension BoardApp {
                 return
             }
         default: return
+        }
+        // The target lane on screen first: the engine moves a card only into a cell it can see.
+        if let k = grid.lanes.firstIndex(of: section / columns), !grid.layout.bands[k].collapsed,
+           grid.cell(section: section).map({ $0.frame.isEmpty }) ?? true {
+            let s = grid.layout.scroll(toShow: grid.top(ofBand: k), height: min(grid.layout.area.height, 4))
+            if s != grid.layout.scroll { laneView.scroll = s; refreshLayout() }
         }
         guard let now = layout.lanes else { return }
         applyLaneEvents(coordinator.moveLifted(toSection: section, index: index), grid: now, now: 0)
