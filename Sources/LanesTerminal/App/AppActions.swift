@@ -66,6 +66,8 @@ extension BoardApp {
             if let words = marks.clear() ?? filtering.clear() { status = words }
         case .moveLeft: quickMove(dx: -1)
         case .moveRight: quickMove(dx: 1)
+        case .moveUp where showsLanes: quickLaneMove(dy: -1)  // #26: within the card's lane
+        case .moveDown where showsLanes: quickLaneMove(dy: 1)
         case .moveUp: quickMove(dy: -1)
         case .moveDown: quickMove(dy: 1)
         case .previousPage: flipPage(-1)
