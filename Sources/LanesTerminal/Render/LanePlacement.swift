@@ -74,8 +74,9 @@ public struct LaneTagFinder: Sendable {
     let swimlanes: Swimlanes
     /// The lane tags lowercased, as bytes, in lane order, when ASCII.
     let asciiTags: [(bytes: [UInt8], lane: Int)]
-    /// `hash(tag)` → the index in `asciiTags` of the only ASCII lane tag with that hash (-1: several).
-    let asciiByHash: [UInt64: Int]
+    /// An open-addressed table of `asciiTags` by `hash` (a power of two long, at most half full;
+    /// -1: empty): a title's tag is looked up without hashing it a second time.
+    let slots: [Int]
     /// Lowercased lane tag → lane, for the tags that are not ASCII (nil when there are none).
     let otherTags: [String: Int]?
 
@@ -89,12 +90,15 @@ public struct LaneTagFinder: Sendable {
             else if other[lower] == nil { other[lower] = k }
         }
         asciiTags = ascii
-        var byHash: [UInt64: Int] = [:]
+        var size = 8
+        while size < ascii.count * 2 { size *= 2 }
+        var slots = [Int](repeating: -1, count: size)
         for (k, t) in ascii.enumerated() {
-            let h = t.bytes.withUnsafeBufferPointer { LaneTagFinder.hash($0) }
-            byHash[h] = byHash[h] == nil ? k : -1
+            var at = Int(truncatingIfNeeded: t.bytes.withUnsafeBufferPointer { LaneTagFinder.hash($0) }) & (size - 1)
+            while slots[at] >= 0 { at = (at + 1) & (size - 1) }
+            slots[at] = k
         }
-        asciiByHash = byHash
+        self.slots = slots
         otherTags = other.isEmpty ? nil : other
     }
 
@@ -148,12 +152,15 @@ public struct LaneTagFinder: Sendable {
 
     /// The lane of an ASCII tag, compared ignoring case.
     func lane(ofTag tag: UnsafeBufferPointer<UInt8>) -> Int? {
-        if let k = asciiByHash[LaneTagFinder.hash(tag)] {
-            if k >= 0 {
-                if LaneTagFinder.equalIgnoringCase(tag, asciiTags[k].bytes) { return asciiTags[k].lane }
-            } else if let t = asciiTags.first(where: { LaneTagFinder.equalIgnoringCase(tag, $0.bytes) }) {
-                return t.lane
+        let mask = slots.count - 1
+        var at = Int(truncatingIfNeeded: LaneTagFinder.hash(tag)) & mask
+        while slots[at] >= 0 {
+            let k = slots[at]
+            let found = asciiTags.withUnsafeBufferPointer { tags in
+                tags[k].bytes.withUnsafeBufferPointer { LaneTagFinder.equalIgnoringCase(tag, $0) }
             }
+            if found { return asciiTags[k].lane }
+            at = (at + 1) & mask
         }
         guard let otherTags else { return nil }
         return otherTags[String(decoding: tag, as: UTF8.self).lowercased()]
@@ -167,7 +174,7 @@ public struct LaneTagFinder: Sendable {
     }
 
     /// Whether an ASCII tag is `lower` (lowercase bytes), ignoring case.
-    @inline(__always) static func equalIgnoringCase(_ tag: UnsafeBufferPointer<UInt8>, _ lower: [UInt8]) -> Bool {
+    @inline(__always) static func equalIgnoringCase(_ tag: UnsafeBufferPointer<UInt8>, _ lower: UnsafeBufferPointer<UInt8>) -> Bool {
         guard tag.count == lower.count else { return false }
         for k in 0..<tag.count where (tag[k] >= 0x41 && tag[k] <= 0x5A ? tag[k] | 0x20 : tag[k]) != lower[k] { return false }
         return true
