@@ -28,6 +28,8 @@ enum SwimlaneBench {
         return b
     }
 
+    static func verdict(_ met: Bool) -> String { met ? "MET" : "MISSED" }
+
     @MainActor static func run(cards: Int = 10_000, motions: Int = 400) -> [String] {
         let size = Size(width: 120, height: 40)
         let columns = 8
@@ -71,7 +73,8 @@ enum SwimlaneBench {
         /// "median (fastest)": on a loaded machine the fastest run is the cost, the median what a person met.
         func both(_ v: [Double]) -> String { "\(fmt(v.median)) (\(fmt(v.min() ?? 0)))" }
         out.append("  launch → first frame, median (fastest) of 15: lanes \(both(total)) ms, columns \(both(totalPlain)) ms, "
-                   + "ratio \(fmt(total.median / totalPlain.median)) (\(fmt((total.min() ?? 0) / (totalPlain.min() ?? 1)))) (target ≤ 1.2)")
+                   + "ratio \(fmt(total.median / totalPlain.median)) (\(fmt((total.min() ?? 0) / (totalPlain.min() ?? 1)))), target ≤ 1.2: "
+                   + verdict(total.median / totalPlain.median <= 1.2))
         out.append("    of which app + size + frame: lanes \(both(inApp)) ms, columns \(both(inAppPlain)) ms (the rest: lock, read, hash, parse)")
 
         var (app, _, _) = launch(lanesPath)
@@ -83,7 +86,8 @@ enum SwimlaneBench {
                 app.render(into: &buf, now: 0)
             }.1)
         }
-        out.append("  switch the view (S + frame), both ways: median \(fmt(switches.median)) ms, max \(fmt(switches.max() ?? 0)) ms (target ≤ 50)")
+        out.append("  switch the view (S + frame), both ways: median \(fmt(switches.median)) ms, max \(fmt(switches.max() ?? 0)) ms, target ≤ 50: "
+                   + verdict(switches.median <= 50))
         guard app.showsLanes, let grid = app.layout.lanes, let from = grid.cells.first(where: { $0.itemCount > 0 }) else {
             out.append("  (no lanes shown: no drag measured)")
             return out
@@ -104,7 +108,8 @@ enum SwimlaneBench {
             costs.append(us(nanos() - ns))
         }
         _ = app.handle(.mouse(MouseEvent(.release, .left, x: start.x, y: start.y)), now: t + 0.01)
-        out.append("  drag motion (input + tick + frame): median \(fmt(costs.median)) µs, p99 \(fmt(costs.percentile(99))) µs, max \(fmt(costs.max() ?? 0)) µs over \(motions) motions (target p99 ≤ 200)")
+        out.append("  drag motion (input + tick + frame): median \(fmt(costs.median)) µs, p99 \(fmt(costs.percentile(99))) µs, max \(fmt(costs.max() ?? 0)) µs over \(motions) motions, "
+                   + "target p99 ≤ 200: " + verdict(costs.percentile(99) <= 200))
         return out
     }
 }
