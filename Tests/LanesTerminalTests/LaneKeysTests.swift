@@ -114,6 +114,19 @@ struct LaneKeysTests {
         #expect(LaneAppTests.rows(d.screen())[4].hasPrefix("│ b0-0 #backend"))
     }
 
+    @Test func aLiftedCardCrossesIntoALaneBelowTheScreen() {
+        var d = AppDriver(board: Self.wide(), width: 80, height: 24)
+        for _ in 0..<7 { d.key(.char("j")) }
+        #expect(d.app.selection == ItemPath(section: 0, item: 7))  // f0-7, the last of lane frontend in C0
+        // Lane backend starts below the screen: down at the cell's edge scrolls it in and moves the card there.
+        d.key(.char(" "))
+        d.key(.down)
+        d.key(.enter)
+        #expect(titles(d.app.board)[0][7] == "f0-7 #backend")
+        #expect(titles(d.app.board)[0][8] == "b0-0 #backend")
+        #expect(d.app.revision == 1)
+    }
+
     @Test func aPageFlipWithTheLanesAtTheTopSelectsTheSameLaneOnTheNextPage() {
         var d = AppDriver(board: Self.wide(), width: 80, height: 24)
         d.key(.char("]"))

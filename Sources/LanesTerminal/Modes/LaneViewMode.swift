@@ -296,10 +296,12 @@ extension BoardApp {
         default: return
         }
         // The target lane on screen first: the engine moves a card only into a cell it can see.
-        if let k = grid.lanes.firstIndex(of: section / columns), !grid.layout.bands[k].collapsed,
-           grid.cell(section: section).map({ $0.frame.isEmpty }) ?? true {
-            let s = grid.layout.scroll(toShow: grid.top(ofBand: k), height: min(grid.layout.area.height, 4))
-            if s != grid.layout.scroll { laneView.scroll = s; refreshLayout() }
+        // (`layout`, not `grid`: left and right may have flipped the page.)
+        if let shown = layout.lanes, let k = shown.lanes.firstIndex(of: section / columns), !shown.layout.bands[k].collapsed,
+           shown.visibleColumns.contains(where: { $0.section == section % columns }),
+           shown.cell(section: section).map({ $0.frame.isEmpty }) ?? true {
+            let s = shown.layout.scroll(toShow: shown.top(ofBand: k), height: min(shown.layout.area.height, 4))
+            if s != shown.layout.scroll { laneView.scroll = s; refreshLayout() }
         }
         guard let now = layout.lanes else { return }
         applyLaneEvents(coordinator.moveLifted(toSection: section, index: index), grid: now, now: 0)
