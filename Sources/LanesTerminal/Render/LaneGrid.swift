@@ -140,7 +140,10 @@ public struct LaneGrid: Sendable {
                     let rows = need - (top + 1)  // body rows wanted
                     if rows <= 0 {
                         known = false
-                    } else if row.contains(where: { $0.extends(beyond: rows) }) {
+                    } else if row.contains(where: { $0.storage.cards.count * LaneGrid.smallestCard(compact, cache.metrics.maxTitleLines) > rows })
+                                || row.contains(where: { $0.extends(beyond: rows) }) {
+                        // Known taller than wanted without measuring (every card takes its smallest
+                        // height at least), or measured only that far.
                         height = rows
                         known = false
                     } else {
@@ -207,6 +210,9 @@ public struct LaneGrid: Sendable {
         return ColumnMetrics(cards: placed[c.section].cards(inLane: lanes[k]), width: c.width,
                              maxTitleLines: measure.maxTitleLines, compact: measure.compact)
     }
+
+    /// Rows a card takes at least: a title line between its borders (one row in the compact view).
+    static func smallestCard(_ compact: Bool, _ maxTitleLines: Int) -> Int { compact ? 1 : maxTitleLines > 0 ? 3 : 2 }
 
     /// The content row of band `k`'s header, exact: below `exactBands` it measures the bands
     /// in between (their visible cells, through their last card).
