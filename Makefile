@@ -65,6 +65,7 @@ bench: test-deps
 	$(SWIFT) build -c release --product lanes-bench
 	$(SWIFT) build -c release --product lanes
 	.build/release/lanes-bench
+	.build/release/lanes-bench --swimlanes
 	./scripts/bench-e2e .build/release/lanes .build/release/lanes-bench --cards 10000 --runs 5 \
 		--latency-sizes 1000,100000,1000000 --drops 7
 	./scripts/bench-idle-io .build/release/lanes .build/release/lanes-bench --cards 10000

@@ -1,15 +1,21 @@
 import DragKit
+import Foundation
 import LanesCore
 import LanesTerminal
 
-/// `lanes-bench --swimlanes`: a board of `cards` cards in 10 columns and 10 lanes (a tag each,
-/// every tenth card in none), opened at 120×40 in lanes and as plain columns, a frame drawn, the
-/// view switched with `S`, and a drag across lanes and columns, motion by motion (each with the
-/// frame's tick and render).
+/// `lanes-bench --swimlanes`: a board of `cards` cards in 8 columns and 10 lanes (a tag each,
+/// every eleventh card in none), the shape, measured as a person meets it:
+///
+/// - opening: launch to first frame as `lanes` does it (open the file store: lock, read, hash,
+///   parse the board and its `.NAME.lanes`; make the app, size it to the terminal, draw), with the
+///   lanes set in the sidecar and with no sidecar; the in-app part (app, size, frame) is shown apart;
+/// - `S` and the frame after it, both ways;
+/// - a drag across lanes and columns, each motion with the frame's tick and render (the
+///   auto-scroll steps it starts at the screen's edges included).
 enum SwimlaneBench {
     static let lanes = (0..<10).map { "team\($0)" }
 
-    static func board(cards: Int, columns: Int = 10) -> Board {
+    static func board(cards: Int, columns: Int = 8) -> Board {
         var next: UInt64 = 1
         var b = Board(columns: (0..<columns).map { c in
             Column(title: "Column \(c)", cards: (0..<(cards / columns)).map { i in
@@ -22,38 +28,68 @@ enum SwimlaneBench {
         return b
     }
 
+    static func verdict(_ met: Bool) -> String { met ? "MET" : "MISSED" }
+
     @MainActor static func run(cards: Int = 10_000, motions: Int = 400) -> [String] {
         let size = Size(width: 120, height: 40)
-        let withLanes = board(cards: cards)
+        let columns = 8
+        let withLanes = board(cards: cards, columns: columns)
         var plain = withLanes
         plain.acceptRules.swimlanes = nil
-        var out: [String] = ["swimlanes: \(cards) cards, 10 columns × 10 lanes (+ No lane), \(size.width)×\(size.height)"]
-        func open(_ b: Board) -> (BoardApp, Double) {
-            timed {
-                var app = BoardApp(board: b, title: "bench", size: size)
-                var buf = CellBuffer(width: size.width, height: size.height)
-                app.render(into: &buf, now: 0)
-                _ = app.handle(.key(.char("j"), []), now: 0)
-                return app
-            }
+        let dir = makeTempDir()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let lanesPath = dir + "/lanes.md", plainPath = dir + "/plain.md"
+        do {
+            try FileBoardStore.write(withLanes, info: BoardFileInfo(dialect: .taskell), to: lanesPath, replace: true)
+            try FileBoardStore.write(plain, info: BoardFileInfo(dialect: .taskell), to: plainPath, replace: true)
+        } catch {
+            return ["swimlanes: cannot write the boards: \(error)"]
         }
-        var opened: [Double] = [], openedPlain: [Double] = []
-        for _ in 0..<5 {
-            openedPlain.append(open(plain).1)
-            opened.append(open(withLanes).1)
+        var out: [String] = ["swimlanes: \(withLanes.cardCount) cards, \(columns) columns × \(lanes.count) lanes (+ No lane), \(size.width)×\(size.height)"]
+
+        /// Launch to first frame; (total, in-app) in ms.
+        func launch(_ path: String) -> (BoardApp, Double, Double) {
+            let t0 = nanos()
+            guard let (store, b, _) = try? FileBoardStore.open(path, starter: nil) else { fatalError("cannot open \(path)") }
+            let t1 = nanos()
+            var app = BoardApp(board: b, title: "Lanes · board.md", status: "", keymap: Keymap())
+            app.resize(size)
+            var buf = CellBuffer(width: 0, height: 0)
+            app.render(into: &buf, now: 0)
+            let t2 = nanos()
+            withExtendedLifetime(store) {}
+            return (app, ms(t2 - t0), ms(t2 - t1))
         }
-        out.append("  open + first frame: lanes \(fmt(opened.median)) ms, columns \(fmt(openedPlain.median)) ms, ratio \(fmt(opened.median / openedPlain.median))")
-        var (app, _) = open(withLanes)
+        var total: [Double] = [], totalPlain: [Double] = [], inApp: [Double] = [], inAppPlain: [Double] = []
+        var shown = true
+        for _ in 0..<15 {
+            let p = launch(plainPath)
+            totalPlain.append(p.1); inAppPlain.append(p.2)
+            let l = launch(lanesPath)
+            total.append(l.1); inApp.append(l.2)
+            shown = shown && l.0.showsLanes && !p.0.showsLanes
+        }
+        guard shown else { return out + ["  (the lanes board did not open in lanes: nothing measured)"] }
+        /// "median (fastest)": on a loaded machine the fastest run is the cost, the median what a person met;
+        /// the ratio is MET only when both are.
+        func both(_ v: [Double]) -> String { "\(fmt(v.median)) (\(fmt(v.min() ?? 0)))" }
+        out.append("  launch → first frame, median (fastest) of 15: lanes \(both(total)) ms, columns \(both(totalPlain)) ms, "
+                   + "ratio \(fmt(total.median / totalPlain.median)) (\(fmt((total.min() ?? 0) / (totalPlain.min() ?? 1)))), target ≤ 1.2: "
+                   + verdict(total.median / totalPlain.median <= 1.2 && (total.min() ?? 0) / (totalPlain.min() ?? 1) <= 1.2))
+        out.append("    of which app + size + frame: lanes \(both(inApp)) ms, columns \(both(inAppPlain)) ms (the rest: lock, read, hash, parse)")
+
+        var (app, _, _) = launch(lanesPath)
         var switches: [Double] = []
-        for _ in 0..<6 {
+        for _ in 0..<10 {
             switches.append(timed {
                 _ = app.handle(.key(.char("S"), []), now: 0)
                 var buf = CellBuffer(width: size.width, height: size.height)
                 app.render(into: &buf, now: 0)
             }.1)
         }
-        out.append("  switch the view (S + frame): median \(fmt(switches.median)) ms, max \(fmt(switches.max() ?? 0)) ms")
-        guard let grid = app.layout.lanes, let from = grid.cells.first(where: { $0.itemCount > 0 }) else {
+        out.append("  switch the view (S + frame), both ways: median \(fmt(switches.median)) ms, max \(fmt(switches.max() ?? 0)) ms, target ≤ 50: "
+                   + verdict(switches.median <= 50))
+        guard app.showsLanes, let grid = app.layout.lanes, let from = grid.cells.first(where: { $0.itemCount > 0 }) else {
             out.append("  (no lanes shown: no drag measured)")
             return out
         }
@@ -64,8 +100,8 @@ enum SwimlaneBench {
         var buf = CellBuffer(width: size.width, height: size.height)
         for k in 0..<motions {
             t += 0.004
-            // Across columns and down across lanes, back and forth.
-            let p = Point(x: start.x + (k * 7) % 100, y: start.y + (k * 3) % 30)
+            // Across columns and down across lanes, back and forth, into the bottom edge (auto-scroll).
+            let p = Point(x: start.x + (k * 7) % 100, y: start.y + (k * 3) % (size.height - start.y))
             let ns = nanos()
             _ = app.handle(.mouse(MouseEvent(.drag, .left, x: p.x, y: p.y)), now: t)
             app.tick(now: t)
@@ -73,7 +109,8 @@ enum SwimlaneBench {
             costs.append(us(nanos() - ns))
         }
         _ = app.handle(.mouse(MouseEvent(.release, .left, x: start.x, y: start.y)), now: t + 0.01)
-        out.append("  drag motion (input + tick + frame): median \(fmt(costs.median)) µs, p99 \(fmt(costs.percentile(99))) µs over \(motions) motions")
+        out.append("  drag motion (input + tick + frame): median \(fmt(costs.median)) µs, p99 \(fmt(costs.percentile(99))) µs, max \(fmt(costs.max() ?? 0)) µs over \(motions) motions, "
+                   + "target p99 ≤ 200: " + verdict(costs.percentile(99) <= 200))
         return out
     }
 }

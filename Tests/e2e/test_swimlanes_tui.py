@@ -167,3 +167,28 @@ def test_a_postgresql_board_in_lanes_with_another_writer(lanes, lanes_bin, pg, t
     assert out.read_text() == board_md([("To do", ["Deploy #frontend", "Write docs", "API #backend"]),
                                         ("Doing", ["Ship #backend #frontend", "Fix login #backend"]), ("Done", [])])
     assert app.quit() == 0
+
+
+@pytest.mark.parametrize("term,enc", [("xterm-256color", "sgr"), ("tmux-256color", "x10")])
+def test_a_click_on_a_mark_box_in_a_lane_marks_that_card_and_marked_cards_drag_together(lanes, tmp_path, term, enc):
+    app, _ = start(lanes, tmp_path, term)
+    # "Write docs" is drawn at rows 13-15 in lanes (rows 6-8 without): its mark box is x 1-3 of row 13.
+    app.mouse("press", 2, 13, enc=enc)
+    app.mouse("release", 2, 13, enc=enc)
+    app.wait_status("1 card marked: drag one to carry all · esc clears")
+    app.wait_for(lambda l: l[13].startswith("╭─●───"), what="the mark on Write docs' border, in lane No lane")
+    # "API #backend", rows 9-11 in lane backend.
+    app.mouse("press", 2, 9, enc=enc)
+    app.mouse("release", 2, 9, enc=enc)
+    app.wait_status("2 cards marked: drag one to carry all · esc clears")
+    app.wait_for(lambda l: l[9].startswith("╭─●───"), what="the mark on API's border")
+    # Both into Done · #frontend by dragging one: each takes the lane's tag, in the order the lanes show them.
+    drag(app, [(8, 10), (30, 6), (60, 5)], enc)
+    app.wait_for(lambda l: "◆" in l[1][54:], what="Done's header marked as the target")
+    app.mouse("release", 60, 5, enc=enc)
+    after = [("To do", ["Fix login #frontend"]), ("Doing", ["Ship #backend #frontend"]),
+             ("Done", ["API #frontend", "Write docs #frontend"])]
+    app.wait_file(board_md(after), what="both marked cards retagged #frontend in Done")
+    app.send_keys("u")
+    app.wait_file(board_md(BOARD), what="one undo puts both back with their tags")
+    assert app.quit() == 0

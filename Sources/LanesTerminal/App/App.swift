@@ -126,7 +126,9 @@ public struct BoardApp {
         lastLayout = l
         if let grid = l.lanes {
             laneView.scroll = grid.layout.scroll
-            let (events, words) = drag.layoutChanged(l.arena, dataSource: laneSource(grid), board: grid.cellBoard, now: 0)
+            // The cell board (words in cell terms) is made only when a drag can speak of cells (#26).
+            let (events, words) = drag.layoutChanged(l.arena, dataSource: laneSource(grid),
+                                                     board: coordinator.isDragging ? grid.cellBoard : board, now: 0)
             if let words { status = words }
             applyLaneEvents(events, grid: grid, now: 0, rendered: true)
             return

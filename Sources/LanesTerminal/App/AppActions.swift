@@ -36,6 +36,8 @@ extension BoardApp {
             apply(coordinator.cancel(reason: .requested), now: now)
             return []
         }
+        // K/J in lanes: within the card's own lane (the board's keys below when no lane cell is selected).
+        if showsLanes, action == .moveUp || action == .moveDown, quickLaneMove(dy: action == .moveUp ? -1 : 1) { return [] }
         switch action {
         case .left where showsLanes: selectLaneColumn(delta: -1)
         case .right where showsLanes: selectLaneColumn(delta: 1)

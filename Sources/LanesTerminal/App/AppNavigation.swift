@@ -111,6 +111,7 @@ extension BoardApp: CardRows {
     }
 
     mutating func flipPage(_ delta: Int) {
+        if let grid = layout.lanes { flipLanePage(delta, grid: grid); return }  // #26: the lanes stay put
         let l = layout
         let target = min(max(0, l.page + delta), l.pageCount - 1)
         guard target != l.page else { return }

@@ -63,7 +63,8 @@ extension BoardApp {
     mutating func markTarget(_ m: MouseEvent) -> ItemID? {
         guard m.kind == .press, m.button == .left, !coordinator.isDragging,
               m.modifiers.contains(.alt) || m.modifiers.contains(.ctrl),
-              let p = coordinator.hitTest(m.location), p.section >= 0, let card = board.item(at: p) else { return nil }
+              let hit = coordinator.hitTest(m.location), hit.section >= 0,
+              let p = layout.lanes.map({ $0.boardPath(hit) }) ?? hit, let card = board.item(at: p) else { return nil }  // lanes: a cell path (#26)
         selection = p
         return card.id
     }
@@ -85,8 +86,14 @@ extension BoardApp {
     /// Whether `p` is on the mark box of the card at `item`: the top-left of its top border,
     /// where a marked card shows ● (in the compact view, the row's first cell).
     func onMarkBox(_ p: Point, of item: ItemPath) -> Bool {
-        guard let c = layout.columns.first(where: { $0.section == item.section }), item.item < c.itemCount else { return false }
-        let f = c.frameOfItem(at: item.item)
+        let f: Rect
+        if let grid = layout.lanes {  // #26: the card's frame in its lane's cell
+            guard let frame = laneCardFrame(of: item, in: grid) else { return false }
+            f = frame
+        } else {
+            guard let c = layout.columns.first(where: { $0.section == item.section }), item.item < c.itemCount else { return false }
+            f = c.frameOfItem(at: item.item)
+        }
         guard p.y == f.minY else { return false }
         return reading.compact ? p.x == f.minX : p.x >= f.minX + 1 && p.x <= f.minX + 3
     }

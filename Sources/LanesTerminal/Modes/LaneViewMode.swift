@@ -153,10 +153,14 @@ extension BoardApp {
         guard let sel = selection, sel.item >= 0, let cp = grid.cellPath(sel),
               let k = grid.lanes.firstIndex(of: cp.section / max(1, grid.columnCount)) else { return }
         let band = grid.layout.bands[k]
-        var top = band.top, height = 1
-        if let cell = grid.cell(section: cp.section), !band.collapsed, cp.item < cell.itemCount {
-            top = band.top + 1 + cell.body.metrics.tops[cp.item]
-            height = cell.body.metrics.height(of: cp.item)
+        let bandTop = grid.top(ofBand: k)
+        var top = bandTop, height = 1
+        if !band.collapsed, let j = grid.visibleColumns.firstIndex(where: { $0.section == sel.section }) {
+            let m = grid.metrics(band: k, column: j)
+            if cp.item < m.tops.count - 1 {
+                top = bandTop + 1 + m.tops[cp.item]
+                height = m.height(of: cp.item)
+            }
         }
         let s = grid.layout.scroll(toShow: top, height: height)
         if s != grid.layout.scroll {
@@ -231,7 +235,7 @@ extension BoardApp {
             return
         }
         let cards = board.columns[sel.section].cards
-        let cell = lanes.cells(of: board)[target][sel.section]
+        let cell = cache.lanePlacement.lanes(of: board, lanes)[sel.section].indices[target]
         var slot: CardSlot = .index(sel.item)
         if delta < 0, let last = cell.last { slot = .after(cards[last].id, orIndex: last + 1) }
         if delta > 0, let first = cell.first { slot = .before(cards[first].id, orIndex: first) }
@@ -291,12 +295,19 @@ extension BoardApp {
             }
         default: return
         }
+        // The target lane on screen first: the engine moves a card only into a cell it can see.
+        // (`layout`, not `grid`: left and right may have flipped the page.)
+        if let shown = layout.lanes, let k = shown.lanes.firstIndex(of: section / columns), !shown.layout.bands[k].collapsed,
+           shown.visibleColumns.contains(where: { $0.section == section % columns }),
+           shown.cell(section: section).map({ $0.frame.isEmpty }) ?? true {
+            let s = shown.layout.scroll(toShow: shown.top(ofBand: k), height: min(shown.layout.area.height, 4))
+            if s != shown.layout.scroll { laneView.scroll = s; refreshLayout() }
+        }
         guard let now = layout.lanes else { return }
         applyLaneEvents(coordinator.moveLifted(toSection: section, index: index), grid: now, now: 0)
         if let k = now.lanes.firstIndex(of: section / columns), let cell = now.cell(section: section) {
-            let band = now.layout.bands[k]
             let row = index < cell.itemCount ? cell.body.metrics.tops[index] : cell.body.metrics.contentHeight
-            let s = now.layout.scroll(toShow: band.top, height: min(now.layout.area.height, row + 4))
+            let s = now.layout.scroll(toShow: now.top(ofBand: k), height: min(now.layout.area.height, row + 4))
             if s != now.layout.scroll { laneView.scroll = s; refreshLayout() }
         }
     }
@@ -318,5 +329,85 @@ extension BoardApp {
         selection = ItemPath(section: s, item: item)
         showSection(s)
         ensureSelectionVisible()
+    }
+}
+
+// MARK: Keys and clicks that know the lanes (mark box, K/J, paging)
+
+extension BoardApp {
+    /// Where the card at a board path is drawn in the lane view (nil: not laid out on this page).
+    func laneCardFrame(of item: ItemPath, in grid: LaneGrid) -> Rect? {
+        guard let cp = grid.cellPath(item), let cell = grid.cell(section: cp.section), cp.item < cell.itemCount else { return nil }
+        return cell.frameOfItem(at: cp.item)
+    }
+
+    /// `K` / `J` in lanes: the card one place up or down among the cards of its own lane in its
+    /// column (its cell), before or after its neighbour there; one edit through the door.
+    /// False when no card in a lane cell is selected (the board's own keys take it then).
+    mutating func quickLaneMove(dy: Int) -> Bool {
+        guard let grid = layout.lanes, let sel = validSelection, let cp = grid.cellPath(sel) else { return false }
+        let lane = cp.section / max(1, grid.columnCount)
+        let cell = grid.placement[lane][sel.section]
+        let k = cp.item + dy
+        guard cell.indices.contains(k) else {
+            status = (dy < 0 ? "Already the first card of lane " : "Already the last card of lane ") + DisplayText.safe(grid.name(lane: lane))
+                + " here"
+            return true
+        }
+        let cards = board.columns[sel.section].cards
+        let card = cards[sel.item], neighbour = cards[cell[k]]
+        // The neighbour's index once the card is out of the column is `cell[k]` above it and `cell[k] - 1` below it.
+        let slot: CardSlot = dy < 0 ? .before(neighbour.id, orIndex: cell[k]) : .after(neighbour.id, orIndex: cell[k])
+        guard send(.moveCards([card.id], to: board.columns[sel.section].id, at: slot)) != nil,
+              let now = board.indexPath(for: card.id) else { return true }
+        selection = now
+        let place = layout.lanes.flatMap { $0.cellPath(now) }.map { $0.item + 1 } ?? k + 1
+        status = "Moved “\(DisplayText.truncate(DisplayText.safe(card.title), to: 30))” to position \(place) of lane "
+            + "\(DisplayText.safe(grid.name(lane: lane))) in \(DisplayText.safe(board.columns[now.section].title))"
+        ensureSelectionVisible()
+        return true
+    }
+
+    /// A page flip in lanes: the lane the eye was on (the selected card's when it is on screen,
+    /// else the one at the top) stays where it was on screen, and, unless a card is being
+    /// dragged, the selection goes to that lane's first card on the new page.
+    mutating func flipLanePage(_ delta: Int, grid before: LaneGrid) {
+        let l = layout
+        let target = min(max(0, l.page + delta), l.pageCount - 1)
+        guard target != l.page else { return }
+        let area = before.layout.area
+        let onScreen = { (k: Int) -> Bool in
+            let b = before.layout.bands[k]
+            return b.header.height > 0 || b.body.height > 0
+        }
+        var k = before.layout.bands.firstIndex { $0.top + $0.height > before.layout.scroll } ?? 0
+        if let sel = selection, let cp = before.cellPath(sel),
+           let s = before.lanes.firstIndex(of: cp.section / max(1, before.columnCount)), onScreen(s),
+           before.cell(section: cp.section).map({ area.intersects($0.frameOfItem(at: cp.item)) }) ?? false {
+            k = s
+        }
+        let lane = before.lanes.isEmpty ? 0 : before.lanes[k]
+        let top = before.lanes.isEmpty ? 0 : before.top(ofBand: k), scroll = before.layout.scroll
+        page = target
+        refreshLayout()
+        if let after = layout.lanes, let k2 = after.lanes.firstIndex(of: lane) {
+            let top2 = after.top(ofBand: k2)
+            let want = top >= scroll ? max(0, top2 - (top - scroll))
+                : top2 + min(scroll - top, after.exactHeight(ofBand: k2) - 1)
+            if want != after.layout.scroll { laneView.scroll = want; refreshLayout() }
+        }
+        if !coordinator.isDragging, let grid = layout.lanes {
+            let collapsed = isCollapsed(lane, in: grid)
+            let column = grid.visibleColumns.first { !collapsed && grid.placement.indices.contains(lane) && !grid.placement[lane][$0.section].isEmpty }
+            if let c = column {
+                selection = ItemPath(section: c.section, item: grid.placement[lane][c.section][0])
+            } else if let first = grid.visibleColumns.first {
+                selection = ItemPath(section: first.section, item: laneSequence(column: first.section, grid: grid).first ?? -1)
+            }
+            // Only what the new selection needs: the lane stays put when its card is already on screen.
+            ensureSelectionVisible()
+        }
+        status = "Page \(page + 1) of \(layout.pageCount)"
+        reading.pageWordsShown = coordinator.isDragging
     }
 }

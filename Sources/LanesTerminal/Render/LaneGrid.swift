@@ -1,5 +1,6 @@
 import DragKit
 import LanesCore
+import Synchronization
 
 /// A lane × column cell on screen: what the drag engine sees of it.
 ///
@@ -58,70 +59,112 @@ public struct LaneViewState: Hashable, Sendable {
     }
 }
 
-/// A board drawn in swimlanes: the lanes shown, their bands, and every visible cell.
+/// A board drawn in swimlanes: the lanes shown, their bands, and the cells laid out.
+///
+/// Built for every layout, so it reads only what the screen needs: the cards' lanes come
+/// from `LanePlacementCache` (sorted once per change of a column), and cards are measured
+/// only as far down as the screen and the auto-scroller's reach go. The bands down to there
+/// are laid out (`laidOutBands`, with their cells; the first `exactBands` of them have their
+/// exact height); a lane below has no cells yet and is counted as its header and its smallest
+/// body until it is scrolled to (`top(ofBand:)` and `metrics(band:column:)` measure it when asked).
 public struct LaneGrid: Sendable {
+    /// Rows below the screen measured exactly, so the auto-scroller knows what it scrolls into.
+    public static let reach = 64
+
     public var swimlanes: Swimlanes
     public var columnCount: Int
     /// The lanes drawn, top to bottom: every lane, then "No lane" (index `swimlanes.count`) when it has cards.
     public var lanes: [Int]
     public var layout: LaneLayout
-    /// The visible columns' cells, lane by lane.
+    /// The cells of the laid-out bands, band by band, each band's the visible columns' (left to right).
     public var cells: [LaneCellDraggable]
     /// For each lane (then "No lane"), for each column, the indices of its cards in that column.
     public var placement: [[[Int]]]
-    /// Cards carrying another lane's tag besides the one they are shown in.
+    /// Cards of the visible columns carrying another lane's tag besides the one they are shown in.
     public var alsoIn: [ItemID: [Int]]
-    /// The board as the drag renderer reads it: one column per cell (section), titled
-    /// "Column · lane", holding the cell's cards, so its words name the cell.
-    public var cellBoard: Board
+    /// How many bands, from the top, have cells (the screen's and the reach's).
+    public var laidOutBands: Int
+    /// How many bands, from the top, have their exact height (the rest are lower bounds).
+    public var exactBands: Int
+    /// The visible columns: board index and width.
+    public var visibleColumns: [(section: Int, width: Int)]
+    /// Rows an empty lane's body keeps.
+    public var minimumBody: Int
+    let placed: [ColumnLanes]
+    let measure: (maxTitleLines: Int, compact: Bool)
+    /// The board's columns (identity and title), for `cellBoard`.
+    let boardColumns: [(id: ColumnID, title: String)]
+    private let memo = Memo()
+
+    final class Memo: Sendable {
+        let cellBoard = Mutex<Board?>(nil)
+    }
 
     public init(board: Board, swimlanes: Swimlanes, columns: [ColumnDraggable], area: Rect, state: LaneViewState,
                 cache: LayoutCache, compact: Bool) {
         self.swimlanes = swimlanes
-        columnCount = board.columns.count
-        var placement = [[[Int]]](repeating: [[Int]](repeating: [], count: board.columns.count), count: swimlanes.count + 1)
+        let columnCount = board.columns.count
+        self.columnCount = columnCount
+        visibleColumns = columns.map { ($0.section, $0.frame.width) }
+        measure = (cache.metrics.maxTitleLines, compact)
+        boardColumns = board.columns.map { ($0.id, $0.title) }
+        let laneCount = swimlanes.count + 1
+        let placed = cache.lanePlacement.lanes(of: board, swimlanes)
+        self.placed = placed
+        placement = (0..<laneCount).map { lane in placed.map { $0.indices[lane] } }
         var alsoIn: [ItemID: [Int]] = [:]
-        for (s, column) in board.columns.enumerated() {
-            for (i, card) in column.cards.enumerated() {
-                let p = swimlanes.placement(of: card)
-                placement[p.lane ?? swimlanes.count][s].append(i)
-                if !p.alsoIn.isEmpty { alsoIn[card.id] = p.alsoIn }
-            }
+        for c in columns where !placed[c.section].alsoIn.isEmpty {
+            alsoIn.merge(placed[c.section].alsoIn) { a, _ in a }
         }
-        self.placement = placement
         self.alsoIn = alsoIn
-        var cellBoard = Board(columns: [])
-        for lane in placement.indices {
-            let laneName = lane < swimlanes.count ? "#" + swimlanes.tags[lane] : "No lane"
-            for (s, indices) in placement[lane].enumerated() {
-                let column = board.columns[s]
-                cellBoard.columns.append(Column(id: column.id, title: column.title + " · " + laneName,
-                                                cards: indices.map { column.cards[$0] }))
-            }
-        }
-        self.cellBoard = cellBoard
-        let noLaneHasCards = placement[swimlanes.count].contains { !$0.isEmpty }
+        let noLaneHasCards = placed.contains { !$0.indices[swimlanes.count].isEmpty }
         lanes = Array(0..<swimlanes.count) + (noLaneHasCards ? [swimlanes.count] : [])
-        // Each visible cell's metrics, then the bands from the tallest cell of each lane.
+        let minimumBody = compact ? 1 : 3
+        self.minimumBody = minimumBody
+        // The bands from the top, each measured (lazily, as far as `need`) from its visible
+        // cells; below `need`, bands are neither measured nor laid out.
+        let need = max(0, state.scroll) + area.height + LaneGrid.reach
         var metrics: [[ColumnMetrics]] = []
         var inputs: [LaneLayout.Lane] = []
+        var top = 0, exact = 0, allExact = true
         for lane in lanes {
-            var row: [ColumnMetrics] = []
-            var tallest = 0
             let collapsed = state.collapsed.contains(LaneViewState.key(swimlanes, lane))
-            for c in columns {
-                let cards = CardList(placement[lane][c.section].map { board.columns[c.section].cards[$0] })
-                let m = cache.columnMetrics(section: -1 - (lane * columnCount + c.section), cards: cards,
-                                            width: c.frame.width, compact: compact)
-                row.append(m)
-                if !collapsed { tallest = max(tallest, m.contentHeight) }
+            var height = 0, known = true
+            if top < need {
+                let row = columns.map { c in
+                    cache.columnMetrics(section: -1 - (lane * columnCount + c.section), cards: placed[c.section].cards(inLane: lane),
+                                        width: c.frame.width, compact: compact)
+                }
+                metrics.append(row)
+                if !collapsed {
+                    let rows = need - (top + 1)  // body rows wanted
+                    if rows <= 0 {
+                        known = false
+                    } else if row.contains(where: { $0.storage.cards.count * LaneGrid.smallestCard(compact, cache.metrics.maxTitleLines) > rows })
+                                || row.contains(where: { $0.extends(beyond: rows) }) {
+                        // Known taller than wanted without measuring (every card takes its smallest
+                        // height at least), or measured only that far.
+                        height = rows
+                        known = false
+                    } else {
+                        height = row.map(\.contentHeight).max() ?? 0  // each is measured already (shorter than `rows`)
+                    }
+                }
+            } else if !collapsed {
+                known = false
             }
-            metrics.append(row)
-            inputs.append(LaneLayout.Lane(contentHeight: tallest, collapsed: collapsed))
+            allExact = allExact && known
+            if allExact { exact += 1 }
+            inputs.append(LaneLayout.Lane(contentHeight: height, collapsed: collapsed))
+            top += 1 + (collapsed ? 0 : max(minimumBody, height))
         }
-        layout = LaneLayout(area: area, lanes: inputs, scroll: state.scroll, minimumBody: compact ? 1 : 3)
+        exactBands = exact
+        laidOutBands = metrics.count
+        layout = LaneLayout(area: area, lanes: inputs, scroll: state.scroll, minimumBody: minimumBody)
         cells = []
-        for (k, lane) in lanes.enumerated() {
+        cells.reserveCapacity(metrics.count * columns.count)
+        for (k, row) in metrics.enumerated() {
+            let lane = lanes[k]
             let band = layout.bands[k]
             for (j, c) in columns.enumerated() {
                 let section = lane * columnCount + c.section
@@ -130,16 +173,64 @@ public struct LaneGrid: Sendable {
                            height: band.body.maxY - band.header.minY)
                 let viewport = Rect(x: c.frame.minX, y: band.body.minY, width: c.frame.width, height: band.collapsed ? 0 : band.body.height)
                 var column = board.columns[c.section]
-                column.cards = metrics[k][j].storage.cards
+                column.cards = row[j].storage.cards
                 let body = ColumnDraggable(section: section, frame: frame, viewport: viewport, column: column,
-                                           metrics: metrics[k][j], scroll: viewport.minY - band.contentTop)
+                                           metrics: row[j], scroll: viewport.minY - band.contentTop)
                 cells.append(LaneCellDraggable(section: section, lane: lane, column: c.section, body: body, frame: frame,
                                                wholeColumn: board.columns[c.section],
-                                               allowedColumns: board.allowedSources(of: c.section), columnCount: columnCount))
+                                               allowedColumns: c.allowedSources, columnCount: columnCount))
             }
         }
     }
 
+    /// The board as the drag renderer reads it: one column per cell (section), titled
+    /// "Column · lane", holding the cell's cards, so its words name the cell. Made when first
+    /// asked (during a drag), from the placement cache's card lists.
+    public var cellBoard: Board {
+        memo.cellBoard.withLock { made in
+            if let made { return made }
+            var columns: [Column] = []
+            columns.reserveCapacity((swimlanes.count + 1) * boardColumns.count)
+            for lane in 0...swimlanes.count {
+                for (s, c) in boardColumns.enumerated() {
+                    columns.append(Column(id: c.id, title: c.title + " · " + name(lane: lane), cards: placed[s].cards(inLane: lane)))
+                }
+            }
+            let board = Board(columns: columns)
+            made = board
+            return board
+        }
+    }
+
+    /// The metrics of band `k`'s cell in visible column `j` (its cards measured as far as asked);
+    /// a band below the laid-out ones gets them made now.
+    public func metrics(band k: Int, column j: Int) -> ColumnMetrics {
+        if k < laidOutBands { return cells[k * visibleColumns.count + j].body.metrics }
+        let c = visibleColumns[j]
+        return ColumnMetrics(cards: placed[c.section].cards(inLane: lanes[k]), width: c.width,
+                             maxTitleLines: measure.maxTitleLines, compact: measure.compact)
+    }
+
+    /// Rows a card takes at least: a title line between its borders (one row in the compact view).
+    static func smallestCard(_ compact: Bool, _ maxTitleLines: Int) -> Int { compact ? 1 : maxTitleLines > 0 ? 3 : 2 }
+
+    /// The content row of band `k`'s header, exact: below `exactBands` it measures the bands
+    /// in between (their visible cells, through their last card).
+    public func top(ofBand k: Int) -> Int {
+        guard k > exactBands, exactBands < layout.bands.count else { return layout.bands[k].top }
+        var t = layout.bands[exactBands].top
+        for m in exactBands..<k { t += exactHeight(ofBand: m) }
+        return t
+    }
+
+    /// Rows band `k` takes, measuring its visible cells through their last card.
+    public func exactHeight(ofBand k: Int) -> Int {
+        if layout.bands[k].collapsed { return 1 }
+        let tallest = visibleColumns.indices.map { metrics(band: k, column: $0).contentHeight }.max() ?? 0
+        return 1 + max(minimumBody, tallest)
+    }
+
+    /// The laid-out cell of a section (nil: its band is below the laid-out ones, or its column is off the page).
     public func cell(section: Int) -> LaneCellDraggable? { cells.first { $0.section == section } }
 
     /// The board path (column, index in the column) of a path in cell terms.

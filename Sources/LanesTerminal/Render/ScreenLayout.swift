@@ -176,6 +176,8 @@ public final class LayoutCache {
 
     private var entries: [Int: Entry] = [:]
     public let metrics: LayoutMetrics
+    /// Each column's cards sorted into swimlanes (#26: LanePlacement.swift).
+    public let lanePlacement = LanePlacementCache()
 
     public init(metrics: LayoutMetrics = LayoutMetrics()) {
         self.metrics = metrics

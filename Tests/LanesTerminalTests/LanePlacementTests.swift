@@ -1,0 +1,107 @@
+import DragKit
+import LanesCore
+import SeededRandom
+import Testing
+@testable import LanesTerminal
+
+@Suite("Lane placement: the fast tag scan, the cache, and bands measured only as far as the screen")
+struct LanePlacementTests {
+    /// Pieces that meet at every tag boundary: ASCII and Unicode blanks, letters (one of which,
+    /// the Kelvin sign, lowercases to ASCII), a combining mark, a prepended mark, a joiner, `\r\n`.
+    static let pieces = ["#", "#", "#", " ", " ", "\t", "\r\n", "\u{A0}", "\u{2003}", "team0", "Team1", "TEAM2", "a/b", "x-y",
+                         "_", "é", "e\u{301}", "\u{301}", "\u{600}", "\u{200D}", "K", "\u{212A}", "kelvin", "Ω", "ω", "1",
+                         "word", ".", ",", "#team0", " #team1", "##", "/", "-", "🙂", "日本"]
+    static let laneSets: [[String]] = [["team0", "Team1", "team2"], ["a/b", "x-y", "é", "\u{212A}"], ["ω", "word", "team1", "_"]]
+
+    @Test(arguments: 0..<3)
+    func theFastScanPlacesEveryTitleAsSwimlanesDoes(set: Int) throws {
+        let lanes = try Swimlanes(Self.laneSets[set])
+        let finder = LaneTagFinder(lanes)
+        var random = SplitMix64(seed: UInt64(100 + set))
+        for _ in 0..<4000 {
+            let n = Int(random.next() % 9)
+            let title: String = (0..<n).map { _ in Self.pieces[Int(random.next() % UInt64(Self.pieces.count))] }.joined()
+            let slow = lanes.placement(ofTitle: title)
+            let fast = finder.placement(ofTitle: title)
+            #expect(fast.lane == slow.lane && fast.alsoIn == slow.alsoIn, "\(title.debugDescription)")
+        }
+    }
+
+    @Test func aColumnsLanesAreItsCardsInOrder_andTheCacheKeepsThemUntilTheColumnChanges() throws {
+        var board = laneBoard()
+        let lanes = try #require(board.acceptRules.swimlanes)
+        let cache = LanePlacementCache()
+        let first = cache.lanes(of: board, lanes)
+        #expect(first.map(\.indices) == [[[0], [2], [1]], [[0], [], []], [[], [], []]])
+        #expect(first[0].cards(inLane: 1).map(\.title) == ["API #backend"])
+        #expect(first[1].cards(inLane: 0).map(\.title) == ["Ship #backend #frontend"])
+        #expect(first[1].alsoIn == [board.columns[1].cards[0].id: [1]])
+        // Unchanged columns come back as they were (their cell lists already made); a changed one is placed again.
+        board.columns[0].cards[1].title = "Write docs #backend"
+        let second = cache.lanes(of: board, lanes)
+        #expect(second[1].cards(inLane: 0).sharesStorage(with: first[1].cards(inLane: 0), in: 0..<1))
+        #expect(second[0].indices == [[0], [1, 2], []])
+        #expect(second[0].cards(inLane: 1).map(\.title) == ["Write docs #backend", "API #backend"])
+    }
+
+    /// 3 columns of 400 cards in 4 lanes, some titles long enough to wrap: the reference
+    /// measures every cell to its end.
+    static func tallBoard() -> Board {
+        var next: UInt64 = 1
+        var b = Board(columns: (0..<3).map { c in
+            Column(title: "C\(c)", cards: (0..<400).map { i in
+                defer { next += 1 }
+                let words = i % 7 == 0 ? " with a title long enough to wrap over two or three lines" : ""
+                return Card(id: ItemID(next), title: "Card \(c)-\(i)\(words) #l\((i * (c + 1)) % 5)")
+            })
+        })
+        b.acceptRules.swimlanes = try! Swimlanes(["l0", "l1", "l2", "l3"])
+        return b
+    }
+
+    @Test(arguments: [0, 37, 400, 1500, 100_000])
+    func bandsAreExactWhereTheScreenIsAndTopsAreExactWhenAsked(scroll: Int) throws {
+        let board = Self.tallBoard()
+        var state = LaneViewState()
+        state.scroll = scroll
+        state.collapsed = ["l2"]
+        let size = Size(width: 100, height: 30)
+        let layout = ScreenLayout(board: board, size: size, page: 0, scroll: [0, 0, 0], cache: LayoutCache(), laneView: state)
+        let grid = try #require(layout.lanes)
+        // The reference: every cell of every lane measured to its end.
+        let m = LayoutMetrics()
+        let heights = grid.lanes.map { lane -> LanesTerminal.LaneLayout.Lane in
+            let tallest = layout.columns.map { c in
+                ColumnMetrics(cards: CardList(grid.placement[lane][c.section].map { board.columns[c.section].cards[$0] }),
+                              width: c.frame.width, maxTitleLines: m.maxTitleLines).contentHeight
+            }.max() ?? 0
+            return LanesTerminal.LaneLayout.Lane(contentHeight: tallest, collapsed: lane == 2)
+        }
+        let exact = LanesTerminal.LaneLayout(area: grid.layout.area, lanes: heights, scroll: scroll, minimumBody: 3)
+        #expect(grid.layout.scroll == exact.scroll)
+        // What the screen shows is the reference's, row for row (a band running on below the
+        // screen and the reach has only a lower bound for its height).
+        for (k, band) in grid.layout.bands.enumerated() where band.header.height > 0 || band.body.height > 0 {
+            var shown = band
+            if k >= grid.exactBands {
+                #expect(band.height <= exact.bands[k].height)
+                shown.height = exact.bands[k].height
+            }
+            #expect(shown == exact.bands[k], "band \(k)")
+        }
+        #expect(grid.layout.bands.prefix(grid.exactBands) == exact.bands.prefix(grid.exactBands))
+        for k in grid.lanes.indices {
+            #expect(grid.top(ofBand: k) == exact.bands[k].top, "top of band \(k)")
+        }
+        // Cells exist for the bands laid out, down past the screen; their frames are the reference's.
+        #expect(grid.laidOutBands >= grid.exactBands && grid.laidOutBands <= grid.lanes.count)
+        #expect(grid.cells.count == grid.laidOutBands * layout.columns.count)
+        if scroll == 0 {
+            #expect(grid.laidOutBands < grid.lanes.count)  // the 400-card lanes reach far below the screen
+        }
+        // No band starting below the screen and the reach was laid out.
+        for k in 0..<grid.laidOutBands {
+            #expect(exact.bands[k].top < exact.scroll + grid.layout.area.height + LaneGrid.reach)
+        }
+    }
+}
