@@ -133,7 +133,8 @@ def test_help_scrolls_to_its_last_key_at_80x24_and_names_every_action(lanes, lan
     # Page down until the end: every action shows, each description whole.
     for _ in range(20):
         lines = app.capture()
-        text += " " + joined(lines[2:22])
+        # The box's own columns (2..77): the board behind shows its borders at either side.
+        text += " " + joined([r[2:78] for r in lines[2:22]])
         seen |= {n for n in names if re.search(rf"\b{re.escape(n)}\b", "\n".join(lines[2:22]))}
         if "· end" in lines[22]:
             break
