@@ -70,6 +70,8 @@ bench: test-deps
 		--latency-sizes 1000,100000,1000000 --drops 7
 	./scripts/bench-idle-io .build/release/lanes .build/release/lanes-bench --cards 10000
 	./scripts/pg-test-cluster with .build/release/lanes-bench --pg-load
+	./scripts/pg-test-cluster with .build/release/lanes-bench --pg-flow
+	.build/release/lanes-bench --workspace
 
 install: run-deps
 	$(SWIFT) build -c release --product lanes

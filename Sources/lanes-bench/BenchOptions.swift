@@ -92,7 +92,7 @@ struct BenchOptions: ParsableCommand {
     @Option(name: .customLong("pg-history-cards")) var pgHistoryCards: Int = 100_000
     @Option(name: .customLong("pg-history-changes")) var pgHistoryChanges: Int = 1_000
 
-    @Flag(help: "The swimlane benchmark alone: a board of 10 columns × 10 lanes, open, switch the view, drag.")
+    @Flag(help: "The swimlane benchmark alone: a board of 8 columns × 10 lanes, open, switch the view, drag.")
     var swimlanes = false
     @Option(name: .customLong("cards"), help: "--swimlanes: how many cards.") var laneCards: Int = 10_000
 
