@@ -30,6 +30,11 @@ public struct Card: Hashable, Sendable, Identifiable {
         set { titleText = CardTitle(newValue) }
     }
     private(set) var titleText: CardTitle
+
+    /// Reads the title's UTF-8 bytes where they are kept, without building a `String`.
+    public func withTitleUTF8<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        try titleText.withUTF8(body)
+    }
     /// The description when it is exactly one line.
     private var onlyLine: String?
     private var extras: CardExtras

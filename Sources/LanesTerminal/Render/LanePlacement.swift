@@ -42,7 +42,7 @@ public struct ColumnLanes: Sendable {
         // Chunk by chunk, each card lent to the closure rather than copied (`for in` would
         // retain and release every card's strings: a fifth of the time on 10,000 cards).
         _ = cards.firstIndex { card in
-            let (lane, others) = finder.placement(ofTitle: card.title)
+            let (lane, others) = finder.placement(of: card)
             indices[lane ?? swimlanes.count].append(i)
             if !others.isEmpty { alsoIn[card.id] = others }
             i += 1
@@ -108,6 +108,14 @@ public struct LaneTagFinder: Sendable {
             return found
         }
         let p = swimlanes.placement(ofTitle: title)
+        return (p.lane, p.alsoIn)
+    }
+
+    /// A card's placement, its title's bytes read where they are kept (no `String` is built
+    /// unless a byte around a `#` is not ASCII).
+    public func placement(of card: Card) -> (lane: Int?, alsoIn: [Int]) {
+        if let found = card.withTitleUTF8({ scan($0) }) { return found }
+        let p = swimlanes.placement(ofTitle: card.title)
         return (p.lane, p.alsoIn)
     }
 
