@@ -22,7 +22,7 @@ struct LanePlacementTests {
             let n = Int(random.next() % 9)
             let title: String = (0..<n).map { _ in Self.pieces[Int(random.next() % UInt64(Self.pieces.count))] }.joined()
             let slow = lanes.placement(ofTitle: title)
-            let fast = finder.placement(ofTitle: title)
+            let fast = finder.placement(of: Card(id: ItemID(1), title: title))
             #expect(fast.lane == slow.lane && fast.alsoIn == slow.alsoIn, "\(title.debugDescription)")
         }
     }

@@ -102,17 +102,9 @@ public struct LaneTagFinder: Sendable {
         otherTags = other.isEmpty ? nil : other
     }
 
-    /// The card's lane (nil: "No lane") and the other lanes whose tags it carries, in lane order.
-    public func placement(ofTitle title: String) -> (lane: Int?, alsoIn: [Int]) {
-        if let fast = title.utf8.withContiguousStorageIfAvailable({ scan($0) }), let found = fast {
-            return found
-        }
-        let p = swimlanes.placement(ofTitle: title)
-        return (p.lane, p.alsoIn)
-    }
-
-    /// A card's placement, its title's bytes read where they are kept (no `String` is built
-    /// unless a byte around a `#` is not ASCII).
+    /// The card's lane (nil: "No lane") and the other lanes whose tags it carries, in lane order;
+    /// its title's bytes are read where they are kept (no `String` is built unless a byte around
+    /// a `#` is not ASCII).
     public func placement(of card: Card) -> (lane: Int?, alsoIn: [Int]) {
         if let found = card.withTitleUTF8({ scan($0) }) { return found }
         let p = swimlanes.placement(ofTitle: card.title)
