@@ -55,6 +55,8 @@ public struct BoardDocument: Sendable {
     public var history: History<EditStep>
     /// The door's refusal of the last drop (the drag engine cannot be told); the app shows it.
     public var lastRefusal: EditRefusal?
+    /// Cards on their way to another board: edits naming them are refused (`CardsInTransit`).
+    public var inTransit = CardsInTransit()
     /// Cards moved or inserted inside the transaction under way (nil outside one).
     private var touched: [ItemID]?
     private var movedColumn: (from: Int, to: Int)?
@@ -68,6 +70,7 @@ public struct BoardDocument: Sendable {
     /// nothing); `dialect`: the format the board is stored in (see `Board.applying`).
     @discardableResult
     public mutating func apply(_ edit: BoardEdit, force: Bool = false, dialect: BoardDialect? = nil) throws(EditRefusal) -> EditOutcome {
+        if let refusal = inTransit.refusal(of: edit, on: board) { throw refusal }
         let outcome = try board.applying(edit, force: force, dialect: dialect)
         board = outcome.board
         if let inverse = outcome.inverse { history.record(EditStep(label: edit.label, edit: inverse)) }
@@ -78,6 +81,7 @@ public struct BoardDocument: Sendable {
     /// changes since `base` are kept on top. Not an undo step. Returns what the merge reported.
     @discardableResult
     public mutating func absorb(stored: Board, base: Board) -> (conflicts: [BoardConflict], incoming: Int) {
+        defer { if !inTransit.isEmpty { inTransit.refind(in: board) } }
         if board == base {
             board = stored.keepingColumnIdentities(of: board)
             return ([], 0)
@@ -97,11 +101,16 @@ public struct BoardDocument: Sendable {
         /// False when nothing could be put back (changed or deleted elsewhere); the step is gone.
         public var changed: Bool
         public var focus: EditOutcome.Focus?
+        /// The step names a card on its way to another board: it stays, to be undone (or redone) later.
+        public var waits = false
     }
 
     /// Reverses this session's last change on the board as it is now.
     @discardableResult
     public mutating func undo() -> Replay? {
+        guard let last = history.undoStack.last else { return nil }
+        // A step naming a card on its way to another board waits (it stays on the stack).
+        if let refusal = inTransit.refusal(of: last.edit, on: board) { return Replay(label: last.label, words: refusal.words, changed: false, focus: nil, waits: true) }
         guard let step = history.popUndo() else { return nil }
         let r = replay(step)
         if let inverse = r.inverse { history.pushRedo(EditStep(label: step.label, edit: inverse)) }
@@ -110,6 +119,8 @@ public struct BoardDocument: Sendable {
 
     @discardableResult
     public mutating func redo() -> Replay? {
+        guard let last = history.redoStack.last else { return nil }
+        if let refusal = inTransit.refusal(of: last.edit, on: board) { return Replay(label: last.label, words: refusal.words, changed: false, focus: nil, waits: true) }
         guard let step = history.popRedo() else { return nil }
         let r = replay(step)
         if let inverse = r.inverse { history.pushUndo(EditStep(label: step.label, edit: inverse)) }

@@ -44,13 +44,17 @@ public enum CrossBoardMove {
         /// Cards edited on the source by someone else while they moved: they stay there, with the edit,
         /// and their copies were taken out of the target again.
         public var keptOnSource: [String]
+        /// Which of the cards asked for (by index) `keptOnSource` names.
+        public var keptOnSourceIndices: [Int]
 
-        public init(titles: [String], targetColumn: String, position: Int, conflicts: [BoardConflict], keptOnSource: [String]) {
+        public init(titles: [String], targetColumn: String, position: Int, conflicts: [BoardConflict], keptOnSource: [String],
+                    keptOnSourceIndices: [Int] = []) {
             self.titles = titles
             self.targetColumn = targetColumn
             self.position = position
             self.conflicts = conflicts
             self.keptOnSource = keptOnSource
+            self.keptOnSourceIndices = keptOnSourceIndices
         }
     }
 
@@ -166,7 +170,7 @@ public enum CrossBoardMove {
         }
         try handle.clear()
         return Outcome(titles: entries.map(\.card.title), targetColumn: targetColumn.title, position: index + 1,
-                       conflicts: conflicts, keptOnSource: withdrawn.map { entries[$0].card.title })
+                       conflicts: conflicts, keptOnSource: withdrawn.map { entries[$0].card.title }, keptOnSourceIndices: withdrawn)
     }
 
     /// Where `cards` (as a screen shows them) are in `board` as stored: each by its content, the

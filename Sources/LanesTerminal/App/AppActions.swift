@@ -141,7 +141,9 @@ extension BoardApp {
 
     /// The words after an undo or redo: what was put back, or why nothing could be.
     mutating func replayed(_ r: BoardDocument.Replay, _ did: String, _ verb: String) {
-        if r.changed {
+        if r.waits {
+            status = "Not yet (\(verb) \(r.label) stays): " + DisplayText.safe(r.words)
+        } else if r.changed {
             status = "\(did) \(r.label)" + (r.words.isEmpty ? "" : ": " + DisplayText.safe(r.words))
             focus(r.focus)
             changed()

@@ -16,8 +16,9 @@ import Glibc
 /// Reports come back through the poll loop (one epoll descriptor wakes it for all workers): a
 /// stored board (with what others saved merged in) and boards changed elsewhere are merged
 /// under the app's own later changes (`BoardApp.absorb`). A move between boards stores both
-/// boards first, then runs `CrossBoardMove` on stores of its own; the workers see its writes
-/// as they see any other writer's.
+/// boards first, then runs `CrossBoardMove` on stores of its own on a `MoveThread`; the screen
+/// keeps answering meanwhile, both boards' saves wait for it, and the cards it carries are held
+/// in their board's door (`CardsInTransit`); the workers see its writes as another writer's.
 ///
 /// Quitting waits for the last saves. When one failed, `q` asks (retry, save a copy, discard),
 /// board by board; SIGTERM and SIGHUP cannot ask, so each unsaved board goes to a recovery copy
@@ -37,6 +38,12 @@ public final class AppRunner {
     let now: () -> Double
     /// Where the moves between boards keep their intent records; nil: no moves.
     public var moveJournal: MoveJournal?
+    /// Runs a move between boards beside the loop.
+    let mover = MoveThread()
+    /// The move running on `mover`, and the cards it holds on its source board (as the app names them).
+    private var moving: (move: CrossMove, held: [ItemID])?
+    /// `q` came while a move ran: quit once it is done.
+    private var quitAfterMove = false
     /// Where a board went when Lanes had to end unsaved (set on the way out; the first of them).
     public private(set) var recoveryCopy: String?
     /// The signal that ended Lanes before its last changes were stored (the process should exit
@@ -106,7 +113,8 @@ public final class AppRunner {
 
     /// One descriptor that turns readable when any worker has reports.
     private func makeWakeDescriptor() {
-        let fds = hosts.compactMap { $0.worker?.reportDescriptor } + (loader.map { [$0.descriptor] } ?? [])
+        var fds = hosts.compactMap { $0.worker?.reportDescriptor } + (loader.map { [$0.descriptor] } ?? [])
+        if hosts.count > 1 { fds.append(mover.descriptor) }
         // Boards opening later bring workers of their own: those need the epoll descriptor to join.
         if fds.count <= 1 && loader == nil { wakeDescriptor = fds.first; return }
         let ep = lanes_wake_epoll()
@@ -182,6 +190,7 @@ public final class AppRunner {
             }
             takeReports()
             takeOpened()
+            if takeMove(), quitAfterMove, ending == nil { ending = .user }
             if let ending, finish(ending) { return }
         }
     }
@@ -248,6 +257,12 @@ public final class AppRunner {
             if hosts.count == 1 { return true }
             return finish(.user)
         case .user:
+            // Once: wait for the move. Again: quit now (its record stays; the next start on either board finishes or rolls it back).
+            if let (move, _) = moving, !quitAfterMove {
+                quitAfterMove = true
+                workspace.boards[workspace.active].setStatus("Quitting once the move to \(workspace.tabs[move.to].name) is done… q again quits now (the next start finishes the move or rolls it back)")
+                return false
+            }
             for (i, h) in hosts.enumerated() where !h.discarded {
                 if let gone = h.gone {
                     if workspace.boards[i].board == h.synced { continue }
@@ -302,6 +317,8 @@ public final class AppRunner {
     private func submitIfNeeded(_ i: Int, now t: Double) {
         let h = hosts[i]
         guard h.worker != nil, h.inFlight == nil, h.gone == nil else { return }
+        // Held while a move between boards writes this board: saved (merged) once it is done.
+        if let (move, _) = moving, move.from == i || move.to == i { return }
         if let r = h.nextRetry, t < r { return }
         guard h.pacing.mayStart(at: t, unsaved: workspace.boards[i].board != h.synced) else { return }
         submit(i)
@@ -411,6 +428,11 @@ public final class AppRunner {
     /// Moves cards between two boards through `CrossBoardMove`: both boards are stored first, so
     /// the move reads what the screen shows; the workers take in its writes like another writer's.
     private func perform(_ move: CrossMove) {
+        if let (running, _) = moving {
+            let words = "a move to \(workspace.tabs[running.to].name) is under way (one at a time); nothing was moved"
+            workspace.moveFinished(move, result: .failure(CommandError(.badInput, words)))
+            return
+        }
         for i in [move.from, move.to] where hosts[i].opening || !workspace.tabs[i].isOpen {
             let why = hosts[i].opening ? "is still opening" : "could not be opened"
             workspace.moveFinished(move, result: .failure(CommandError(.badInput, "\(workspace.tabs[i].name) \(why); nothing was moved")))
@@ -431,22 +453,48 @@ public final class AppRunner {
                 return
             }
         }
-        let result = Result<CrossBoardMove.Outcome, any Error> {
-            try move.run(from: CrossBoardMove.Endpoint(key: source.key, storage: try source.open()),
-                         to: CrossBoardMove.Endpoint(key: target.key, storage: try target.open()), journal: journal)
+        // The cards it takes, as this screen names them, are held in their board's door until they are gone.
+        let seen = move.cards.map { (card: $0.card, column: $0.column, row: $0.row) }
+        let held = ((try? CrossBoardMove.paths(of: seen, in: workspace.boards[move.from].board)) ?? [])
+            .map { workspace.boards[move.from].board[$0].id }
+        workspace.boards[move.from].document.inTransit.hold(held, of: workspace.boards[move.from].board, toBoard: workspace.tabs[move.to].name)
+        nonisolated(unsafe) let (openSource, openTarget) = (source.open, target.open)
+        let (sourceKey, targetKey) = (source.key, target.key)
+        mover.start {
+            try move.run(from: CrossBoardMove.Endpoint(key: sourceKey, storage: try openSource()),
+                         to: CrossBoardMove.Endpoint(key: targetKey, storage: try openTarget()), journal: journal)
         }
-        if case .success = result {
+        moving = (move, held)
+        workspace.moveStarted(move)
+    }
+
+    /// The move running beside the loop, when it has finished: its holds let go (but for cards it
+    /// took, held until their board no longer has them), the words said. True when one finished.
+    private func takeMove() -> Bool {
+        guard let (move, held) = moving, let result = mover.take() else { return false }
+        moving = nil
+        var took = Set(held)
+        if case .success(let outcome) = result {
+            for k in outcome.keptOnSourceIndices where held.indices.contains(k) { took.remove(held[k]) }
             let quiet = now() + 2
             hosts[move.from].ownMoveUntil = quiet
             hosts[move.to].ownMoveUntil = quiet
+        } else {
+            took = []
         }
+        workspace.boards[move.from].document.inTransit.moveFinished(held, took: took)
         workspace.moveFinished(move, result: result)
+        return true
     }
 
     private func editExternally(_ id: ItemID) {
         let shown = workspace.active
         guard let path = app.board.indexPath(for: id) else { return }
         let card = app.board[path]
+        if let refusal = app.document.inTransit.refusal(of: .replaceCard(card, seen: nil), on: app.board) {
+            workspace.boards[shown].setStatus(DisplayText.safe(refusal.words))
+            return
+        }
         let storesDoneMark = app.reading.storesDoneMark
         let text = CardText.render(card, storesDoneMark: storesDoneMark)
         let file: EditorFile

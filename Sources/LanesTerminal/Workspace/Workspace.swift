@@ -91,6 +91,8 @@ public struct Workspace {
     var undoing: CrossMove?
     /// A drag between boards (held over a tab, or carried onto another board).
     var carry = BoardCarry()
+    /// The words of the move between boards running now (the runner runs it beside the screen); nil: none.
+    public internal(set) var moveUnderWay: String?
 
     public init(boards: [BoardApp], tabs: [Tab], size: Size) {
         precondition(!boards.isEmpty && boards.count == tabs.count)
@@ -117,6 +119,7 @@ public struct Workspace {
         guard boards.indices.contains(i) else { return }
         active = i
         tabs[i].changedElsewhere = false
+        if let words = moveUnderWay { boards[i].setStatus(words) }
         if boards[i].size != boardSize { boards[i].resize(boardSize) }
     }
 
@@ -189,16 +192,19 @@ public struct Workspace {
         case .previousBoard: show((active + boards.count - 1) % boards.count); return []
         case .moveToBoard:
             guard tabs[active].isOpen else { return nil }
+            if moveUnderWay != nil { boards[active].setStatus("One move between boards at a time: wait for the one under way"); return [] }
             guard let cards = cardsToMove() else { boards[active].setStatus("No card to move"); return [] }
             prompt = MovePrompt(cards: cards, from: active, boards: boards.map(\.board), names: tabs.map(\.name))
             return []
         case .undo:
+            guard moveUnderWay == nil else { return nil }
             guard let last = moves.last, last.undoDepth.allSatisfy({ boards[$0.key].document.history.undoStack.count == $0.value }),
                   last.move.from == active || last.move.to == active else { return nil }
             moves.removeLast()
             undoing = last.move
             return undoMoves(last.move).map { .move($0) }
         case .redo:
+            guard moveUnderWay == nil else { return nil }
             guard let next = undone.last, next.undoDepth.allSatisfy({ boards[$0.key].document.history.undoStack.count == $0.value }),
                   next.move.from == active || next.move.to == active else { return nil }
             undone.removeLast()
@@ -244,8 +250,19 @@ public struct Workspace {
         }
     }
 
+    /// The runner started `move` beside the screen: the status says so until it is done.
+    public mutating func moveStarted(_ move: CrossMove) {
+        let what = move.cards.count == 1 ? "“\(DisplayText.safe(move.cards[0].card.title))”" : "\(move.cards.count) cards"
+        let verb = move.undoing ? "Undoing the move: moving \(what) back" : move.redoing ? "Redoing the move: moving \(what)" : "Moving \(what)"
+        let words = "\(verb) to \(tabs[move.to].name), “\(DisplayText.safe(move.column))”… "
+            + "\(tabs[move.from].name) and \(tabs[move.to].name) are saved when it is done"
+        moveUnderWay = words
+        boards[active].setStatus(words)
+    }
+
     /// The runner's report on a move: the words on the board shown, and an undo step when it worked.
     public mutating func moveFinished(_ move: CrossMove, result: Result<CrossBoardMove.Outcome, any Error>) {
+        moveUnderWay = nil
         switch result {
         case .success(let outcome):
             let what = outcome.titles.count == 1 ? "“\(DisplayText.safe(outcome.titles[0]))”" : "\(outcome.titles.count) cards"
