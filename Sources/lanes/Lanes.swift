@@ -111,14 +111,25 @@ struct Open: ParsableCommand {
                 throw ValidationError("\(error)")
             }
         }
-        let (specs, skipped) = try WorkspaceBoards.expand(files.isEmpty ? ["lanes.md"] : files)
+        var (specs, skipped, fromFolder) = try WorkspaceBoards.expand(files.isEmpty ? ["lanes.md"] : files)
         guard !specs.isEmpty else {
             throw CommandError(.notFound, "no board to open" + (skipped.isEmpty ? "" : "; skipped: " + skipped.joined(separator: ", ")))
         }
         // A cross-board move a dead process left on these boards is finished (or rolled back) first.
         CrossBoardCommand.recoverPending(touching: specs)
-        // The first board opens now; the others after the first frame, in the background (#27).
-        var first = try Open.opening(specs[0])
+        // The first board opens now; the others after the first frame, in the background (#27). A
+        // folder's file is a board once it opens as one: the first that does is shown, those before it skipped.
+        var opened: Open.Opened?
+        while opened == nil, let spec = specs.first {
+            guard fromFolder.contains(spec) else { opened = try Open.opening(spec); break }
+            do { opened = try Open.folderBoard(spec) } catch {
+                skipped.append(FolderBoards.notABoard(spec, error).asSkipped)
+                specs.removeFirst()
+            }
+        }
+        guard var first = opened else {
+            throw CommandError(.notFound, "no board to open; skipped: " + skipped.joined(separator: ", "))
+        }
         if !skipped.isEmpty {
             let s = skipped.count
             first.status = "Opened \(specs.count) \(specs.count == 1 ? "board" : "boards"); skipped \(s) \(s == 1 ? "file" : "files"): " + skipped.joined(separator: "; ")
@@ -128,8 +139,9 @@ struct Open: ParsableCommand {
         let boards = [Open.hosted(first, spec: specs[0], tabName: names[0], keymap: keymap, compact: compact)]
         let later = specs.indices.dropFirst().map { i in
             let spec = specs[i], name = names[i]
+            let inFolder = fromFolder.contains(spec)
             return BoardLoader.Later(tabName: name) {
-                Open.hosted(try Open.opening(spec), spec: spec, tabName: name, keymap: keymap, compact: compact)
+                Open.hosted(try inFolder ? Open.folderBoard(spec) : Open.opening(spec), spec: spec, tabName: name, keymap: keymap, compact: compact)
             }
         }
         let runner = AppRunner(boards: boards, later: later, device: CursesTerminal())
@@ -147,6 +159,17 @@ struct Open: ParsableCommand {
     /// A board file or database board opened, with errors said as the subcommands say them.
     static func opening(_ spec: String) throws -> Opened {
         BoardLocation.isURL(spec) ? try Open.database(spec) : try Open.file(spec)
+    }
+
+    /// A file found in a folder, opened only if it is a board (never created, never written otherwise).
+    static func folderBoard(_ path: String) throws -> Opened {
+        do {
+            let o = try Open.file(path, starter: nil)
+            try FolderBoards.confirm(o.board, path: path)
+            return o
+        } catch {
+            throw FolderBoards.notABoard(path, error)
+        }
     }
 
     /// A board's name before it is opened: a file's name (a database board's tab takes its `board=`).
@@ -183,8 +206,8 @@ struct Open: ParsableCommand {
 
     /// A board file, created from the starter board when missing. Errors are reported like the other
     /// subcommands': 2 for a malformed file, 1 for one that cannot be used.
-    static func file(_ file: String) throws -> Opened {
-        let (store, board, created) = try FileBoardStore.open(file, starter: StarterBoard.markdown)
+    static func file(_ file: String, starter: String? = StarterBoard.markdown) throws -> Opened {
+        let (store, board, created) = try FileBoardStore.open(file, starter: starter)
         var status = created ? "Created \(file) from the starter board · drag cards with the mouse · ? help" : ""
         // What could not be read but is kept as written (an unusual settings block, …).
         if let note = store.info.readingNotes.first { status = note }

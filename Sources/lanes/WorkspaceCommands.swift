@@ -38,56 +38,30 @@ enum WorkspaceBoards {
 
     /// The command line's boards made concrete: `@NAME` replaced by its list (relative paths in it
     /// are taken from the home folder they were saved against: they are stored absolute), folders by their Markdown files.
-    /// Returns the boards and the files skipped, each with its reason.
-    static func expand(_ arguments: [String]) throws -> (boards: [String], skipped: [String]) {
+    /// Returns the boards, the files skipped (each with its reason), and which boards came from a folder:
+    /// those are only candidates, each confirmed as a board when it opens (`FolderBoards`).
+    static func expand(_ arguments: [String]) throws -> (boards: [String], skipped: [String], fromFolder: Set<String>) {
         var boards: [String] = []
         var skipped: [String] = []
+        var fromFolder = Set<String>()
         for argument in arguments {
             let items = argument.hasPrefix("@") ? try read(String(argument.dropFirst())) : [argument]
             for item in items {
                 var isDir: ObjCBool = false
                 if !BoardLocation.isURL(item), FileManager.default.fileExists(atPath: item, isDirectory: &isDir), isDir.boolValue {
-                    let (found, left) = try folderBoards(item)
-                    boards += found
+                    // Listed, not read: the first frame does not wait for every file of the folder (#27).
+                    let (found, left) = try FolderBoards.candidates(in: item)
+                    for f in found where !boards.contains(f) {
+                        boards.append(f)
+                        fromFolder.insert(f)
+                    }
                     skipped += left
                 } else if !boards.contains(item) {
                     boards.append(item)
                 }
             }
         }
-        return (boards, skipped)
-    }
-
-    /// The Markdown files of a folder that Lanes can read as boards, in name order, and the other
-    /// files with why each was skipped. Hidden files (a board's `.NAME.lanes` rules) and subfolders are not boards.
-    static func folderBoards(_ dir: String) throws -> ([String], [String]) {
-        let names: [String]
-        do { names = try FileManager.default.contentsOfDirectory(atPath: dir).sorted() } catch {
-            throw CommandError(.notFound, "cannot read the folder \(dir): \(error.localizedDescription)")
-        }
-        var boards: [String] = []
-        var skipped: [String] = []
-        for name in names where !name.hasPrefix(".") {
-            let path = (dir as NSString).appendingPathComponent(name)
-            var isDir: ObjCBool = false
-            _ = FileManager.default.fileExists(atPath: path, isDirectory: &isDir)
-            if isDir.boolValue { continue }
-            let lower = name.lowercased()
-            guard lower.hasSuffix(".md") || lower.hasSuffix(".markdown") else {
-                skipped.append("\(name) (not a Markdown file)")
-                continue
-            }
-            do {
-                let (board, _) = try FileBoardStore.load(path)
-                if board.columns.isEmpty { skipped.append("\(name) (no columns: not a board)"); continue }
-                boards.append(path)
-            } catch let error as ParseError {
-                skipped.append("\(name) (line \(error.line): \(error.message))")
-            } catch {
-                skipped.append("\(name) (\(error))")
-            }
-        }
-        return (boards, skipped)
+        return (boards, skipped, fromFolder)
     }
 
     /// Tab names: a file's name, with its folder added where two share one; a database board's name (`board=`).
