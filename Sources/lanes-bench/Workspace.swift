@@ -40,6 +40,7 @@ func runWorkspaceBench(boards count: Int, cards: Int, size: Size = Size(width: 1
     say("  open the first board            \(fmt(firstMs)) ms")
     say("  open the other \(count - 1) boards       \(fmt(restMs)) ms (one after another, as if all opened before the first frame)")
     runBackgroundOpening(paths: paths, size: size)
+    runFolderOpening(dir: dir, size: size)
     // The first visit of each board draws its frame anew; later visits find it in the board's frame cache.
     let firstVisits = Array(switches.prefix(count))
     let later = Array(switches.dropFirst(count))
@@ -104,4 +105,41 @@ func runBackgroundOpening(paths: [String], size: Size, rounds: Int = 5) {
     say("    first board of \(paths.count), open + first frame         \(fmt(firstFrame.median)) ms")
     say("    the other \(paths.count - 1) boards opened after it, in        \(fmt(allIn.median)) ms")
     say("    frames of the first board while they open: median \(fmt(during.median)) ms, max \(fmt(during.max() ?? .nan)) ms (\(during.count) frames)")
+}
+
+/// `lanes DIR` up to its first frame: which files are boards decided from at most
+/// `FolderBoards.prefixBytes` of each (now), against reading every file whole first (before),
+/// and against the first board alone.
+func runFolderOpening(dir: String, size: Size, rounds: Int = 7) {
+    func firstFrame(_ path: String) {
+        guard let (_, board, _) = try? FileBoardStore.open(path, starter: nil) else { fatalError("cannot open \(path)") }
+        try? FolderBoards.confirm(board, path: path)
+        let app = BoardApp(board: board, title: "Lanes · first", size: size)
+        let ws = Workspace(boards: [app], tabs: [Workspace.Tab(name: "first")], size: size)
+        var buf = CellBuffer(width: size.width, height: size.height)
+        ws.render(into: &buf, now: 0)
+    }
+    var alone: [Double] = [], now: [Double] = [], before: [Double] = [], listing: [Double] = []
+    var count = 0
+    for _ in 0..<rounds {
+        let (found, _) = try! FolderBoards.candidates(in: dir)
+        count = found.count
+        alone.append(timed { firstFrame(found[0]) }.1)
+        listing.append(timed { _ = try! FolderBoards.candidates(in: dir) }.1)
+        now.append(timed {
+            let (boards, _) = try! FolderBoards.candidates(in: dir)
+            firstFrame(boards[0])
+        }.1)
+        before.append(timed {
+            // What `lanes DIR` did before: every Markdown file read whole to decide it was a board.
+            let names = (try! FileManager.default.contentsOfDirectory(atPath: dir)).sorted().filter { $0.hasSuffix(".md") }
+            let boards = names.map { dir + "/" + $0 }.filter { ((try? FileBoardStore.load($0))?.board.columns.isEmpty ?? true) == false }
+            firstFrame(boards[0])
+        }.1)
+    }
+    say("  lanes DIR, \(count) files, up to the first frame (\(rounds) rounds, median / min):")
+    say("    first board alone                               \(fmt(alone.median)) / \(fmt(alone.min() ?? .nan)) ms")
+    say("    folder decided from ≤ \(FolderBoards.prefixBytes) B of each file (now)   \(fmt(now.median)) / \(fmt(now.min() ?? .nan)) ms")
+    say("    of which the folder's listing and prefixes      \(fmt(listing.median)) / \(fmt(listing.min() ?? .nan)) ms")
+    say("    every file read whole first (before)            \(fmt(before.median)) / \(fmt(before.min() ?? .nan)) ms")
 }

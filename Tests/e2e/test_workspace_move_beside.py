@@ -132,3 +132,43 @@ def test_a_move_to_a_locked_postgresql_board_leaves_the_screen_answering_then_fi
     assert len(titles) == len(set(titles)) == 7, f"every card exactly once: {titles}"
     app.wait_for(lambda l: l[0].startswith(f" A.md (4) │ {name} (3)"), what="the counts on the tabs")
     assert app.quit() == 0
+
+
+# ----------------------------------------------------------------------------- lanes DIR
+
+def big(head: str, cards: int = 400) -> str:
+    return head + "".join(f"- card {i} with a title long enough\n" for i in range(cards))
+
+
+def test_a_folder_opens_before_its_files_are_read_and_a_late_non_board_is_said_and_left_alone(lanes, tmp_path):
+    """A first, then a large file that starts as a board and goes wrong past the 4 KB read up front,
+    a small README (decided up front, as before) and a board after it: the late one's tab says why
+    it is no board, the others work, and it is byte for byte as it was after a move and quitting."""
+    d = tmp_path / "folder"
+    d.mkdir()
+    (d / "A.md").write_text(board_md(A))
+    broken = big("## Backlog\n\n") + "stray text\n"
+    (d / "B-late.md").write_text(broken)
+    (d / "C.md").write_text(board_md([("Ideas", ["c0"])]))
+    (d / "README.md").write_text("# About these boards\n\nProse.\n")
+    app = lanes(None, wait_for="a0", args=[str(d)], workdir=tmp_path / "cwd")
+    app.wait_for(lambda l: l[0].startswith(" A.md (4) │ B-late.md (!) │ C.md (1) │"), what="the late file's tab marked")
+    status = " ".join(r.strip() for r in app.status_rows())
+    assert "skipped 1 file: README.md (line 1: expected \"## \" column heading" in status, status
+    app.send_keys("C-n")
+    app.wait_for("Could not open B-late.md:", what="the late file's place")
+    app.wait_for(lambda l: "B-late.md is not a board (line 403:" in "\n".join(l), what="why, in words")
+    app.send_keys("a")
+    app.wait_status("B-late.md could not be opened")
+    app.send_keys("C-n")
+    app.wait_for(lambda l: "Lanes · C.md" in l[1] and "c0" in app.screen(), what="C shown")
+    app.send_keys("C-p", "C-p")
+    app.wait_for(lambda l: "Lanes · A.md" in l[1], what="A shown")
+    app.send_keys("m")
+    app.wait_for(lambda l: "Move “a0” to board:column[:N]" in l[-1], what="the move prompt")
+    app.send_literal("B-late.md:Backlog")
+    app.send_keys("Enter")
+    app.wait_status("Not moved: B-late.md could not be opened; nothing was moved")
+    assert app.quit() == 0
+    assert (d / "B-late.md").read_text() == broken, "never written"
+    assert cards_of((d / "A.md").read_text()) == ["a0", "a1", "a2", "a3"]
