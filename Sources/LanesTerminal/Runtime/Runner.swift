@@ -465,6 +465,9 @@ public final class AppRunner {
                          to: CrossBoardMove.Endpoint(key: targetKey, storage: try openTarget()), journal: journal)
         }
         moving = (move, held)
+        // Its writes may be reported by the workers before its result comes back: ours, not another writer's.
+        hosts[move.from].ownMoveUntil = .infinity
+        hosts[move.to].ownMoveUntil = .infinity
         workspace.moveStarted(move)
     }
 
@@ -474,15 +477,21 @@ public final class AppRunner {
         guard let (move, held) = moving, let result = mover.take() else { return false }
         moving = nil
         var took = Set(held)
+        let quiet = now() + 2
         if case .success(let outcome) = result {
             for k in outcome.keptOnSourceIndices where held.indices.contains(k) { took.remove(held[k]) }
-            let quiet = now() + 2
-            hosts[move.from].ownMoveUntil = quiet
-            hosts[move.to].ownMoveUntil = quiet
         } else {
             took = []
         }
+        hosts[move.from].ownMoveUntil = quiet
+        hosts[move.to].ownMoveUntil = quiet
         workspace.boards[move.from].document.inTransit.moveFinished(held, took: took)
+        // The cards it took leave the source on screen now, not when its file is read back (no undo
+        // step: the store has them out already, and the next save's merge agrees).
+        let shown = workspace.boards[move.from].board
+        var without = shown
+        for id in took { if let p = without.indexPath(for: id) { without.deleteItem(at: p) } }
+        if without != shown { workspace.boards[move.from].absorb(stored: without, base: shown) }
         workspace.moveFinished(move, result: result)
         return true
     }
