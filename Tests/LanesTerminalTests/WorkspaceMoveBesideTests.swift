@@ -132,4 +132,41 @@ private struct Mix: RandomNumberGenerator {
                 "no move record left")
         #expect(runner.workspace.moveUnderWay == nil)
     }
+
+    /// The move waits for its boards' saves without holding the screen: A's save of a card typed just
+    /// before is kept waiting by another Lanes process's write lock on A.md (a real `flock`).
+    @Test func aMoveWaitsForItsBoardsSavesBesideTheScreen() throws {
+        let a = dir + "/A.md", b = dir + "/B.md"
+        try "## To do\n\n- a0\n- a1\n".write(toFile: a, atomically: true, encoding: .utf8)
+        try "## Backlog\n\n- b0\n\n## Doing\n\n- b1\n".write(toFile: b, atomically: true, encoding: .utf8)
+        let bBefore = try String(contentsOfFile: b, encoding: .utf8)
+        let fd = open(a, O_RDONLY)
+        #expect(fd >= 0 && flock(fd, LOCK_EX) == 0)
+        var locked = true
+        let script: [[TerminalInput]] = [
+            [.bytes(Array("afresh\r".utf8))], [.bytes(Array("k".utf8))], [.bytes(Array("mB.md:Doing\r".utf8))],
+            [.bytes(Array("j".utf8))], [.bytes(Array("x".utf8))], [.bytes(Array("k".utf8))],
+            [.bytes(Array("x".utf8))], [], [], [], [], [.bytes(Array("q".utf8))],
+        ]
+        let device = ScriptedTerminal(size: Size(width: 100, height: 20), script: script)
+        var seen: [Int: (frame: String, a: String, b: String)] = [:]
+        device.onWait = { w in
+            seen[w] = (device.frames.last?.text ?? "", (try? String(contentsOfFile: a, encoding: .utf8)) ?? "",
+                       (try? String(contentsOfFile: b, encoding: .utf8)) ?? "")
+            if w == 7, locked { flock(fd, LOCK_UN); close(fd); locked = false }
+        }
+        let runner = AppRunner(boards: [try hosted(a, "A.md"), try hosted(b, "B.md")], device: device, environment: ["HOME": dir])
+        runner.moveJournal = MoveJournal(folder: dir + "/moves")
+        try runner.run()
+        if locked { close(fd) }
+        // While A's save waited: the move said so, nothing was moved, and the keys were answered.
+        let waiting = try #require(seen[5])
+        #expect(waiting.a == "## To do\n\n- a0\n- a1\n", "A's save waits for the other process's lock")
+        #expect(waiting.b == bBefore, "the move waits for A's save")
+        #expect(waiting.frame.contains("│ ✓ fresh"), "x toggled the card below: \(waiting.frame)")
+        let refused = try #require(seen[7])
+        #expect(refused.frame.contains("“a0” is moving to B.md; edit it there once the move is done"), "\(refused.frame)")
+        #expect(try Self.allTitles(a) == ["fresh", "a1"] || Self.allTitles(a) == ["a1", "fresh"])
+        #expect(try Self.allTitles(b) == ["b0", "b1", "a0"])
+    }
 }

@@ -40,8 +40,11 @@ public final class AppRunner {
     public var moveJournal: MoveJournal?
     /// Runs a move between boards beside the loop.
     let mover = MoveThread()
-    /// The move running on `mover`, and the cards it holds on its source board (as the app names them).
-    private var moving: (move: CrossMove, held: [ItemID])?
+    /// The move asked for, the cards it holds on its source board (as the app names them), and
+    /// whether it runs on `mover` yet (before, both boards' saves go out, without holding the screen).
+    private var moving: (move: CrossMove, held: [ItemID], started: Bool)?
+    /// Boards whose save the waiting move has sent (a failure of one of them refuses the move).
+    private var savedForMove = Set<Int>()
     /// `q` came while a move ran: quit once it is done.
     private var quitAfterMove = false
     /// Where a board went when Lanes had to end unsaved (set on the way out; the first of them).
@@ -190,7 +193,12 @@ public final class AppRunner {
             }
             takeReports()
             takeOpened()
-            if takeMove(), quitAfterMove, ending == nil { ending = .user }
+            startMoveIfStored()
+            _ = takeMove()
+            if quitAfterMove, moving == nil, ending == nil {
+                quitAfterMove = false
+                ending = .user
+            }
             if let ending, finish(ending) { return }
         }
     }
@@ -258,7 +266,7 @@ public final class AppRunner {
             return finish(.user)
         case .user:
             // Once: wait for the move. Again: quit now (its record stays; the next start on either board finishes or rolls it back).
-            if let (move, _) = moving, !quitAfterMove {
+            if let (move, _, _) = moving, !quitAfterMove {
                 quitAfterMove = true
                 workspace.boards[workspace.active].setStatus("Quitting once the move to \(workspace.tabs[move.to].name) is done… q again quits now (the next start finishes the move or rolls it back)")
                 return false
@@ -318,7 +326,7 @@ public final class AppRunner {
         let h = hosts[i]
         guard h.worker != nil, h.inFlight == nil, h.gone == nil else { return }
         // Held while a move between boards writes this board: saved (merged) once it is done.
-        if let (move, _) = moving, move.from == i || move.to == i { return }
+        if let (move, _, started) = moving, started, move.from == i || move.to == i { return }
         if let r = h.nextRetry, t < r { return }
         guard h.pacing.mayStart(at: t, unsaved: workspace.boards[i].board != h.synced) else { return }
         submit(i)
@@ -428,7 +436,7 @@ public final class AppRunner {
     /// Moves cards between two boards through `CrossBoardMove`: both boards are stored first, so
     /// the move reads what the screen shows; the workers take in its writes like another writer's.
     private func perform(_ move: CrossMove) {
-        if let (running, _) = moving {
+        if let (running, _, _) = moving {
             let words = "a move to \(workspace.tabs[running.to].name) is under way (one at a time); nothing was moved"
             workspace.moveFinished(move, result: .failure(CommandError(.badInput, words)))
             return
@@ -438,7 +446,7 @@ public final class AppRunner {
             workspace.moveFinished(move, result: .failure(CommandError(.badInput, "\(workspace.tabs[i].name) \(why); nothing was moved")))
             return
         }
-        guard let journal = moveJournal, let source = hosts[move.from].mover, let target = hosts[move.to].mover else {
+        guard moveJournal != nil, hosts[move.from].mover != nil, hosts[move.to].mover != nil else {
             workspace.moveFinished(move, result: .failure(CommandError(.badInput, "moves between these boards are not possible here")))
             return
         }
@@ -447,34 +455,56 @@ public final class AppRunner {
                 workspace.moveFinished(move, result: .failure(CommandError(.badInput, "\(hosts[i].boardName) is no longer shared: \(gone)")))
                 return
             }
-            if !flush(i, timeout: 10) {
-                let why = hosts[i].unsaved ?? "the save did not finish in 10 s"
-                workspace.moveFinished(move, result: .failure(CommandError(.badInput, "\(hosts[i].boardName) is not saved yet (\(why)); nothing was moved")))
-                return
-            }
         }
         // The cards it takes, as this screen names them, are held in their board's door until they are gone.
         let seen = move.cards.map { (card: $0.card, column: $0.column, row: $0.row) }
         let held = ((try? CrossBoardMove.paths(of: seen, in: workspace.boards[move.from].board)) ?? [])
             .map { workspace.boards[move.from].board[$0].id }
         workspace.boards[move.from].document.inTransit.hold(held, of: workspace.boards[move.from].board, toBoard: workspace.tabs[move.to].name)
+        moving = (move, held, false)
+        savedForMove = []
+        workspace.moveStarted(move)
+        startMoveIfStored()
+    }
+
+    /// Starts the waiting move once both its boards are stored as shown (so it reads what the
+    /// screen showed), sending their saves meanwhile; a save that fails refuses it in words.
+    private func startMoveIfStored() {
+        guard let (move, held, started) = moving, !started else { return }
+        for i in [move.from, move.to] {
+            let h = hosts[i]
+            if let gone = h.gone { return refuseWaitingMove("\(h.boardName) is no longer shared: \(gone)") }
+            if h.inFlight != nil { return }
+            if h.worker == nil || workspace.boards[i].board == h.synced { continue }
+            if savedForMove.contains(i), let why = h.unsaved { return refuseWaitingMove("\(h.boardName) is not saved yet (\(why)); nothing was moved") }
+            submit(i)
+            savedForMove.insert(i)
+            return
+        }
+        guard let journal = moveJournal, let source = hosts[move.from].mover, let target = hosts[move.to].mover else { return }
         nonisolated(unsafe) let (openSource, openTarget) = (source.open, target.open)
         let (sourceKey, targetKey) = (source.key, target.key)
         mover.start {
             try move.run(from: CrossBoardMove.Endpoint(key: sourceKey, storage: try openSource()),
                          to: CrossBoardMove.Endpoint(key: targetKey, storage: try openTarget()), journal: journal)
         }
-        moving = (move, held)
+        moving = (move, held, true)
         // Its writes may be reported by the workers before its result comes back: ours, not another writer's.
         hosts[move.from].ownMoveUntil = .infinity
         hosts[move.to].ownMoveUntil = .infinity
-        workspace.moveStarted(move)
+    }
+
+    private func refuseWaitingMove(_ words: String) {
+        guard let (move, held, _) = moving else { return }
+        moving = nil
+        workspace.boards[move.from].document.inTransit.moveFinished(held, took: [])
+        workspace.moveFinished(move, result: .failure(CommandError(.badInput, words)))
     }
 
     /// The move running beside the loop, when it has finished: its holds let go (but for cards it
     /// took, held until their board no longer has them), the words said. True when one finished.
     private func takeMove() -> Bool {
-        guard let (move, held) = moving, let result = mover.take() else { return false }
+        guard let (move, held, started) = moving, started, let result = mover.take() else { return false }
         moving = nil
         var took = Set(held)
         let quiet = now() + 2
