@@ -94,10 +94,8 @@ public struct MoveJournal: Sendable {
         try ensureFolder()
         let path = POSIX.join(folder, record.id + ".move")
         let temp = POSIX.join(folder, ".\(record.id).move-writing")
-        let fd = open(temp, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw StorageError.writeFailed(path: temp, reason: POSIX.message(errno)) }
-        let handle = Handle(path: temp, fd: fd)
-        guard flock(fd, LOCK_EX) == 0 else { throw StorageError.writeFailed(path: temp, reason: POSIX.message(errno)) }
+        let handle = try lockedTemp(temp)
+        let fd = handle.fd
         do {
             let bytes = Array(record.serialized().utf8)
             var done = 0
@@ -117,6 +115,24 @@ public struct MoveJournal: Sendable {
         }
         MoveJournal.syncFolder(folder)
         return Handle(path: path, fd: handle.takeFD())
+    }
+
+    /// Creates `temp` and locks it, still under that name: recovery may take a temp file in the moment
+    /// between its creation and its lock (it looks like a dead writer's) and remove it; then a new one is made.
+    private func lockedTemp(_ temp: String) throws -> Handle {
+        for _ in 0..<100 {
+            let fd = open(temp, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+            guard fd >= 0 else { throw StorageError.writeFailed(path: temp, reason: POSIX.message(errno)) }
+            let handle = Handle(path: temp, fd: fd)
+            while flock(fd, LOCK_EX) != 0 {
+                if errno != EINTR { throw StorageError.writeFailed(path: temp, reason: POSIX.message(errno)) }
+            }
+            if case .success(let named) = POSIX.status(temp), case .success(let locked) = POSIX.status(fd: fd),
+               named.st_ino == locked.st_ino, named.st_dev == locked.st_dev {
+                return handle
+            }
+        }
+        throw StorageError.writeFailed(path: temp, reason: "another process kept removing the new move record")
     }
 
     /// A record found in the folder, locked (its mover is gone), with its marks.
