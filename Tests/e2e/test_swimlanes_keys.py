@@ -34,7 +34,8 @@ def wait_board(app, board, what=""):
 
 
 def row_of(lines, text):
-    rows = [y for y, l in enumerate(lines) if text in l]
+    """The one row of the board (the status line left out) showing `text`."""
+    rows = [y for y, l in enumerate(lines[:-1]) if text in l]
     assert len(rows) == 1, (text, rows, "\n".join(lines))
     return rows[0]
 
@@ -107,7 +108,7 @@ WIDE = [("C0", front(0, 8) + back(0, 8)), ("C1", front(1, 1)), ("C2", back(2, 1)
 
 def test_paging_keeps_the_lane_in_view_and_the_lane_keys_act_on_the_new_pages_card(lanes, tmp_path):
     app = start(lanes, tmp_path, WIDE, "#frontend  15 cards", width=80, height=24)
-    assert "1/2" in app.capture()[0] or "Page" not in app.status()
+    assert "page 1/2" in app.capture()[0]
     # Down the lanes to b0-7, deep in lane backend: the lanes scroll so it is on screen.
     app.send_keys(*["j"] * 15)
     app.wait_for(lambda l: any("b0-7 #backend" in r for r in l[3:22]), what="b0-7 scrolled into view")
@@ -133,16 +134,21 @@ def test_paging_keeps_the_lane_in_view_and_the_lane_keys_act_on_the_new_pages_ca
     app.wait_status("Moved “f0-0 #frontend” to position 2 of lane #frontend in C0")
     final = [("C0", ["f0-1 #frontend", "f0-0 #frontend"] + front(0, 8)[2:] + back(0, 8))] + paged[1:]
     wait_board(app, final, what="f0-0 after f0-1 in C0")
-    # Paging during a lift: the lifted card keeps its lane across the page (a drop on page 2 lands in backend).
-    app.send_keys(*["j"] * 10)  # b0-0: past f0-2 … f0-7 and into lane backend
-    app.wait_for(lambda l: any("b0-0 #backend" in r for r in l[3:22]), what="b0-0 on screen")
+    # A lifted card: ] is refused in words (the lift stays), and the card carried right along lane
+    # backend flips to page 2 when it reaches C3, where it drops in the same lane.
+    app.send_keys(*["j"] * 7)  # b0-0: past f0-2 … f0-7 and into lane backend
     app.send_keys("Space")
-    app.wait_for(lambda l: "Lifted" in app.status(l) or "lifted" in app.status(l), what="the card lifted")
+    app.wait_status("Picked up “b0-0 #backend” from C0 · #backend, position 1")
     app.send_keys("]")
-    app.wait_status("Page 2 of 2")
+    app.wait_status("Drop the card first (space or enter), or esc to cancel")
+    assert "page 1/2" in app.capture()[0]
+    app.send_keys("Right", "Right", "Right")
+    lines = app.wait_for(lambda l: "page 2/2" in l[0] and "C3" in l[1], what="page 2 with the lifted card")
+    assert "Over C3 · #backend, position 1 of 8" in app.status(lines), app.dump()
     app.send_keys("Enter")
-    app.wait_for(lambda l: "Dropped" in app.status(l) or "Moved" in app.status(l), what="the drop")
-    text = app.read_file().decode()
-    app.wait_for(lambda l: True)
-    assert every_once(app.read_file().decode(), [t for _, cards in final for t in cards]) == [], text
+    app.wait_status("Dropped “b0-0 #backend” in C3 · #backend at position 1")
+    dropped = [("C0", final[0][1][:8] + back(0, 8)[1:])] + final[1:3] + [
+        ("C3", front(3, 6) + ["b3-0 #frontend", "b0-0 #backend"] + back(3, 8)[1:])] + final[4:]
+    wait_board(app, dropped, what="b0-0 in C3, first of lane backend, its tag kept")
+    app.wait_for(lambda l: l[1].startswith("C3 15"), what="C3 counts 15 cards")
     assert app.quit() == 0
