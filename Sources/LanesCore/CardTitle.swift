@@ -53,6 +53,12 @@ struct CardTitle: Hashable, Sendable {
         try withExtendedLifetime(slab) { try body(UnsafeBufferPointer(start: $0.bytes + Int(start), count: Int(count))) }
     }
 
+    /// The title's bytes, valid while this title (or a card holding it) is alive: for loops over
+    /// cards the caller keeps alive, which would otherwise retain and release the slab per title.
+    var unsafeUTF8: UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(start: slab.bytes + Int(start), count: Int(count))
+    }
+
     /// The title as a `String` (one allocation when it is longer than 15 bytes).
     var string: String {
         withUTF8 { String(decoding: $0, as: UTF8.self) }

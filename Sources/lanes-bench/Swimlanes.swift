@@ -77,6 +77,12 @@ enum SwimlaneBench {
                    + "ratio \(fmt(total.median / totalPlain.median)) (\(fmt((total.min() ?? 0) / (totalPlain.min() ?? 1)))), target ≤ 1.2: "
                    + verdict(total.median / totalPlain.median <= 1.2 && (total.min() ?? 0) / (totalPlain.min() ?? 1) <= 1.2))
         out.append("    of which app + size + frame: lanes \(both(inApp)) ms, columns \(both(inAppPlain)) ms (the rest: lock, read, hash, parse)")
+        // What the lanes add that the columns do not: every card placed in its lane (a fresh cache each time).
+        if let (_, opened, _) = try? FileBoardStore.open(lanesPath, starter: nil), let swimlanes = opened.acceptRules.swimlanes {
+            var place: [Double] = []
+            for _ in 0..<15 { place.append(timed { _ = LanePlacementCache().lanes(of: opened, swimlanes) }.1) }
+            out.append("    of which placing the \(opened.cardCount) cards in lanes: \(both(place)) ms")
+        }
 
         var (app, _, _) = launch(lanesPath)
         var switches: [Double] = []

@@ -27,6 +27,38 @@ struct LanePlacementTests {
         }
     }
 
+    /// Whole columns (several chunks long, titles made of the same pieces): the two-pass placement
+    /// gives every lane's indices as `Swimlanes.cells` does, the cards carrying another lane's tag
+    /// as `Swimlanes.placement`, and each cell's list holds exactly its cards.
+    @Test(arguments: 0..<3)
+    func aWholeColumnIsPlacedAsSwimlanesPlacesIt(set: Int) throws {
+        let lanes = try Swimlanes(Self.laneSets[set])
+        var random = SplitMix64(seed: UInt64(200 + set))
+        var next: UInt64 = 1
+        let columns = [0, 1, 700, 2600].map { size in
+            Column(title: "C\(size)", cards: (0..<size).map { _ in
+                let n = Int(random.next() % 7)
+                let title = (0..<n).map { _ in Self.pieces[Int(random.next() % UInt64(Self.pieces.count))] }.joined()
+                defer { next += 1 }
+                return Card(id: ItemID(next), title: title)
+            })
+        }
+        let board = Board(columns: columns)
+        let expected = lanes.cells(of: board)
+        let placed = LanePlacementCache().lanes(of: board, lanes)
+        for (c, column) in board.columns.enumerated() {
+            #expect(placed[c].indices == expected.map { $0[c] }, "column \(c)")
+            var alsoIn: [ItemID: [Int]] = [:]
+            for card in column.cards where !lanes.placement(ofTitle: card.title).alsoIn.isEmpty {
+                alsoIn[card.id] = lanes.placement(ofTitle: card.title).alsoIn
+            }
+            #expect(placed[c].alsoIn == alsoIn, "column \(c)")
+            for lane in 0...lanes.count {
+                #expect(placed[c].cards(inLane: lane).map(\.id) == expected[lane][c].map { column.cards[$0].id })
+            }
+        }
+    }
+
     @Test func aColumnsLanesAreItsCardsInOrder_andTheCacheKeepsThemUntilTheColumnChanges() throws {
         var board = laneBoard()
         let lanes = try #require(board.acceptRules.swimlanes)

@@ -33,24 +33,60 @@ public struct ColumnLanes: Sendable {
         self.init(cards: cards, swimlanes: swimlanes, finder: LaneTagFinder(swimlanes))
     }
 
+    /// In two passes with no allocation per card: each card's lane (its title's bytes read where
+    /// they are kept) and the lanes' sizes, then the cards' indices sorted by lane (a counting sort).
     init(cards: CardList, swimlanes: Swimlanes, finder: LaneTagFinder) {
         self.cards = cards
         self.swimlanes = swimlanes
-        var indices = [[Int]](repeating: [], count: swimlanes.count + 1)
-        var alsoIn: [ItemID: [Int]] = [:]
-        var i = 0
-        // Chunk by chunk, each card lent to the closure rather than copied (`for in` would
-        // retain and release every card's strings: a fifth of the time on 10,000 cards).
-        _ = cards.firstIndex { card in
-            let (lane, others) = finder.placement(of: card)
-            indices[lane ?? swimlanes.count].append(i)
-            if !others.isEmpty { alsoIn[card.id] = others }
-            i += 1
-            return false
+        let laneCount = swimlanes.count + 1, none = swimlanes.count, n = cards.count
+        var laneOf = [Int32](repeating: 0, count: n)
+        var counts = [Int](repeating: 0, count: laneCount)
+        var several: [(index: Int, alsoIn: [Int])] = []
+        finder.withScanner { scanner in
+            laneOf.withUnsafeMutableBufferPointer { laneOf in
+                counts.withUnsafeMutableBufferPointer { counts in
+                    var i = 0
+                    var more: [Int] = []
+                    cards.forEachTitleUTF8 { bytes in
+                        var lane = scanner.lane(of: bytes, alsoIn: &more)
+                        if lane == LaneTagFinder.unread {
+                            let p = swimlanes.placement(ofTitle: String(decoding: bytes, as: UTF8.self))
+                            lane = p.lane ?? LaneTagFinder.noLane
+                            more = p.alsoIn
+                        }
+                        let l = lane < 0 ? none : lane
+                        laneOf[i] = Int32(truncatingIfNeeded: l)
+                        counts[l] += 1
+                        if !more.isEmpty {
+                            several.append((i, more))
+                            more = []
+                        }
+                        i += 1
+                    }
+                }
+            }
         }
-        self.indices = indices
+        // A counting sort: every card's index at its lane's next place in one array, then each lane's part copied out.
+        var starts = [Int](repeating: 0, count: laneCount + 1)
+        for l in 0..<laneCount { starts[l + 1] = starts[l] + counts[l] }
+        let sorted = [Int](unsafeUninitializedCapacity: n) { out, made in
+            var next = starts
+            next.withUnsafeMutableBufferPointer { next in
+                laneOf.withUnsafeBufferPointer { laneOf in
+                    for i in 0..<n {
+                        let l = Int(laneOf[i])
+                        out[next[l]] = i
+                        next[l] += 1
+                    }
+                }
+            }
+            made = n
+        }
+        indices = (0..<laneCount).map { l in counts[l] == 0 ? [] : Array(sorted[starts[l]..<starts[l + 1]]) }
+        var alsoIn: [ItemID: [Int]] = [:]
+        for s in several { alsoIn[cards[s.index].id] = s.alsoIn }
         self.alsoIn = alsoIn
-        lists = Lists(count: swimlanes.count + 1)
+        lists = Lists(count: laneCount)
     }
 
     /// The cards of lane `lane` in this column, in column order (a column all in one lane
@@ -59,7 +95,7 @@ public struct ColumnLanes: Sendable {
         lists.made.withLock { made in
             if let l = made[lane] { return l }
             let wanted = indices[lane]
-            let l = wanted.count == cards.count ? cards : CardList(wanted.lazy.map { cards[$0] })
+            let l = wanted.count == cards.count ? cards : cards.picking(wanted)
             made[lane] = l
             return l
         }
@@ -71,99 +107,134 @@ public struct ColumnLanes: Sendable {
 /// letter or a combining mark after it) the title is placed by `Swimlanes` itself. Both give
 /// the same answer (`LanePlacementTests` checks it on every shape of tag boundary).
 public struct LaneTagFinder: Sendable {
+    /// `Scanner.lane(of:alsoIn:)`: the title carries no lane tag.
+    static let noLane = -1
+    /// `Scanner.lane(of:alsoIn:)`: a byte next to a `#` or a tag is not ASCII (`Swimlanes` decides).
+    static let unread = -2
+
     let swimlanes: Swimlanes
-    /// The lane tags lowercased, as bytes, in lane order, when ASCII.
-    let asciiTags: [(bytes: [UInt8], lane: Int)]
-    /// An open-addressed table of `asciiTags` by `hash` (a power of two long, at most half full;
+    /// The ASCII lane tags lowercased, one after the other.
+    let pool: [UInt8]
+    /// Per ASCII lane tag: where it starts in `pool`, its length, its lane.
+    let entries: [(start: Int32, count: Int32, lane: Int32)]
+    /// An open-addressed table of `entries` by `hash` (a power of two long, at most half full;
     /// -1: empty): a title's tag is looked up without hashing it a second time.
-    let slots: [Int]
+    let slots: [Int32]
     /// Lowercased lane tag → lane, for the tags that are not ASCII (nil when there are none).
     let otherTags: [String: Int]?
 
     public init(_ swimlanes: Swimlanes) {
         self.swimlanes = swimlanes
-        var ascii: [(bytes: [UInt8], lane: Int)] = []
+        var pool: [UInt8] = []
+        var entries: [(start: Int32, count: Int32, lane: Int32)] = []
         var other: [String: Int] = [:]
         for (k, t) in swimlanes.tags.enumerated() {
             let lower = t.lowercased()
-            if lower.utf8.allSatisfy({ $0 < 0x80 }) { ascii.append((Array(lower.utf8), k)) }
-            else if other[lower] == nil { other[lower] = k }
+            if lower.utf8.allSatisfy({ $0 < 0x80 }) {
+                entries.append((Int32(pool.count), Int32(lower.utf8.count), Int32(k)))
+                pool.append(contentsOf: lower.utf8)
+            } else if other[lower] == nil {
+                other[lower] = k
+            }
         }
-        asciiTags = ascii
         var size = 8
-        while size < ascii.count * 2 { size *= 2 }
-        var slots = [Int](repeating: -1, count: size)
-        for (k, t) in ascii.enumerated() {
-            var at = Int(truncatingIfNeeded: t.bytes.withUnsafeBufferPointer { LaneTagFinder.hash($0) }) & (size - 1)
+        while size < entries.count * 2 { size *= 2 }
+        var slots = [Int32](repeating: -1, count: size)
+        for (k, e) in entries.enumerated() {
+            let bytes = Array(pool[Int(e.start)..<Int(e.start + e.count)])
+            var at = Int(truncatingIfNeeded: bytes.withUnsafeBufferPointer { LaneTagFinder.hash($0) }) & (size - 1)
             while slots[at] >= 0 { at = (at + 1) & (size - 1) }
-            slots[at] = k
+            slots[at] = Int32(k)
         }
+        self.pool = pool
+        self.entries = entries
         self.slots = slots
         otherTags = other.isEmpty ? nil : other
     }
 
-    /// The card's lane (nil: "No lane") and the other lanes whose tags it carries, in lane order;
-    /// its title's bytes are read where they are kept (no `String` is built unless a byte around
-    /// a `#` is not ASCII).
+    /// The card's lane (nil: "No lane") and the other lanes whose tags it carries, in lane order.
     public func placement(of card: Card) -> (lane: Int?, alsoIn: [Int]) {
-        if let found = card.withTitleUTF8({ scan($0) }) { return found }
-        let p = swimlanes.placement(ofTitle: card.title)
-        return (p.lane, p.alsoIn)
-    }
-
-    /// The placement read from the bytes around each `#`; nil when one of them is not ASCII
-    /// (then `Card.tags`, which reads characters, decides).
-    func scan(_ bytes: UnsafeBufferPointer<UInt8>) -> (lane: Int?, alsoIn: [Int])? {
-        var first: Int?
         var more: [Int] = []
-        let n = bytes.count
-        var i = 0
-        guard let base = bytes.baseAddress else { return (nil, []) }
-        while i < n {
-            guard let hit = memchr(base + i, 0x23, n - i) else { break }  // the next `#`
-            let at = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(hit))
-            i = at + 1
-            // A tag starts after a blank that is a character of its own (or at the start):
-            // a mark before the blank may join it (a prepended one), so that byte must be ASCII too.
-            if at > 0 {
-                let before = bytes[at - 1]
-                if before >= 0x80 { return nil }
-                guard LaneTagFinder.isBlank(before) else { continue }
-                if at > 1, bytes[at - 2] >= 0x80 { return nil }
-            }
-            var j = at + 1
-            while j < n, LaneTagFinder.isTagByte(bytes[j]) { j += 1 }
-            // A Unicode letter would go on with the tag; a combining mark would join the `#` or a letter.
-            if j < n, bytes[j] >= 0x80 { return nil }
-            i = j
-            guard j > at + 1 else { continue }
-            guard let lane = lane(ofTag: UnsafeBufferPointer(rebasing: bytes[(at + 1)..<j])) else { continue }
-            if let f = first {
-                if lane != f && !more.contains(lane) {
-                    if lane < f { more.append(f); first = lane } else { more.append(lane) }
-                }
-            } else {
-                first = lane
-            }
+        let lane = withScanner { s in card.withTitleUTF8 { s.lane(of: $0, alsoIn: &more) } }
+        if lane == LaneTagFinder.unread {
+            let p = swimlanes.placement(ofTitle: card.title)
+            return (p.lane, p.alsoIn)
         }
-        if more.count > 1 { more.sort() }
-        return (first, more)
+        return (lane < 0 ? nil : lane, more)
     }
 
-    /// The lane of an ASCII tag, compared ignoring case.
-    func lane(ofTag tag: UnsafeBufferPointer<UInt8>) -> Int? {
-        let mask = slots.count - 1
-        var at = Int(truncatingIfNeeded: LaneTagFinder.hash(tag)) & mask
-        while slots[at] >= 0 {
-            let k = slots[at]
-            let found = asciiTags.withUnsafeBufferPointer { tags in
-                tags[k].bytes.withUnsafeBufferPointer { LaneTagFinder.equalIgnoringCase(tag, $0) }
+    /// The finder's tables as pointers, for a loop over many titles.
+    func withScanner<R>(_ body: (Scanner) -> R) -> R {
+        pool.withUnsafeBufferPointer { pool in
+            entries.withUnsafeBufferPointer { entries in
+                slots.withUnsafeBufferPointer { slots in
+                    body(Scanner(pool: pool, entries: entries, slots: slots, otherTags: otherTags))
+                }
             }
-            if found { return asciiTags[k].lane }
-            at = (at + 1) & mask
         }
-        guard let otherTags else { return nil }
-        return otherTags[String(decoding: tag, as: UTF8.self).lowercased()]
+    }
+
+    /// The finder's tables, valid inside `withScanner`.
+    struct Scanner {
+        let pool: UnsafeBufferPointer<UInt8>
+        let entries: UnsafeBufferPointer<(start: Int32, count: Int32, lane: Int32)>
+        let slots: UnsafeBufferPointer<Int32>
+        let otherTags: [String: Int]?
+
+        /// The lane of a title's bytes (`noLane`, or `unread` when a byte around a `#` is not
+        /// ASCII: then `Card.tags`, which reads characters, decides); the other lanes it carries
+        /// are put in `alsoIn` (empty on entry), in lane order.
+        @inline(__always)
+        func lane(of bytes: UnsafeBufferPointer<UInt8>, alsoIn more: inout [Int]) -> Int {
+            guard let base = bytes.baseAddress else { return LaneTagFinder.noLane }
+            var first = LaneTagFinder.noLane
+            let n = bytes.count
+            var i = 0
+            while i < n {
+                guard let hit = memchr(base + i, 0x23, n - i) else { break }  // the next `#`
+                let at = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(hit))
+                i = at + 1
+                // A tag starts after a blank that is a character of its own (or at the start):
+                // a mark before the blank may join it (a prepended one), so that byte must be ASCII too.
+                if at > 0 {
+                    let before = base[at - 1]
+                    if before >= 0x80 { return LaneTagFinder.unread }
+                    guard LaneTagFinder.isBlank(before) else { continue }
+                    if at > 1, base[at - 2] >= 0x80 { return LaneTagFinder.unread }
+                }
+                var j = at + 1
+                while j < n, LaneTagFinder.isTagByte(base[j]) { j += 1 }
+                // A Unicode letter would go on with the tag; a combining mark would join the `#` or a letter.
+                if j < n, base[j] >= 0x80 { return LaneTagFinder.unread }
+                i = j
+                guard j > at + 1 else { continue }
+                let lane = self.lane(ofTag: UnsafeBufferPointer(start: base + at + 1, count: j - at - 1))
+                guard lane >= 0 else { continue }
+                if first < 0 {
+                    first = lane
+                } else if lane != first && !more.contains(lane) {
+                    if lane < first { more.append(first); first = lane } else { more.append(lane) }
+                }
+            }
+            if more.count > 1 { more.sort() }
+            return first
+        }
+
+        /// The lane of a tag, compared ignoring case (`noLane`: not a lane's).
+        @inline(__always)
+        func lane(ofTag tag: UnsafeBufferPointer<UInt8>) -> Int {
+            let mask = slots.count - 1
+            var at = Int(truncatingIfNeeded: LaneTagFinder.hash(tag)) & mask
+            while slots[at] >= 0 {
+                let e = entries[Int(slots[at])]
+                if LaneTagFinder.equalIgnoringCase(tag, UnsafeBufferPointer(rebasing: pool[Int(e.start)..<Int(e.start + e.count)])) {
+                    return Int(e.lane)
+                }
+                at = (at + 1) & mask
+            }
+            guard let otherTags else { return LaneTagFinder.noLane }
+            return otherTags[String(decoding: tag, as: UTF8.self).lowercased()] ?? LaneTagFinder.noLane
+        }
     }
 
     /// FNV-1a of the bytes, ASCII letters lowercased.
