@@ -117,6 +117,11 @@ struct Open: ParsableCommand {
         }
         // A cross-board move a dead process left on these boards is finished (or rolled back) first.
         CrossBoardCommand.recoverPending(touching: specs)
+        // A big board file alone is shown from its first cards, read whole after the first frame (#24).
+        if specs.count == 1, skipped.isEmpty, !BoardLocation.isURL(specs[0]), let reading = try FileBoardStore.Reading.start(specs[0]) {
+            try Open.run(specs[0], reading: reading, keymap: config.keymap, compact: config.compact)
+            return
+        }
         // The first board opens now; the others after the first frame, in the background (#27).
         var first = try Open.opening(specs[0])
         if !skipped.isEmpty {
@@ -181,10 +186,17 @@ struct Open: ParsableCommand {
         var flowSource: (@Sendable () throws -> (FlowHistory, FlowColumns))?
     }
 
-    /// A board file, created from the starter board when missing. Errors are reported like the other
-    /// subcommands': 2 for a malformed file, 1 for one that cannot be used.
-    static func file(_ file: String) throws -> Opened {
-        let (store, board, created) = try FileBoardStore.open(file, starter: StarterBoard.markdown)
+    /// A board file, created from the starter board when missing (or parsed from what `reading`
+    /// read). Errors are reported like the other subcommands': 2 for a malformed file, 1 for one
+    /// that cannot be used.
+    static func file(_ file: String, reading: FileBoardStore.Reading? = nil) throws -> Opened {
+        let (store, board, created): (FileBoardStore, Board, Bool)
+        if let reading {
+            (store, board) = try reading.finish()
+            created = false
+        } else {
+            (store, board, created) = try FileBoardStore.open(file, starter: StarterBoard.markdown)
+        }
         var status = created ? "Created \(file) from the starter board · drag cards with the mouse · ? help" : ""
         // What could not be read but is kept as written (an unusual settings block, …).
         if let note = store.info.readingNotes.first { status = note }
