@@ -129,7 +129,8 @@ private struct PreviewScan {
                     while level < len && p[at + level] == UInt8(ascii: "#") { level += 1 }
                     guard level <= 6, level == len || p[at + level] == UInt8(ascii: " ") else { return nil }
                 } else if equals(at, end, "%% kanban:settings") || equals(at, end, "***") {
-                    guard !result.columns.isEmpty, tailHasNoLane(p, from: end + 1, lineEnd: lineEnd, content: content) else { return nil }
+                    guard !result.columns.isEmpty, tailHasNoLane(p, from: end + 1, afterBreak: equals(at, end, "***"),
+                                                                   lineEnd: lineEnd, content: content) else { return nil }
                     result.columns[result.columns.count - 1].end = at
                     return result
                 } else if result.columns.isEmpty {
@@ -180,17 +181,21 @@ private struct PreviewScan {
         columns[k].count += 1
     }
 
-    /// Whether no line from `from` on starts a lane: no `#` heading but the archive's `## Archive`.
-    private static func tailHasNoLane(_ p: UnsafeBufferPointer<UInt8>, from: Int, lineEnd: (Int) -> Int,
+    /// Whether no line from `from` on starts a lane: no `#` heading but an `## Archive` right after
+    /// a `***` break (blank lines between), as the plugin writes its archive.
+    private static func tailHasNoLane(_ p: UnsafeBufferPointer<UInt8>, from: Int, afterBreak: Bool, lineEnd: (Int) -> Int,
                                       content: (Int, Int) -> Int) -> Bool {
+        func equals(_ at: Int, _ end: Int, _ text: StaticString) -> Bool {
+            content(at, end) == text.utf8CodeUnitCount
+                && text.withUTF8Buffer { t in memcmp(p.baseAddress! + at, t.baseAddress!, t.count) == 0 }
+        }
+        var afterBreak = afterBreak
         var at = from
         while at < p.count {
             let end = lineEnd(at)
-            if content(at, end) > 0 && p[at] == UInt8(ascii: "#") {
-                let archive: StaticString = "## Archive"
-                let isArchive = content(at, end) == archive.utf8CodeUnitCount
-                    && archive.withUTF8Buffer { t in memcmp(p.baseAddress! + at, t.baseAddress!, t.count) == 0 }
-                if !isArchive { return false }
+            if content(at, end) > 0 {
+                if p[at] == UInt8(ascii: "#") && !(afterBreak && equals(at, end, "## Archive")) { return false }
+                afterBreak = equals(at, end, "***")
             }
             at = end + 1
         }

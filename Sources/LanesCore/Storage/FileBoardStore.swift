@@ -61,17 +61,28 @@ public final class FileBoardStore: BoardStore {
     }
 
     /// A board file read but not yet parsed: a `BoardPreview` of it for the first screen, then
-    /// `finish()` (on any thread) parses it whole into the store, as `open` does. The store reads
-    /// nothing again: what it knows is these bytes, so a change made meanwhile is another writer's.
-    public struct Reading: Sendable {
+    /// `finish()` (on any thread, once, after any preview) parses it whole into the store, as `open`
+    /// does, and lets the bytes go. The store reads nothing again: what it knows is these bytes,
+    /// so a change made meanwhile is another writer's.
+    public final class Reading: @unchecked Sendable {
         public let path: String
-        let bytes: [UInt8]
+        /// Emptied by `finish` (41 MB for a million cards: not kept for the session by whoever holds this).
+        private var bytes: [UInt8]
         let fingerprint: FileFingerprint
         let rules: AcceptRules
         let rulesFingerprint: FileFingerprint?
-
         /// The board file's size in bytes.
-        public var size: Int { bytes.count }
+        public let size: Int
+
+        init(path: String, bytes: [UInt8], fingerprint: FileFingerprint, rules: AcceptRules, rulesFingerprint: FileFingerprint?) {
+            self.path = path
+            self.bytes = bytes
+            self.fingerprint = fingerprint
+            self.rules = rules
+            self.rulesFingerprint = rulesFingerprint
+            size = bytes.count
+        }
+
         /// The board's accept rules and swimlanes (from the sidecar).
         public var acceptRules: AcceptRules { rules }
 
@@ -96,6 +107,8 @@ public final class FileBoardStore: BoardStore {
 
         /// The whole board and its store; a malformed file throws its `file:line:` error.
         public func finish() throws -> (store: FileBoardStore, board: Board) {
+            let bytes = self.bytes
+            self.bytes = []
             var (board, info) = try BoardFormat.parse(bytes, file: path)
             board.acceptRules = rules
             return (FileBoardStore(path: path, info: info, known: board, fingerprint: fingerprint, rulesFingerprint: rulesFingerprint),

@@ -13,7 +13,8 @@ import Glibc
 /// order, as if typed after it. A key acts on the board it was meant for, and nothing typed is lost.
 public final class RestOfBoard: Sendable {
     /// The whole board, ready for the runner (as `Open` builds one): its app, store and names.
-    let finish: @Sendable () throws -> HostedBoard
+    /// Taken when run, so nothing it holds (the file's bytes) outlives the read.
+    private let finish: Mutex<(@Sendable () throws -> HostedBoard)?>
     /// What to call the board in the words said while it is read.
     let name: String
     private let result = Mutex<Result<BoardLoader.Handover, any Error>?>(nil)
@@ -27,7 +28,7 @@ public final class RestOfBoard: Sendable {
 
     public init(name: String, finish: @escaping @Sendable () throws -> HostedBoard) {
         self.name = name
-        self.finish = finish
+        self.finish = Mutex(finish)
         var fds: [Int32] = [-1, -1]
         if Glibc.pipe(&fds) != 0 { fds = [-1, -1] }
         for fd in fds where fd >= 0 {
@@ -46,7 +47,8 @@ public final class RestOfBoard: Sendable {
         let first = started.withLock { s in defer { s = true }; return !s }
         guard first else { return }
         let thread = Thread { [self] in
-            let r = Result { BoardLoader.Handover(try finish()) }
+            guard let job = finish.withLock({ f in defer { f = nil }; return f }) else { return }
+            let r = Result { BoardLoader.Handover(try job()) }
             result.withLock { $0 = r }
             var byte: UInt8 = 1
             _ = write(pipe.write, &byte, 1)
