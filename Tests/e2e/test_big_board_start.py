@@ -16,7 +16,7 @@ def big_board(per_column: int = PER_COLUMN, tail: str = "") -> str:
     parts = []
     for k, name in enumerate(COLUMNS):
         parts.append(f"## {name}\n\n")
-        parts.append("".join(f"- {name[0]} {i}\n" for i in range(1, per_column + 1)))
+        parts.append("".join(f"- {'ABCD'[k]} {i}\n" for i in range(1, per_column + 1)))
         parts.append("\n")
     return "".join(parts).rstrip("\n") + "\n" + tail
 
@@ -70,7 +70,7 @@ def test_keys_pressed_while_the_rest_is_read_act_on_the_whole_board_and_every_ca
     assert "A 1" in cols["Doing"] and "A 1" not in cols["Backlog"]
     assert "typed while it loaded" in cols["Doing"]
     for k, name in enumerate(COLUMNS):
-        expected = {f"{name[0]} {i}" for i in range(1, PER_COLUMN + 1)}
+        expected = {f"{'ABCD'[k]} {i}" for i in range(1, PER_COLUMN + 1)}
         if name == "Backlog":
             expected.discard("A 1")
         assert expected <= set(cols[name]), f"cards of {name} missing"
