@@ -83,7 +83,6 @@ enum POSIX {
         while true {
             var failure: Errno?
             let bytes = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initialized in
-                adviseHugePages(UnsafeMutableRawBufferPointer(buffer))
                 var count = 0
                 while count < buffer.count {
                     let n = pread(fd, buffer.baseAddress! + count, buffer.count - count, off_t(count))
@@ -101,19 +100,6 @@ enum POSIX {
             if bytes.count < capacity { return .success(bytes) }
             capacity *= 2   // the file grew while it was read: again, with room to spare
         }
-    }
-
-    /// Asks for 2 MB pages under a big fresh buffer (8 MB or more): filling 40 MB of 4 KB pages
-    /// took a fault each, some 25 ms of a 1M-card board's launch. Only a hint; nothing changes if refused.
-    static func adviseHugePages(_ buffer: UnsafeMutableRawBufferPointer) {
-        #if os(Linux)
-        let huge = 2 << 20
-        guard buffer.count >= 4 * huge, let base = buffer.baseAddress else { return }
-        let start = (Int(bitPattern: base) + huge - 1) & ~(huge - 1)
-        let end = (Int(bitPattern: base) + buffer.count) & ~(huge - 1)
-        guard end > start, let p = UnsafeMutableRawPointer(bitPattern: start) else { return }
-        _ = madvise(p, end - start, MADV_HUGEPAGE)
-        #endif
     }
 
     /// The PID written as decimal text at the start of a file, if any.

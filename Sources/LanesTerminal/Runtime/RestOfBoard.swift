@@ -47,11 +47,6 @@ public final class RestOfBoard: Sendable {
         let first = started.withLock { s in defer { s = true }; return !s }
         guard first else { return }
         let thread = Thread { [self] in
-            #if os(Linux)
-            // The first screen, and the terminal drawing it, come before the rest of the parse:
-            // nice 10 for this thread alone (never starved, unlike the writer's SCHED_IDLE: keys wait for it).
-            _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
-            #endif
             guard let job = finish.withLock({ f in defer { f = nil }; return f }) else { return }
             let r = Result { BoardLoader.Handover(try job()) }
             result.withLock { $0 = r }
