@@ -6,19 +6,26 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from lanes_harness import HarnessError
 
 COLUMNS = ["Backlog", "Doing", "Review", "Done"]
 PER_COLUMN = 150_000   # 600,000 cards, 8 MB: well over the preview's 2 MB, seconds to parse in a debug build
 
 
-def big_board(per_column: int = PER_COLUMN, tail: str = "") -> str:
-    parts = []
+def big_board(per_column: int = PER_COLUMN, tail: str = "", dialect: str = "taskell") -> str:
+    obsidian = dialect == "obsidian"
+    parts = ["---\n\nkanban-plugin: board\n\n---\n\n"] if obsidian else []
+    marker = "- [ ] " if obsidian else "- "
     for k, name in enumerate(COLUMNS):
         parts.append(f"## {name}\n\n")
-        parts.append("".join(f"- {'ABCD'[k]} {i}\n" for i in range(1, per_column + 1)))
+        parts.append("".join(f"{marker}{'ABCD'[k]} {i}\n" for i in range(1, per_column + 1)))
         parts.append("\n")
-    return "".join(parts).rstrip("\n") + "\n" + tail
+    text = "".join(parts).rstrip("\n") + "\n"
+    if obsidian:
+        text += '\n\n\n%% kanban:settings\n```\n{"kanban-plugin":"board"}\n```\n%%\n'
+    return text + tail
 
 
 def columns_of(text: str) -> dict[str, list[str]]:
@@ -28,13 +35,16 @@ def columns_of(text: str) -> dict[str, list[str]]:
         if line.startswith("## "):
             current = line[3:]
             cols[current] = []
+        elif line.startswith("- [ ] ") or line.startswith("- [x] "):
+            cols[current].append(line[6:])
         elif line.startswith("- "):
             cols[current].append(line[2:])
     return cols
 
 
-def test_keys_pressed_while_the_rest_is_read_act_on_the_whole_board_and_every_card_stays_once(lanes):
-    app = lanes(big_board(), wait_for="B 1", width=120, height=40)
+@pytest.mark.parametrize("dialect", ["taskell", "obsidian"])
+def test_keys_pressed_while_the_rest_is_read_act_on_the_whole_board_and_every_card_stays_once(lanes, dialect):
+    app = lanes(big_board(dialect=dialect), wait_for="B 1", width=120, height=40)
     lines = app.capture()
     # The first screen is up before the whole file is read: the status says so, and the headers
     # already count every card of the file.
