@@ -241,8 +241,6 @@ extension CardList: RangeReplaceableCollection {
         ends = []
     }
 
-    public mutating func reserveCapacity(_ n: Int) {}
-
     /// Changes inside one chunk stay there (an insertion at a chunk's end counts as inside it);
     /// anything wider rebuilds the list.
     public mutating func replaceSubrange<C: Collection>(_ range: Range<Int>, with new: C) where C.Element == Card {

@@ -117,6 +117,11 @@ struct Open: ParsableCommand {
         }
         // A cross-board move a dead process left on these boards is finished (or rolled back) first.
         CrossBoardCommand.recoverPending(touching: specs)
+        // A big board file alone is shown from its first cards, read whole after the first frame (#24).
+        if specs.count == 1, skipped.isEmpty, !BoardLocation.isURL(specs[0]), !fromFolder.contains(specs[0]), let reading = try FileBoardStore.Reading.start(specs[0]) {
+            try Open.run(specs[0], reading: reading, keymap: config.keymap, compact: config.compact)
+            return
+        }
         // The first board opens now; the others after the first frame, in the background (#27). A
         // folder's file is a board once it opens as one: the first that does is shown, those before it skipped.
         var opened: Open.Opened?
@@ -204,10 +209,17 @@ struct Open: ParsableCommand {
         var flowSource: (@Sendable () throws -> (FlowHistory, FlowColumns))?
     }
 
-    /// A board file, created from the starter board when missing. Errors are reported like the other
-    /// subcommands': 2 for a malformed file, 1 for one that cannot be used.
-    static func file(_ file: String, starter: String? = StarterBoard.markdown) throws -> Opened {
-        let (store, board, created) = try FileBoardStore.open(file, starter: starter)
+    /// A board file, created from the starter board when missing (or parsed from what `reading`
+    /// read). Errors are reported like the other subcommands': 2 for a malformed file, 1 for one
+    /// that cannot be used.
+    static func file(_ file: String, starter: String? = StarterBoard.markdown, reading: FileBoardStore.Reading? = nil) throws -> Opened {
+        let (store, board, created): (FileBoardStore, Board, Bool)
+        if let reading {
+            (store, board) = try reading.finish()
+            created = false
+        } else {
+            (store, board, created) = try FileBoardStore.open(file, starter: starter)
+        }
         var status = created ? "Created \(file) from the starter board · drag cards with the mouse · ? help" : ""
         // What could not be read but is kept as written (an unusual settings block, …).
         if let note = store.info.readingNotes.first { status = note }

@@ -402,7 +402,6 @@ private struct MergeEngine {
                 placedHere: { n, side in survives[n] && placer[n] == side && finalColumn[n] == c },
                 shared: shared,
                 runsInOrder: { (content[$0]!.title, content[$0]!.descriptionLines.joined(separator: "\n")) < (content[$1]!.title, content[$1]!.descriptionLines.joined(separator: "\n")) })
-            column.cards.reserveCapacity(order.count)
             for n in order {
                 var card = content[n]!
                 if cardO[n] >= 0 {

@@ -55,10 +55,65 @@ public final class FileBoardStore: BoardStore {
             board.acceptRules = rules
             return (FileBoardStore(path: path, info: info, known: board, fingerprint: fp, rulesFingerprint: rulesFP), board, true)
         }
-        var (board, info) = try BoardFormat.parse(loaded.bytes, file: path)
-        board.acceptRules = rules
-        return (FileBoardStore(path: path, info: info, known: board, fingerprint: loaded.fingerprint, rulesFingerprint: rulesFP),
-                board, false)
+        let (store, board) = try Reading(path: path, bytes: loaded.bytes, fingerprint: loaded.fingerprint, rules: rules,
+                                         rulesFingerprint: rulesFP).finish()
+        return (store, board, false)
+    }
+
+    /// A board file read but not yet parsed: a `BoardPreview` of it for the first screen, then
+    /// `finish()` (on any thread, once, after any preview) parses it whole into the store, as `open`
+    /// does, and lets the bytes go. The store reads nothing again: what it knows is these bytes,
+    /// so a change made meanwhile is another writer's.
+    public final class Reading: @unchecked Sendable {
+        public let path: String
+        /// Emptied by `finish` (41 MB for a million cards: not kept for the session by whoever holds this).
+        private var bytes: [UInt8]
+        let fingerprint: FileFingerprint
+        let rules: AcceptRules
+        let rulesFingerprint: FileFingerprint?
+        /// The board file's size in bytes.
+        public let size: Int
+
+        init(path: String, bytes: [UInt8], fingerprint: FileFingerprint, rules: AcceptRules, rulesFingerprint: FileFingerprint?) {
+            self.path = path
+            self.bytes = bytes
+            self.fingerprint = fingerprint
+            self.rules = rules
+            self.rulesFingerprint = rulesFingerprint
+            size = bytes.count
+        }
+
+        /// The board's accept rules and swimlanes (from the sidecar).
+        public var acceptRules: AcceptRules { rules }
+
+        /// Reads an existing board file and its rules; nil when the file is missing (then `open` creates it).
+        public static func start(_ path: String) throws -> Reading? {
+            let (rules, rulesFP) = try AcceptRules.read(AcceptRules.sidecarPath(forBoard: path))
+            do {
+                let loaded = try SafeFile.read(path)
+                return Reading(path: path, bytes: loaded.bytes, fingerprint: loaded.fingerprint, rules: rules, rulesFingerprint: rulesFP)
+            } catch StorageError.notFound {
+                return nil
+            }
+        }
+
+        /// The first `firstCards` cards of each column and every column's count; nil when the file's
+        /// shape needs the whole parse (see `BoardPreview`).
+        public func preview(firstCards: Int) -> BoardPreview? {
+            guard var p = BoardPreview.read(bytes, file: path, firstCards: firstCards) else { return nil }
+            p.board.acceptRules = rules
+            return p
+        }
+
+        /// The whole board and its store; a malformed file throws its `file:line:` error.
+        public func finish() throws -> (store: FileBoardStore, board: Board) {
+            let bytes = self.bytes
+            self.bytes = []
+            var (board, info) = try BoardFormat.parse(bytes, file: path)
+            board.acceptRules = rules
+            return (FileBoardStore(path: path, info: info, known: board, fingerprint: fingerprint, rulesFingerprint: rulesFingerprint),
+                    board)
+        }
     }
 
     /// A store for `path` that has read nothing yet: `load()` reads the board (commands that change it).

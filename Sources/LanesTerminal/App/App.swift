@@ -89,6 +89,9 @@ public struct BoardApp {
     var flow = FlowState()
     /// Swimlanes: shown or not this session, collapsed lanes, the lanes' scroll (see LaneViewMode).
     var laneView = LaneViewState()
+    /// A board shown from its first cards while the whole file is read (the runner holds input
+    /// meanwhile): every column's card count in the file, for the headers. nil once whole.
+    public var fileCardCounts: [Int]?
 
     public init(board: Board, title: String, size: Size = Size(width: 80, height: 24), status: String = "", keymap: Keymap = Keymap(),
                 metrics: LayoutMetrics = LayoutMetrics()) {

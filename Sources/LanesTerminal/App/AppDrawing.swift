@@ -24,6 +24,7 @@ extension BoardApp {
                                decorations: renderer.decorations(now: now), ghost: ghost,
                                title: title, status: statusText, filter: filter, compact: reading.compact)
         scene.marked = marked
+        scene.fileCardCounts = fileCardCounts
         // A prompt is drawn on the last row by `render`; the idle hint is no message to read whole.
         if case .prompt = mode { scene.wrapsStatus = false } else if status == idleHint { scene.wrapsStatus = false }
         scene.messagesKey = keymap.keys(for: .messages).first?.description

@@ -51,6 +51,9 @@ public struct BoardScene {
     public var wrapsStatus = true
     /// The key that opens the recent messages, named where a message longer than the screen is cut.
     public var messagesKey: String?
+    /// While the board is still being read and holds only each column's first cards: every
+    /// column's card count in the file (the headers and "▼ N more" say these).
+    public var fileCardCounts: [Int]?
 
     public init(board: Board, layout: ScreenLayout, selection: ItemPath?, decorations: DragDecorations = DragDecorations(),
                 ghost: (card: Card, frame: Rect)? = nil, title: String, status: String, theme: Theme = Theme(),

@@ -118,6 +118,7 @@ public enum BoardView {
         var flash: ItemID?
         var marked: Set<ItemID>
         var dimmed: Set<ItemID>
+        var fileCardCounts: [Int]?
 
         init(_ scene: BoardScene) {
             let l = scene.layout
@@ -144,6 +145,7 @@ public enum BoardView {
             flash = d.flash
             marked = scene.marked
             dimmed = d.dimmed
+            fileCardCounts = scene.fileCardCounts
         }
     }
 
@@ -185,11 +187,12 @@ public enum BoardView {
     }
 
     static func drawColumn(_ c: ColumnDraggable, scene: BoardScene, into buf: inout CellBuffer) {
-        drawColumnHeader(c, highlight: nil, theme: scene.theme, into: &buf)
+        let total = scene.fileCardCounts.flatMap { c.section < $0.count ? $0[c.section] : nil }
+        drawColumnHeader(c, highlight: nil, theme: scene.theme, count: total, into: &buf)
         guard let (first, i) = drawCards(c, scene: scene, selection: scene.selection, into: &buf) else { return }
         if c.viewport.height > 0, c.metrics.extends(beyond: c.scroll + c.viewport.height) {
             // On the rule under the header, never over a card's text.
-            let below = c.itemCount - i + (i > first && c.frameOfItem(at: i - 1).maxY > c.viewport.maxY ? 1 : 0)
+            let below = (total ?? c.itemCount) - i + (i > first && c.frameOfItem(at: i - 1).maxY > c.viewport.maxY ? 1 : 0)
             let text = "▼ \(below) more─"
             let x = c.frame.maxX - TextWidth.width(of: text)
             if x > c.frame.minX + (c.scroll > 0 ? 8 : 0) {
@@ -255,10 +258,13 @@ public enum BoardView {
     enum HeaderHighlight { case target, refused }
 
     /// The column's title line (title, card count, WIP limit) and the rule under it, which
-    /// says when cards are scrolled out of sight.
-    static func drawColumnHeader(_ c: ColumnDraggable, highlight: HeaderHighlight?, theme: Theme, into buf: inout CellBuffer) {
+    /// says when cards are scrolled out of sight. `count`: the column's cards in the file, where
+    /// the board holds only its first ones (still being read).
+    static func drawColumnHeader(_ c: ColumnDraggable, highlight: HeaderHighlight?, theme: Theme, count cardCount: Int? = nil,
+                                 into buf: inout CellBuffer) {
         let column = c.column
-        var count = "\(column.cards.count)"
+        let cards = cardCount ?? column.cards.count
+        var count = "\(cards)"
         if let limit = column.wipLimit { count += "/\(limit)" }
         var headerStyle = theme.columnTitle
         var ruleStyle = theme.rule
@@ -274,8 +280,8 @@ public enum BoardView {
             suffix += column.isFull ? " ✕ full" : " ✕"
         case nil:
             // At rest a column at its limit says so, and one over it louder.
-            if let limit = column.wipLimit, column.cards.count >= limit {
-                let over = column.cards.count > limit
+            if let limit = column.wipLimit, cards >= limit {
+                let over = cards > limit
                 suffix += over ? " ▲ over" : " ● full"
                 headerStyle = over ? theme.overLimit : theme.atLimit
             }

@@ -47,6 +47,14 @@ public final class AppRunner {
     private var savedForMove = Set<Int>()
     /// `q` came while a move ran: quit once it is done.
     private var quitAfterMove = false
+    /// The first board is shown from its first cards while this reads it whole (set before `run`):
+    /// input is held until then, and nothing is saved. nil once the whole board is in.
+    public var restOfFirstBoard: RestOfBoard? {
+        didSet { if restOfFirstBoard != nil { hosts[0].opening = true } }
+    }
+    /// Why the first board could not be read whole (a `ParseError` says file and line); the
+    /// session ended with the file untouched. The caller reports it as a failed open.
+    public private(set) var loadFailure: (any Error)?
     /// Where a board went when Lanes had to end unsaved (set on the way out; the first of them).
     public private(set) var recoveryCopy: String?
     /// The signal that ended Lanes before its last changes were stored (the process should exit
@@ -119,10 +127,11 @@ public final class AppRunner {
         var fds = hosts.compactMap { $0.worker?.reportDescriptor } + (loader.map { [$0.descriptor] } ?? [])
         if hosts.count > 1 { fds.append(mover.descriptor) }
         // Boards opening later bring workers of their own: those need the epoll descriptor to join.
-        if fds.count <= 1 && loader == nil { wakeDescriptor = fds.first; return }
+        if fds.count <= 1 && loader == nil && restOfFirstBoard == nil { wakeDescriptor = fds.first; return }
         let ep = lanes_wake_epoll()
         guard ep >= 0 else { wakeDescriptor = fds.first; return }
         for fd in fds { _ = lanes_wake_epoll_add(ep, fd) }
+        if let rest = restOfFirstBoard { _ = lanes_wake_epoll_add(ep, rest.descriptor) }
         wakeDescriptor = ep
         ownsWakeDescriptor = true
     }
@@ -147,8 +156,10 @@ public final class AppRunner {
             workspace.render(into: &buffer, now: t)
             device.trackAllMotion(workspace.wantsAllMotion)
             device.present(buffer)
-            // The first frame is out: the other boards open now, beside the one shown.
+            // The first frame is out: the other boards open now, beside the one shown, and the
+            // first board's whole read starts.
             loader?.start()
+            restOfFirstBoard?.start()
             let shown = workspace.active
             if workspace.app.wantsFlow(now: Int64(Date().timeIntervalSince1970)) {
                 // After a frame that says "reading", so a long first read is not a frozen screen.
@@ -171,6 +182,12 @@ public final class AppRunner {
             for input in device.wait(timeout: timeout, wakingOn: wakeDescriptor) {
                 switch input {
                 case .bytes(let bytes):
+                    if let rest = restOfFirstBoard {
+                        // Acted on once the whole board is in (`takeRest`); said at once.
+                        rest.hold(bytes)
+                        workspace.boards[0].setStatus(rest.heldWords)
+                        continue
+                    }
                     for h in hosts { h.pacing.input(at: now()) }
                     for event in decoder.feed(bytes, now: now()) where ending == nil {
                         ending = handle(workspace.handle(event, now: now()))
@@ -199,6 +216,7 @@ public final class AppRunner {
                 quitAfterMove = false
                 ending = .user
             }
+            if ending == nil { ending = takeRest() }
             if let ending, finish(ending) { return }
         }
     }
@@ -422,6 +440,48 @@ public final class AppRunner {
             case .failure(let error):
                 workspace.failedToOpen(i, "\(error)")
             }
+        }
+    }
+
+    /// The first board read whole: it takes the preview's place with its worker, and the input
+    /// held meanwhile is handled on it, in order. A board that could not be read ends the session
+    /// (nothing was saved or changed; `loadFailure` says why).
+    private func takeRest() -> Ending? {
+        guard let rest = restOfFirstBoard, let result = rest.take() else { return nil }
+        restOfFirstBoard = nil
+        let h = hosts[0]
+        h.opening = false
+        switch result {
+        case .success(let b):
+            var app = b.app
+            app.copySuggestion = recovery.suggestedPath(for: b.boardName)
+            if let store = b.storage {
+                nonisolated(unsafe) let handed = store
+                let worker = StorageWorker(storage: handed)
+                h.worker = worker
+                worker.start()
+                if ownsWakeDescriptor, let ep = wakeDescriptor { _ = lanes_wake_epoll_add(ep, worker.reportDescriptor) }
+            }
+            h.boardName = b.boardName
+            h.copyInfo = b.copyInfo
+            h.synced = app.board
+            h.flowSource = b.flowSource
+            h.mover = b.mover
+            workspace.loaded(0, app)
+            let held = rest.takeHeld()
+            guard !held.isEmpty else { return nil }
+            for h in hosts { h.pacing.input(at: now()) }
+            var ending: Ending?
+            for event in decoder.feed(held, now: now()) where ending == nil {
+                ending = handle(workspace.handle(event, now: now()))
+            }
+            return ending
+        case .failure(let error):
+            loadFailure = error
+            if rest.holdsInput {
+                farewell.append("what you typed while \(rest.name) was read was not applied; the file was not changed")
+            }
+            return .discard
         }
     }
 
