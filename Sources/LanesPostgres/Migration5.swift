@@ -73,25 +73,27 @@ extension Schema {
             first_row bigint NOT NULL,
             seconds bigint NOT NULL DEFAULT 0,
             PRIMARY KEY (board_id, card_id, column_id));
+        -- One row per (board, day, column) after each statement (a statement appends, then sums its days).
         CREATE TABLE lanes.flow_days (
             board_id bigint NOT NULL,
             day integer NOT NULL,
             column_id bigint NOT NULL,
-            delta integer NOT NULL,
-            PRIMARY KEY (board_id, day, column_id));
+            delta integer NOT NULL);
+        CREATE INDEX flow_days_by_day ON lanes.flow_days (board_id, day);
 
         -- One history row folded in (the record's order): what ServerHistory.Stream and
-        -- FlowMetrics make of it, less what the columns mean.
-        CREATE FUNCTION lanes.flow_fold(h lanes.history) RETURNS void
+        -- FlowMetrics make of it, less what the columns mean. The board's state is the caller's
+        -- (`b`, given back changed; saved once per statement by flow_save: a row updated for every
+        -- history row of a 1M-row statement would make each update walk all its earlier versions);
+        -- day changes are appended to flow_days, summed by flow_save.
+        CREATE FUNCTION lanes.flow_fold(b lanes.flow_boards, h lanes.history) RETURNS lanes.flow_boards
             LANGUAGE plpgsql SET search_path = pg_catalog
-            AS $$ DECLARE b lanes.flow_boards; c lanes.flow_cards; found_card boolean; t bigint; secs bigint;
+            AS $$ DECLARE c lanes.flow_cards; found_card boolean; t bigint; secs bigint;
                           nt text; d integer; BEGIN
-                IF h.entity NOT IN ('card', 'column') OR h.kind NOT IN ('added', 'moved', 'edited', 'deleted') THEN RETURN; END IF;
+                IF h.entity NOT IN ('card', 'column') OR h.kind NOT IN ('added', 'moved', 'edited', 'deleted') THEN RETURN b; END IF;
                 secs := floor(extract(epoch FROM h.at))::bigint;
-                SELECT * INTO b FROM lanes.flow_boards WHERE board_id = h.board_id FOR UPDATE;
-                IF NOT FOUND THEN
-                    INSERT INTO lanes.flow_boards (board_id, start_at, last_at, last_id) VALUES (h.board_id, secs, secs, h.id)
-                        RETURNING * INTO b;
+                IF b.board_id IS NULL THEN
+                    b := ROW(h.board_id, true, true, secs, NULL, secs, NULL, h.id, 0, 0, false, '{}', NULL, true, NULL, NULL, '{}')::lanes.flow_boards;
                 END IF;
                 t := greatest(secs, b.last_at);
                 IF h.id < b.last_id THEN b.exact := false; END IF;  -- committed out of the record's order
@@ -114,10 +116,7 @@ extension Schema {
                         b.layout_end := h.id;
                     END IF;
                     b.pending_run := h.id;
-                    UPDATE lanes.flow_boards SET exact = b.exact, single_layout = b.single_layout, layout_at = b.layout_at,
-                        layout_end = b.layout_end, pending_run = b.pending_run, last_at = b.last_at, last_id = b.last_id,
-                        folded_rows = b.folded_rows, column_ids = b.column_ids WHERE board_id = b.board_id;
-                    RETURN;
+                    RETURN b;
                 END IF;
                 b.card_rows := b.card_rows + 1;
                 IF b.first_card_at IS NULL THEN b.first_card_at := t; END IF;
@@ -142,8 +141,7 @@ extension Schema {
                         IF found_card AND NOT c.gone THEN
                             UPDATE lanes.flow_stints SET seconds = seconds + (t - c.entered)
                                 WHERE board_id = h.board_id AND card_id = h.card_id AND column_id = c.column_id;
-                            INSERT INTO lanes.flow_days (board_id, day, column_id, delta) VALUES (h.board_id, d, c.column_id, -1)
-                                ON CONFLICT (board_id, day, column_id) DO UPDATE SET delta = lanes.flow_days.delta - 1;
+                            INSERT INTO lanes.flow_days (board_id, day, column_id, delta) VALUES (h.board_id, d, c.column_id, -1);
                             UPDATE lanes.flow_cards SET gone = true, gone_title = coalesce(h.before ->> 'title', c.title)
                                 WHERE board_id = h.board_id AND card_id = h.card_id;
                         END IF;
@@ -170,8 +168,7 @@ extension Schema {
                                     INSERT INTO lanes.flow_moves (board_id, card_id, from_column, to_column, first_at, last_at)
                                         VALUES (h.board_id, h.card_id, c.column_id, h.column_id, t, t)
                                         ON CONFLICT (board_id, card_id, from_column, to_column) DO UPDATE SET last_at = EXCLUDED.last_at;
-                                    INSERT INTO lanes.flow_days (board_id, day, column_id, delta) VALUES (h.board_id, d, c.column_id, -1), (h.board_id, d, h.column_id, 1)
-                                        ON CONFLICT (board_id, day, column_id) DO UPDATE SET delta = lanes.flow_days.delta + EXCLUDED.delta;
+                                    INSERT INTO lanes.flow_days (board_id, day, column_id, delta) VALUES (h.board_id, d, c.column_id, -1), (h.board_id, d, h.column_id, 1);
                                 END IF;
                                 UPDATE lanes.flow_cards SET title = coalesce(nt, c.title), column_id = h.column_id,
                                         entered = CASE WHEN h.column_id <> c.column_id THEN t ELSE c.entered END
@@ -187,37 +184,62 @@ extension Schema {
                                 INSERT INTO lanes.flow_stints (board_id, card_id, column_id, first_row) VALUES (h.board_id, h.card_id, h.column_id, h.id);
                                 INSERT INTO lanes.flow_moves (board_id, card_id, from_column, to_column, first_at, last_at)
                                     VALUES (h.board_id, h.card_id, 0, h.column_id, t, t);
-                                INSERT INTO lanes.flow_days (board_id, day, column_id, delta) VALUES (h.board_id, d, h.column_id, 1)
-                                    ON CONFLICT (board_id, day, column_id) DO UPDATE SET delta = lanes.flow_days.delta + 1;
+                                INSERT INTO lanes.flow_days (board_id, day, column_id, delta) VALUES (h.board_id, d, h.column_id, 1);
                             END IF;
                         END IF;
                     END IF;
                 END IF;
-                UPDATE lanes.flow_boards SET exact = b.exact, last_at = b.last_at, last_id = b.last_id, folded_rows = b.folded_rows,
-                    card_rows = b.card_rows, last_event = b.last_event, card_events = b.card_events, first_card_at = b.first_card_at,
-                    only_adds = b.only_adds, pending_run = b.pending_run, runs = b.runs WHERE board_id = b.board_id;
+                RETURN b;
+            END $$;
+
+        -- A board's state after a statement, and its days from `d0` summed (one row per day and column).
+        CREATE FUNCTION lanes.flow_save(b lanes.flow_boards, d0 integer) RETURNS void
+            LANGUAGE plpgsql SET search_path = pg_catalog
+            AS $$ BEGIN
+                IF b.board_id IS NULL THEN RETURN; END IF;
+                -- Updated in place (a writer waiting for this row's lock then reads the new state).
+                UPDATE lanes.flow_boards f SET exact = b.exact, single_layout = b.single_layout, start_at = b.start_at,
+                    layout_at = b.layout_at, last_at = b.last_at, last_event = b.last_event, last_id = b.last_id,
+                    folded_rows = b.folded_rows, card_rows = b.card_rows, card_events = b.card_events, column_ids = b.column_ids,
+                    first_card_at = b.first_card_at, only_adds = b.only_adds, layout_end = b.layout_end,
+                    pending_run = b.pending_run, runs = b.runs
+                    WHERE f.board_id = b.board_id;
+                IF NOT FOUND THEN INSERT INTO lanes.flow_boards SELECT (b).*; END IF;
+                WITH gone AS (DELETE FROM lanes.flow_days WHERE board_id = b.board_id AND day >= d0 RETURNING day, column_id, delta)
+                INSERT INTO lanes.flow_days (board_id, day, column_id, delta)
+                    SELECT b.board_id, g.day, g.column_id, sum(g.delta) FROM gone g GROUP BY g.day, g.column_id HAVING sum(g.delta) <> 0;
             END $$;
 
         -- A board's aggregates folded again from its first history row.
         CREATE FUNCTION lanes.flow_refold(board bigint) RETURNS void
             LANGUAGE plpgsql SET search_path = pg_catalog
-            AS $$ DECLARE h lanes.history; BEGIN
+            AS $$ DECLARE h lanes.history; b lanes.flow_boards; BEGIN
                 DELETE FROM lanes.flow_boards WHERE board_id = board;
                 DELETE FROM lanes.flow_cards WHERE board_id = board;
                 DELETE FROM lanes.flow_moves WHERE board_id = board;
                 DELETE FROM lanes.flow_stints WHERE board_id = board;
                 DELETE FROM lanes.flow_days WHERE board_id = board;
                 FOR h IN SELECT * FROM lanes.history WHERE board_id = board AND entity IN ('card', 'column') ORDER BY id LOOP
-                    PERFORM lanes.flow_fold(h);
+                    b := lanes.flow_fold(b, h);
                 END LOOP;
+                PERFORM lanes.flow_save(b, -2147483648);
             END $$;
 
         CREATE FUNCTION lanes.flow_record() RETURNS trigger
             LANGUAGE plpgsql SET search_path = pg_catalog
-            AS $$ DECLARE h lanes.history; b bigint; BEGIN
+            AS $$ DECLARE h lanes.history; b bigint; s lanes.flow_boards; d0 integer; BEGIN
                 IF TG_OP = 'INSERT' THEN
-                    FOR h IN SELECT * FROM new_rows n WHERE n.entity IN ('card', 'column') ORDER BY n.id LOOP
-                        PERFORM lanes.flow_fold(h);
+                    FOR b IN SELECT DISTINCT n.board_id FROM new_rows n WHERE n.entity IN ('card', 'column') ORDER BY 1 LOOP
+                        SELECT * INTO s FROM lanes.flow_boards WHERE board_id = b FOR UPDATE;
+                        d0 := NULL;
+                        FOR h IN SELECT * FROM new_rows n WHERE n.board_id = b AND n.entity IN ('card', 'column') ORDER BY n.id LOOP
+                            s := lanes.flow_fold(s, h);
+                            -- Days before the first row's (times only rise) are not touched.
+                            IF d0 IS NULL AND s.board_id IS NOT NULL THEN
+                                d0 := CASE WHEN s.last_at >= 0 THEN s.last_at / 86400 ELSE (s.last_at - 86399) / 86400 END;
+                            END IF;
+                        END LOOP;
+                        PERFORM lanes.flow_save(s, d0);
                     END LOOP;
                 ELSIF TG_OP = 'UPDATE' THEN
                     FOR b IN SELECT board_id FROM old_rows UNION SELECT board_id FROM new_rows ORDER BY 1 LOOP
@@ -249,7 +271,8 @@ extension Schema {
         CREATE POLICY member_reads ON lanes.flow_days FOR SELECT USING (board_id IN (SELECT lanes.member_boards(current_user)));
         REVOKE ALL ON lanes.flow_boards, lanes.flow_cards, lanes.flow_moves, lanes.flow_stints, lanes.flow_days FROM PUBLIC;
         GRANT SELECT ON lanes.flow_boards, lanes.flow_cards, lanes.flow_moves, lanes.flow_stints, lanes.flow_days TO PUBLIC;
-        REVOKE ALL ON FUNCTION lanes.flow_fold(lanes.history), lanes.flow_refold(bigint), lanes.flow_record() FROM PUBLIC;
+        REVOKE ALL ON FUNCTION lanes.flow_fold(lanes.flow_boards, lanes.history), lanes.flow_save(lanes.flow_boards, integer),
+            lanes.flow_refold(bigint), lanes.flow_record() FROM PUBLIC;
 
         -- Every board's history so far.
         \(flowBackfill)
