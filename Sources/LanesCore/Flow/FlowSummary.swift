@@ -3,8 +3,9 @@
 ///
 /// It holds where cards went, not what columns mean; `FlowMetrics.compute` applies the columns'
 /// meanings when it reads it, and gives what replaying the history's events gives. It stands for a
-/// history whose columns were set once, before any card event, and for a "now" at or after its
-/// last event (a reader falls back to the events otherwise).
+/// history whose columns were set once (at one moment, with nothing but new cards added among
+/// them: `settling`), and for a "now" at or after its last event (a reader falls back to the
+/// events otherwise).
 public struct FlowSummary: Sendable {
     /// A card's current life (a card deleted and added again starts a new one).
     public struct Card: Sendable {
