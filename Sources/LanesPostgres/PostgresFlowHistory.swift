@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import LanesCore
 
 /// A PostgreSQL board's history for flow metrics, read from the server's change record
@@ -10,8 +15,15 @@ import LanesCore
 /// from before the record (that of any other row is the card's column after the row before). Its own
 /// connection, so an open store is not disturbed. A board whose record has no card in it (columns
 /// only) has no history yet, said in words with what gives one.
+///
+/// Before all that, the aggregates the server's triggers keep (schema migration 5, `FlowSummary`):
+/// when they stand for the record, they are the whole read (O(cards × columns + days × columns)
+/// rows, not every change).
 public enum PostgresFlowHistory {
-    public static func read(url: String, timeout: Int = 5) throws -> (history: FlowHistory, setting: FlowColumns) {
+    /// `now`: the moment the metrics will be computed for (the server's aggregates stand only for
+    /// a "now" at or after the last change); `summary: false` reads every change even so.
+    public static func read(url: String, timeout: Int = 5, now: FlowTime? = nil,
+                            summary useSummary: Bool = true) throws -> (history: FlowHistory, setting: FlowColumns) {
         let store = try PostgresBoardStore.open(url: url, timeout: timeout)
         let board = try store.load()
         let u = try PostgresURL(url)
@@ -26,13 +38,21 @@ public enum PostgresFlowHistory {
                             + "Open the board with this version of lanes once (it upgrades the schema); every change from then on is recorded.")
         }
         let cols = try db.query("SELECT id, key, title FROM lanes.columns WHERE board_id = $1 ORDER BY key", [b])
-        let now = (0..<cols.count).compactMap { i in
+        let nowColumns = (0..<cols.count).compactMap { i in
             cols.int(i, 0).map { ServerHistory.NowColumn(id: $0, key: cols[i, 1] ?? "", title: cols[i, 2] ?? "") }
         }
         let cards = try db.query("SELECT id, column_id, title FROM lanes.cards WHERE board_id = $1", [b])
         let nowCards = (0..<cards.count).compactMap { i -> ServerHistory.NowCard? in
             guard let id = cards.int(i, 0), let c = cards.int(i, 1) else { return nil }
             return ServerHistory.NowCard(id: id, column: c, title: cards[i, 2] ?? "")
+        }
+        if useSummary, let folded = try summary(db, board: store.boardID, columns: nowColumns,
+                                                  now: now ?? FlowTime(time(nil))) {
+            var history = FlowHistory(source: "PostgreSQL: \(u.display)", versions: folded.versions)
+            history.summary = folded.summary
+            history.lastBoard = board
+            history.lastKeys = board.columns.flatMap { $0.cards.map { Int(truncatingIfNeeded: $0.id.rawValue) } }
+            return (history, board.acceptRules.flow)
         }
         // The column rows (few; their own index), then the card rows in one binary COPY, each
         // turned into its compact form as it arrives (`ServerHistory.Stream`): strings only
@@ -48,7 +68,7 @@ public enum PostgresFlowHistory {
             return (id, ServerHistory.Row(at: at, entity: "column", kind: kind, column: cr.int(i, 3), columnTitle: cr[i, 4],
                                           title: cr[i, 5], titleBefore: cr[i, 6], key: cr[i, 7], keyBefore: cr[i, 8]))
         }
-        var stream = ServerHistory.Stream(columnRows: columnRows, columns: now, cards: nowCards)
+        var stream = ServerHistory.Stream(columnRows: columnRows, columns: nowColumns, cards: nowCards)
         // The card rows that are not moves (a tenth: added, edited, deleted, reordered), with the
         // titles the events carry, by the record's id; then every card row from an index that holds
         // all it needs (the table's wide rows are not read): a row the first list does not have is a move.
@@ -125,5 +145,84 @@ public enum PostgresFlowHistory {
         history.lastBoard = board
         history.lastKeys = board.columns.flatMap { $0.cards.map { Int(truncatingIfNeeded: $0.id.rawValue) } }
         return (history, board.acceptRules.flow)
+    }
+
+    /// The board's history as the server's triggers folded it (migration 5), when it stands for the
+    /// record: every card and column came in by the record, the columns were set once before any
+    /// card changed, the fold kept the record's order, and `now` is at or after the last change.
+    static func summary(_ db: PGConnection, board: Int64, columns: [ServerHistory.NowColumn],
+                        now: FlowTime) throws -> (summary: FlowSummary, versions: Int)? {
+        guard try db.query("SELECT to_regclass('lanes.flow_boards') IS NOT NULL")[0, 0] == "t" else { return nil }
+        let b = String(board)
+        let f = try db.query("""
+            SELECT exact AND single_layout AND card_events, folded_rows, layout_at, last_event, column_ids, layout_end, runs
+            FROM lanes.flow_boards WHERE board_id = $1
+            """, [b])
+        guard f.count == 1, f[0, 0] == "t", let versions = f.int(0, 1), let first = f.int(0, 2), let last = f.int(0, 3),
+              last <= now, first <= last, let settled = f.int(0, 5) else { return nil }
+        func ids(_ text: String?) -> [Int64] { (text ?? "").filter { $0 != "{" && $0 != "}" }.split(separator: ",").compactMap { Int64($0) } }
+        let recorded = Set(ids(f[0, 4]))
+        let runs = Set(ids(f[0, 6]))
+        guard !columns.isEmpty, columns.allSatisfy({ recorded.contains($0.id) }) else { return nil }
+        // Left to right by order key (bytes, as the record's reader orders them).
+        let layout = columns.sorted { a, b in
+            a.key.utf8.lexicographicallyPrecedes(b.key.utf8) || (a.key == b.key && a.id < b.id)
+        }.map { FlowColumn(key: Int(truncatingIfNeeded: $0.id), title: $0.title) }
+        // The columns while they were being set (as the record's reader keeps them: by order key, then id).
+        let cr = try db.query("""
+            SELECT id, kind, column_id, after ->> 'key', column_title, after ->> 'title'
+            FROM lanes.history WHERE board_id = $1 AND entity = 'column' AND kind IN ('added', 'moved', 'edited', 'deleted') AND id <= $2
+            ORDER BY id
+            """, [b, String(settled)])
+        var state: [Int64: (key: String, title: String)] = [:]
+        func list() -> [FlowColumn] {
+            state.sorted { a, b in
+                a.value.key.utf8.lexicographicallyPrecedes(b.value.key.utf8) || (a.value.key == b.value.key && a.key < b.key)
+            }.map { FlowColumn(key: Int(truncatingIfNeeded: $0.key), title: $0.value.title) }
+        }
+        var settling: [(row: Int64, columns: [FlowColumn])] = []
+        for i in 0..<cr.count {
+            guard let id = cr.int(i, 0), let c = cr.int(i, 2) else { continue }
+            switch cr[i, 1] {
+            case "added": state[c] = (cr[i, 3] ?? "", cr[i, 4] ?? cr[i, 5] ?? "")
+            case "moved": if let k = cr[i, 3] { state[c]?.key = k }
+            case "edited": if let t = cr[i, 5] { state[c]?.title = t }
+            case "deleted": state[c] = nil
+            default: break
+            }
+            if runs.contains(id) { settling.append((id, list())) }
+        }
+        guard list() == layout else { return nil }
+        var cards: [FlowSummary.Card] = []
+        var index: [Int64: Int] = [:]
+        let c = try db.query("""
+            SELECT card_id, CASE WHEN gone THEN gone_title ELSE title END, column_id, gone, appeared, entered, appeared_row
+            FROM lanes.flow_cards WHERE board_id = $1 ORDER BY card_id
+            """, [b])
+        for i in 0..<c.count {
+            guard let id = c.int(i, 0), let column = c.int(i, 2), let appeared = c.int(i, 4), let entered = c.int(i, 5),
+                  let row = c.int(i, 6) else { continue }
+            index[id] = cards.count
+            cards.append(FlowSummary.Card(key: Int(truncatingIfNeeded: id), title: c[i, 1] ?? "", column: Int(truncatingIfNeeded: column),
+                                          gone: c[i, 3] == "t", appeared: appeared, appearedRow: row, entered: entered))
+        }
+        let s = try db.query("SELECT card_id, column_id, first_row, seconds FROM lanes.flow_stints WHERE board_id = $1", [b])
+        for i in 0..<s.count {
+            guard let id = s.int(i, 0), let k = index[id], let column = s.int(i, 1), let order = s.int(i, 2), let seconds = s.int(i, 3) else { continue }
+            cards[k].stints.append((Int(truncatingIfNeeded: column), order, seconds))
+        }
+        let m = try db.query("SELECT card_id, from_column, to_column, first_at, last_at FROM lanes.flow_moves WHERE board_id = $1", [b])
+        for i in 0..<m.count {
+            guard let id = m.int(i, 0), let k = index[id], let from = m.int(i, 1), let to = m.int(i, 2),
+                  let first = m.int(i, 3), let last = m.int(i, 4) else { continue }
+            cards[k].moves.append((from == 0 ? nil : Int(truncatingIfNeeded: from), Int(truncatingIfNeeded: to), first, last))
+        }
+        let d = try db.query("SELECT day, column_id, delta FROM lanes.flow_days WHERE board_id = $1 AND delta <> 0", [b])
+        var days: [(day: Int, column: Int, delta: Int)] = []
+        for i in 0..<d.count {
+            guard let day = d.int(i, 0), let column = d.int(i, 1), let delta = d.int(i, 2) else { continue }
+            days.append((Int(day), Int(truncatingIfNeeded: column), Int(delta)))
+        }
+        return (FlowSummary(columns: layout, settling: settling, settled: settled, cards: cards, days: days, first: first, last: last), Int(versions))
     }
 }

@@ -8,8 +8,9 @@
 // generated on the server, until the board has 1,000,000: card moves to a neighbouring column (nine
 // in ten) and title edits, one every 30 s from 2025-01-01 (the board's creation is dated then too),
 // then VACUUMed as autovacuum does a table that grew over months (the flow read is an index-only
-// scan, which skips the table only for pages vacuumed since their rows came). Measured: reading the history into events and
-// computing every metric, as `lanes metrics postgresql://…` does (median of 3; target ≤ 1 s).
+// scan, which skips the table only for pages vacuumed since their rows came). Measured: reading the history into metrics
+// as `lanes metrics postgresql://…` does, from the aggregates the server's triggers keep (schema migration 5; median of
+// 3; target ≤ 1 s), and from every history row (the path a board whose columns changed takes), with the two results compared.
 import Foundation
 import LanesCore
 import LanesPostgres
@@ -102,32 +103,45 @@ enum FlowServerBench {
         return lines
     }
 
-    /// Reads the board's history into metrics three times; the median, and a digest of the results
-    /// (so two builds can be checked to agree).
+    /// Reads the board's history into metrics three times from the server's aggregates (schema
+    /// migration 5) and three times from every history row; the medians, and a digest of each
+    /// path's results (equal digests: equal results).
     static func measure(url: String) -> [String] {
         var lines: [String] = []
         do {
-            var times: [Double] = []
-            var report: FlowReport?
-            var events = 0
-            for _ in 0..<3 {
-                let t0 = DispatchTime.now().uptimeNanoseconds
-                let (history, setting) = try PostgresFlowHistory.read(url: url)
-                report = FlowMetrics.compute(history, options: FlowOptions(columns: setting, now: FlowTime(Date().timeIntervalSince1970)))
-                times.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6)
-                events = history.events.count
-            }
-            let median = times.sorted()[1]
-            if let r = report {
+            let now = FlowTime(Date().timeIntervalSince1970)
+            var digests: [String] = []
+            var medians: [Double] = []
+            for whole in [false, true] {
+                var times: [Double] = []
+                var report: FlowReport?
+                var read = ""
+                for _ in 0..<3 {
+                    let t0 = DispatchTime.now().uptimeNanoseconds
+                    let (history, setting) = try PostgresFlowHistory.read(url: url, now: now, summary: !whole)
+                    report = FlowMetrics.compute(history, options: FlowOptions(columns: setting, now: now))
+                    times.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6)
+                    read = history.summary.map { s in "aggregates of \(s.cards.count) cards, \(s.cards.reduce(0) { $0 + $1.moves.count + $1.stints.count }) card-column rows, \(s.days.count) day-column rows" }
+                        ?? "\(history.events.count) events"
+                }
+                let median = times.sorted()[1]
+                medians.append(median)
+                guard let r = report else { continue }
                 // FNV-1a over every cycle time and day of flow: equal digests, equal results.
                 var h: UInt64 = 0xcbf2_9ce4_8422_2325
                 let text = r.cycle.map { "\($0.title)|\($0.started)|\($0.finished)" }.joined(separator: ";")
                     + r.cfd.map { d in "\(d.day):" + d.counts.map { "\($0.title)=\($0.cards)" }.joined(separator: ",") }.joined(separator: ";")
                     + r.aging.map { "\($0.title)|\($0.column)|\($0.started)" }.sorted().joined(separator: ";")
+                    + r.cards.sorted { $0.key < $1.key }.map { "\($0.key):" + $0.value.timeIn.map { "\($0.column)=\($0.seconds)" }.joined(separator: ",") }.joined(separator: ";")
                 for b in text.utf8 { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
-                lines.append("  results: p50/p85/p95 \(r.percentiles.p50 ?? -1)/\(r.percentiles.p85 ?? -1)/\(r.percentiles.p95 ?? -1) s, \(r.aging.count) aging, digest \(String(h, radix: 16))")
+                digests.append(String(h, radix: 16))
+                lines.append("  \(whole ? "every history row" : "server's aggregates") (\(read)): p50/p85/p95 \(r.percentiles.p50 ?? -1)/\(r.percentiles.p85 ?? -1)/\(r.percentiles.p95 ?? -1) s, \(r.aging.count) aging, \(r.percentiles.count) finished, \(r.cfd.count) days of flow, digest \(String(h, radix: 16))")
+                lines.append("    read into metrics: median of 3 \(Int(median)) ms (runs \(times.map { String(Int($0)) }.joined(separator: ", ")) ms)"
+                             + (whole ? "" : "; target ≤ \(Int(targetMs)) ms\(median <= targetMs ? "" : "  MISSED")"))
             }
-            lines.append("  read into metrics (\(events) events, \(report?.percentiles.count ?? 0) finished cards, \(report?.cfd.count ?? 0) days of flow): median of 3 \(Int(median)) ms (runs \(times.map { String(Int($0)) }.joined(separator: ", ")) ms; target ≤ \(Int(targetMs)) ms)\(median <= targetMs ? "" : "  MISSED")")
+            if digests.count == 2 {
+                lines.append("  the two paths' results: \(digests[0] == digests[1] ? "identical" : "DIFFERENT")")
+            }
         } catch {
             lines.append("lanes-bench --pg-flow: \(error)")
         }

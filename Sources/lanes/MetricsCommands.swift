@@ -74,7 +74,7 @@ struct Metrics: ParsableCommand {
         let history: FlowHistory, setting: FlowColumns
         do {
             if BoardLocation.isURL(board) {
-                (history, setting) = try PostgresCLI.reporting { try PostgresFlowHistory.read(url: board) }
+                (history, setting) = try PostgresCLI.reporting { try PostgresFlowHistory.read(url: board, now: nowTime) }
             } else {
                 (history, setting) = try FlowBoard.readFile(board, useCache: !noCache)
             }

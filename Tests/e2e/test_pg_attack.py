@@ -66,7 +66,10 @@ UPDATABLE = {
 }
 # Tables whose rows belong to a board (read by members), and the column naming the board.
 BOARD_COLUMN = {"boards": "id", "members": "board_id", "board_names": "board_id", "columns": "board_id",
-                "cards": "board_id", "removals": "board_id", "commits": "board_id", "history": "board_id"}
+                "cards": "board_id", "removals": "board_id", "commits": "board_id", "history": "board_id",
+                # the flow aggregates the history's triggers keep (schema migration 5)
+                "flow_boards": "board_id", "flow_cards": "board_id", "flow_moves": "board_id", "flow_stints": "board_id",
+                "flow_days": "board_id"}
 
 
 def capability(table: str, statement: str, column: str | None = None) -> str:

@@ -61,6 +61,9 @@ public struct FlowHistory: Sendable {
     /// app find a card of the board on screen in the history (`cardKeys(matching:)`).
     public var lastBoard: Board
     public var lastKeys: [Int]
+    /// The history folded, when the source keeps it so (PostgreSQL); `FlowMetrics.compute` reads it
+    /// instead of `events` for a "now" at or after its last event.
+    public var summary: FlowSummary?
 
     public init(events: [FlowEvent] = [], source: String, versions: Int = 0, skipped: [SkippedVersion] = [],
                 notes: [String] = [], lastBoard: Board = Board(), lastKeys: [Int] = []) {

@@ -167,6 +167,7 @@ public enum FlowMetrics {
 
     public static func compute(_ history: FlowHistory, options: FlowOptions) -> FlowReport {
         let now = options.now
+        if let summary = history.summary, now >= summary.last { return compute(summary, options: options) }
         let events = history.events.prefix { $0.time <= now }
         // The setting's columns, by key in the latest snapshot (so renamed columns keep their meaning in older versions).
         var latest: [FlowColumn] = []
@@ -255,6 +256,34 @@ public enum FlowMetrics {
         for (key, track) in finishedGone {
             if let s = track.started, let f = track.lastDone { finished.append(.init(card: key, title: track.title, started: s, finished: f)) }
         }
+        var inProgress: [(card: Int, title: String, column: String, started: FlowTime)] = []
+        for (key, track) in tracks where track.stage == .inProgress {
+            inProgress.append((key, track.title, track.column.flatMap { titleOf[$0] } ?? "", track.started ?? track.appeared))
+        }
+        var cards: [Int: FlowReport.CardFlow] = [:]
+        for (key, track) in tracks {
+            var t = track
+            if let c = t.column { t.addTime(c, now - t.enteredColumn) }
+            cards[key] = .init(appeared: track.appeared, started: track.started, finished: track.stage == .done ? track.lastDone : nil,
+                               timeIn: t.timeIn.map { .init(column: titleOf[$0.column] ?? "", seconds: $0.seconds) })
+        }
+        let remaining = tracks.values.filter { $0.stage != .done }.count
+        let stagesNow = FlowMetrics.stages(of: columns, setting: options.columns, startedKey: startedKey, doneKey: doneKey)
+        return report(options: options, columns: zip(columns, stagesNow).map { ($0.title, $1) }, finished: finished,
+                      inProgress: inProgress, cards: cards, remaining: remaining, cfd: cfd, first: first, last: events.last?.time)
+    }
+
+    /// The report from what a replay (or a summary) gives: the finished cards, the cards in
+    /// progress now (with when they started), the cards on the board now, how many of them are
+    /// not done, and the days of flow.
+    static func report(options: FlowOptions, columns: [(title: String, stage: FlowStage)], finished unsorted: [FlowReport.FinishedCard],
+                       inProgress: [(card: Int, title: String, column: String, started: FlowTime)], cards: [Int: FlowReport.CardFlow],
+                       remaining: Int, cfd: [FlowReport.DayCounts], first: FlowTime?, last: FlowTime?) -> FlowReport {
+        let now = options.now
+        let firstDay = first.map(FlowDate.day) ?? FlowDate.day(of: now)
+        let nowDay = FlowDate.day(of: now)
+        let sinceDay = options.since.map(FlowDate.day)
+        var finished = unsorted
         finished.sort { ($0.finished, $0.card) < ($1.finished, $1.card) }
         var doneOn: [Int: Int] = [:]
         for f in finished { doneOn[FlowDate.day(of: f.finished), default: 0] += 1 }
@@ -276,35 +305,23 @@ public enum FlowMetrics {
 
         // Aging work in progress.
         var aging: [FlowReport.AgingCard] = []
-        for (key, track) in tracks where track.stage == .inProgress {
-            let started = track.started ?? track.appeared
-            let age = now - started
+        for c in inProgress {
+            let age = now - c.started
             var over: Int?
             for p in [50, 85, 95] { if let v = percentiles.value(p), age > v { over = p } }
-            aging.append(.init(card: key, title: track.title, column: track.column.flatMap { titleOf[$0] } ?? "",
-                               started: started, seconds: age, over: over))
+            aging.append(.init(card: c.card, title: c.title, column: c.column, started: c.started, seconds: age, over: over))
         }
         aging.sort { ($0.seconds, $1.card) > ($1.seconds, $0.card) }
-
-        var cards: [Int: FlowReport.CardFlow] = [:]
-        for (key, track) in tracks {
-            var t = track
-            if let c = t.column { t.addTime(c, now - t.enteredColumn) }
-            cards[key] = .init(appeared: track.appeared, started: track.started, finished: track.stage == .done ? track.lastDone : nil,
-                               timeIn: t.timeIn.map { .init(column: titleOf[$0.column] ?? "", seconds: $0.seconds) })
-        }
 
         // Forecast from the whole days of the last 30 before today (those inside the history).
         let sampleFrom = max(firstDay, nowDay - 30)
         let samples = sampleFrom < nowDay ? (sampleFrom..<nowDay).map { doneOn[$0] ?? 0 } : []
-        let remaining = tracks.values.filter { $0.stage != .done }.count
         let forecast = Forecast.run(samples: samples, firstSampleDay: sampleFrom, today: nowDay,
                                     byDay: options.forecastDay ?? nowDay + 14, cards: options.forecastCards ?? remaining,
                                     seed: options.seed, trials: options.trials)
-        let stagesNow = FlowMetrics.stages(of: columns, setting: options.columns, startedKey: startedKey, doneKey: doneKey)
-        return FlowReport(options: options, columns: zip(columns, stagesNow).map { ($0.title, $1) }, cycle: cycle,
+        return FlowReport(options: options, columns: columns, cycle: cycle,
                           percentiles: percentiles, daily: daily, weekly: weekly, cfd: cfd, aging: aging, forecast: forecast,
-                          cards: cards, first: first, last: events.last?.time)
+                          cards: cards, first: first, last: last)
     }
 
     /// Nearest-rank percentiles: the value at rank ⌈p/100 × n⌉ of the sorted values.

@@ -1,0 +1,243 @@
+import DragKit
+import Foundation
+import LanesCore
+import SeededRandom
+import Testing
+@testable import LanesPostgres
+
+/// The server's flow aggregates (schema migration 5) against the whole record: random histories
+/// written by two roles through the store and by a member's raw SQL (moves, edits, deletes, a card
+/// deleted and added again with its id, several changes in one transaction), with times the
+/// administrator sets (forwards, equal, backwards) or the server's own; the report from the
+/// aggregates must be the report from every history row, under several column meanings, "now"s and
+/// windows, the cards' time in each column included.
+@Suite("Flow: the server's aggregates give the whole record's report", .serialized)
+struct FlowAggregateTests {
+    let server: TestServer
+
+    init() throws {
+        server = try TestServer.get()
+    }
+
+    static let columns = ["Backlog", "Ready", "Doing", "Review", "Done"]
+
+    /// Runs a random script; returns the board's URL for alice, its id, and the last moment written.
+    /// `stampTimes`: the administrator dates each step's rows (the aggregates are folded again);
+    /// else they keep the server's times (folded as they were written). `columnChange`: a step
+    /// renames a column and another deletes one (the aggregates then give way to the whole record).
+    func runScript(seed: UInt64, steps: Int, stampTimes: Bool, columnChange: Bool) throws -> (url: String, board: Int64, last: Int64) {
+        var rng = SplitMix64(seed: seed)
+        func int(_ n: Int) -> Int { Int(rng.next() % UInt64(max(1, n))) }
+        let name = TestServer.boardName("flowagg")
+        var text = ""
+        var n = 0
+        for (c, title) in Self.columns.enumerated() {
+            text += "## \(title)\n\n"
+            for _ in 0..<(c == 4 ? 1 : 3 - c / 2) {
+                n += 1
+                text += "- Task \(n)\n"
+            }
+            text += "\n"
+        }
+        let (board0, info) = try BoardFormat.parse(text, file: "start.md")
+        let url = server.url("alice", board: name)
+        let alice = try PostgresBoardStore.create(url: url, board: board0, info: info)
+        defer { alice.disconnect() }
+        try alice.grant(role: "bob")
+        let bob = try PostgresBoardStore.open(url: server.url("bob", board: name))
+        defer { bob.disconnect() }
+        let raw = try server.connect("bob")
+        defer { raw.close() }
+        let admin = try server.connect("lanes_admin")
+        defer { admin.close() }
+        let b = String(alice.boardID)
+        var time = FlowDate.parse("2026-03-01T09:00:00Z")!
+        var seen: Int64 = 0
+        func stamp() throws {
+            guard stampTimes else { return }
+            switch int(6) {
+            case 0: time -= Int64(1 + int(7_200))  // dated before the step before (a clock set back)
+            case 1: break  // the same second
+            default: time += Int64(60 + int(2 * 86_400))
+            }
+            let r = try admin.query("UPDATE lanes.history SET at = to_timestamp($1) WHERE board_id = $2 AND id > $3 RETURNING id",
+                                    [String(time), b, String(seen)])
+            for i in 0..<r.count { seen = max(seen, r.int(i, 0) ?? seen) }
+        }
+        try stamp()
+        var gone: [Int64] = []
+        var nextRaw: Int64 = 900_000
+        func cardIDs() throws -> Set<Int64> {
+            let r = try raw.query("SELECT id FROM lanes.cards WHERE board_id = $1", [b])
+            return Set((0..<r.count).compactMap { r.int($0, 0) })
+        }
+        func columnIDs() throws -> [Int64] {
+            let r = try raw.query("SELECT id FROM lanes.columns WHERE board_id = $1 ORDER BY key", [b])
+            return (0..<r.count).compactMap { r.int($0, 0) }
+        }
+        for k in 0..<steps {
+            let before = try cardIDs()
+            if columnChange && k == steps / 2 {
+                let store = alice
+                let base = try store.load()
+                var ours = base
+                ours.columns[2].title = "Doing now"
+                _ = try store.commit(base: base, ours: ours)
+            } else if columnChange && k == steps / 2 + 3 {
+                // A column deleted, its cards first moved to the first column (raw SQL, one transaction).
+                let cols = try columnIDs()
+                try raw.query("BEGIN")
+                try raw.query("UPDATE lanes.cards SET column_id = $1, key = 'zx' || id WHERE board_id = $2 AND column_id = $3", [String(cols[0]), b, String(cols[1])])
+                try raw.query("DELETE FROM lanes.columns WHERE board_id = $1 AND id = $2", [b, String(cols[1])])
+                try raw.query("COMMIT")
+            } else if int(3) == 0 {
+                // Raw SQL as bob: one to three changes in one transaction.
+                let cols = try columnIDs()
+                try raw.query("BEGIN")
+                for _ in 0..<(1 + int(3)) {
+                    let ids = Array(try cardIDs()).sorted()
+                    let op = int(10)
+                    if op < 5, !ids.isEmpty {
+                        nextRaw += 1
+                        try raw.query("UPDATE lanes.cards SET column_id = $1, key = $4 WHERE board_id = $2 AND id = $3",
+                                      [String(cols[int(cols.count)]), b, String(ids[int(ids.count)]), "zy\(nextRaw)"])
+                    } else if op < 6, !ids.isEmpty {
+                        try raw.query("UPDATE lanes.cards SET title = title || ' raw' WHERE board_id = $1 AND id = $2", [b, String(ids[int(ids.count)])])
+                    } else if op < 8, !ids.isEmpty {
+                        try raw.query("DELETE FROM lanes.cards WHERE board_id = $1 AND id = $2", [b, String(ids[int(ids.count)])])
+                    } else {
+                        // A card added, or one deleted before added again with its id.
+                        let id: Int64
+                        if !gone.isEmpty && int(2) == 0 {
+                            id = gone.remove(at: int(gone.count))
+                        } else {
+                            nextRaw += 1
+                            id = nextRaw
+                        }
+                        try raw.query("INSERT INTO lanes.cards (board_id, id, column_id, key, title, seq) VALUES ($1, $2, $3, $4, $5, 1)",
+                                      [b, String(id), String(cols[int(cols.count)]), "zz\(id)", "Raw \(id)"])
+                    }
+                }
+                try raw.query("COMMIT")
+            } else {
+                let store = int(2) == 0 ? alice : bob
+                let base = try store.load()
+                var ours = base
+                let all = ours.columns.indices.flatMap { c in ours.columns[c].cards.indices.map { (c, $0) } }
+                let op = int(10)
+                if op < 2 || all.isEmpty {
+                    n += 1
+                    let c = int(2) == 0 ? 0 : int(ours.columns.count)
+                    ours.columns[c].cards.insert(Card(id: ours.makeID(), title: "Task \(n)"), at: int(ours.columns[c].cards.count + 1))
+                } else if op < 7 {
+                    let (c, p) = all[int(all.count)]
+                    let card = ours.columns[c].cards.remove(at: p)
+                    var to = int(ours.columns.count)
+                    if to == c { to = (c + 1) % ours.columns.count }
+                    ours.columns[to].cards.insert(card, at: int(ours.columns[to].cards.count + 1))
+                } else if op < 8 {
+                    let (c, p) = all[int(all.count)]
+                    ours.columns[c].cards.remove(at: p)
+                } else {
+                    let (c, p) = all[int(all.count)]
+                    ours.columns[c].cards[p].title += " edited"
+                }
+                let outcome = try store.commit(base: base, ours: ours)
+                #expect(outcome.conflicts.isEmpty, "step \(k): \(outcome.conflicts)")
+            }
+            gone += before.subtracting(try cardIDs()).sorted()
+            try stamp()
+        }
+        let last = try admin.query("SELECT floor(extract(epoch FROM max(at)))::bigint FROM lanes.history WHERE board_id = $1", [b]).int(0, 0) ?? time
+        return (url, alice.boardID, last)
+    }
+
+    /// Every output of the report that a reader sees: the JSON, each card's time in each column, the columns' meanings.
+    static func rendering(_ history: FlowHistory, _ options: FlowOptions) -> String {
+        let r = FlowMetrics.compute(history, options: options)
+        let json = FlowOutput.json(FlowOutput.Input(board: "b", history: history, report: r))
+        let cards = r.cards.sorted { $0.key < $1.key }.map { key, c in
+            "\(key) \(c.appeared) \(c.started.map(String.init) ?? "-") \(c.finished.map(String.init) ?? "-") "
+                + c.timeIn.map { "\($0.column)=\($0.seconds)" }.joined(separator: ",")
+        }.joined(separator: "\n")
+        let columns = r.columns.map { "\($0.title):\($0.stage.name)" }.joined(separator: ",")
+        return json + "\n" + cards + "\n" + columns + "\n" + r.aging.map { "\($0.card) \($0.over.map(String.init) ?? "-")" }.joined(separator: ",")
+    }
+
+    func compare(url: String, last: Int64, expectSummary: Bool, seed: UInt64) throws {
+        let settings = [FlowColumns(), FlowColumns(started: "Ready", done: "Review"), FlowColumns(started: "Doing", done: "Done"),
+                        FlowColumns(started: "Backlog"), FlowColumns(done: "Ready")]
+        for now in [last, last + 3 * 86_400 + 1_234] {
+            let (folded, _) = try PostgresFlowHistory.read(url: url, now: now)
+            let (whole, _) = try PostgresFlowHistory.read(url: url, now: now, summary: false)
+            if (folded.summary != nil) != expectSummary {
+                let admin = try server.connect("lanes_admin")
+                defer { admin.close() }
+                let r = try admin.query("SELECT f::text FROM lanes.flow_boards f WHERE board_id = (SELECT board_id FROM lanes.board_names WHERE name = $1)",
+                                        [try PostgresURL(url).board])
+                Issue.record("seed \(seed): the aggregates \(expectSummary ? "were not used" : "were used"); flow_boards: \(r.count > 0 ? r[0, 0] ?? "" : "none"), now \(now)")
+            }
+            #expect(whole.summary == nil && !whole.events.isEmpty)
+            for setting in settings {
+                for since in [nil, last - 2 * 86_400] as [FlowTime?] {
+                    let options = FlowOptions(columns: setting, since: since, now: now, seed: seed, trials: 200)
+                    let a = Self.rendering(folded, options), w = Self.rendering(whole, options)
+                    #expect(a == w, "seed \(seed), \(setting), since \(since.map(String.init) ?? "-"), now \(now)")
+                    if a != w {
+                        let al = a.split(separator: "\n"), wl = w.split(separator: "\n")
+                        for (x, y) in zip(al, wl) where x != y {
+                            Issue.record("first difference:\n aggregates: \(x.prefix(600))\n whole:      \(y.prefix(600))")
+                            break
+                        }
+                        return
+                    }
+                }
+            }
+        }
+        // A "now" before the last change: the aggregates cannot say, the record is read.
+        let (early, _) = try PostgresFlowHistory.read(url: url, now: last - 1)
+        #expect(early.summary == nil)
+    }
+
+    @Test("random histories, times set by the administrator (forwards, equal, backwards): aggregates = whole record",
+          arguments: Array(UInt64(1)...UInt64(12)))
+    func stamped(seed: UInt64) throws {
+        let (url, _, last) = try runScript(seed: seed, steps: 40, stampTimes: true, columnChange: false)
+        try compare(url: url, last: last, expectSummary: true, seed: seed)
+    }
+
+    @Test("random histories at the server's own times, folded as written (no refold): aggregates = whole record",
+          arguments: Array(UInt64(101)...UInt64(106)))
+    func asWritten(seed: UInt64) throws {
+        let (url, _, last) = try runScript(seed: seed, steps: 40, stampTimes: false, columnChange: false)
+        try compare(url: url, last: last, expectSummary: true, seed: seed)
+    }
+
+    @Test("a column renamed and one deleted after cards moved: the whole record is read, and says the same",
+          arguments: [201, 202] as [UInt64])
+    func columnsChanged(seed: UInt64) throws {
+        let (url, _, last) = try runScript(seed: seed, steps: 30, stampTimes: true, columnChange: true)
+        try compare(url: url, last: last, expectSummary: false, seed: seed)
+    }
+
+    @Test("the migration's backfill folds a board's existing history to the same aggregates as its triggers did")
+    func backfill() throws {
+        let (url, board, last) = try runScript(seed: 7, steps: 30, stampTimes: true, columnChange: false)
+        let admin = try server.connect("lanes_admin")
+        defer { admin.close() }
+        let tables = ["flow_boards", "flow_cards", "flow_moves", "flow_stints", "flow_days"]
+        func dump() throws -> [String] {
+            try tables.map { t in
+                let r = try admin.query("SELECT f::text FROM lanes.\(t) f WHERE board_id = $1 ORDER BY f::text", [String(board)])
+                return (0..<r.count).map { r[$0, 0] ?? "" }.joined(separator: "\n")
+            }
+        }
+        let kept = try dump()
+        #expect(kept[1].split(separator: "\n").count > 5, "the board has folded cards")
+        for t in tables { try admin.query("DELETE FROM lanes.\(t) WHERE board_id = $1", [String(board)]) }
+        #expect(try dump().allSatisfy(\.isEmpty))
+        try admin.query(Schema.flowBackfill)
+        #expect(try dump() == kept)
+        try compare(url: url, last: last, expectSummary: true, seed: 7)
+    }
+}
