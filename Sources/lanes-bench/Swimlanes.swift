@@ -52,8 +52,8 @@ enum SwimlaneBench {
             let t0 = nanos()
             guard let (store, b, _) = try? FileBoardStore.open(path, starter: nil) else { fatalError("cannot open \(path)") }
             let t1 = nanos()
-            var app = BoardApp(board: b, title: "Lanes · board.md", status: "", keymap: Keymap())
-            app.resize(size)
+            var app = BoardApp(board: b, title: "Lanes · board.md", size: size, status: "", keymap: Keymap())
+            app.resize(size)  // as the runner's first resize: the same size, nothing laid out again
             var buf = CellBuffer(width: 0, height: 0)
             app.render(into: &buf, now: 0)
             let t2 = nanos()

@@ -21,7 +21,7 @@ extension Open {
             try runBoards([Open.hosted(opened, spec: spec, tabName: name, keymap: keymap, compact: compact)])
             return
         }
-        var app = BoardApp(board: preview.board, title: "Lanes · \(name)",
+        var app = BoardApp(board: preview.board, title: "Lanes · \(name)", size: terminalWindowSize(),
                            status: RestOfBoard.readingWords(name: name, cards: preview.totalCards), keymap: keymap)
         app.configure(compact: compact, dialect: preview.dialect)
         app.fileCardCounts = preview.cardCounts

@@ -188,7 +188,8 @@ struct Open: ParsableCommand {
         if let copy = RecoveryCopies(environment: ProcessInfo.processInfo.environment).takeCopies(for: o.key).last {
             status = "Unsaved changes of your last session on this board were kept in \(copy)"
         }
-        var app = BoardApp(board: o.board, title: "Lanes · \(o.name)", status: status, keymap: keymap)
+        // Made at the terminal's size, so the runner's first resize has nothing to lay out again.
+        var app = BoardApp(board: o.board, title: "Lanes · \(o.name)", size: terminalWindowSize(), status: status, keymap: keymap)
         app.configure(compact: compact, dialect: o.info.dialect)
         return HostedBoard(app: app, tabName: tabName, storage: o.storage, boardName: o.key, copyInfo: o.info,
                            flowSource: o.flowSource,

@@ -175,7 +175,9 @@ public struct BoardApp {
         }
     }
 
+    /// Lays the board out for `newSize`; the same size with no drag changes nothing (the layout is current).
     public mutating func resize(_ newSize: Size) {
+        if newSize == size, lastLayout != nil, coordinator.session == nil { return }
         if let s = coordinator.session, s.isKeyboard {
             apply(coordinator.cancel(reason: .requested), now: 0)
         }
