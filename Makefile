@@ -75,7 +75,7 @@ bench: test-deps
 	./scripts/bench-idle-io .build/release/lanes .build/release/lanes-bench --cards 10000
 	./scripts/pg-test-cluster with .build/release/lanes-bench --pg-load
 	./scripts/pg-test-cluster with .build/release/lanes-bench --pg-flow
-	.build/release/lanes-bench --workspace
+	.build/release/lanes-bench --workspace --ws-cards 10000
 
 install: run-deps
 	$(SWIFT) build $(RELEASE) --product lanes
