@@ -19,27 +19,16 @@ public final class RestOfBoard: Sendable {
     let name: String
     private let result = Mutex<Result<BoardLoader.Handover, any Error>?>(nil)
     private let started = Mutex<Bool>(false)
-    private let pipe: (read: Int32, write: Int32)
+    private let pipe = WakePipe()
     /// Input that arrived while the board was read, in order.
     private let held = Mutex<[UInt8]>([])
 
     /// Readable once the whole board (or its error) waits in `take()`.
-    public var descriptor: Int32 { pipe.read }
+    public var descriptor: Int32 { pipe.descriptor }
 
     public init(name: String, finish: @escaping @Sendable () throws -> HostedBoard) {
         self.name = name
         self.finish = Mutex(finish)
-        var fds: [Int32] = [-1, -1]
-        if Glibc.pipe(&fds) != 0 { fds = [-1, -1] }
-        for fd in fds where fd >= 0 {
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-        }
-        pipe = (fds[0], fds[1])
-    }
-
-    deinit {
-        for fd in [pipe.read, pipe.write] where fd >= 0 { close(fd) }
     }
 
     /// Starts the whole read (once).
@@ -50,8 +39,7 @@ public final class RestOfBoard: Sendable {
             guard let job = finish.withLock({ f in defer { f = nil }; return f }) else { return }
             let r = Result { BoardLoader.Handover(try job()) }
             result.withLock { $0 = r }
-            var byte: UInt8 = 1
-            _ = write(pipe.write, &byte, 1)
+            pipe.wake()
         }
         thread.name = "lanes-read"
         thread.start()
@@ -59,8 +47,7 @@ public final class RestOfBoard: Sendable {
 
     /// The whole board, or why it could not be read; nil while it is still being read.
     public func take() -> Result<HostedBoard, any Error>? {
-        var buffer = [UInt8](repeating: 0, count: 16)
-        while read(pipe.read, &buffer, buffer.count) > 0 {}
+        pipe.drain()
         return result.withLock { r in defer { r = nil }; return r }?.map(\.board)
     }
 

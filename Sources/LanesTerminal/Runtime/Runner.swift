@@ -422,25 +422,31 @@ public final class AppRunner {
             h.opening = false
             switch result {
             case .success(let b):
-                var app = b.app
-                app.copySuggestion = recovery.suggestedPath(for: b.boardName)
-                if let store = b.storage {
-                    nonisolated(unsafe) let handed = store
-                    let worker = StorageWorker(storage: handed)
-                    h.worker = worker
-                    worker.start()
-                    if ownsWakeDescriptor, let ep = wakeDescriptor { _ = lanes_wake_epoll_add(ep, worker.reportDescriptor) }
-                }
-                h.boardName = b.boardName
-                h.copyInfo = b.copyInfo
-                h.synced = app.board
-                h.flowSource = b.flowSource
-                h.mover = b.mover
-                workspace.loaded(i, app)
+                install(b, at: i)
             case .failure(let error):
                 workspace.failedToOpen(i, "\(error)")
             }
         }
+    }
+
+    /// A board opened beside the loop takes tab `i`'s place, with a storage worker of its own (woken like the others).
+    private func install(_ b: HostedBoard, at i: Int) {
+        let h = hosts[i]
+        var app = b.app
+        app.copySuggestion = recovery.suggestedPath(for: b.boardName)
+        if let store = b.storage {
+            nonisolated(unsafe) let handed = store
+            let worker = StorageWorker(storage: handed)
+            h.worker = worker
+            worker.start()
+            if ownsWakeDescriptor, let ep = wakeDescriptor { _ = lanes_wake_epoll_add(ep, worker.reportDescriptor) }
+        }
+        h.boardName = b.boardName
+        h.copyInfo = b.copyInfo
+        h.synced = app.board
+        h.flowSource = b.flowSource
+        h.mover = b.mover
+        workspace.loaded(i, app)
     }
 
     /// The first board read whole: it takes the preview's place with its worker, and the input
@@ -453,21 +459,7 @@ public final class AppRunner {
         h.opening = false
         switch result {
         case .success(let b):
-            var app = b.app
-            app.copySuggestion = recovery.suggestedPath(for: b.boardName)
-            if let store = b.storage {
-                nonisolated(unsafe) let handed = store
-                let worker = StorageWorker(storage: handed)
-                h.worker = worker
-                worker.start()
-                if ownsWakeDescriptor, let ep = wakeDescriptor { _ = lanes_wake_epoll_add(ep, worker.reportDescriptor) }
-            }
-            h.boardName = b.boardName
-            h.copyInfo = b.copyInfo
-            h.synced = app.board
-            h.flowSource = b.flowSource
-            h.mover = b.mover
-            workspace.loaded(0, app)
+            install(b, at: 0)
             let held = rest.takeHeld()
             guard !held.isEmpty else { return nil }
             for h in hosts { h.pacing.input(at: now()) }

@@ -33,26 +33,15 @@ public final class BoardLoader: Sendable {
     private let results = Mutex<[(index: Int, result: Result<Handover, any Error>)]>([])
     private let pending = Mutex<Int>(0)
     private let started = Mutex<Bool>(false)
-    private let pipe: (read: Int32, write: Int32)
+    private let pipe = WakePipe()
 
     /// Readable when an opened board (or its error) waits in `take()`.
-    public var descriptor: Int32 { pipe.read }
+    public var descriptor: Int32 { pipe.descriptor }
 
     /// `later[k]` is the board of tab `first + k`.
     public init(_ later: [Later], firstIndex first: Int) {
         jobs = later.enumerated().map { (first + $0.offset, $0.element) }
         pending.withLock { $0 = later.count }
-        var fds: [Int32] = [-1, -1]
-        if Glibc.pipe(&fds) != 0 { fds = [-1, -1] }
-        for fd in fds where fd >= 0 {
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-        }
-        pipe = (fds[0], fds[1])
-    }
-
-    deinit {
-        for fd in [pipe.read, pipe.write] where fd >= 0 { close(fd) }
     }
 
     /// Starts opening (once).
@@ -63,8 +52,7 @@ public final class BoardLoader: Sendable {
             for job in jobs {
                 let result = Result { Handover(try job.later.open()) }
                 results.withLock { $0.append((job.index, result)) }
-                var byte: UInt8 = 1
-                _ = write(pipe.write, &byte, 1)
+                pipe.wake()
             }
         }
         thread.name = "lanes-open"
@@ -73,8 +61,7 @@ public final class BoardLoader: Sendable {
 
     /// The boards opened since the last call (tab index and the board, or why it did not open).
     public func take() -> [(index: Int, result: Result<HostedBoard, any Error>)] {
-        var buffer = [UInt8](repeating: 0, count: 64)
-        while read(pipe.read, &buffer, buffer.count) > 0 {}
+        pipe.drain()
         let taken = results.withLock { r in defer { r = [] }; return r }
         pending.withLock { $0 -= taken.count }
         return taken.map { ($0.index, $0.result.map(\.board)) }

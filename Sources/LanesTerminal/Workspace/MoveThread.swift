@@ -18,24 +18,12 @@ public final class MoveThread: Sendable {
     }
 
     private let state = Mutex<(running: Bool, result: Outcome?)>((false, nil))
-    private let pipe: (read: Int32, write: Int32)
+    private let pipe = WakePipe()
 
     /// Readable when a finished move's result waits in `take()`.
-    public var descriptor: Int32 { pipe.read }
+    public var descriptor: Int32 { pipe.descriptor }
 
-    public init() {
-        var fds: [Int32] = [-1, -1]
-        if Glibc.pipe(&fds) != 0 { fds = [-1, -1] }
-        for fd in fds where fd >= 0 {
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-        }
-        pipe = (fds[0], fds[1])
-    }
-
-    deinit {
-        for fd in [pipe.read, pipe.write] where fd >= 0 { close(fd) }
-    }
+    public init() {}
 
     /// A move is running (or its result has not been taken yet).
     public var isBusy: Bool { state.withLock { $0.running || $0.result != nil } }
@@ -53,8 +41,7 @@ public final class MoveThread: Sendable {
         let thread = Thread { [self] in
             let result = Outcome { try work.run() }
             state.withLock { $0 = (false, result) }
-            var byte: UInt8 = 1
-            _ = write(pipe.write, &byte, 1)
+            pipe.wake()
         }
         thread.name = "lanes-move"
         thread.start()
@@ -63,8 +50,7 @@ public final class MoveThread: Sendable {
 
     /// The finished move's result, once; nil while it runs or when there is none.
     public func take() -> Outcome? {
-        var buffer = [UInt8](repeating: 0, count: 16)
-        while read(pipe.read, &buffer, buffer.count) > 0 {}
+        pipe.drain()
         return state.withLock { s in defer { if !s.running { s.result = nil } }; return s.running ? nil : s.result }
     }
 }
