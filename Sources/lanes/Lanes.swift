@@ -76,11 +76,8 @@ struct Lanes: ParsableCommand {
 
     /// Columns for `lanes help TOPIC`: the terminal's width (at most 100), else 80.
     static func helpWidth() -> Int {
-        var size = winsize()
-        if isatty(STDOUT_FILENO) != 0, ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col >= 40 {
-            return min(Int(size.ws_col), 100)
-        }
-        return 80
+        let width = terminalWindowSize().width
+        return width >= 40 ? min(width, 100) : 80
     }
 
     private static func fail(_ error: any Error) -> Never {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LanesCore
+import LanesTerminal
 import LanesPostgres
 
 extension FlowOutput.Format: ExpressibleByArgument {}
@@ -106,9 +107,8 @@ struct Metrics: ParsableCommand {
     static func width(tty: Bool) -> Int {
         if let c = ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init), c >= 40 { return min(c, 200) }
         guard tty else { return 80 }
-        var ws = winsize()
-        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &ws) == 0, ws.ws_col >= 40 else { return 80 }
-        return min(Int(ws.ws_col), 200)
+        let width = terminalWindowSize().width
+        return width >= 40 ? min(width, 200) : 80
     }
 }
 

@@ -40,11 +40,8 @@ public final class AppRunner {
     public var moveJournal: MoveJournal?
     /// Runs a move between boards beside the loop.
     let mover = MoveThread()
-    /// The move asked for, the cards it holds on its source board (as the app names them), and
-    /// whether it runs on `mover` yet (before, both boards' saves go out, without holding the screen).
-    private var moving: (move: CrossMove, held: [ItemID], started: Bool)?
-    /// Boards whose save the waiting move has sent (a failure of one of them refuses the move).
-    private var savedForMove = Set<Int>()
+    /// The move between boards asked for, until its result is taken.
+    private var moving: MoveInFlight?
     /// `q` came while a move ran: quit once it is done.
     private var quitAfterMove = false
     /// The first board is shown from its first cards while this reads it whole (set before `run`):
@@ -284,7 +281,7 @@ public final class AppRunner {
             return finish(.user)
         case .user:
             // Once: wait for the move. Again: quit now (its record stays; the next start on either board finishes or rolls it back).
-            if let (move, _, _) = moving, !quitAfterMove {
+            if let move = moving?.move, !quitAfterMove {
                 quitAfterMove = true
                 workspace.boards[workspace.active].setStatus("Quitting once the move to \(workspace.tabs[move.to].name) is done… q again quits now (the next start finishes the move or rolls it back)")
                 return false
@@ -344,7 +341,7 @@ public final class AppRunner {
         let h = hosts[i]
         guard h.worker != nil, h.inFlight == nil, h.gone == nil else { return }
         // Held while a move between boards writes this board: saved (merged) once it is done.
-        if let (move, _, started) = moving, started, move.from == i || move.to == i { return }
+        if moving?.writes(board: i) == true { return }
         if let r = h.nextRetry, t < r { return }
         guard h.pacing.mayStart(at: t, unsaved: workspace.boards[i].board != h.synced) else { return }
         submit(i)
@@ -488,7 +485,7 @@ public final class AppRunner {
     /// Moves cards between two boards through `CrossBoardMove`: both boards are stored first, so
     /// the move reads what the screen shows; the workers take in its writes like another writer's.
     private func perform(_ move: CrossMove) {
-        if let (running, _, _) = moving {
+        if let running = moving?.move {
             let words = "a move to \(workspace.tabs[running.to].name) is under way (one at a time); nothing was moved"
             workspace.moveFinished(move, result: .failure(CommandError(.badInput, words)))
             return
@@ -513,8 +510,7 @@ public final class AppRunner {
         let held = ((try? CrossBoardMove.paths(of: seen, in: workspace.boards[move.from].board)) ?? [])
             .map { workspace.boards[move.from].board[$0].id }
         workspace.boards[move.from].document.inTransit.hold(held, of: workspace.boards[move.from].board, toBoard: workspace.tabs[move.to].name)
-        moving = (move, held, false)
-        savedForMove = []
+        moving = MoveInFlight(move: move, held: held, phase: .waitingForSaves(sent: []))
         workspace.moveStarted(move)
         startMoveIfStored()
     }
@@ -522,15 +518,16 @@ public final class AppRunner {
     /// Starts the waiting move once both its boards are stored as shown (so it reads what the
     /// screen showed), sending their saves meanwhile; a save that fails refuses it in words.
     private func startMoveIfStored() {
-        guard let (move, held, started) = moving, !started else { return }
+        guard let waiting = moving, case .waitingForSaves(let sent) = waiting.phase else { return }
+        let move = waiting.move
         for i in [move.from, move.to] {
             let h = hosts[i]
             if let gone = h.gone { return refuseWaitingMove("\(h.boardName) is no longer shared: \(gone)") }
             if h.inFlight != nil { return }
             if h.worker == nil || workspace.boards[i].board == h.synced { continue }
-            if savedForMove.contains(i), let why = h.unsaved { return refuseWaitingMove("\(h.boardName) is not saved yet (\(why)); nothing was moved") }
+            if sent.contains(i), let why = h.unsaved { return refuseWaitingMove("\(h.boardName) is not saved yet (\(why)); nothing was moved") }
             submit(i)
-            savedForMove.insert(i)
+            moving?.phase = .waitingForSaves(sent: sent.union([i]))
             return
         }
         guard let journal = moveJournal, let source = hosts[move.from].mover, let target = hosts[move.to].mover else { return }
@@ -540,23 +537,24 @@ public final class AppRunner {
             try move.run(from: CrossBoardMove.Endpoint(key: sourceKey, storage: try openSource()),
                          to: CrossBoardMove.Endpoint(key: targetKey, storage: try openTarget()), journal: journal)
         }
-        moving = (move, held, true)
+        moving?.phase = .running
         // Its writes may be reported by the workers before its result comes back: ours, not another writer's.
         hosts[move.from].ownMoveUntil = .infinity
         hosts[move.to].ownMoveUntil = .infinity
     }
 
     private func refuseWaitingMove(_ words: String) {
-        guard let (move, held, _) = moving else { return }
+        guard let waiting = moving else { return }
         moving = nil
-        workspace.boards[move.from].document.inTransit.moveFinished(held, took: [])
-        workspace.moveFinished(move, result: .failure(CommandError(.badInput, words)))
+        workspace.boards[waiting.move.from].document.inTransit.moveFinished(waiting.held, took: [])
+        workspace.moveFinished(waiting.move, result: .failure(CommandError(.badInput, words)))
     }
 
     /// The move running beside the loop, when it has finished: its holds let go (but for cards it
     /// took, held until their board no longer has them), the words said. True when one finished.
     private func takeMove() -> Bool {
-        guard let (move, held, started) = moving, started, let result = mover.take() else { return false }
+        guard let running = moving, running.phase == .running, let result = mover.take() else { return false }
+        let (move, held) = (running.move, running.held)
         moving = nil
         var took = Set(held)
         let quiet = now() + 2
@@ -632,6 +630,24 @@ public final class AppRunner {
             workspace.boards[shown].setStatus("Edit not applied: \(error)")
         }
     }
+}
+
+/// A move between boards the runner was asked for: the cards it holds on its source board (as
+/// the app names them), and whether it still waits for the boards' saves or runs on the mover.
+private struct MoveInFlight {
+    enum Phase: Equatable {
+        /// Both boards' saves go out first, without holding the screen; `sent`: the boards whose
+        /// save it sent (a failure of one of them refuses the move).
+        case waitingForSaves(sent: Set<Int>)
+        case running
+    }
+
+    let move: CrossMove
+    let held: [ItemID]
+    var phase: Phase
+
+    /// Whether it is writing board `i` now (that board's saves wait for it).
+    func writes(board i: Int) -> Bool { phase == .running && (move.from == i || move.to == i) }
 }
 
 func shellQuote(_ s: String) -> String { "'" + s.replacingOccurrences(of: "'", with: "'\\''") + "'" }
