@@ -74,6 +74,8 @@ struct BenchOptions: ParsableCommand {
     var flow = false
     @Flag(name: .customLong("flow-check"), help: "--flow: also read every version whole and compare the events.")
     var flowCheck = false
+    @Option(name: .customLong("flow-mix"), help: "--flow: the history's mix of changes, standard, edits (rich in title edits) or both.")
+    var flowMix: String = "both"
     @Flag(name: .customLong("pg-flow"), help: "Flow metrics of a PostgreSQL board with many history rows (through scripts/pg-test-cluster with).")
     var pgFlow = false
     @Option(name: .customLong("pg-flow-rows")) var pgFlowRows: Int = 1_000_000
@@ -115,6 +117,7 @@ struct BenchOptions: ParsableCommand {
         for p in phases.split(separator: ",") where !known.contains(String(p)) {
             throw ValidationError("--phases: unknown phase \(p) (known: \(known.sorted().joined(separator: ",")))")
         }
+        if FlowBench.mixes(flowMix) == nil { throw ValidationError("--flow-mix \(flowMix): expected standard, edits or both") }
         for s in sizes.split(separator: ",") where Int(s) == nil {
             throw ValidationError("--sizes: \(s) is not a number")
         }

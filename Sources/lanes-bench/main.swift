@@ -3,7 +3,8 @@
 //
 //   lanes-bench [--sizes 1000,10000,100000] [--motions 3000] [--json bench-results.json] [--no-pty] [--no-rss]
 //   lanes-bench --only 10000 --rss --board FILE     peak RSS of one size, in a process of its own
-//   lanes-bench --flow [--flow-check]               flow metrics alone: 10,000 commits of a 1,000-card board (--no-flow skips it;
+//   lanes-bench --flow [--flow-check] [--flow-mix standard|edits|both]
+//                                                   flow metrics alone: 10,000 commits of a 1,000-card board (--no-flow skips it;
 //                                                   --flow-check: also read every version whole and compare the events)
 //   lanes-bench --pg-flow [--pg-flow-rows 1000000]  flow metrics of a PostgreSQL board with 1M history rows (through scripts/pg-test-cluster with)
 //   lanes-bench --write-board 10000 FILE [--size 120x40] [--lean] [--geometry]
@@ -85,7 +86,7 @@ if opts.jsonBench {
 }
 
 if opts.flow {
-    FlowBench.run(check: opts.flowCheck).forEach(say)
+    FlowBench.run(check: opts.flowCheck, mixes: FlowBench.mixes(opts.flowMix) ?? []).forEach(say)
     exit(0)
 }
 

@@ -64,6 +64,9 @@ public struct FlowHistory: Sendable {
     /// The history folded, when the source keeps it so (PostgreSQL); `FlowMetrics.compute` reads it
     /// instead of `events` for a "now" at or after its last event.
     public var summary: FlowSummary?
+    /// Versions of this read matched to the one before across the whole board (the rest were
+    /// matched by their changed cards alone); a figure for the benchmark.
+    public var wholeMatches = 0
 
     public init(events: [FlowEvent] = [], source: String, versions: Int = 0, skipped: [SkippedVersion] = [],
                 notes: [String] = [], lastBoard: Board = Board(), lastKeys: [Int] = []) {
@@ -113,6 +116,8 @@ struct VersionChain {
     private var nextColumn = 1
     /// Versions dated before the one before them (clock skew, rebases): their time was raised to it.
     private(set) var earlierDated = 0
+    /// Versions matched to the one before across the whole board (`add(_:at:)` after a first version).
+    private(set) var wholeMatches = 0
 
     init() {}
 
@@ -147,6 +152,7 @@ struct VersionChain {
         let match: SideMatch?
         let last = lastFlat ?? lastValue.map(FlatBoard.init)
         if let base = last {
+            wholeMatches += 1
             match = BoardMatcher.match(base: base, side: side, by: .content)
         } else {
             match = nil

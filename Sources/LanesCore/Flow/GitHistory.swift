@@ -84,6 +84,7 @@ public enum GitHistory {
             history.notes.append("\(chain.earlierDated) commit(s) dated before the commit before them were taken at that commit's time")
         }
         history.events = events
+        history.wholeMatches = chain.wholeMatches
         history.lastBoard = chain.lastBoard
         history.lastKeys = chain.lastKeys
         return history
