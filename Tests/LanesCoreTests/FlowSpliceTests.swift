@@ -166,6 +166,129 @@ struct FlowSpliceTests {
         #expect(fast.lastKeys == whole.lastKeys)
     }
 
+    /// A board whose titles are five words (so that an edit of one, two or three of them falls on
+    /// either side of the matcher's likeness thresholds), some with a `#tag`.
+    static func wordyStart(_ rng: inout SplitMix64) -> [String] {
+        var lines: [String] = []
+        for (c, title) in ["Backlog", "Doing", "Review", "Done"].enumerated() {
+            if c > 0 { lines.append("") }
+            lines.append("## \(title)")
+            lines.append("")
+            for k in 0..<(3 + Int(rng.next() % 7)) {
+                lines.append("- " + wordyTitle(c * 10 + k, &rng))
+                if rng.next() % 4 == 0 { lines.append("    > note \(k)") }
+            }
+        }
+        return lines
+    }
+
+    static let wordPool = ["amber", "birch", "cedar", "delta", "ember", "fjord", "grove", "heron", "iris", "juniper"]
+
+    static func wordyTitle(_ n: Int, _ rng: inout SplitMix64) -> String {
+        let w = (0..<3).map { _ in wordPool[Int(rng.next() % UInt64(wordPool.count))] }
+        return "Task \(n) \(w.joined(separator: " "))" + (rng.next() % 4 == 0 ? " #t\(rng.next() % 3)" : "")
+    }
+
+    /// Title edits in place (a word added, dropped, or one to all of them changed; a tag changed),
+    /// a card replaced by another at its place, a card gone and another new in its column, moves,
+    /// and now and then the line edits of `mutate`.
+    static func mutateTitles(_ lines: inout [String], _ rng: inout SplitMix64, serial: inout Int) {
+        func int(_ n: Int) -> Int { Int(rng.next() % UInt64(max(1, n))) }
+        let cards = lines.indices.filter { lines[$0].hasPrefix("- ") }
+        guard !cards.isEmpty else { return mutate(&lines, &rng) }
+        let k = cards[int(cards.count)]
+        serial += 1
+        switch int(12) {
+        case 0:
+            lines[k] += " " + wordPool[int(wordPool.count)]
+        case 1:
+            var w = lines[k].split(separator: " ").map(String.init)
+            if w.count > 3 { w.remove(at: 3 + int(w.count - 3)) }
+            lines[k] = w.joined(separator: " ")
+        case 2...4:
+            // One, two or three words changed (the number stays: titles stay distinct).
+            var w = lines[k].split(separator: " ").map(String.init)
+            for _ in 0..<(1 + int(3)) where w.count > 3 { w[3 + int(w.count - 3)] = "w\(serial)x\(int(99))" }
+            lines[k] = w.joined(separator: " ")
+        case 5:
+            lines[k] = lines[k].contains("#") ? String(lines[k].prefix(while: { $0 != "#" })).trimmingTrailingSpaces()
+                : lines[k] + " #t\(int(3))"
+        case 6:
+            // Replaced at its place by another card, alike or not.
+            lines[k] = "- " + (int(2) == 0 ? wordyTitle(1_000 + serial, &rng) : "Other \(serial) " + wordPool[int(wordPool.count)])
+        case 7:
+            // One card gone, another new elsewhere in the same column.
+            let b = block(lines, at: k)
+            lines.removeSubrange(b)
+            var at = b.lowerBound
+            while at > 0 && !lines[at - 1].hasPrefix("## ") && !lines[at - 1].isEmpty && int(3) > 0 { at -= 1 }
+            lines.insert("- " + wordyTitle(2_000 + serial, &rng), at: at)
+        case 8:
+            // Two titles edited in one version, one of them next to the other.
+            lines[k] += " " + wordPool[int(wordPool.count)]
+            if let n = cards.first(where: { $0 > k }) { lines[n] = lines[n].replacingOccurrences(of: "Task", with: "Job") }
+        case 9, 10:
+            mutate(&lines, &rng)
+        default:
+            // A move with an edit on the way.
+            let b = block(lines, at: k)
+            var moved = Array(lines[b])
+            moved[0] += " moved"
+            lines.removeSubrange(b)
+            let targets = lines.indices.filter { lines[$0].hasPrefix("- ") || ($0 > 0 && lines[$0 - 1].hasPrefix("## ")) }
+            lines.insert(contentsOf: moved, at: targets.isEmpty ? lines.count : targets[int(targets.count)])
+        }
+    }
+
+    @Test("title edits, replacements and moves: the changed cards alone are paired as the whole match pairs them, with no whole match",
+          arguments: 1...8)
+    func chainAgreesOnTitleEdits(seed: Int) throws {
+        var rng = SplitMix64(seed: UInt64(200 + seed))
+        var lines = Self.wordyStart(&rng)
+        let crlf = seed % 2 == 0
+        var text = Self.bytes(lines, crlf: crlf)
+        let board = try BoardFormat.parse(text, file: "start").board
+        var whole = VersionChain(), fast = VersionChain()
+        whole.add(board, at: 0)
+        fast.add(board, at: 0)
+        var splice = VersionSplice(bytes: text, board: board)
+        var time: FlowTime = 0, serial = 0, refused = 0, renamedInPlace = 0
+        for _ in 0..<400 {
+            var next = lines
+            Self.mutateTitles(&next, &rng, serial: &serial)
+            let nextText = Self.bytes(next, crlf: crlf)
+            guard let parsed = try? BoardFormat.parse(nextText, file: "next").board else { continue }
+            // Equal cards are told apart by position, which a whole match and a line diff may weigh differently.
+            let titles = parsed.columns.flatMap { $0.cards.map(\.title) }
+            guard Set(titles).count == titles.count else { continue }
+            time += 60
+            let before = whole.events.count
+            whole.add(parsed, at: time)
+            if let step = splice?.next(nextText) {
+                fast.add(step.board, removed: step.removed, added: step.added, at: time)
+            } else {
+                refused += 1
+                fast.add(parsed, at: time)
+                splice = VersionSplice(bytes: nextText, board: parsed)
+            }
+            // The whole match kept a card under a new title in its column.
+            for case .card(_, let card, _, let column?) in whole.events[before...]
+            where whole.lastKeys.contains(card) && column == whole.events[..<before].lastColumn(of: card) { renamedInPlace += 1 }
+            lines = next
+            text = nextText
+        }
+        _ = text
+        let f = fast.takeEvents(), w = whole.takeEvents()
+        if let i = (0..<min(f.count, w.count)).first(where: { f[$0] != w[$0] }) {
+            Issue.record("first difference at event \(i): spliced \(f[max(0, i - 3)...min(f.count - 1, i + 3)]) whole \(w[max(0, i - 3)...min(w.count - 1, i + 3)])")
+        }
+        #expect(f.count == w.count)
+        #expect(fast.lastKeys == whole.lastKeys)
+        // Only the versions the splice refused were matched whole, and pairs by place were decided locally.
+        #expect(fast.wholeMatches == refused)
+        #expect(fast.localSlotPairs > 30 && renamedInPlace > 30, "\(fast.localSlotPairs) local pairs by place, \(renamedInPlace) renamed in place")
+    }
+
     @Test func lineDiffFindsTheFewChangedLines() {
         let a = ByteLines(Array("## A\n- one\n- two\n- three\n## B\n- four\n".utf8))
         let b = Array("## A\n- one\n- three\n## B\n- two\n- four\n".utf8)
@@ -181,5 +304,21 @@ struct FlowSpliceTests {
         let e = LineDiff.commonEnds(c, d)
         #expect(e.top == 1 && e.bottom == 0)
         #expect(c.following(d, top: e.top, bottom: e.bottom).starts == ByteLines(d).starts)
+    }
+}
+
+extension String {
+    fileprivate func trimmingTrailingSpaces() -> String {
+        var s = self
+        while s.last == " " { s.removeLast() }
+        return s
+    }
+}
+
+extension ArraySlice where Element == FlowEvent {
+    /// The column a card was last placed in by these events.
+    fileprivate func lastColumn(of card: Int) -> Int?? {
+        for case .card(_, let c, _, let column) in reversed() where c == card { return column }
+        return nil
     }
 }

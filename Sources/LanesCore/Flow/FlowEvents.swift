@@ -118,6 +118,8 @@ struct VersionChain {
     private(set) var earlierDated = 0
     /// Versions matched to the one before across the whole board (`add(_:at:)` after a first version).
     private(set) var wholeMatches = 0
+    /// Cards paired by place (an edited title) from the changed cards alone (`pairSlots`).
+    private(set) var localSlotPairs = 0
 
     init() {}
 
@@ -200,24 +202,15 @@ struct VersionChain {
 
     /// The next version when only some cards changed (`VersionSplice`): the flat cards `removed`
     /// of the last version became the flat cards `added` of `board`; every other card is the
-    /// same card, in the same column, in the same order, and the columns are the same. The merge's
-    /// matcher pairs the changed cards alone (a move is a card removed in one column and added
-    /// in another; an edit of a title, or a card gone and another new in one column, goes to the
-    /// whole match).
+    /// same card, in the same column, in the same order, and the columns are the same. The cards
+    /// are paired as the merge's matcher pairs the whole boards, looking only at the changed
+    /// cards and the unchanged cards next to them (`pairSlots`).
     mutating func add(_ board: Board, removed: [Int], added: [Int], at rawTime: FlowTime) {
         guard let base = lastValue, base.columns.count == board.columns.count, base.columns.count == lastColumns.count else {
             add(board, at: rawTime)
             return
         }
         // The columns' titles are unchanged lines, so the columns event stands.
-        func column(of flat: Int, in starts: [Int]) -> Int {
-            var lo = 0, hi = starts.count - 1
-            while lo < hi {
-                let mid = (lo + hi + 1) / 2
-                if starts[mid] <= flat { lo = mid } else { hi = mid - 1 }
-            }
-            return lo
-        }
         func starts(_ b: Board) -> [Int] { b.columns.reduce(into: [0]) { $0.append($0.last! + $1.cards.count) } }
         let baseStarts = starts(base), sideStarts = starts(board)
         // The changed cards alone, each in its column, as two small boards.
@@ -225,7 +218,7 @@ struct VersionChain {
             var columns = from.columns.map { Column(id: $0.id, title: $0.title, cards: CardList()) }
             var at: [Int] = []
             for f in flats {
-                let c = column(of: f, in: starts)
+                let c = VersionChain.column(of: f, in: starts)
                 columns[c].cards.append(from.columns[c].cards[f - starts[c]])
                 at.append(c)
             }
@@ -234,26 +227,19 @@ struct VersionChain {
         let (baseSub, baseColumn) = subBoard(base, removed, baseStarts)
         let (sideSub, sideColumn) = subBoard(board, added, sideStarts)
         let b = FlatBoard(baseSub), s = FlatBoard(sideSub)
-        let match = BoardMatcher.match(base: b, side: s, by: .content)
-        // Pairs by equal content or title are what the whole match makes of them (the other cards
-        // are the same on both sides). A pair by place (an edited title), or a card gone and
-        // another new in one column, depends on the neighbours: the whole board decides those.
-        var goneIn = Set<Int>(), newIn = Set<Int>()
+        // Pairs by equal content, title, or title but for its tags are what the whole match makes
+        // of them: the other cards are the same on both sides, each paired with itself. A pair by
+        // place depends on the neighbours, which the small boards lack: those are undone here
+        // and decided against the whole boards by `pairSlots`.
+        var match = BoardMatcher.match(base: b, side: s, by: .content)
         for (i, to) in match.baseToCard.enumerated() {
-            if let to {
-                if !sameBytes(b.cards[i].title, s.cards[to].title) {
-                    add(board, at: rawTime)
-                    return
-                }
-            } else {
-                goneIn.insert(baseColumn[i])
+            if let to, !sameBytes(b.cards[i].title, s.cards[to].title), !sameUntagged(b.cards[i].title, s.cards[to].title) {
+                match.baseToCard[i] = nil
+                match.cardToBase[to] = nil
             }
         }
-        for (i, from) in match.cardToBase.enumerated() where from == nil { newIn.insert(sideColumn[i]) }
-        guard goneIn.isDisjoint(with: newIn) else {
-            add(board, at: rawTime)
-            return
-        }
+        localSlotPairs += VersionChain.pairSlots(&match, base: b, side: s, removed: removed, added: added,
+                                                 sideColumn: sideColumn, baseStarts: baseStarts, sideStarts: sideStarts)
         var time = rawTime
         if time < lastTime {
             earlierDated += 1
@@ -295,5 +281,77 @@ struct VersionChain {
         lastValue = board
         lastFlat = nil
         lastKeys = keys
+    }
+
+    /// The column of a flat card index, given each column's first flat index.
+    static func column(of flat: Int, in starts: [Int]) -> Int {
+        var lo = 0, hi = starts.count - 1
+        while lo < hi {
+            let mid = (lo + hi + 1) / 2
+            if starts[mid] <= flat { lo = mid } else { hi = mid - 1 }
+        }
+        return lo
+    }
+
+    /// Step 3 of `BoardMatcher.match` (its `pairSlots`) over the whole boards, computed from the
+    /// changed cards alone: `base`/`side` hold the `removed`/`added` cards (by flat index of the
+    /// whole boards), `match` pairs them by everything but place, and every other card is paired
+    /// with itself. Each added card left unpaired, in order, takes the removed card in its slot
+    /// (after the counterpart of the card before it, else before that of the card after it, else
+    /// at its own index) when the titles are similar, exactly as the whole match would; the
+    /// neighbours it looks at are whole-board cards, changed or not. FlowSpliceTests hold the
+    /// two together. Returns how many cards it paired.
+    static func pairSlots(_ match: inout SideMatch, base: FlatBoard, side: FlatBoard, removed: [Int], added: [Int],
+                          sideColumn: [Int], baseStarts: [Int], sideStarts: [Int]) -> Int {
+        guard match.cardToBase.contains(where: { $0 == nil }), match.baseToCard.contains(where: { $0 == nil }) else { return 0 }
+        var paired = 0
+        var removedAt: [Int: Int] = [:], addedAt: [Int: Int] = [:]
+        for (i, f) in removed.enumerated() { removedAt[f] = i }
+        for (i, f) in added.enumerated() { addedAt[f] = i }
+        // The whole match's base counterpart of side card `f` (an unchanged card is its own).
+        func counterpart(_ f: Int) -> Int? {
+            if let a = addedAt[f] { return match.cardToBase[a].map { removed[$0] } }
+            var k = f, lo = 0, hi = added.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if added[mid] < f { lo = mid + 1 } else { hi = mid }
+            }
+            k -= lo
+            for r in removed {
+                if r <= k { k += 1 } else { break }
+            }
+            return k
+        }
+        func unpaired(_ f: Int) -> Bool { removedAt[f].map { match.baseToCard[$0] == nil } ?? false }
+        for a in added.indices where match.cardToBase[a] == nil {
+            let f = added[a], j = sideColumn[a]
+            let p = f - sideStarts[j], count = sideStarts[j + 1] - sideStarts[j]
+            let baseStart = baseStarts[j], baseCount = baseStarts[j + 1] - baseStart
+            var bp: Int?
+            if p == 0 {
+                bp = 0
+            } else if let prev = counterpart(f - 1), prev >= baseStart, prev < baseStart + baseCount {
+                bp = prev - baseStart + 1
+            }
+            var exact = false
+            if let q = bp, q < baseCount {
+                let next = p + 1 < count ? counterpart(f + 1) : nil
+                exact = (p + 1 == count && q + 1 == baseCount) || next == baseStart + q + 1
+            }
+            if bp == nil || bp! >= baseCount || !unpaired(baseStart + bp!) {
+                if p + 1 < count, let next = counterpart(f + 1), next > baseStart, next < baseStart + baseCount {
+                    bp = next - baseStart - 1
+                } else {
+                    bp = p
+                }
+                exact = false
+            }
+            guard let q = bp, q >= 0, q < baseCount, unpaired(baseStart + q), let r = removedAt[baseStart + q] else { continue }
+            if BoardMatcher.similar(base.cards[r], side.cards[a], exactSlot: exact) {
+                match.pair(r, a)
+                paired += 1
+            }
+        }
+        return paired
     }
 }
