@@ -289,6 +289,53 @@ struct FlowSpliceTests {
         #expect(fast.localSlotPairs > 30 && renamedInPlace > 30, "\(fast.localSlotPairs) local pairs by place, \(renamedInPlace) renamed in place")
     }
 
+    @Test("an edited title keeps its card when its slot says so, without a whole match: exact events")
+    func titleEditsInPlace() throws {
+        func board(_ todo: [String], _ done: [String]) -> [UInt8] {
+            Array(("## Todo\n\n" + todo.map { "- \($0)\n" }.joined() + "\n## Done\n\n" + done.map { "- \($0)\n" }.joined()).utf8)
+        }
+        let versions = [
+            board(["Alpha one two three four", "Bravo five six seven eight", "Charlie nine ten eleven twelve"], ["Delta x y z w"]),
+            // Two of five words changed: alike only in an exact slot (Alpha before, Charlie after, both unchanged).
+            board(["Alpha one two three four", "Bravo five six changed words", "Charlie nine ten eleven twelve"], ["Delta x y z w"]),
+            // Three of five: not alike, so the old card left and a new one came.
+            board(["Alpha one q r s", "Bravo five six changed words", "Charlie nine ten eleven twelve"], ["Delta x y z w"]),
+            // The last card of its column, two words changed: an exact slot at the column's end.
+            board(["Alpha one q r s", "Bravo five six changed words", "Charlie nine ten other words"], ["Delta x y z w"]),
+            // Two words changed with the card after it new (Bravo moved there, its title changed too,
+            // so a new card as well): not an exact slot, so not alike.
+            board(["Alpha one q r s", "Charlie nine ten other words"], ["Delta x new word w", "Bravo five six changed words now"]),
+        ]
+        var whole = VersionChain(), fast = VersionChain()
+        let first = try BoardFormat.parse(versions[0], file: "v0").board
+        whole.add(first, at: 0)
+        fast.add(first, at: 0)
+        _ = whole.takeEvents()
+        _ = fast.takeEvents()
+        let made = VersionSplice(bytes: versions[0], board: first)
+        var splice = try #require(made)
+        for (k, text) in versions.enumerated().dropFirst() {
+            let next = splice.next(text)
+            let step = try #require(next, "version \(k) is spliced")
+            fast.add(step.board, removed: step.removed, added: step.added, at: FlowTime(k * 60))
+            whole.add(try BoardFormat.parse(text, file: "v\(k)").board, at: FlowTime(k * 60))
+        }
+        let expected: [FlowEvent] = [
+            .card(time: 60, card: 2, title: "Bravo five six changed words", column: 1),
+            .card(time: 120, card: 1, title: "Alpha one two three four", column: nil),
+            .card(time: 120, card: 5, title: "Alpha one q r s", column: 1),
+            .card(time: 180, card: 3, title: "Charlie nine ten other words", column: 1),
+            .card(time: 240, card: 2, title: "Bravo five six changed words", column: nil),
+            .card(time: 240, card: 4, title: "Delta x y z w", column: nil),
+            .card(time: 240, card: 6, title: "Delta x new word w", column: 2),
+            .card(time: 240, card: 7, title: "Bravo five six changed words now", column: 2),
+        ]
+        #expect(whole.takeEvents() == expected)
+        #expect(fast.takeEvents() == expected)
+        #expect(fast.lastKeys == [5, 3, 6, 7] && whole.lastKeys == fast.lastKeys)
+        #expect(fast.wholeMatches == 0 && fast.localSlotPairs == 2)
+    }
+
     @Test func lineDiffFindsTheFewChangedLines() {
         let a = ByteLines(Array("## A\n- one\n- two\n- three\n## B\n- four\n".utf8))
         let b = Array("## A\n- one\n- three\n## B\n- two\n- four\n".utf8)
