@@ -258,7 +258,8 @@ struct FlowSpliceTests {
             Self.mutateTitles(&next, &rng, serial: &serial)
             let nextText = Self.bytes(next, crlf: crlf)
             guard let parsed = try? BoardFormat.parse(nextText, file: "next").board else { continue }
-            // Equal cards are told apart by position, which a whole match and a line diff may weigh differently.
+            // Equal cards are told apart by position, which a whole match and a line diff may weigh
+            // differently (a changed card with a twin goes whole; twins that did not change may not agree).
             let titles = parsed.columns.flatMap { $0.cards.map(\.title) }
             guard Set(titles).count == titles.count else { continue }
             time += 60
@@ -285,7 +286,7 @@ struct FlowSpliceTests {
         #expect(f.count == w.count)
         #expect(fast.lastKeys == whole.lastKeys)
         // Only the versions the splice refused were matched whole, and pairs by place were decided locally.
-        #expect(fast.wholeMatches == refused)
+        #expect(fast.wholeMatches == refused + fast.twins)
         #expect(fast.localSlotPairs > 30 && renamedInPlace > 30, "\(fast.localSlotPairs) local pairs by place, \(renamedInPlace) renamed in place")
     }
 
@@ -334,6 +335,48 @@ struct FlowSpliceTests {
         #expect(fast.takeEvents() == expected)
         #expect(fast.lastKeys == [5, 3, 6, 7] && whole.lastKeys == fast.lastKeys)
         #expect(fast.wholeMatches == 0 && fast.localSlotPairs == 2)
+    }
+
+    @Test("a changed card with a twin (an equal title, or equal but for tags) goes to the whole match: exact events")
+    func twinsGoWhole() throws {
+        func board(_ todo: [String], _ done: [String]) -> [UInt8] {
+            Array(("## Todo\n\n" + todo.map { "- \($0)\n" }.joined() + "\n## Done\n\n" + done.map { "- \($0)\n" }.joined()).utf8)
+        }
+        let versions = [
+            board(["Fix tests", "Write docs", "Fix tests", "Ship it"], ["Plan"]),
+            // The second twin moves to Done: told apart by position, so the whole match decides.
+            board(["Fix tests", "Write docs", "Ship it"], ["Plan", "Fix tests"]),
+            // A tag added (no twin: matched alone, the same title but for tags).
+            board(["Fix tests", "Write docs #p1", "Ship it"], ["Plan", "Fix tests"]),
+            // A new card, a twin of that one but for its tag: the whole match decides.
+            board(["Fix tests", "Write docs #p1", "Write docs", "Ship it"], ["Plan", "Fix tests"]),
+            // No twin among the changed cards: matched alone.
+            board(["Fix tests", "Write docs #p1", "Write docs", "Ship it now"], ["Plan", "Fix tests"]),
+        ]
+        var whole = VersionChain(), fast = VersionChain()
+        let first = try BoardFormat.parse(versions[0], file: "v0").board
+        whole.add(first, at: 0)
+        fast.add(first, at: 0)
+        _ = whole.takeEvents()
+        _ = fast.takeEvents()
+        let made = VersionSplice(bytes: versions[0], board: first)
+        var splice = try #require(made)
+        for (k, text) in versions.enumerated().dropFirst() {
+            let next = splice.next(text)
+            let step = try #require(next, "version \(k) is spliced")
+            fast.add(step.board, removed: step.removed, added: step.added, at: FlowTime(k * 60))
+            whole.add(try BoardFormat.parse(text, file: "v\(k)").board, at: FlowTime(k * 60))
+        }
+        let expected: [FlowEvent] = [
+            .card(time: 60, card: 3, title: "Fix tests", column: 2),
+            .card(time: 120, card: 2, title: "Write docs #p1", column: 1),
+            .card(time: 180, card: 6, title: "Write docs", column: 1),
+            .card(time: 240, card: 4, title: "Ship it now", column: 1),
+        ]
+        #expect(whole.takeEvents() == expected)
+        #expect(fast.takeEvents() == expected)
+        #expect(fast.lastKeys == [1, 2, 6, 4, 5, 3] && whole.lastKeys == fast.lastKeys)
+        #expect(fast.twins == 2 && fast.wholeMatches == 2)
     }
 
     @Test func lineDiffFindsTheFewChangedLines() {

@@ -114,12 +114,17 @@ struct VersionChain {
     private(set) var lastTime: FlowTime = .min
     private var nextCard = 1
     private var nextColumn = 1
+    /// How many cards of the last version are counted under each of `twinKeys`; built when a
+    /// spliced version first needs it, dropped by a whole match.
+    private var titleCounts: [UInt64: Int]?
     /// Versions dated before the one before them (clock skew, rebases): their time was raised to it.
     private(set) var earlierDated = 0
     /// Versions matched to the one before across the whole board (`add(_:at:)` after a first version).
     private(set) var wholeMatches = 0
     /// Cards paired by place (an edited title) from the changed cards alone (`pairSlots`).
     private(set) var localSlotPairs = 0
+    /// Spliced versions matched whole because a changed card has a twin.
+    private(set) var twins = 0
 
     init() {}
 
@@ -196,6 +201,7 @@ struct VersionChain {
         }
         lastValue = side.board
         lastFlat = side
+        titleCounts = nil
         lastKeys = keys
         lastColumns = columns
     }
@@ -227,6 +233,21 @@ struct VersionChain {
         let (baseSub, baseColumn) = subBoard(base, removed, baseStarts)
         let (sideSub, sideColumn) = subBoard(board, added, sideStarts)
         let b = FlatBoard(baseSub), s = FlatBoard(sideSub)
+        // Twins (cards whose titles, or titles but for tags, are equal) are told apart by their
+        // positions in the whole boards, which the small boards do not hold: a changed card with
+        // a twin in either version goes to the whole match.
+        var counts = titleCounts ?? VersionChain.countTitles(base)
+        var twin = false
+        for card in b.cards { for k in VersionChain.twinKeys(card) where counts[k, default: 0] > 1 { twin = true } }
+        for card in b.cards { for k in VersionChain.twinKeys(card) { counts[k, default: 0] -= 1 } }
+        for card in s.cards { for k in VersionChain.twinKeys(card) { counts[k, default: 0] += 1 } }
+        for card in s.cards { for k in VersionChain.twinKeys(card) where counts[k]! > 1 { twin = true } }
+        if twin {
+            twins += 1
+            add(board, at: rawTime)
+            return
+        }
+        titleCounts = counts
         // Pairs by equal content, title, or title but for its tags are what the whole match makes
         // of them: the other cards are the same on both sides, each paired with itself. A pair by
         // place depends on the neighbours, which the small boards lack: those are undone here
@@ -281,6 +302,17 @@ struct VersionChain {
         lastValue = board
         lastFlat = nil
         lastKeys = keys
+    }
+
+    /// The keys a card's title is counted under: its title, and its title but for its tags.
+    static func twinKeys(_ card: Card) -> [UInt64] { [titleHash(card), untaggedTitleHash(card) ^ 0x9E37_79B9_7F4A_7C15] }
+
+    /// How many cards of `board` are counted under each of `twinKeys`.
+    static func countTitles(_ board: Board) -> [UInt64: Int] {
+        var counts: [UInt64: Int] = [:]
+        counts.reserveCapacity(board.cardCount * 2)
+        for column in board.columns { for card in column.cards { for k in twinKeys(card) { counts[k, default: 0] += 1 } } }
+        return counts
     }
 
     /// The column of a flat card index, given each column's first flat index.
