@@ -3,8 +3,9 @@ import LanesCore
 import SeededRandom
 
 /// `lanes metrics` on a long history: a repository of 10,000 commits of a 1,000-card board (one
-/// move, edit, addition or deletion a commit), built with `git fast-import`. Measures the first
-/// run (no cache: the whole history read, parsed and matched) and the next runs (from the cache).
+/// move, edit, addition or deletion a commit, in two mixes: `Mix`), built with `git fast-import`.
+/// Measures the first run (no cache: the whole history read, parsed and matched), how many
+/// versions it matched across the whole board, and the next runs (from the cache).
 enum FlowBench {
     static let firstTargetMs = 2_000.0
     static let nextTargetMs = 200.0
