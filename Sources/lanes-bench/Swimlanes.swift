@@ -8,7 +8,10 @@ import LanesTerminal
 ///
 /// - opening: launch to first frame as `lanes` does it (open the file store: lock, read, hash,
 ///   parse the board and its `.NAME.lanes`; make the app, size it to the terminal, draw), with the
-///   lanes set in the sidecar and with no sidecar; the in-app part (app, size, frame) is shown apart;
+///   lanes set in the sidecar and with no sidecar, in A/B pairs in one loop (the order alternating),
+///   the verdict the median of the pairs' ratios; the in-app part (app, size, frame) is shown apart,
+///   and the parse alone and the placement of every card in its lane (`LANES_BENCH_PROFILE=N` runs
+///   only N placements, for `perf record`);
 /// - `S` and the frame after it, both ways;
 /// - a drag across lanes and columns, each motion with the frame's tick and render (the
 ///   auto-scroll steps it starts at the screen's edges included).
@@ -60,28 +63,52 @@ enum SwimlaneBench {
             withExtendedLifetime(store) {}
             return (app, ms(t2 - t0), ms(t2 - t1))
         }
+        // A/B in one loop: each pair opens both boards back to back, the order alternating from
+        // pair to pair, so a burst of load on the shared machine hits both alike; the pair's
+        // ratio is the fair figure, its median over the pairs the verdict. One pair first, not counted.
+        _ = launch(plainPath); _ = launch(lanesPath)
+        let pairs = 21
         var total: [Double] = [], totalPlain: [Double] = [], inApp: [Double] = [], inAppPlain: [Double] = []
+        var ratios: [Double] = [], inAppRatios: [Double] = []
         var shown = true
-        for _ in 0..<15 {
-            let p = launch(plainPath)
+        for k in 0..<pairs {
+            let p: (BoardApp, Double, Double), l: (BoardApp, Double, Double)
+            if k % 2 == 0 {
+                p = launch(plainPath); l = launch(lanesPath)
+            } else {
+                l = launch(lanesPath); p = launch(plainPath)
+            }
             totalPlain.append(p.1); inAppPlain.append(p.2)
-            let l = launch(lanesPath)
             total.append(l.1); inApp.append(l.2)
+            ratios.append(l.1 / p.1); inAppRatios.append(l.2 / p.2)
             shown = shown && l.0.showsLanes && !p.0.showsLanes
         }
         guard shown else { return out + ["  (the lanes board did not open in lanes: nothing measured)"] }
-        /// "median (fastest)": on a loaded machine the fastest run is the cost, the median what a person met;
-        /// the ratio is MET only when both are.
+        /// "median (fastest)": on a loaded machine the fastest run is the cost, the median what a person met.
         func both(_ v: [Double]) -> String { "\(fmt(v.median)) (\(fmt(v.min() ?? 0)))" }
-        out.append("  launch → first frame, median (fastest) of 15: lanes \(both(total)) ms, columns \(both(totalPlain)) ms, "
-                   + "ratio \(fmt(total.median / totalPlain.median)) (\(fmt((total.min() ?? 0) / (totalPlain.min() ?? 1)))), target ≤ 1.2: "
-                   + verdict(total.median / totalPlain.median <= 1.2 && (total.min() ?? 0) / (totalPlain.min() ?? 1) <= 1.2))
-        out.append("    of which app + size + frame: lanes \(both(inApp)) ms, columns \(both(inAppPlain)) ms (the rest: lock, read, hash, parse)")
-        // What the lanes add that the columns do not: every card placed in its lane (a fresh cache each time).
-        if let (_, opened, _) = try? FileBoardStore.open(lanesPath, starter: nil), let swimlanes = opened.acceptRules.swimlanes {
-            var place: [Double] = []
-            for _ in 0..<15 { place.append(timed { _ = LanePlacementCache().lanes(of: opened, swimlanes) }.1) }
-            out.append("    of which placing the \(opened.cardCount) cards in lanes: \(both(place)) ms")
+        out.append("  launch → first frame, \(pairs) A/B pairs (order alternating), median (fastest): lanes \(both(total)) ms, "
+                   + "columns \(both(totalPlain)) ms")
+        out.append("    ratio lanes/columns: median of the pairs' ratios \(fmt(ratios.median)) (quartiles \(fmt(ratios.percentile(25)))–"
+                   + "\(fmt(ratios.percentile(75)))), of the medians \(fmt(total.median / totalPlain.median)), "
+                   + "of the fastest \(fmt((total.min() ?? 0) / (totalPlain.min() ?? 1))); target ≤ 1.2 (pairs' median): "
+                   + verdict(ratios.median <= 1.2))
+        out.append("    of which app + size + frame: lanes \(both(inApp)) ms, columns \(both(inAppPlain)) ms, "
+                   + "pairs' median ratio \(fmt(inAppRatios.median)) (the rest: lock, read, hash, parse)")
+        // What the lanes add that the columns do not: every card placed in its lane (a fresh cache each
+        // time), beside the parse alone.
+        if let (_, opened, _) = try? FileBoardStore.open(lanesPath, starter: nil), let swimlanes = opened.acceptRules.swimlanes,
+           let bytes = FileManager.default.contents(atPath: lanesPath).map({ [UInt8]($0) }) {
+            // LANES_BENCH_PROFILE=N: only N placements, for `perf record`.
+            if let n = ProcessInfo.processInfo.environment["LANES_BENCH_PROFILE"].flatMap(Int.init) {
+                for _ in 0..<n { _ = LanePlacementCache().lanes(of: opened, swimlanes) }
+                exit(0)
+            }
+            var parse: [Double] = [], place: [Double] = []
+            for _ in 0..<15 {
+                parse.append(timed { _ = try? BoardFormat.parse(bytes, file: lanesPath) }.1)
+                place.append(timed { _ = LanePlacementCache().lanes(of: opened, swimlanes) }.1)
+            }
+            out.append("    parse alone: \(both(parse)) ms; placing the \(opened.cardCount) cards in lanes: \(both(place)) ms")
         }
 
         var (app, _, _) = launch(lanesPath)
