@@ -5,7 +5,7 @@ import SeededRandom
 import Testing
 @testable import LanesPostgres
 
-/// The server's flow aggregates (schema migration 5) against the whole record: random histories
+/// The server's flow aggregates (schema migrations 5 and 6) against the whole record: random histories
 /// written by two roles through the store and by a member's raw SQL (moves, edits, deletes, a card
 /// deleted and added again with its id, several changes in one transaction), with times the
 /// administrator sets (forwards, equal, backwards) or the server's own; the report from the
@@ -24,7 +24,7 @@ struct FlowAggregateTests {
     /// Runs a random script; returns the board's URL for alice, its id, and the last moment written.
     /// `stampTimes`: the administrator dates each step's rows (the aggregates are folded again);
     /// else they keep the server's times (folded as they were written). `columnChange`: a step
-    /// renames a column and another deletes one (the aggregates then give way to the whole record).
+    /// renames, adds, deletes or reorders a column at random steps (by the store or raw SQL).
     func runScript(seed: UInt64, steps: Int, stampTimes: Bool, columnChange: Bool) throws -> (url: String, board: Int64, last: Int64) {
         var rng = SplitMix64(seed: seed)
         func int(_ n: Int) -> Int { Int(rng.next() % UInt64(max(1, n))) }
@@ -77,19 +77,54 @@ struct FlowAggregateTests {
         }
         for k in 0..<steps {
             let before = try cardIDs()
-            if columnChange && k == steps / 2 {
-                let store = alice
-                let base = try store.load()
-                var ours = base
-                ours.columns[2].title = "Doing now"
-                _ = try store.commit(base: base, ours: ours)
-            } else if columnChange && k == steps / 2 + 3 {
-                // A column deleted, its cards first moved to the first column (raw SQL, one transaction).
+            if columnChange && int(4) == 0 {
+                // The columns change between card moves: renamed, added, deleted, reordered, by the
+                // store or by raw SQL (some with a card move in the same transaction).
                 let cols = try columnIDs()
-                try raw.query("BEGIN")
-                try raw.query("UPDATE lanes.cards SET column_id = $1, key = 'zx' || id WHERE board_id = $2 AND column_id = $3", [String(cols[0]), b, String(cols[1])])
-                try raw.query("DELETE FROM lanes.columns WHERE board_id = $1 AND id = $2", [b, String(cols[1])])
-                try raw.query("COMMIT")
+                switch int(7) {
+                case 0, 1:
+                    let base = try alice.load()
+                    var ours = base
+                    let c = int(ours.columns.count)
+                    ours.columns[c].title = Self.columns.contains(ours.columns[c].title) && int(2) == 0
+                        ? ours.columns[c].title + " now" : Self.columns[int(Self.columns.count)] + (int(2) == 0 ? "" : " \(k)")
+                    if ours.columns.contains(where: { $0.id != ours.columns[c].id && $0.title == ours.columns[c].title }) { ours.columns[c].title += " \(k)" }
+                    _ = try alice.commit(base: base, ours: ours)
+                case 2:
+                    let base = try alice.load()
+                    var ours = base
+                    ours.columns.insert(Column(title: "Extra \(k)"), at: int(ours.columns.count + 1))
+                    _ = try alice.commit(base: base, ours: ours)
+                case 3 where cols.count > 3:
+                    // A column deleted, its cards first moved to another (raw SQL, one transaction).
+                    let gone = 1 + int(cols.count - 1)
+                    try raw.query("BEGIN")
+                    try raw.query("UPDATE lanes.cards SET column_id = $1, key = 'zx' || id WHERE board_id = $2 AND column_id = $3",
+                                  [String(cols[int(gone)]), b, String(cols[gone])])
+                    try raw.query("DELETE FROM lanes.columns WHERE board_id = $1 AND id = $2", [b, String(cols[gone])])
+                    try raw.query("COMMIT")
+                case 4:
+                    let base = try alice.load()
+                    var ours = base
+                    let c = ours.columns.remove(at: int(ours.columns.count))
+                    ours.columns.insert(c, at: int(ours.columns.count + 1))
+                    _ = try alice.commit(base: base, ours: ours)
+                case 5:
+                    // Renamed and a card moved in one raw transaction.
+                    let ids = Array(try cardIDs()).sorted()
+                    try raw.query("BEGIN")
+                    try raw.query("UPDATE lanes.columns SET title = title || ' (raw \(k))' WHERE board_id = $1 AND id = $2", [b, String(cols[int(cols.count)])])
+                    if !ids.isEmpty {
+                        nextRaw += 1
+                        try raw.query("UPDATE lanes.cards SET column_id = $1, key = $4 WHERE board_id = $2 AND id = $3",
+                                      [String(cols[int(cols.count)]), b, String(ids[int(ids.count)]), "zy\(nextRaw)"])
+                    }
+                    try raw.query("COMMIT")
+                default:
+                    // Reordered by raw SQL: a column's key set before the first's.
+                    try raw.query("UPDATE lanes.columns SET key = $1 WHERE board_id = $2 AND id = $3",
+                                  ["0\(k)", b, String(cols[int(cols.count)])])
+                }
             } else if int(3) == 0 {
                 // Raw SQL as bob: one to three changes in one transaction.
                 let cols = try columnIDs()
@@ -194,9 +229,14 @@ struct FlowAggregateTests {
                 }
             }
         }
-        // A "now" before the last change: the aggregates cannot say, the record is read.
-        let (early, _) = try PostgresFlowHistory.read(url: url, now: last - 1)
+        // A "now" before the last event (a column row that changes no column gives none): the
+        // aggregates cannot say, the record is read.
+        let (whole, _) = try PostgresFlowHistory.read(url: url, now: last, summary: false)
+        let lastEvent = try #require(whole.events.last?.time)
+        let (early, _) = try PostgresFlowHistory.read(url: url, now: lastEvent - 1)
         #expect(early.summary == nil)
+        let (atLast, _) = try PostgresFlowHistory.read(url: url, now: lastEvent)
+        #expect(atLast.summary != nil)
     }
 
     @Test("random histories, times set by the administrator (forwards, equal, backwards): aggregates = whole record",
@@ -213,11 +253,18 @@ struct FlowAggregateTests {
         try compare(url: url, last: last, expectSummary: true, seed: seed)
     }
 
-    @Test("a column renamed and one deleted after cards moved: the whole record is read, and says the same",
-          arguments: [201, 202] as [UInt64])
+    @Test("columns renamed, added, deleted and reordered between card moves (times set by the administrator): aggregates = whole record",
+          arguments: Array(UInt64(201)...UInt64(208)))
     func columnsChanged(seed: UInt64) throws {
-        let (url, _, last) = try runScript(seed: seed, steps: 30, stampTimes: true, columnChange: true)
-        try compare(url: url, last: last, expectSummary: false, seed: seed)
+        let (url, _, last) = try runScript(seed: seed, steps: 50, stampTimes: true, columnChange: true)
+        try compare(url: url, last: last, expectSummary: true, seed: seed)
+    }
+
+    @Test("columns changed between card moves at the server's own times, folded as written: aggregates = whole record",
+          arguments: Array(UInt64(301)...UInt64(304)))
+    func columnsChangedAsWritten(seed: UInt64) throws {
+        let (url, _, last) = try runScript(seed: seed, steps: 50, stampTimes: false, columnChange: true)
+        try compare(url: url, last: last, expectSummary: true, seed: seed)
     }
 
     @Test("the migration's backfill folds a board's existing history to the same aggregates as its triggers did")
@@ -225,7 +272,7 @@ struct FlowAggregateTests {
         let (url, board, last) = try runScript(seed: 7, steps: 30, stampTimes: true, columnChange: false)
         let admin = try server.connect("lanes_admin")
         defer { admin.close() }
-        let tables = ["flow_boards", "flow_cards", "flow_moves", "flow_stints", "flow_days"]
+        let tables = ["flow_boards", "flow_cards", "flow_moves", "flow_stints", "flow_days", "flow_presence"]
         func dump() throws -> [String] {
             try tables.map { t in
                 let r = try admin.query("SELECT f::text FROM lanes.\(t) f WHERE board_id = $1 ORDER BY f::text", [String(board)])
