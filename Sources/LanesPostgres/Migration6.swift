@@ -42,123 +42,191 @@ extension Schema {
             column_id bigint NOT NULL,
             PRIMARY KEY (board_id, card_id, epoch));
 
-        CREATE OR REPLACE FUNCTION lanes.flow_fold(b lanes.flow_boards, h lanes.history) RETURNS lanes.flow_boards
+        -- What the fold reads of a history row; `t` and `epoch` are the fold's (its time, never before the
+        -- row before; the set of columns it came under).
+        CREATE TYPE lanes.flow_row AS (id bigint, secs bigint, entity text, kind text, card_id bigint, column_id bigint,
+                                       title text, before_title text, t bigint, epoch integer);
+        DROP FUNCTION lanes.flow_fold(lanes.flow_boards, lanes.history);
+
+        -- Rows of one board folded in (the record's order, `rows` rising by id): what ServerHistory.Stream
+        -- and FlowMetrics make of them, less what the columns mean. First the board's own state in
+        -- the record's order (times, sets of columns, the columns known), in memory; then each card's
+        -- rows together, in the record's order, on the card's state in memory, its aggregate rows
+        -- written once (flow_put_card): a row updated once per history row within one statement makes
+        -- each update walk that row's earlier versions (measured: quadratic in a card's rows).
+        -- The board's state is the caller's (`b`, NULL for a board not folded yet; given back changed; saved by flow_save).
+        CREATE FUNCTION lanes.flow_fold_rows(board bigint, b lanes.flow_boards, rows lanes.flow_row[]) RETURNS lanes.flow_boards
             LANGUAGE plpgsql SET search_path = pg_catalog
-            AS $$ DECLARE c lanes.flow_cards; found_card boolean; t bigint; secs bigint;
-                          nt text; d integer; BEGIN
-                IF h.entity NOT IN ('card', 'column') OR h.kind NOT IN ('added', 'moved', 'edited', 'deleted') THEN RETURN b; END IF;
-                secs := floor(extract(epoch FROM h.at))::bigint;
-                IF b.board_id IS NULL THEN
-                    b.board_id := h.board_id; b.exact := true; b.start_at := secs; b.last_at := secs; b.last_id := h.id;
-                    b.folded_rows := 0; b.card_rows := 0; b.card_events := false; b.column_ids := '{}';
-                    b.epoch := 0; b.run_open := false; b.epoch_rows := '{}'; b.epoch_at := '{}';
-                END IF;
-                t := greatest(secs, b.last_at);
-                IF h.id < b.last_id THEN b.exact := false; END IF;  -- committed out of the record's order
-                b.last_id := greatest(b.last_id, h.id);
-                b.folded_rows := b.folded_rows + 1;
-                IF h.entity = 'column' THEN
-                    IF h.column_id IS NULL THEN
-                        b.exact := false;
-                    ELSE
-                        IF h.kind = 'added' THEN
-                            b.column_ids := b.column_ids || h.column_id;
-                        ELSIF NOT (h.column_id = ANY (b.column_ids)) THEN
-                            b.exact := false;  -- a column from before the record
-                        END IF;
-                        -- Column rows at one moment with no card row between are one new set of columns (an epoch).
-                        IF b.run_open AND t = b.last_at THEN
-                            b.epoch_rows := b.epoch_rows[1:b.epoch - 1] || h.id;
+            AS $$ DECLARE r lanes.flow_row; cards lanes.flow_row[] := '{}'; t bigint; cur bigint; c lanes.flow_cards;
+                          found_card boolean; dirty boolean; nt text; d integer; i integer; k text;
+                          st_col bigint[]; st_first bigint[]; st_secs bigint[];
+                          mv_key text[]; mv_epoch integer[]; mv_from bigint[]; mv_to bigint[]; mv_first bigint[]; mv_last bigint[];
+                          pr_epoch integer[]; pr_col bigint[]; BEGIN
+                FOREACH r IN ARRAY rows LOOP
+                    IF r.entity NOT IN ('card', 'column') OR r.kind NOT IN ('added', 'moved', 'edited', 'deleted') THEN CONTINUE; END IF;
+                    IF b.last_id IS NULL THEN
+                        b.board_id := board; b.exact := true; b.start_at := r.secs; b.last_at := r.secs; b.last_id := r.id;
+                        b.folded_rows := 0; b.card_rows := 0; b.card_events := false; b.column_ids := '{}';
+                        b.epoch := 0; b.run_open := false; b.epoch_rows := '{}'; b.epoch_at := '{}';
+                    END IF;
+                    t := greatest(r.secs, b.last_at);
+                    IF r.id < b.last_id THEN b.exact := false; END IF;  -- committed out of the record's order
+                    b.last_id := greatest(b.last_id, r.id);
+                    b.folded_rows := b.folded_rows + 1;
+                    IF r.entity = 'column' THEN
+                        IF r.column_id IS NULL THEN
+                            b.exact := false;
                         ELSE
-                            b.epoch := b.epoch + 1;
-                            b.epoch_rows := b.epoch_rows || h.id;
-                            b.epoch_at := b.epoch_at || t;
-                            b.run_open := true;
+                            IF r.kind = 'added' THEN
+                                b.column_ids := b.column_ids || r.column_id;
+                            ELSIF NOT (r.column_id = ANY (b.column_ids)) THEN
+                                b.exact := false;  -- a column from before the record
+                            END IF;
+                            -- Column rows at one moment with no card row between are one new set of columns (an epoch).
+                            IF b.run_open AND t = b.last_at THEN
+                                b.epoch_rows := b.epoch_rows[1:b.epoch - 1] || r.id;
+                            ELSE
+                                b.epoch := b.epoch + 1;
+                                b.epoch_rows := b.epoch_rows || r.id;
+                                b.epoch_at := b.epoch_at || t;
+                                b.run_open := true;
+                            END IF;
                         END IF;
+                        b.last_at := t;
+                        CONTINUE;
                     END IF;
                     b.last_at := t;
-                    RETURN b;
-                END IF;
-                b.last_at := t;
-                b.run_open := false;
-                b.card_rows := b.card_rows + 1;
-                IF h.card_id IS NULL THEN
-                    b.exact := false;
-                    RETURN b;
-                END IF;
-                IF h.column_id IS NOT NULL AND NOT (h.column_id = ANY (b.column_ids)) THEN b.exact := false; END IF;
-                SELECT * INTO c FROM lanes.flow_cards WHERE board_id = h.board_id AND card_id = h.card_id;
-                found_card := FOUND;
-                IF NOT found_card AND h.kind <> 'added' THEN b.exact := false; END IF;  -- a card from before the record
-                d := CASE WHEN t >= 0 THEN t / 86400 ELSE (t - 86399) / 86400 END;
-                IF h.kind = 'deleted' THEN
-                    b.last_event := t;
-                    b.card_events := true;
-                    IF found_card AND NOT c.gone THEN
-                        IF c.epoch < b.epoch THEN
-                            INSERT INTO lanes.flow_presence (board_id, card_id, epoch, column_id) VALUES (h.board_id, h.card_id, b.epoch, c.column_id);
+                    b.run_open := false;
+                    b.card_rows := b.card_rows + 1;
+                    IF r.card_id IS NULL THEN b.exact := false; CONTINUE; END IF;
+                    IF r.column_id IS NOT NULL AND NOT (r.column_id = ANY (b.column_ids)) THEN b.exact := false; END IF;
+                    -- Which rows are events does not depend on the card.
+                    IF r.kind = 'deleted' OR (r.column_id IS NOT NULL AND (r.kind <> 'edited' OR r.title IS NOT NULL)) THEN
+                        b.last_event := t;
+                        b.card_events := true;
+                    END IF;
+                    r.t := t;
+                    r.epoch := b.epoch;
+                    cards := cards || r;
+                END LOOP;
+                cur := NULL;
+                FOR r IN SELECT * FROM unnest(cards) u ORDER BY u.card_id, u.id LOOP
+                    IF cur IS DISTINCT FROM r.card_id THEN
+                        IF cur IS NOT NULL AND dirty THEN
+                            PERFORM lanes.flow_put_card(c, st_col, st_first, st_secs, mv_epoch, mv_from, mv_to, mv_first, mv_last, pr_epoch, pr_col);
                         END IF;
-                        UPDATE lanes.flow_stints SET seconds = seconds + (t - c.entered)
-                            WHERE board_id = h.board_id AND card_id = h.card_id AND column_id = c.column_id;
-                        INSERT INTO lanes.flow_days (board_id, day, column_id, delta) VALUES (h.board_id, d, c.column_id, -1);
-                        UPDATE lanes.flow_cards SET gone = true, gone_title = coalesce(h.before ->> 'title', c.title), epoch = b.epoch
-                            WHERE board_id = h.board_id AND card_id = h.card_id;
+                        cur := r.card_id;
+                        SELECT * INTO c FROM lanes.flow_cards WHERE board_id = b.board_id AND card_id = r.card_id;
+                        found_card := FOUND;
+                        dirty := false;
+                        st_col := '{}'; st_first := '{}'; st_secs := '{}';
+                        mv_key := '{}'; mv_epoch := '{}'; mv_from := '{}'; mv_to := '{}'; mv_first := '{}'; mv_last := '{}';
+                        pr_epoch := '{}'; pr_col := '{}';
                     END IF;
-                    RETURN b;
-                END IF;
-                nt := CASE WHEN h.kind = 'moved' THEN NULL ELSE h.after ->> 'title' END;
-                IF h.kind = 'edited' AND (nt IS NULL OR h.column_id IS NULL) THEN
-                    RETURN b;  -- no event: an edit of something other than the title
-                ELSIF h.column_id IS NULL THEN
-                    -- No event; an added row's title is still the card's.
-                    IF nt IS NOT NULL AND found_card THEN
-                        UPDATE lanes.flow_cards SET title = nt WHERE board_id = h.board_id AND card_id = h.card_id;
-                    ELSIF nt IS NOT NULL THEN
-                        b.exact := false;
+                    IF NOT found_card AND r.kind <> 'added' THEN b.exact := false; END IF;  -- a card from before the record
+                    t := r.t;
+                    d := CASE WHEN t >= 0 THEN t / 86400 ELSE (t - 86399) / 86400 END;
+                    IF r.kind = 'deleted' THEN
+                        IF found_card AND NOT c.gone THEN
+                            IF c.epoch < r.epoch THEN pr_epoch := pr_epoch || r.epoch; pr_col := pr_col || c.column_id; END IF;
+                            i := array_position(st_col, c.column_id);
+                            IF i IS NULL THEN
+                                st_col := st_col || c.column_id; st_first := st_first || r.id; st_secs := st_secs || (t - c.entered);
+                            ELSE
+                                st_secs[i] := st_secs[i] + (t - c.entered);
+                            END IF;
+                            INSERT INTO lanes.flow_days (board_id, day, column_id, delta) VALUES (b.board_id, d, c.column_id, -1);
+                            c.gone := true; c.gone_title := coalesce(r.before_title, c.title); c.epoch := r.epoch;
+                            dirty := true;
+                        END IF;
+                        CONTINUE;
                     END IF;
-                    RETURN b;
-                END IF;
-                b.last_event := t;
-                b.card_events := true;
-                IF found_card AND NOT c.gone THEN
-                    IF c.epoch < b.epoch THEN
-                        INSERT INTO lanes.flow_presence (board_id, card_id, epoch, column_id) VALUES (h.board_id, h.card_id, b.epoch, c.column_id);
+                    nt := CASE WHEN r.kind = 'moved' THEN NULL ELSE r.title END;
+                    IF r.kind = 'edited' AND (nt IS NULL OR r.column_id IS NULL) THEN
+                        CONTINUE;  -- no event: an edit of something other than the title
+                    ELSIF r.column_id IS NULL THEN
+                        -- No event; an added row's title is still the card's.
+                        IF nt IS NOT NULL AND found_card THEN
+                            c.title := nt; dirty := true;
+                        ELSIF nt IS NOT NULL THEN
+                            b.exact := false;
+                        END IF;
+                        CONTINUE;
                     END IF;
-                    IF h.column_id <> c.column_id THEN
-                        UPDATE lanes.flow_stints SET seconds = seconds + (t - c.entered)
-                            WHERE board_id = h.board_id AND card_id = h.card_id AND column_id = c.column_id;
-                        INSERT INTO lanes.flow_stints (board_id, card_id, column_id, first_row) VALUES (h.board_id, h.card_id, h.column_id, h.id)
-                            ON CONFLICT (board_id, card_id, column_id) DO NOTHING;
-                        INSERT INTO lanes.flow_moves (board_id, card_id, epoch, from_column, to_column, first_at, last_at)
-                            VALUES (h.board_id, h.card_id, b.epoch, c.column_id, h.column_id, t, t)
-                            ON CONFLICT (board_id, card_id, epoch, from_column, to_column) DO UPDATE SET last_at = EXCLUDED.last_at;
-                        INSERT INTO lanes.flow_days (board_id, day, column_id, delta) VALUES (h.board_id, d, c.column_id, -1), (h.board_id, d, h.column_id, 1);
+                    IF found_card AND NOT c.gone THEN
+                        IF c.epoch < r.epoch THEN pr_epoch := pr_epoch || r.epoch; pr_col := pr_col || c.column_id; END IF;
+                        IF r.column_id <> c.column_id THEN
+                            i := array_position(st_col, c.column_id);
+                            IF i IS NULL THEN
+                                st_col := st_col || c.column_id; st_first := st_first || r.id; st_secs := st_secs || (t - c.entered);
+                            ELSE
+                                st_secs[i] := st_secs[i] + (t - c.entered);
+                            END IF;
+                            IF array_position(st_col, r.column_id) IS NULL THEN
+                                st_col := st_col || r.column_id; st_first := st_first || r.id; st_secs := st_secs || 0::bigint;
+                            END IF;
+                            k := r.epoch || ':' || c.column_id || ':' || r.column_id;
+                            i := array_position(mv_key, k);
+                            IF i IS NULL THEN
+                                mv_key := mv_key || k; mv_epoch := mv_epoch || r.epoch; mv_from := mv_from || c.column_id;
+                                mv_to := mv_to || r.column_id; mv_first := mv_first || t; mv_last := mv_last || t;
+                            ELSE
+                                mv_last[i] := t;
+                            END IF;
+                            INSERT INTO lanes.flow_days (board_id, day, column_id, delta) VALUES (b.board_id, d, c.column_id, -1), (b.board_id, d, r.column_id, 1);
+                            c.entered := t;
+                        END IF;
+                        c.title := coalesce(nt, c.title); c.column_id := r.column_id; c.epoch := r.epoch;
+                        dirty := true;
+                    ELSE
+                        -- It appears: a new life (a card deleted and added again starts afresh).
+                        IF found_card THEN
+                            DELETE FROM lanes.flow_stints WHERE board_id = b.board_id AND card_id = r.card_id;
+                            DELETE FROM lanes.flow_moves WHERE board_id = b.board_id AND card_id = r.card_id;
+                            DELETE FROM lanes.flow_presence WHERE board_id = b.board_id AND card_id = r.card_id;
+                        END IF;
+                        c := ROW(b.board_id, r.card_id, coalesce(nt, c.title), NULL, r.column_id, false, t, r.id, t, r.epoch, r.epoch)::lanes.flow_cards;
+                        found_card := true;
+                        st_col := ARRAY[r.column_id]; st_first := ARRAY[r.id]; st_secs := ARRAY[0::bigint];
+                        mv_key := ARRAY[r.epoch || ':0:' || r.column_id]; mv_epoch := ARRAY[r.epoch]; mv_from := ARRAY[0::bigint];
+                        mv_to := ARRAY[r.column_id]; mv_first := ARRAY[t]; mv_last := ARRAY[t];
+                        pr_epoch := '{}'; pr_col := '{}';
+                        INSERT INTO lanes.flow_days (board_id, day, column_id, delta) VALUES (b.board_id, d, r.column_id, 1);
+                        dirty := true;
                     END IF;
-                    UPDATE lanes.flow_cards SET title = coalesce(nt, c.title), column_id = h.column_id, epoch = b.epoch,
-                            entered = CASE WHEN h.column_id <> c.column_id THEN t ELSE c.entered END
-                        WHERE board_id = h.board_id AND card_id = h.card_id;
-                ELSE
-                    -- It appears: a new life (a card deleted and added again starts afresh).
-                    DELETE FROM lanes.flow_stints WHERE board_id = h.board_id AND card_id = h.card_id;
-                    DELETE FROM lanes.flow_moves WHERE board_id = h.board_id AND card_id = h.card_id;
-                    DELETE FROM lanes.flow_presence WHERE board_id = h.board_id AND card_id = h.card_id;
-                    INSERT INTO lanes.flow_cards (board_id, card_id, title, column_id, appeared, appeared_row, entered, appeared_epoch, epoch)
-                        VALUES (h.board_id, h.card_id, coalesce(nt, c.title), h.column_id, t, h.id, t, b.epoch, b.epoch)
-                        ON CONFLICT (board_id, card_id) DO UPDATE SET title = EXCLUDED.title, gone_title = NULL, column_id = EXCLUDED.column_id,
-                            gone = false, appeared = EXCLUDED.appeared, appeared_row = EXCLUDED.appeared_row, entered = EXCLUDED.entered,
-                            appeared_epoch = EXCLUDED.appeared_epoch, epoch = EXCLUDED.epoch;
-                    INSERT INTO lanes.flow_stints (board_id, card_id, column_id, first_row) VALUES (h.board_id, h.card_id, h.column_id, h.id);
-                    INSERT INTO lanes.flow_moves (board_id, card_id, epoch, from_column, to_column, first_at, last_at)
-                        VALUES (h.board_id, h.card_id, b.epoch, 0, h.column_id, t, t);
-                    INSERT INTO lanes.flow_days (board_id, day, column_id, delta) VALUES (h.board_id, d, h.column_id, 1);
+                END LOOP;
+                IF cur IS NOT NULL AND dirty THEN
+                    PERFORM lanes.flow_put_card(c, st_col, st_first, st_secs, mv_epoch, mv_from, mv_to, mv_first, mv_last, pr_epoch, pr_col);
                 END IF;
                 RETURN b;
+            END $$;
+
+        -- A card's state after a statement, and what changed of its stays, moves and presence (each row written once).
+        CREATE FUNCTION lanes.flow_put_card(c lanes.flow_cards, st_col bigint[], st_first bigint[], st_secs bigint[],
+                                            mv_epoch integer[], mv_from bigint[], mv_to bigint[], mv_first bigint[], mv_last bigint[],
+                                            pr_epoch integer[], pr_col bigint[]) RETURNS void
+            LANGUAGE plpgsql SET search_path = pg_catalog
+            AS $$ BEGIN
+                INSERT INTO lanes.flow_cards (board_id, card_id, title, gone_title, column_id, gone, appeared, appeared_row, entered, appeared_epoch, epoch)
+                    VALUES (c.board_id, c.card_id, c.title, c.gone_title, c.column_id, c.gone, c.appeared, c.appeared_row, c.entered, c.appeared_epoch, c.epoch)
+                    ON CONFLICT (board_id, card_id) DO UPDATE SET title = EXCLUDED.title, gone_title = EXCLUDED.gone_title,
+                        column_id = EXCLUDED.column_id, gone = EXCLUDED.gone, appeared = EXCLUDED.appeared, appeared_row = EXCLUDED.appeared_row,
+                        entered = EXCLUDED.entered, appeared_epoch = EXCLUDED.appeared_epoch, epoch = EXCLUDED.epoch;
+                INSERT INTO lanes.flow_stints AS s (board_id, card_id, column_id, first_row, seconds)
+                    SELECT c.board_id, c.card_id, u.col, u.first, u.secs FROM unnest(st_col, st_first, st_secs) AS u (col, first, secs)
+                    ON CONFLICT (board_id, card_id, column_id) DO UPDATE SET seconds = s.seconds + EXCLUDED.seconds;
+                INSERT INTO lanes.flow_moves (board_id, card_id, epoch, from_column, to_column, first_at, last_at)
+                    SELECT c.board_id, c.card_id, u.e, u.f, u.t, u.a, u.z FROM unnest(mv_epoch, mv_from, mv_to, mv_first, mv_last) AS u (e, f, t, a, z)
+                    ON CONFLICT (board_id, card_id, epoch, from_column, to_column) DO UPDATE SET last_at = EXCLUDED.last_at;
+                INSERT INTO lanes.flow_presence (board_id, card_id, epoch, column_id)
+                    SELECT c.board_id, c.card_id, u.e, u.col FROM unnest(pr_epoch, pr_col) AS u (e, col)
+                    ON CONFLICT (board_id, card_id, epoch) DO NOTHING;
             END $$;
 
         CREATE OR REPLACE FUNCTION lanes.flow_save(b lanes.flow_boards, d0 integer) RETURNS void
             LANGUAGE plpgsql SET search_path = pg_catalog
             AS $$ BEGIN
-                IF b.board_id IS NULL THEN RETURN; END IF;
+                IF b.last_id IS NULL THEN RETURN; END IF;
                 -- Updated in place (a writer waiting for this row's lock then reads the new state).
                 UPDATE lanes.flow_boards f SET exact = b.exact, start_at = b.start_at, last_at = b.last_at, last_event = b.last_event,
                     last_id = b.last_id, folded_rows = b.folded_rows, card_rows = b.card_rows, card_events = b.card_events,
@@ -187,33 +255,52 @@ extension Schema {
                 DELETE FROM lanes.flow_presence WHERE board_id = board;
             END $$;
 
+        -- A history row as the fold reads it (callers pass a board's rows in the record's order, in
+        -- chunks: a statement of a million rows is not one array).
+        CREATE FUNCTION lanes.flow_row_of(id bigint, at timestamptz, entity text, kind text, card_id bigint, column_id bigint,
+                                          after jsonb, before jsonb) RETURNS lanes.flow_row
+            LANGUAGE sql STABLE SET search_path = pg_catalog
+            AS $$ SELECT ROW(id, floor(extract(epoch FROM at))::bigint, entity, kind, card_id, column_id,
+                             CASE WHEN kind <> 'moved' THEN after ->> 'title' END, before ->> 'title', NULL, NULL)::lanes.flow_row $$;
+
         -- A board's aggregates folded again from its first history row (none for a deleted board).
         CREATE OR REPLACE FUNCTION lanes.flow_refold(board bigint) RETURNS void
             LANGUAGE plpgsql SET search_path = pg_catalog
-            AS $$ DECLARE h lanes.history; b lanes.flow_boards; BEGIN
+            AS $$ DECLARE chunk lanes.flow_row[]; b lanes.flow_boards; BEGIN
                 PERFORM lanes.flow_forget(board);
                 IF lanes.board_gone(board) THEN RETURN; END IF;
-                FOR h IN SELECT * FROM lanes.history WHERE board_id = board AND entity IN ('card', 'column') ORDER BY id LOOP
-                    b := lanes.flow_fold(b, h);
+                FOR chunk IN SELECT array_agg(x.r ORDER BY (x.r).id)
+                             FROM (SELECT lanes.flow_row_of(h.id, h.at, h.entity, h.kind, h.card_id, h.column_id, h.after, h.before),
+                                          (row_number() OVER (ORDER BY h.id) - 1) / 100000
+                                   FROM lanes.history h
+                                   WHERE h.board_id = board AND h.entity IN ('card', 'column') AND h.kind IN ('added', 'moved', 'edited', 'deleted')) x (r, g)
+                             GROUP BY x.g ORDER BY x.g LOOP
+                    b := lanes.flow_fold_rows(board, b, chunk);
                 END LOOP;
                 PERFORM lanes.flow_save(b, -2147483648);
             END $$;
 
         CREATE OR REPLACE FUNCTION lanes.flow_record() RETURNS trigger
             LANGUAGE plpgsql SET search_path = pg_catalog
-            AS $$ DECLARE h lanes.history; b bigint; s lanes.flow_boards; d0 integer; BEGIN
+            AS $$ DECLARE chunk lanes.flow_row[]; b bigint; s lanes.flow_boards; d0 integer; BEGIN
                 IF TG_OP = 'INSERT' THEN
                     FOR b IN SELECT DISTINCT n.board_id FROM new_rows n WHERE n.entity IN ('card', 'column') ORDER BY 1 LOOP
                         SELECT * INTO s FROM lanes.flow_boards WHERE board_id = b FOR UPDATE;
                         d0 := NULL;
-                        FOR h IN SELECT * FROM new_rows n WHERE n.board_id = b AND n.entity IN ('card', 'column') ORDER BY n.id LOOP
-                            s := lanes.flow_fold(s, h);
+                        FOR chunk IN SELECT array_agg(x.r ORDER BY (x.r).id)
+                                     FROM (SELECT lanes.flow_row_of(n.id, n.at, n.entity, n.kind, n.card_id, n.column_id, n.after, n.before),
+                                                  (row_number() OVER (ORDER BY n.id) - 1) / 100000
+                                           FROM new_rows n
+                                           WHERE n.board_id = b AND n.entity IN ('card', 'column') AND n.kind IN ('added', 'moved', 'edited', 'deleted')) x (r, g)
+                                     GROUP BY x.g ORDER BY x.g LOOP
                             -- Days before the first row's (times only rise) are not touched.
-                            IF d0 IS NULL AND s.board_id IS NOT NULL THEN
-                                d0 := CASE WHEN s.last_at >= 0 THEN s.last_at / 86400 ELSE (s.last_at - 86399) / 86400 END;
+                            IF d0 IS NULL THEN
+                                d0 := greatest((chunk[1]).secs, s.last_at);
+                                d0 := CASE WHEN d0 >= 0 THEN d0 / 86400 ELSE (d0 - 86399) / 86400 END;
                             END IF;
+                            s := lanes.flow_fold_rows(b, s, chunk);
                         END LOOP;
-                        PERFORM lanes.flow_save(s, d0);
+                        IF d0 IS NOT NULL THEN PERFORM lanes.flow_save(s, d0); END IF;
                     END LOOP;
                     -- A deleted board (its cards' and columns' deletions are not recorded): its aggregates go too.
                     FOR b IN SELECT DISTINCT n.board_id FROM new_rows n WHERE n.entity = 'board' AND n.kind = 'deleted' LOOP
@@ -254,7 +341,9 @@ extension Schema {
         CREATE POLICY member_reads ON lanes.flow_presence FOR SELECT USING (board_id IN (SELECT lanes.member_boards(current_user)));
         REVOKE ALL ON lanes.flow_presence FROM PUBLIC;
         GRANT SELECT ON lanes.flow_presence TO PUBLIC;
-        REVOKE ALL ON FUNCTION lanes.flow_forget(bigint), lanes.lock_board_first() FROM PUBLIC;
+        REVOKE ALL ON FUNCTION lanes.flow_forget(bigint), lanes.lock_board_first(), lanes.flow_fold_rows(bigint, lanes.flow_boards, lanes.flow_row[]),
+            lanes.flow_put_card(lanes.flow_cards, bigint[], bigint[], bigint[], integer[], bigint[], bigint[], bigint[], bigint[], integer[], bigint[]),
+            lanes.flow_row_of(bigint, timestamptz, text, text, bigint, bigint, jsonb, jsonb) FROM PUBLIC;
 
         -- Every board's history again, into the new shape.
         \(flowBackfill)
