@@ -1,7 +1,7 @@
 extension Schema {
     /// The flow aggregates (migration 5) stay exact when the columns change after cards (a column
-    /// renamed, added, deleted or reordered); the history's triggers take the board's lock before
-    /// the aggregates'; a deleted board's aggregates go with it.
+    /// renamed, added, deleted or reordered); a statement's rows are folded per card; a write takes
+    /// the board's lock before the aggregates'; a deleted board's aggregates go with it.
     ///
     /// The reader of the whole record gives a new set of columns after each run of column rows at
     /// one moment (no card row between); a card in a column whose meaning that set changes enters
@@ -17,6 +17,12 @@ extension Schema {
     /// The column sets themselves are the record's column rows (few), read again by the reader.
     /// `single_layout` and the columns that decided it are gone: every board's aggregates are exact
     /// unless a row came out of the record's order or named something from before the record.
+    ///
+    /// One statement's rows are folded per card in memory (`flow_fold_rows`): the board's state in
+    /// the record's order first, then each card's rows together, its aggregate rows written once
+    /// per statement (`flow_put_card`). Updating a card's rows once per history row made each update
+    /// walk the versions the statement had already made of that row (20,000 rows in one statement
+    /// folded in 2.4 s at 1,000 rows a card and 6.5 s at 4,000; in memory, 0.6–0.8 s either way).
     ///
     /// Lock order: a Lanes commit locks the board's row (`lanes.boards`) and then writes, reaching
     /// `flow_boards` through the history; a raw write reached `flow_boards` first and the board's
@@ -212,15 +218,21 @@ extension Schema {
                     ON CONFLICT (board_id, card_id) DO UPDATE SET title = EXCLUDED.title, gone_title = EXCLUDED.gone_title,
                         column_id = EXCLUDED.column_id, gone = EXCLUDED.gone, appeared = EXCLUDED.appeared, appeared_row = EXCLUDED.appeared_row,
                         entered = EXCLUDED.entered, appeared_epoch = EXCLUDED.appeared_epoch, epoch = EXCLUDED.epoch;
-                INSERT INTO lanes.flow_stints AS s (board_id, card_id, column_id, first_row, seconds)
-                    SELECT c.board_id, c.card_id, u.col, u.first, u.secs FROM unnest(st_col, st_first, st_secs) AS u (col, first, secs)
-                    ON CONFLICT (board_id, card_id, column_id) DO UPDATE SET seconds = s.seconds + EXCLUDED.seconds;
-                INSERT INTO lanes.flow_moves (board_id, card_id, epoch, from_column, to_column, first_at, last_at)
-                    SELECT c.board_id, c.card_id, u.e, u.f, u.t, u.a, u.z FROM unnest(mv_epoch, mv_from, mv_to, mv_first, mv_last) AS u (e, f, t, a, z)
-                    ON CONFLICT (board_id, card_id, epoch, from_column, to_column) DO UPDATE SET last_at = EXCLUDED.last_at;
-                INSERT INTO lanes.flow_presence (board_id, card_id, epoch, column_id)
-                    SELECT c.board_id, c.card_id, u.e, u.col FROM unnest(pr_epoch, pr_col) AS u (e, col)
-                    ON CONFLICT (board_id, card_id, epoch) DO NOTHING;
+                IF cardinality(st_col) > 0 THEN
+                    INSERT INTO lanes.flow_stints AS s (board_id, card_id, column_id, first_row, seconds)
+                        SELECT c.board_id, c.card_id, u.col, u.first, u.secs FROM unnest(st_col, st_first, st_secs) AS u (col, first, secs)
+                        ON CONFLICT (board_id, card_id, column_id) DO UPDATE SET seconds = s.seconds + EXCLUDED.seconds;
+                END IF;
+                IF cardinality(mv_epoch) > 0 THEN
+                    INSERT INTO lanes.flow_moves (board_id, card_id, epoch, from_column, to_column, first_at, last_at)
+                        SELECT c.board_id, c.card_id, u.e, u.f, u.t, u.a, u.z FROM unnest(mv_epoch, mv_from, mv_to, mv_first, mv_last) AS u (e, f, t, a, z)
+                        ON CONFLICT (board_id, card_id, epoch, from_column, to_column) DO UPDATE SET last_at = EXCLUDED.last_at;
+                END IF;
+                IF cardinality(pr_epoch) > 0 THEN
+                    INSERT INTO lanes.flow_presence (board_id, card_id, epoch, column_id)
+                        SELECT c.board_id, c.card_id, u.e, u.col FROM unnest(pr_epoch, pr_col) AS u (e, col)
+                        ON CONFLICT (board_id, card_id, epoch) DO NOTHING;
+                END IF;
             END $$;
 
         CREATE OR REPLACE FUNCTION lanes.flow_save(b lanes.flow_boards, d0 integer) RETURNS void

@@ -390,6 +390,26 @@ struct FlowAggregateTests {
         for (a, w) in zip(dumps[0], dumps[1]) { #expect(a == w) }
     }
 
+    @Test("a deleted board's aggregates go with it, and a refold of its history does not bring them back")
+    func deletedBoard() throws {
+        let (url, board, _) = try runScript(seed: 11, steps: 12, stampTimes: false, columnChange: true)
+        let admin = try server.connect("lanes_admin")
+        defer { admin.close() }
+        let tables = ["flow_boards", "flow_cards", "flow_moves", "flow_stints", "flow_days", "flow_presence"]
+        func counts() throws -> [Int64] {
+            try tables.map { try admin.query("SELECT count(*) FROM lanes.\($0) WHERE board_id = $1", [String(board)]).int(0, 0) ?? -1 }
+        }
+        let before = try counts()
+        #expect(before[0] == 1 && before[1] > 5 && before[2] > 5, "the board has aggregates: \(before)")
+        let store = try PostgresBoardStore.open(url: url)
+        try store.delete()
+        store.disconnect()
+        #expect(try counts() == [0, 0, 0, 0, 0, 0])
+        // The owner rewrites the deleted board's history (a refold): still none.
+        try admin.query("UPDATE lanes.history SET at = at WHERE board_id = $1 AND entity = 'card'", [String(board)])
+        #expect(try counts() == [0, 0, 0, 0, 0, 0])
+    }
+
     @Test("the migration's backfill folds a board's existing history to the same aggregates as its triggers did")
     func backfill() throws {
         let (url, board, last) = try runScript(seed: 7, steps: 30, stampTimes: true, columnChange: false)
