@@ -27,7 +27,8 @@ extension Schema {
     /// everyone. Members read their boards' rows (row-level security like `lanes.history`); nobody
     /// else may read, and nobody may write them directly.
     ///
-    /// The migration folds every board's history that is already there.
+    /// The migration folds every board's history that is already there. (Migration 6 replaces
+    /// `single_layout` and the per-row fold: see `migration6`.)
     static let migration5 = """
         CREATE TABLE lanes.flow_boards (
             board_id bigint PRIMARY KEY,

@@ -16,7 +16,7 @@ import LanesCore
 /// connection, so an open store is not disturbed. A board whose record has no card in it (columns
 /// only) has no history yet, said in words with what gives one.
 ///
-/// Before all that, the aggregates the server's triggers keep (schema migration 5, `FlowSummary`):
+/// Before all that, the aggregates the server's triggers keep (schema migrations 5 and 6, `FlowSummary`):
 /// when they stand for the record, they are the whole read (O(cards × columns + days × columns)
 /// rows, not every change).
 public enum PostgresFlowHistory {
@@ -147,75 +147,95 @@ public enum PostgresFlowHistory {
         return (history, board.acceptRules.flow)
     }
 
-    /// The board's history as the server's triggers folded it (migration 5), when it stands for the
-    /// record: every card and column came in by the record, the columns were set once before any
-    /// card changed, the fold kept the record's order, and `now` is at or after the last change.
+    /// The board's history as the server's triggers folded it (migrations 5 and 6), when it stands
+    /// for the record: every card and column came in by the record, the fold kept the record's
+    /// order, the columns it ends with are the board's, and `now` is at or after the last change.
     static func summary(_ db: PGConnection, board: Int64, columns: [ServerHistory.NowColumn],
                         now: FlowTime) throws -> (summary: FlowSummary, versions: Int)? {
-        guard try db.query("SELECT to_regclass('lanes.flow_boards') IS NOT NULL")[0, 0] == "t" else { return nil }
+        guard try db.query("SELECT to_regclass('lanes.flow_presence') IS NOT NULL")[0, 0] == "t" else { return nil }
         let b = String(board)
         let f = try db.query("""
-            SELECT exact AND single_layout AND card_events, folded_rows, layout_at, last_event, column_ids, layout_end, runs
+            SELECT exact AND card_events, folded_rows, last_event, epoch_rows, epoch_at
             FROM lanes.flow_boards WHERE board_id = $1
             """, [b])
-        guard f.count == 1, f[0, 0] == "t", let versions = f.int(0, 1), let first = f.int(0, 2), let last = f.int(0, 3),
-              last <= now, first <= last, let settled = f.int(0, 5) else { return nil }
+        guard f.count == 1, f[0, 0] == "t", let versions = f.int(0, 1), let lastEvent = f.int(0, 2) else { return nil }
         func ids(_ text: String?) -> [Int64] { (text ?? "").filter { $0 != "{" && $0 != "}" }.split(separator: ",").compactMap { Int64($0) } }
-        let recorded = Set(ids(f[0, 4]))
-        let runs = Set(ids(f[0, 6]))
-        guard !columns.isEmpty, columns.allSatisfy({ recorded.contains($0.id) }) else { return nil }
+        let epochRows = ids(f[0, 3]), epochAt = ids(f[0, 4])
+        guard !columns.isEmpty, !epochRows.isEmpty, epochRows.count == epochAt.count else { return nil }
         // Left to right by order key (bytes, as the record's reader orders them).
         let layout = columns.sorted { a, b in
             a.key.utf8.lexicographicallyPrecedes(b.key.utf8) || (a.key == b.key && a.id < b.id)
         }.map { FlowColumn(key: Int(truncatingIfNeeded: $0.id), title: $0.title) }
-        // The columns while they were being set (as the record's reader keeps them: by order key, then id).
+        // Each epoch's columns: the record's column rows up to its last (as the record's reader
+        // keeps them: by order key, then id).
         let cr = try db.query("""
             SELECT id, kind, column_id, after ->> 'key', column_title, after ->> 'title'
             FROM lanes.history WHERE board_id = $1 AND entity = 'column' AND kind IN ('added', 'moved', 'edited', 'deleted') AND id <= $2
             ORDER BY id
-            """, [b, String(settled)])
+            """, [b, String(epochRows.last!)])
         var state: [Int64: (key: String, title: String)] = [:]
         func list() -> [FlowColumn] {
             state.sorted { a, b in
                 a.value.key.utf8.lexicographicallyPrecedes(b.value.key.utf8) || (a.value.key == b.value.key && a.key < b.key)
             }.map { FlowColumn(key: Int(truncatingIfNeeded: $0.key), title: $0.value.title) }
         }
-        var settling: [(row: Int64, columns: [FlowColumn])] = []
-        for i in 0..<cr.count {
-            guard let id = cr.int(i, 0), let c = cr.int(i, 2) else { continue }
-            switch cr[i, 1] {
-            case "added": state[c] = (cr[i, 3] ?? "", cr[i, 4] ?? cr[i, 5] ?? "")
-            case "moved": if let k = cr[i, 3] { state[c]?.key = k }
-            case "edited": if let t = cr[i, 5] { state[c]?.title = t }
-            case "deleted": state[c] = nil
-            default: break
+        var epochs: [(at: FlowTime, columns: [FlowColumn])] = []
+        var row = 0
+        for (end, at) in zip(epochRows, epochAt) {
+            while row < cr.count, let id = cr.int(row, 0), id <= end {
+                if let c = cr.int(row, 2) {
+                    switch cr[row, 1] {
+                    case "added": state[c] = (cr[row, 3] ?? "", cr[row, 4] ?? cr[row, 5] ?? "")
+                    case "moved": if let k = cr[row, 3] { state[c]?.key = k }
+                    case "edited": if let t = cr[row, 5] { state[c]?.title = t }
+                    case "deleted": state[c] = nil
+                    default: break
+                    }
+                }
+                row += 1
             }
-            if runs.contains(id) { settling.append((id, list())) }
+            epochs.append((at, list()))
         }
-        guard list() == layout else { return nil }
+        guard epochs.last!.columns == layout else { return nil }
+        // The history's first and last events: the sets of columns the record's reader gives
+        // (one that changes nothing gives none), and the card events.
+        var shown: [FlowColumn] = []
+        var first: FlowTime?, last = lastEvent
+        for e in epochs where e.columns != shown {
+            shown = e.columns
+            if first == nil { first = e.at }
+            last = max(last, e.at)
+        }
+        guard let first, first <= last, last <= now else { return nil }
         var cards: [FlowSummary.Card] = []
         var index: [Int64: Int] = [:]
         let c = try db.query("""
-            SELECT card_id, CASE WHEN gone THEN gone_title ELSE title END, column_id, gone, appeared, entered, appeared_row
+            SELECT card_id, CASE WHEN gone THEN gone_title ELSE title END, column_id, gone, appeared, entered, appeared_epoch, epoch
             FROM lanes.flow_cards WHERE board_id = $1 ORDER BY card_id
             """, [b])
         for i in 0..<c.count {
             guard let id = c.int(i, 0), let column = c.int(i, 2), let appeared = c.int(i, 4), let entered = c.int(i, 5),
-                  let row = c.int(i, 6) else { continue }
+                  let appearedEpoch = c.int(i, 6), let epoch = c.int(i, 7) else { continue }
             index[id] = cards.count
             cards.append(FlowSummary.Card(key: Int(truncatingIfNeeded: id), title: c[i, 1] ?? "", column: Int(truncatingIfNeeded: column),
-                                          gone: c[i, 3] == "t", appeared: appeared, appearedRow: row, entered: entered))
+                                          gone: c[i, 3] == "t", appeared: appeared, appearedEpoch: Int(appearedEpoch), epoch: Int(epoch),
+                                          entered: entered))
         }
         let s = try db.query("SELECT card_id, column_id, first_row, seconds FROM lanes.flow_stints WHERE board_id = $1", [b])
         for i in 0..<s.count {
             guard let id = s.int(i, 0), let k = index[id], let column = s.int(i, 1), let order = s.int(i, 2), let seconds = s.int(i, 3) else { continue }
             cards[k].stints.append((Int(truncatingIfNeeded: column), order, seconds))
         }
-        let m = try db.query("SELECT card_id, from_column, to_column, first_at, last_at FROM lanes.flow_moves WHERE board_id = $1", [b])
+        let m = try db.query("SELECT card_id, epoch, from_column, to_column, first_at, last_at FROM lanes.flow_moves WHERE board_id = $1", [b])
         for i in 0..<m.count {
-            guard let id = m.int(i, 0), let k = index[id], let from = m.int(i, 1), let to = m.int(i, 2),
-                  let first = m.int(i, 3), let last = m.int(i, 4) else { continue }
-            cards[k].moves.append((from == 0 ? nil : Int(truncatingIfNeeded: from), Int(truncatingIfNeeded: to), first, last))
+            guard let id = m.int(i, 0), let k = index[id], let epoch = m.int(i, 1), let from = m.int(i, 2), let to = m.int(i, 3),
+                  let first = m.int(i, 4), let last = m.int(i, 5) else { continue }
+            cards[k].moves.append((Int(epoch), from == 0 ? nil : Int(truncatingIfNeeded: from), Int(truncatingIfNeeded: to), first, last))
+        }
+        let p = try db.query("SELECT card_id, epoch, column_id FROM lanes.flow_presence WHERE board_id = $1", [b])
+        for i in 0..<p.count {
+            guard let id = p.int(i, 0), let k = index[id], let epoch = p.int(i, 1), let column = p.int(i, 2) else { continue }
+            cards[k].presence.append((Int(epoch), Int(truncatingIfNeeded: column)))
         }
         let d = try db.query("SELECT day, column_id, delta FROM lanes.flow_days WHERE board_id = $1 AND delta <> 0", [b])
         var days: [(day: Int, column: Int, delta: Int)] = []
@@ -223,6 +243,6 @@ public enum PostgresFlowHistory {
             guard let day = d.int(i, 0), let column = d.int(i, 1), let delta = d.int(i, 2) else { continue }
             days.append((Int(day), Int(truncatingIfNeeded: column), Int(delta)))
         }
-        return (FlowSummary(columns: layout, settling: settling, settled: settled, cards: cards, days: days, first: first, last: last), Int(versions))
+        return (FlowSummary(epochs: epochs, cards: cards, days: days, first: first, last: last), Int(versions))
     }
 }

@@ -82,6 +82,9 @@ struct BenchOptions: ParsableCommand {
     @Option(name: .customLong("pg-flow-cards")) var pgFlowCards: Int = 1_000
     @Option(name: .customLong("pg-flow-board"), help: "--pg-flow: this board, made on first use and kept (for profiling).")
     var pgFlowBoard: String?
+    @Flag(name: .customLong("pg-fold"), help: "What the flow aggregates cost a write: many rows per card in one statement, 500 moves in one transaction.")
+    var pgFold = false
+    @Flag(name: .customLong("pg-fold-big"), help: "--pg-fold: also 1,000 cards × 1,000 rows in one statement.") var pgFoldBig = false
 
     @Flag(name: .customLong("pg-load"), help: "Many clients moving cards on one PostgreSQL board (then --pg-history).")
     var pgLoad = false

@@ -43,6 +43,11 @@ if opts.pgFlow {
     exit(0)
 }
 
+if opts.pgFold {  // #28: FoldServer.swift
+    FoldServerBench.run(big: opts.pgFoldBig).forEach(say)
+    exit(0)
+}
+
 if opts.swimlanes {  // #26: Swimlanes.swift
     SwimlaneBench.run(cards: opts.laneCards).forEach(say)
     exit(0)

@@ -67,9 +67,9 @@ UPDATABLE = {
 # Tables whose rows belong to a board (read by members), and the column naming the board.
 BOARD_COLUMN = {"boards": "id", "members": "board_id", "board_names": "board_id", "columns": "board_id",
                 "cards": "board_id", "removals": "board_id", "commits": "board_id", "history": "board_id",
-                # the flow aggregates the history's triggers keep (schema migration 5)
+                # the flow aggregates the history's triggers keep (schema migrations 5 and 6)
                 "flow_boards": "board_id", "flow_cards": "board_id", "flow_moves": "board_id", "flow_stints": "board_id",
-                "flow_days": "board_id"}
+                "flow_days": "board_id", "flow_presence": "board_id"}
 
 
 def capability(table: str, statement: str, column: str | None = None) -> str:
@@ -140,6 +140,12 @@ def target(pg, lanes_bin, tmp_path_factory):
     # A removal and a commit token of board A, so those tables have rows to attack.
     psql(pg, "bob", f"INSERT INTO lanes.removals (board_id, card_id, seq) VALUES ({a}, 424242, 1)")
     psql(pg, "bob", f"INSERT INTO lanes.commits (board_id, token, seq) VALUES ({a}, 'attack-token', 1)")
+    # A column renamed, then a card moved: a flow_presence row (where a card was when the columns changed).
+    psql(pg, "bob", f"UPDATE lanes.columns SET title = title || ' (renamed)' WHERE board_id = {a} "
+                    f"AND id = (SELECT min(id) FROM lanes.columns WHERE board_id = {a})")
+    psql(pg, "bob", f"UPDATE lanes.cards SET column_id = (SELECT id FROM lanes.columns WHERE board_id = {a} AND title = 'Done'), key = 'zzz' "
+                    f"WHERE board_id = {a} AND id = (SELECT min(id) FROM lanes.cards WHERE board_id = {a})")
+    assert psql(pg, "postgres", f"SELECT count(*) FROM lanes.flow_presence WHERE board_id = {a}") != "0"
     return {"a": a, "b": b, "c": c}
 
 

@@ -2,10 +2,11 @@
 /// it (PostgreSQL's `lanes.flow_*` tables): enough for every metric, without every change.
 ///
 /// It holds where cards went, not what columns mean; `FlowMetrics.compute` applies the columns'
-/// meanings when it reads it, and gives what replaying the history's events gives. It stands for a
-/// history whose columns were set once (at one moment, with nothing but new cards added among
-/// them: `settling`), and for a "now" at or after its last event (a reader falls back to the
-/// events otherwise).
+/// meanings when it reads it, and gives what replaying the history's events gives. The columns
+/// may change over time: each set of columns is an *epoch* (`epochs`), a move is kept with the
+/// epoch it happened in, and a card's column when each epoch began (`Card.presence`), so each
+/// set's meanings apply as the replay applies them. It stands for a "now" at or after its last
+/// event (a reader falls back to the events otherwise).
 public struct FlowSummary: Sendable {
     /// A card's current life (a card deleted and added again starts a new one).
     public struct Card: Sendable {
@@ -16,38 +17,40 @@ public struct FlowSummary: Sendable {
         public var column: Int
         public var gone: Bool
         public var appeared: FlowTime
-        /// Its appearance's place in the record (`FlowSummary.settling`).
-        public var appearedRow: Int64
+        /// The epoch it appeared in, and that of its last event (its deletion, when gone).
+        public var appearedEpoch: Int
+        public var epoch: Int
         /// When it entered `column`.
         public var entered: FlowTime
         /// Per column it entered: the seconds of its closed stays, and an order of first entry.
         public var stints: [(column: Int, order: Int64, seconds: Int64)]
-        /// Per (column left, column entered; nil: it appeared): the first and last time.
-        public var moves: [(from: Int?, to: Int, first: FlowTime, last: FlowTime)]
+        /// Per (epoch, column left, column entered; nil: it appeared): the first and last time.
+        public var moves: [(epoch: Int, from: Int?, to: Int, first: FlowTime, last: FlowTime)]
+        /// For each epoch after `appearedEpoch` in which it had an event: its column when the epoch began.
+        /// (In an epoch without one, it was where its next such entry, or else `column`, says.)
+        public var presence: [(epoch: Int, column: Int)]
 
-        public init(key: Int, title: String, column: Int, gone: Bool, appeared: FlowTime, appearedRow: Int64 = 0, entered: FlowTime,
-                    stints: [(column: Int, order: Int64, seconds: Int64)] = [],
-                    moves: [(from: Int?, to: Int, first: FlowTime, last: FlowTime)] = []) {
+        public init(key: Int, title: String, column: Int, gone: Bool, appeared: FlowTime, appearedEpoch: Int = 1, epoch: Int = 1,
+                    entered: FlowTime, stints: [(column: Int, order: Int64, seconds: Int64)] = [],
+                    moves: [(epoch: Int, from: Int?, to: Int, first: FlowTime, last: FlowTime)] = [],
+                    presence: [(epoch: Int, column: Int)] = []) {
             self.key = key
             self.title = title
             self.column = column
             self.gone = gone
             self.appeared = appeared
-            self.appearedRow = appearedRow
+            self.appearedEpoch = appearedEpoch
+            self.epoch = epoch
             self.entered = entered
             self.stints = stints
             self.moves = moves
+            self.presence = presence
         }
     }
 
-    /// The board's columns, left to right (keys as the cards' columns name them).
-    public var columns: [FlowColumn]
-    /// While the columns were being set (one moment; a board created with its cards, column by
-    /// column), the columns each card added then saw, and saw change until they were all set: per
-    /// place in the record (`row`), the columns from there on.
-    public var settling: [(row: Int64, columns: [FlowColumn])]
-    /// The place in the record where the columns were all set.
-    public var settled: Int64
+    /// The sets of columns, oldest first: epoch `e` (from 1) is `epochs[e - 1]`, from its moment
+    /// on. A set equal to the one before is allowed (it changes nothing).
+    public var epochs: [(at: FlowTime, columns: [FlowColumn])]
     public var cards: [Card]
     /// Per UTC day and column: how the column's card count changed that day.
     public var days: [(day: Int, column: Int, delta: Int)]
@@ -55,11 +58,12 @@ public struct FlowSummary: Sendable {
     public var first: FlowTime
     public var last: FlowTime
 
-    public init(columns: [FlowColumn], settling: [(row: Int64, columns: [FlowColumn])] = [], settled: Int64 = 0, cards: [Card],
+    /// The board's columns now, left to right (keys as the cards' columns name them).
+    public var columns: [FlowColumn] { epochs.last?.columns ?? [] }
+
+    public init(epochs: [(at: FlowTime, columns: [FlowColumn])], cards: [Card],
                 days: [(day: Int, column: Int, delta: Int)], first: FlowTime, last: FlowTime) {
-        self.columns = columns
-        self.settling = settling
-        self.settled = settled
+        self.epochs = epochs
         self.cards = cards
         self.days = days
         self.first = first
@@ -73,47 +77,61 @@ extension FlowMetrics {
         let now = options.now
         let startedKey = options.columns.started.flatMap { t in s.columns.first { $0.title == t }?.key }
         let doneKey = options.columns.done.flatMap { t in s.columns.first { $0.title == t }?.key }
-        let stages = FlowMetrics.stages(of: s.columns, setting: options.columns, startedKey: startedKey, doneKey: doneKey)
-        var stageOf: [Int: FlowStage] = [:]
+        // Per epoch (index 0: before the first), each column's meaning as the replay holds it (a
+        // column gone from a set keeps the meaning it last had), which columns the set changed,
+        // and each column's latest title.
+        var stageAt: [[Int: FlowStage]] = [[:]]
+        var changed: [Set<Int>] = [[]]
         var titleOf: [Int: String] = [:]
-        for (c, st) in zip(s.columns, stages) {
-            stageOf[c.key] = st
-            titleOf[c.key] = c.title
+        var epochStages: [[FlowStage]] = [[]]
+        for e in s.epochs {
+            let st = FlowMetrics.stages(of: e.columns, setting: options.columns, startedKey: startedKey, doneKey: doneKey)
+            var now = stageAt.last!
+            var moved = Set<Int>()
+            for (c, x) in zip(e.columns, st) {
+                if now[c.key] != x { moved.insert(c.key) }
+                now[c.key] = x
+                titleOf[c.key] = c.title
+            }
+            stageAt.append(now)
+            changed.append(moved)
+            epochStages.append(st)
+        }
+        let last = s.epochs.count
+        func stage(_ epoch: Int, _ column: Int?) -> FlowStage {
+            guard let column, epoch >= 0, epoch < stageAt.count else { return .notStarted }
+            return stageAt[epoch][column] ?? .notStarted
         }
         var finished: [FlowReport.FinishedCard] = []
         var inProgress: [(card: Int, title: String, column: String, started: FlowTime)] = []
         var cards: [Int: FlowReport.CardFlow] = [:]
         var remaining = 0
-        let settling = s.settling.map { e -> (row: Int64, stage: [Int: FlowStage]) in
-            let st = FlowMetrics.stages(of: e.columns, setting: options.columns, startedKey: startedKey, doneKey: doneKey)
-            return (e.row, Dictionary(zip(e.columns.map(\.key), st), uniquingKeysWith: { a, _ in a }))
-        }
         for card in s.cards {
             // Started: the first time it entered a column in progress or done; finished: the last
-            // time it entered done from a column not done (or appeared there).
+            // time it entered done from a column not done (or appeared there), by a move or by a
+            // new set of columns giving its column a new meaning.
             var started: FlowTime?, lastDone: FlowTime?
-            // A card added while the columns were being set went through what its column meant
-            // in each set of columns until the last.
-            let settlingAppearance = card.appearedRow < s.settled ? card.moves.first { $0.from == nil } : nil
-            if let a = settlingAppearance {
-                var seq: [FlowStage] = []
-                if let seen = settling.last(where: { $0.row < card.appearedRow }) { seq.append(seen.stage[a.to] ?? .notStarted) }
-                for e in settling where e.row > card.appearedRow { seq.append(e.stage[a.to] ?? .notStarted) }
-                seq.append(stageOf[a.to] ?? .notStarted)
-                var was = FlowStage.notStarted
-                for stage in seq {
-                    if stage != .notStarted && started == nil { started = a.first }
-                    if stage == .done && was != .done { lastDone = a.first }
-                    was = stage
-                }
-            }
-            for m in card.moves where settlingAppearance == nil || m.from != nil {
-                let to = stageOf[m.to] ?? .notStarted
-                let from = m.from.map { stageOf[$0] ?? .notStarted } ?? .notStarted
+            for m in card.moves {
+                let to = stage(m.epoch, m.to)
+                let from = stage(m.epoch, m.from)
                 if to != .notStarted { started = min(started ?? m.first, m.first) }
                 if to == .done && from != .done { lastDone = max(lastDone ?? m.last, m.last) }
             }
-            let stage = stageOf[card.column] ?? .notStarted
+            let lastSeen = card.gone ? card.epoch : last
+            if card.appearedEpoch < lastSeen {
+                let presence = card.presence.sorted { $0.epoch < $1.epoch }
+                var p = 0
+                for e in (card.appearedEpoch + 1)...lastSeen {
+                    while p < presence.count && presence[p].epoch < e { p += 1 }
+                    let column = p < presence.count ? presence[p].column : card.column
+                    guard changed[e].contains(column) else { continue }
+                    let was = stage(e - 1, column), now = stage(e, column)
+                    let t = s.epochs[e - 1].at
+                    if now != .notStarted { started = min(started ?? t, t) }
+                    if now == .done && was != .done { lastDone = max(lastDone ?? t, t) }
+                }
+            }
+            let stage = stage(lastSeen, card.column)
             if stage == .done, let st = started, let f = lastDone {
                 finished.append(.init(card: card.key, title: card.title, started: st, finished: f))
             }
@@ -126,24 +144,28 @@ extension FlowMetrics {
             }
             cards[card.key] = .init(appeared: card.appeared, started: started, finished: stage == .done ? lastDone : nil, timeIn: timeIn)
         }
-        // Cumulative flow: each column's count at the end of each day, from the day changes.
+        // Cumulative flow: each column's count at the end of each day, from the day changes, under
+        // the set of columns of the day's end.
         var cfd: [FlowReport.DayCounts] = []
         let firstDay = FlowDate.day(of: s.first), nowDay = FlowDate.day(of: now)
         let sinceDay = options.since.map(FlowDate.day)
         var count: [Int: Int] = [:]
         var byDay = s.days.sorted { $0.day < $1.day }[...]
+        var epoch = 0
         if firstDay <= nowDay {
             for day in firstDay...nowDay {
                 while let d = byDay.first, d.day <= day {
                     count[d.column, default: 0] += d.delta
                     byDay = byDay.dropFirst()
                 }
+                while epoch < last && FlowDate.day(of: s.epochs[epoch].at) <= day { epoch += 1 }
                 if sinceDay.map({ day >= $0 }) ?? true {
-                    cfd.append(FlowReport.DayCounts(day: day, counts: zip(s.columns, stages).map { ($0.title, $1, count[$0.key] ?? 0) }))
+                    let columns = epoch > 0 ? s.epochs[epoch - 1].columns : []
+                    cfd.append(FlowReport.DayCounts(day: day, counts: zip(columns, epochStages[epoch]).map { ($0.title, $1, count[$0.key] ?? 0) }))
                 }
             }
         }
-        return report(options: options, columns: zip(s.columns, stages).map { ($0.title, $1) }, finished: finished,
+        return report(options: options, columns: zip(s.columns, epochStages[last]).map { ($0.title, $1) }, finished: finished,
                       inProgress: inProgress, cards: cards, remaining: remaining, cfd: cfd, first: s.first, last: s.last)
     }
 }

@@ -1,0 +1,139 @@
+import Dispatch
+import Foundation
+import LanesCore
+import Testing
+@testable import LanesPostgres
+
+/// A member's raw SQL write and a Lanes commit on one board at the same time take their locks in
+/// one order (the board's row, then the flow aggregates: schema migration 6), so neither waits for
+/// the other in a cycle: both commit, and the aggregates stay exact.
+///
+/// The interleaving is forced, not left to timing: a trigger of the test's own (after the flow
+/// aggregates' trigger on `lanes.history`) holds the raw write, mid-statement, on an advisory lock
+/// the test holds; the Lanes commit starts; the test waits until the server reports that commit
+/// blocked by the raw write's session (`pg_blocking_pids`), then lets the raw write go on.
+@Suite("Flow: a raw write and a Lanes commit on one board do not deadlock", .serialized)
+struct FlowLockOrderTests {
+    let server: TestServer
+
+    init() throws {
+        server = try TestServer.get()
+    }
+
+    /// Waits (polling the server, at most 30 s) until `condition` answers true; false if it never does.
+    func waitFor(_ db: PGConnection, _ condition: String, _ params: [String]) throws -> Bool {
+        for _ in 0..<3_000 {
+            if try db.query(condition, params)[0, 0] == "t" { return true }
+            usleep(10_000)
+        }
+        return false
+    }
+
+    @Test("raw UPDATE held after its history is folded; a Lanes commit of another card meanwhile: both commit, aggregates exact",
+          arguments: ["UPDATE", "INSERT", "DELETE"])
+    func rawWriteAndCommit(statement: String) throws {
+        let name = TestServer.boardName("flowlock")
+        let (board0, info) = try BoardFormat.parse("## Backlog\n\n- One\n- Two\n- Three\n\n## Doing\n\n## Done\n\n", file: "lock.md")
+        let url = server.url("alice", board: name)
+        let alice = try PostgresBoardStore.create(url: url, board: board0, info: info)
+        defer { alice.disconnect() }
+        try alice.grant(role: "bob")
+        let b = String(alice.boardID)
+        let admin = try server.connect("lanes_admin")
+        defer { admin.close() }
+        let raw = try server.connect("bob")
+        defer { raw.close() }
+        let key = 0x6C_6F_63_6B + Int64(alice.boardID % 1_000)  // "lock", per board
+        // The pause: after the aggregates' trigger (triggers fire by name), only in a session that asks for it.
+        try admin.query("""
+            CREATE OR REPLACE FUNCTION lanes.test_pause_after_flow() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN
+                IF current_setting('lanes.test_pause', true) = 'on' THEN
+                    PERFORM pg_advisory_xact_lock_shared(current_setting('lanes.test_pause_key')::bigint);
+                END IF;
+                RETURN NULL;
+            END $$
+            """)
+        try admin.query("""
+            CREATE TRIGGER history_zz_test_pause AFTER INSERT ON lanes.history
+                FOR EACH STATEMENT EXECUTE FUNCTION lanes.test_pause_after_flow()
+            """)
+        defer {
+            _ = try? admin.query("DROP TRIGGER IF EXISTS history_zz_test_pause ON lanes.history")
+            _ = try? admin.query("DROP FUNCTION IF EXISTS lanes.test_pause_after_flow()")
+        }
+        try admin.query("SELECT pg_advisory_lock($1)", [String(key)])
+        var released = false
+        defer { if !released { _ = try? admin.query("SELECT pg_advisory_unlock($1)", [String(key)]) } }
+
+        let cols = try raw.query("SELECT id FROM lanes.columns WHERE board_id = $1 ORDER BY key", [b])
+        let cards = try raw.query("SELECT id FROM lanes.cards WHERE board_id = $1 ORDER BY key", [b])
+        let rawCard = try #require(cards.int(0, 0))
+        let rawPid = try #require(raw.query("SELECT pg_backend_pid()").int(0, 0))
+        try raw.query("SET lanes.test_pause = 'on'")
+        try raw.query("SET lanes.test_pause_key = '\(key)'")
+
+        let group = DispatchGroup()
+        // Each connection is used by one thread at a time: the other waits on the server meanwhile.
+        final class Outcome: @unchecked Sendable {
+            var raw: Error?, lanes: Error?, conflicts = 0
+            let rawDB: PGConnection, store: PostgresBoardStore
+            var base = Board(columns: []), ours = Board(columns: [])
+            init(_ rawDB: PGConnection, _ store: PostgresBoardStore) { (self.rawDB, self.store) = (rawDB, store) }
+        }
+        let outcome = Outcome(raw, alice)
+        let sql: String
+        switch statement {
+        case "UPDATE": sql = "UPDATE lanes.cards SET column_id = \(cols.int(1, 0)!), key = 'zz' WHERE board_id = \(b) AND id = \(rawCard)"
+        case "INSERT": sql = "INSERT INTO lanes.cards (board_id, id, column_id, key, title, seq) VALUES (\(b), 990001, \(cols.int(2, 0)!), 'zz', 'Raw', 1)"
+        default: sql = "DELETE FROM lanes.cards WHERE board_id = \(b) AND id = \(rawCard)"
+        }
+        DispatchQueue.global().async(group: group) {
+            do {
+                try outcome.rawDB.query("BEGIN")
+                try outcome.rawDB.query(sql)
+                try outcome.rawDB.query("COMMIT")
+            } catch {
+                outcome.raw = error
+                _ = try? outcome.rawDB.query("ROLLBACK")
+            }
+        }
+        // The raw write is held inside its statement, its history folded (the aggregates' row locked).
+        #expect(try waitFor(admin, "SELECT EXISTS (SELECT 1 FROM pg_locks WHERE pid = $1 AND locktype = 'advisory' AND NOT granted)", [String(rawPid)]))
+        let base = try alice.load()
+        var ours = base
+        let moved = try #require(ours.columns[0].cards.firstIndex { Int64(bitPattern: $0.id.rawValue) != rawCard })
+        let card = ours.columns[0].cards.remove(at: moved)
+        ours.columns[2].cards.append(card)
+        (outcome.base, outcome.ours) = (base, ours)
+        DispatchQueue.global().async(group: group) {
+            do {
+                outcome.conflicts = try outcome.store.commit(base: outcome.base, ours: outcome.ours).conflicts.count
+            } catch {
+                outcome.lanes = error
+            }
+        }
+        // The Lanes commit waits for the raw write's session (for the board's row).
+        #expect(try waitFor(admin, "SELECT EXISTS (SELECT 1 FROM pg_stat_activity WHERE $1::int = ANY (pg_blocking_pids(pid)) AND usename = 'alice')",
+                            [String(rawPid)]))
+        try admin.query("SELECT pg_advisory_unlock($1)", [String(key)])
+        released = true
+        #expect(group.wait(timeout: .now() + 60) == .success)
+        #expect(outcome.raw == nil, "the raw write: \(String(describing: outcome.raw))")
+        #expect(outcome.lanes == nil, "the Lanes commit: \(String(describing: outcome.lanes))")
+        #expect(outcome.conflicts == 0)
+        try raw.query("RESET lanes.test_pause")
+
+        // Both writes are on the board, and the aggregates still give the whole record's report.
+        let now = try raw.query("SELECT column_id FROM lanes.cards WHERE board_id = $1 AND id = $2", [b, String(Int64(bitPattern: card.id.rawValue))])
+        #expect(now.int(0, 0) == cols.int(2, 0))
+        let rawNow = try raw.query("SELECT column_id FROM lanes.cards WHERE board_id = $1 AND id = $2",
+                                   [b, statement == "INSERT" ? "990001" : String(rawCard)])
+        switch statement {
+        case "UPDATE": #expect(rawNow.int(0, 0) == cols.int(1, 0))
+        case "INSERT": #expect(rawNow.int(0, 0) == cols.int(2, 0))
+        default: #expect(rawNow.count == 0)
+        }
+        let last = try admin.query("SELECT floor(extract(epoch FROM max(at)))::bigint FROM lanes.history WHERE board_id = $1", [b]).int(0, 0)!
+        try FlowAggregateTests().compare(url: url, last: last, expectSummary: true, seed: 1)
+    }
+}
