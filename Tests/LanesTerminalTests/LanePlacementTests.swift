@@ -10,10 +10,13 @@ struct LanePlacementTests {
     /// the Kelvin sign, lowercases to ASCII), a combining mark, a prepended mark, a joiner, `\r\n`.
     static let pieces = ["#", "#", "#", " ", " ", "\t", "\r\n", "\u{A0}", "\u{2003}", "team0", "Team1", "TEAM2", "a/b", "x-y",
                          "_", "é", "e\u{301}", "\u{301}", "\u{600}", "\u{200D}", "K", "\u{212A}", "kelvin", "Ω", "ω", "1",
-                         "word", ".", ",", "#team0", " #team1", "##", "/", "-", "🙂", "日本"]
-    static let laneSets: [[String]] = [["team0", "Team1", "team2"], ["a/b", "x-y", "é", "\u{212A}"], ["ω", "word", "team1", "_"]]
+                         "word", ".", ",", "#team0", " #team1", "##", "/", "-", "🙂", "日本",
+                         "frontend-web", "FRONTEND-API", "frontend", "backend_services", "Backend_Service", "ops", "OPS_"]
+    static let laneSets: [[String]] = [["team0", "Team1", "team2"], ["a/b", "x-y", "é", "\u{212A}"], ["ω", "word", "team1", "_"],
+                                          // Longer than eight bytes, alike in their first eight; `_` beside letters.
+                                          ["frontend-web", "frontend-api", "backend_services", "ops", "ops_"]]
 
-    @Test(arguments: 0..<3)
+    @Test(arguments: 0..<4)
     func theFastScanPlacesEveryTitleAsSwimlanesDoes(set: Int) throws {
         let lanes = try Swimlanes(Self.laneSets[set])
         let finder = LaneTagFinder(lanes)
@@ -30,7 +33,7 @@ struct LanePlacementTests {
     /// Whole columns (several chunks long, titles made of the same pieces): the two-pass placement
     /// gives every lane's indices as `Swimlanes.cells` does, the cards carrying another lane's tag
     /// as `Swimlanes.placement`, and each cell's list holds exactly its cards.
-    @Test(arguments: 0..<3)
+    @Test(arguments: 0..<4)
     func aWholeColumnIsPlacedAsSwimlanesPlacesIt(set: Int) throws {
         let lanes = try Swimlanes(Self.laneSets[set])
         var random = SplitMix64(seed: UInt64(200 + set))

@@ -115,10 +115,11 @@ public struct LaneTagFinder: Sendable {
     let swimlanes: Swimlanes
     /// The ASCII lane tags lowercased, one after the other.
     let pool: [UInt8]
-    /// Per ASCII lane tag: where it starts in `pool`, its length, its lane.
-    let entries: [(start: Int32, count: Int32, lane: Int32)]
-    /// An open-addressed table of `entries` by `hash` (a power of two long, at most half full;
-    /// -1: empty): a title's tag is looked up without hashing it a second time.
+    /// Per ASCII lane tag: where it starts in `pool`, its length, its lane, and its first eight
+    /// bytes folded (`fold`), which are the whole tag when it is that short.
+    let entries: [Entry]
+    /// An open-addressed table of `entries` by `slot` (a power of two long, at most half full;
+    /// -1: empty).
     let slots: [Int32]
     /// Lowercased lane tag → lane, for the tags that are not ASCII (nil when there are none).
     let otherTags: [String: Int]?
@@ -126,12 +127,13 @@ public struct LaneTagFinder: Sendable {
     public init(_ swimlanes: Swimlanes) {
         self.swimlanes = swimlanes
         var pool: [UInt8] = []
-        var entries: [(start: Int32, count: Int32, lane: Int32)] = []
+        var entries: [Entry] = []
         var other: [String: Int] = [:]
         for (k, t) in swimlanes.tags.enumerated() {
             let lower = t.lowercased()
             if lower.utf8.allSatisfy({ $0 < 0x80 }) {
-                entries.append((Int32(pool.count), Int32(lower.utf8.count), Int32(k)))
+                entries.append(Entry(start: Int32(pool.count), count: Int32(lower.utf8.count), lane: Int32(k),
+                                     word: LaneTagFinder.word(of: Array(lower.utf8))))
                 pool.append(contentsOf: lower.utf8)
             } else if other[lower] == nil {
                 other[lower] = k
@@ -141,8 +143,7 @@ public struct LaneTagFinder: Sendable {
         while size < entries.count * 2 { size *= 2 }
         var slots = [Int32](repeating: -1, count: size)
         for (k, e) in entries.enumerated() {
-            let bytes = Array(pool[Int(e.start)..<Int(e.start + e.count)])
-            var at = Int(truncatingIfNeeded: bytes.withUnsafeBufferPointer { LaneTagFinder.hash($0) }) & (size - 1)
+            var at = LaneTagFinder.slot(word: e.word, count: Int(e.count), mask: size - 1)
             while slots[at] >= 0 { at = (at + 1) & (size - 1) }
             slots[at] = Int32(k)
         }
@@ -177,7 +178,7 @@ public struct LaneTagFinder: Sendable {
     /// The finder's tables, valid inside `withScanner`.
     struct Scanner {
         let pool: UnsafeBufferPointer<UInt8>
-        let entries: UnsafeBufferPointer<(start: Int32, count: Int32, lane: Int32)>
+        let entries: UnsafeBufferPointer<Entry>
         let slots: UnsafeBufferPointer<Int32>
         let otherTags: [String: Int]?
 
@@ -202,13 +203,19 @@ public struct LaneTagFinder: Sendable {
                     guard LaneTagFinder.isBlank(before) else { continue }
                     if at > 1, base[at - 2] >= 0x80 { return LaneTagFinder.unread }
                 }
+                // The tag's first eight bytes folded as it is read: what finds it in the table.
                 var j = at + 1
-                while j < n, LaneTagFinder.isTagByte(base[j]) { j += 1 }
+                var word: UInt64 = 0
+                while j < n, LaneTagFinder.isTagByte(base[j]) {
+                    let k = j - at - 1
+                    if k < 8 { word |= LaneTagFinder.fold(base[j]) << (8 * UInt64(k)) }
+                    j += 1
+                }
                 // A Unicode letter would go on with the tag; a combining mark would join the `#` or a letter.
                 if j < n, base[j] >= 0x80 { return LaneTagFinder.unread }
                 i = j
                 guard j > at + 1 else { continue }
-                let lane = self.lane(ofTag: UnsafeBufferPointer(start: base + at + 1, count: j - at - 1))
+                let lane = self.lane(ofTag: UnsafeBufferPointer(start: base + at + 1, count: j - at - 1), word: word)
                 guard lane >= 0 else { continue }
                 if first < 0 {
                     first = lane
@@ -220,14 +227,16 @@ public struct LaneTagFinder: Sendable {
             return first
         }
 
-        /// The lane of a tag, compared ignoring case (`noLane`: not a lane's).
+        /// The lane of a tag whose first eight bytes folded are `word`, compared ignoring case
+        /// (`noLane`: not a lane's).
         @inline(__always)
-        func lane(ofTag tag: UnsafeBufferPointer<UInt8>) -> Int {
+        func lane(ofTag tag: UnsafeBufferPointer<UInt8>, word: UInt64) -> Int {
             let mask = slots.count - 1
-            var at = Int(truncatingIfNeeded: LaneTagFinder.hash(tag)) & mask
+            var at = LaneTagFinder.slot(word: word, count: tag.count, mask: mask)
             while slots[at] >= 0 {
                 let e = entries[Int(slots[at])]
-                if LaneTagFinder.equalIgnoringCase(tag, UnsafeBufferPointer(rebasing: pool[Int(e.start)..<Int(e.start + e.count)])) {
+                if Int(e.count) == tag.count, e.word == word,
+                   tag.count <= 8 || LaneTagFinder.equalIgnoringCase(tag, UnsafeBufferPointer(rebasing: pool[Int(e.start)..<Int(e.start + e.count)])) {
                     return Int(e.lane)
                 }
                 at = (at + 1) & mask
@@ -237,11 +246,30 @@ public struct LaneTagFinder: Sendable {
         }
     }
 
-    /// FNV-1a of the bytes, ASCII letters lowercased.
-    @inline(__always) static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        for b in bytes { h = (h ^ UInt64(b >= 0x41 && b <= 0x5A ? b | 0x20 : b)) &* 0x100_0000_01b3 }
-        return h
+    /// An ASCII lane tag in the table.
+    struct Entry {
+        var start: Int32
+        var count: Int32
+        var lane: Int32
+        var word: UInt64
+    }
+
+    /// A tag byte with case folded: `| 0x20` maps each ASCII letter to its lowercase and every
+    /// other tag byte (digits, `-`, `/`, and `_` to 0x7F) to a byte no other tag byte maps to,
+    /// so two tags of at most eight bytes are equal ignoring case exactly when their words are.
+    @inline(__always) static func fold(_ b: UInt8) -> UInt64 { UInt64(b | 0x20) }
+
+    /// The first eight bytes of a tag, folded, the first in the lowest byte.
+    static func word(of tag: [UInt8]) -> UInt64 {
+        var w: UInt64 = 0
+        for (k, b) in tag.prefix(8).enumerated() { w |= fold(b) << (8 * UInt64(k)) }
+        return w
+    }
+
+    /// A tag's place in the table: its word and length mixed by one multiplication (Fibonacci
+    /// hashing), the high bits taken.
+    @inline(__always) static func slot(word: UInt64, count: Int, mask: Int) -> Int {
+        Int(truncatingIfNeeded: ((word ^ UInt64(truncatingIfNeeded: count) &<< 59) &* 0x9E37_79B9_7F4A_7C15) >> 32) & mask
     }
 
     /// Whether an ASCII tag is `lower` (lowercase bytes), ignoring case.
