@@ -397,12 +397,30 @@ public final class PostgresBoardStore: BoardStore {
             token = UUID().uuidString
         }
         unsure = (token, base, ours)
-        let outcome = try withConnection { db in
-            try commitTransaction(db, token: token, base: base, ours: ours, alsoWhenWritten: alsoWhenWritten)
+        var attempts = 1
+        while true {
+            do {
+                let outcome = try withConnection { db in
+                    try commitTransaction(db, token: token, base: base, ours: ours, alsoWhenWritten: alsoWhenWritten)
+                }
+                unsure = nil
+                return outcome
+            } catch let e as PostgresError where Self.triedAgain.contains(e.sqlState) && attempts < 3 {
+                // The server rolled this commit back to break a deadlock with another writer (a
+                // member's raw SQL holding a row this commit writes): nothing of it was kept, so
+                // it runs again, merged with whatever the other writer committed meanwhile.
+                attempts += 1
+                commitsTriedAgain += 1
+            }
         }
-        unsure = nil
-        return outcome
     }
+
+    /// SQLSTATEs of a transaction the server rolled back for another's sake: a deadlock
+    /// (40P01) or a serialisation failure (40001).
+    static let triedAgain: Set<String> = ["40P01", "40001"]
+
+    /// How many commits ran again after the server rolled them back (`triedAgain`); for tests.
+    private(set) var commitsTriedAgain = 0
 
     private func commitTransaction(_ db: PGConnection, token: String, base: Board, ours: Board,
                                    alsoWhenWritten: ((PGConnection) throws -> Void)? = nil) throws -> CommitOutcome {

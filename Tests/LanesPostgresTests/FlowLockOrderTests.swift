@@ -136,4 +136,93 @@ struct FlowLockOrderTests {
         let last = try admin.query("SELECT floor(extract(epoch FROM max(at)))::bigint FROM lanes.history WHERE board_id = $1", [b]).int(0, 0)!
         try FlowAggregateTests().compare(url: url, last: last, expectSummary: true, seed: 1)
     }
+
+    /// A member's raw transaction that locks a card row with no trigger (`SELECT … FOR UPDATE`)
+    /// and then writes another card (whose trigger takes the board's row) can still close a cycle
+    /// with a Lanes commit that holds the board's row and waits for that card. The server rolls
+    /// back the first waiter, the Lanes commit: it runs again once the raw write is done, and both
+    /// changes are kept. If the raw write is the one rolled back instead (its wait began a second
+    /// after the commit's), nothing was shown and the scenario runs again, at most three times.
+    @Test("a Lanes commit rolled back to break a deadlock with a raw write runs again: both changes kept")
+    func deadlockVictimRunsAgain() throws {
+        var shown = false
+        for _ in 0..<3 where !shown {
+            shown = try deadlockOnce()
+        }
+        #expect(shown, "in three tries the server never chose the Lanes commit to break the deadlock")
+    }
+
+    /// One try; true when the Lanes commit was the one rolled back (and then ran again).
+    func deadlockOnce() throws -> Bool {
+        let name = TestServer.boardName("flowdead")
+        let (board0, info) = try BoardFormat.parse("## Backlog\n\n- One\n- Two\n\n## Doing\n\n## Done\n\n", file: "dead.md")
+        let url = server.url("alice", board: name)
+        let alice = try PostgresBoardStore.create(url: url, board: board0, info: info)
+        defer { alice.disconnect() }
+        try alice.grant(role: "bob")
+        let b = String(alice.boardID)
+        let admin = try server.connect("lanes_admin")
+        defer { admin.close() }
+        let raw = try server.connect("bob")
+        defer { raw.close() }
+        let rawPid = try #require(raw.query("SELECT pg_backend_pid()").int(0, 0))
+        let base = try alice.load()
+        let one = base.columns[0].cards[0], two = base.columns[0].cards[1]
+        let oneID = String(Int64(bitPattern: one.id.rawValue)), twoID = String(Int64(bitPattern: two.id.rawValue))
+        // Bob holds card One's row, with no trigger run yet (so not the board's row).
+        try raw.query("BEGIN")
+        try raw.query("SELECT 1 FROM lanes.cards WHERE board_id = $1 AND id = $2 FOR UPDATE", [b, oneID])
+
+        // The store is used by the commit's thread alone until the group is done.
+        final class Outcome: @unchecked Sendable {
+            var raw: PostgresError?, lanes: Error?, conflicts = -1
+            let store: PostgresBoardStore, base: Board, ours: Board
+            init(_ store: PostgresBoardStore, _ base: Board, _ ours: Board) { (self.store, self.base, self.ours) = (store, base, ours) }
+        }
+        var ours = base
+        ours.columns[0].cards.remove(at: 0)
+        ours.columns[2].cards.append(one)
+        let outcome = Outcome(alice, base, ours)
+        let group = DispatchGroup()
+        DispatchQueue.global().async(group: group) {
+            do {
+                outcome.conflicts = try outcome.store.commit(base: outcome.base, ours: outcome.ours).conflicts.count
+            } catch {
+                outcome.lanes = error
+            }
+        }
+        // The commit holds the board's row and waits for card One's.
+        #expect(try waitFor(admin, "SELECT EXISTS (SELECT 1 FROM pg_stat_activity WHERE $1::int = ANY (pg_blocking_pids(pid)) AND usename = 'alice')",
+                            [String(rawPid)]))
+        // Bob writes card Two: its trigger waits for the board's row, which closes the cycle.
+        do {
+            try raw.query("UPDATE lanes.cards SET title = 'Two, by bob' WHERE board_id = $1 AND id = $2", [b, twoID])
+            try raw.query("COMMIT")
+        } catch let e as PostgresError {
+            outcome.raw = e
+            _ = try? raw.query("ROLLBACK")
+        }
+        #expect(group.wait(timeout: .now() + 60) == .success)
+        if let e = outcome.raw {
+            // The raw write was the one rolled back: the commit went through on its first run.
+            #expect(e.sqlState == "40P01", "the raw write: \(e.message)")
+            #expect(outcome.lanes == nil && alice.commitsTriedAgain == 0)
+            return false
+        }
+        #expect(outcome.lanes == nil, "the Lanes commit: \(String(describing: outcome.lanes))")
+        #expect(outcome.conflicts == 0)
+        #expect(alice.commitsTriedAgain == 1)
+        // Both changes are on the board.
+        let rows = try raw.query("SELECT id, column_id, title FROM lanes.cards WHERE board_id = $1 ORDER BY id", [b])
+        let cols = try raw.query("SELECT id FROM lanes.columns WHERE board_id = $1 ORDER BY key", [b])
+        var seen: [String: (column: Int64?, title: String)] = [:]
+        for i in 0..<rows.count { seen[rows[i, 0] ?? ""] = (rows.int(i, 1), rows[i, 2] ?? "") }
+        #expect(seen[oneID]?.column == cols.int(2, 0) && seen[oneID]?.title == "One")
+        #expect(seen[twoID]?.column == cols.int(0, 0) && seen[twoID]?.title == "Two, by bob")
+        let reloaded = try PostgresBoardStore.open(url: server.url("bob", board: name))
+        defer { reloaded.disconnect() }
+        let now = try reloaded.load()
+        #expect(now.columns.map { $0.cards.map(\.title) } == [["Two, by bob"], [], ["One"]])
+        return true
+    }
 }
