@@ -16,9 +16,10 @@ enum Schema {
 
     static var latest: Int { migrations.count }
 
-    /// Brings the schema up to `latest`; a no-op (one query) when it is there already.
-    static func migrate(_ db: PGConnection) throws {
-        if try currentVersion(db) == latest { return }
+    /// Brings the schema up to `latest` (`through`: an older version, as a Lanes of that version
+    /// left it; for upgrade tests); a no-op (one query) when it is there already.
+    static func migrate(_ db: PGConnection, through target: Int = latest) throws {
+        if try currentVersion(db) == target { return }
         try db.query("BEGIN")
         do {
             try db.query("SELECT pg_advisory_xact_lock(\(migrationLock))")
@@ -33,7 +34,7 @@ enum Schema {
             try db.query("GRANT SELECT ON lanes.schema_migrations TO PUBLIC")
             let have = try db.query("SELECT coalesce(max(version), 0) FROM lanes.schema_migrations").int(0, 0) ?? 0
             guard have <= latest else { throw newerSchema(Int(have)) }
-            for v in Int(have)..<latest {
+            for v in Int(have)..<max(Int(have), target) {
                 try db.query(migrations[v])
                 try db.query("INSERT INTO lanes.schema_migrations (version) VALUES ($1)", [String(v + 1)])
             }

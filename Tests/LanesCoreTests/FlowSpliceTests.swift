@@ -307,20 +307,7 @@ struct FlowSpliceTests {
             // so a new card as well): not an exact slot, so not alike.
             board(["Alpha one q r s", "Charlie nine ten other words"], ["Delta x new word w", "Bravo five six changed words now"]),
         ]
-        var whole = VersionChain(), fast = VersionChain()
-        let first = try BoardFormat.parse(versions[0], file: "v0").board
-        whole.add(first, at: 0)
-        fast.add(first, at: 0)
-        _ = whole.takeEvents()
-        _ = fast.takeEvents()
-        let made = VersionSplice(bytes: versions[0], board: first)
-        var splice = try #require(made)
-        for (k, text) in versions.enumerated().dropFirst() {
-            let next = splice.next(text)
-            let step = try #require(next, "version \(k) is spliced")
-            fast.add(step.board, removed: step.removed, added: step.added, at: FlowTime(k * 60))
-            whole.add(try BoardFormat.parse(text, file: "v\(k)").board, at: FlowTime(k * 60))
-        }
+        var (whole, fast) = try Self.bothWays(versions)
         let expected: [FlowEvent] = [
             .card(time: 60, card: 2, title: "Bravo five six changed words", column: 1),
             .card(time: 120, card: 1, title: "Alpha one two three four", column: nil),
@@ -335,6 +322,27 @@ struct FlowSpliceTests {
         #expect(fast.takeEvents() == expected)
         #expect(fast.lastKeys == [5, 3, 6, 7] && whole.lastKeys == fast.lastKeys)
         #expect(fast.wholeMatches == 0 && fast.localSlotPairs == 2)
+    }
+
+    /// `versions` (each spliced from the one before, a minute apart) read both ways: `whole`
+    /// parses and matches each version whole, `fast` takes the splice's changed cards; the first
+    /// version's events are taken from both.
+    static func bothWays(_ versions: [[UInt8]]) throws -> (whole: VersionChain, fast: VersionChain) {
+        var whole = VersionChain(), fast = VersionChain()
+        let first = try BoardFormat.parse(versions[0], file: "v0").board
+        whole.add(first, at: 0)
+        fast.add(first, at: 0)
+        _ = whole.takeEvents()
+        _ = fast.takeEvents()
+        let made = VersionSplice(bytes: versions[0], board: first)
+        var splice = try #require(made)
+        for (k, text) in versions.enumerated().dropFirst() {
+            let next = splice.next(text)
+            let step = try #require(next, "version \(k) is spliced")
+            fast.add(step.board, removed: step.removed, added: step.added, at: FlowTime(k * 60))
+            whole.add(try BoardFormat.parse(text, file: "v\(k)").board, at: FlowTime(k * 60))
+        }
+        return (whole, fast)
     }
 
     @Test("a changed card with a twin (an equal title, or equal but for tags) goes to the whole match: exact events")
@@ -353,20 +361,7 @@ struct FlowSpliceTests {
             // No twin among the changed cards: matched alone.
             board(["Fix tests", "Write docs #p1", "Write docs", "Ship it now"], ["Plan", "Fix tests"]),
         ]
-        var whole = VersionChain(), fast = VersionChain()
-        let first = try BoardFormat.parse(versions[0], file: "v0").board
-        whole.add(first, at: 0)
-        fast.add(first, at: 0)
-        _ = whole.takeEvents()
-        _ = fast.takeEvents()
-        let made = VersionSplice(bytes: versions[0], board: first)
-        var splice = try #require(made)
-        for (k, text) in versions.enumerated().dropFirst() {
-            let next = splice.next(text)
-            let step = try #require(next, "version \(k) is spliced")
-            fast.add(step.board, removed: step.removed, added: step.added, at: FlowTime(k * 60))
-            whole.add(try BoardFormat.parse(text, file: "v\(k)").board, at: FlowTime(k * 60))
-        }
+        var (whole, fast) = try Self.bothWays(versions)
         let expected: [FlowEvent] = [
             .card(time: 60, card: 3, title: "Fix tests", column: 2),
             .card(time: 120, card: 2, title: "Write docs #p1", column: 1),

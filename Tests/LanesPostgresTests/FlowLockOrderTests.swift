@@ -20,6 +20,43 @@ struct FlowLockOrderTests {
         server = try TestServer.get()
     }
 
+    /// A board of alice's, made from `markdown`, shared with bob.
+    func sharedBoard(_ markdown: String) throws -> (name: String, url: String, alice: PostgresBoardStore) {
+        let name = TestServer.boardName("flowlock")
+        let (board, info) = try BoardFormat.parse(markdown, file: "lock.md")
+        let url = server.url("alice", board: name)
+        let alice = try PostgresBoardStore.create(url: url, board: board, info: info)
+        try alice.grant(role: "bob")
+        return (name, url, alice)
+    }
+
+    /// A Lanes commit run on another thread (the store is used by that thread alone until `wait`).
+    final class CommitInBackground: @unchecked Sendable {
+        private(set) var error: Error?, conflicts = -1
+        private let group = DispatchGroup()
+
+        init(_ store: PostgresBoardStore, base: Board, ours: Board) {
+            let box = (store, base, ours)
+            nonisolated(unsafe) let sent = box
+            DispatchQueue.global().async(group: group) { [self] in
+                do {
+                    conflicts = try sent.0.commit(base: sent.1, ours: sent.2).conflicts.count
+                } catch {
+                    self.error = error
+                }
+            }
+        }
+
+        /// Whether it ended within a minute.
+        func wait() -> Bool { group.wait(timeout: .now() + 60) == .success }
+    }
+
+    /// Waits until the server reports alice's session blocked by session `pid`.
+    func aliceWaits(on pid: Int64, _ admin: PGConnection) throws -> Bool {
+        try waitFor(admin, "SELECT EXISTS (SELECT 1 FROM pg_stat_activity WHERE $1::int = ANY (pg_blocking_pids(pid)) AND usename = 'alice')",
+                    [String(pid)])
+    }
+
     /// Waits (polling the server, at most 30 s) until `condition` answers true; false if it never does.
     func waitFor(_ db: PGConnection, _ condition: String, _ params: [String]) throws -> Bool {
         for _ in 0..<3_000 {
@@ -32,12 +69,8 @@ struct FlowLockOrderTests {
     @Test("raw UPDATE held after its history is folded; a Lanes commit of another card meanwhile: both commit, aggregates exact",
           arguments: ["UPDATE", "INSERT", "DELETE"])
     func rawWriteAndCommit(statement: String) throws {
-        let name = TestServer.boardName("flowlock")
-        let (board0, info) = try BoardFormat.parse("## Backlog\n\n- One\n- Two\n- Three\n\n## Doing\n\n## Done\n\n", file: "lock.md")
-        let url = server.url("alice", board: name)
-        let alice = try PostgresBoardStore.create(url: url, board: board0, info: info)
+        let (_, url, alice) = try sharedBoard("## Backlog\n\n- One\n- Two\n- Three\n\n## Doing\n\n## Done\n\n")
         defer { alice.disconnect() }
-        try alice.grant(role: "bob")
         let b = String(alice.boardID)
         let admin = try server.connect("lanes_admin")
         defer { admin.close() }
@@ -73,14 +106,9 @@ struct FlowLockOrderTests {
         try raw.query("SET lanes.test_pause_key = '\(key)'")
 
         let group = DispatchGroup()
-        // Each connection is used by one thread at a time: the other waits on the server meanwhile.
-        final class Outcome: @unchecked Sendable {
-            var raw: Error?, lanes: Error?, conflicts = 0
-            let rawDB: PGConnection, store: PostgresBoardStore
-            var base = Board(columns: []), ours = Board(columns: [])
-            init(_ rawDB: PGConnection, _ store: PostgresBoardStore) { (self.rawDB, self.store) = (rawDB, store) }
-        }
-        let outcome = Outcome(raw, alice)
+        // The raw connection is used by the raw write's thread alone until the group is done.
+        nonisolated(unsafe) let rawDB = raw
+        nonisolated(unsafe) var rawError: Error?
         let sql: String
         switch statement {
         case "UPDATE": sql = "UPDATE lanes.cards SET column_id = \(cols.int(1, 0)!), key = 'zz' WHERE board_id = \(b) AND id = \(rawCard)"
@@ -89,12 +117,12 @@ struct FlowLockOrderTests {
         }
         DispatchQueue.global().async(group: group) {
             do {
-                try outcome.rawDB.query("BEGIN")
-                try outcome.rawDB.query(sql)
-                try outcome.rawDB.query("COMMIT")
+                try rawDB.query("BEGIN")
+                try rawDB.query(sql)
+                try rawDB.query("COMMIT")
             } catch {
-                outcome.raw = error
-                _ = try? outcome.rawDB.query("ROLLBACK")
+                rawError = error
+                _ = try? rawDB.query("ROLLBACK")
             }
         }
         // The raw write is held inside its statement, its history folded (the aggregates' row locked).
@@ -104,23 +132,15 @@ struct FlowLockOrderTests {
         let moved = try #require(ours.columns[0].cards.firstIndex { Int64(bitPattern: $0.id.rawValue) != rawCard })
         let card = ours.columns[0].cards.remove(at: moved)
         ours.columns[2].cards.append(card)
-        (outcome.base, outcome.ours) = (base, ours)
-        DispatchQueue.global().async(group: group) {
-            do {
-                outcome.conflicts = try outcome.store.commit(base: outcome.base, ours: outcome.ours).conflicts.count
-            } catch {
-                outcome.lanes = error
-            }
-        }
+        let commit = CommitInBackground(alice, base: base, ours: ours)
         // The Lanes commit waits for the raw write's session (for the board's row).
-        #expect(try waitFor(admin, "SELECT EXISTS (SELECT 1 FROM pg_stat_activity WHERE $1::int = ANY (pg_blocking_pids(pid)) AND usename = 'alice')",
-                            [String(rawPid)]))
+        #expect(try aliceWaits(on: rawPid, admin))
         try admin.query("SELECT pg_advisory_unlock($1)", [String(key)])
         released = true
-        #expect(group.wait(timeout: .now() + 60) == .success)
-        #expect(outcome.raw == nil, "the raw write: \(String(describing: outcome.raw))")
-        #expect(outcome.lanes == nil, "the Lanes commit: \(String(describing: outcome.lanes))")
-        #expect(outcome.conflicts == 0)
+        #expect(group.wait(timeout: .now() + 60) == .success && commit.wait())
+        #expect(rawError == nil, "the raw write: \(String(describing: rawError))")
+        #expect(commit.error == nil, "the Lanes commit: \(String(describing: commit.error))")
+        #expect(commit.conflicts == 0)
         try raw.query("RESET lanes.test_pause")
 
         // Both writes are on the board, and the aggregates still give the whole record's report.
@@ -154,12 +174,8 @@ struct FlowLockOrderTests {
 
     /// One try; true when the Lanes commit was the one rolled back (and then ran again).
     func deadlockOnce() throws -> Bool {
-        let name = TestServer.boardName("flowdead")
-        let (board0, info) = try BoardFormat.parse("## Backlog\n\n- One\n- Two\n\n## Doing\n\n## Done\n\n", file: "dead.md")
-        let url = server.url("alice", board: name)
-        let alice = try PostgresBoardStore.create(url: url, board: board0, info: info)
+        let (name, _, alice) = try sharedBoard("## Backlog\n\n- One\n- Two\n\n## Doing\n\n## Done\n\n")
         defer { alice.disconnect() }
-        try alice.grant(role: "bob")
         let b = String(alice.boardID)
         let admin = try server.connect("lanes_admin")
         defer { admin.close() }
@@ -173,44 +189,30 @@ struct FlowLockOrderTests {
         try raw.query("BEGIN")
         try raw.query("SELECT 1 FROM lanes.cards WHERE board_id = $1 AND id = $2 FOR UPDATE", [b, oneID])
 
-        // The store is used by the commit's thread alone until the group is done.
-        final class Outcome: @unchecked Sendable {
-            var raw: PostgresError?, lanes: Error?, conflicts = -1
-            let store: PostgresBoardStore, base: Board, ours: Board
-            init(_ store: PostgresBoardStore, _ base: Board, _ ours: Board) { (self.store, self.base, self.ours) = (store, base, ours) }
-        }
         var ours = base
         ours.columns[0].cards.remove(at: 0)
         ours.columns[2].cards.append(one)
-        let outcome = Outcome(alice, base, ours)
-        let group = DispatchGroup()
-        DispatchQueue.global().async(group: group) {
-            do {
-                outcome.conflicts = try outcome.store.commit(base: outcome.base, ours: outcome.ours).conflicts.count
-            } catch {
-                outcome.lanes = error
-            }
-        }
+        let commit = CommitInBackground(alice, base: base, ours: ours)
         // The commit holds the board's row and waits for card One's.
-        #expect(try waitFor(admin, "SELECT EXISTS (SELECT 1 FROM pg_stat_activity WHERE $1::int = ANY (pg_blocking_pids(pid)) AND usename = 'alice')",
-                            [String(rawPid)]))
+        #expect(try aliceWaits(on: rawPid, admin))
         // Bob writes card Two: its trigger waits for the board's row, which closes the cycle.
+        var rawError: PostgresError?
         do {
             try raw.query("UPDATE lanes.cards SET title = 'Two, by bob' WHERE board_id = $1 AND id = $2", [b, twoID])
             try raw.query("COMMIT")
         } catch let e as PostgresError {
-            outcome.raw = e
+            rawError = e
             _ = try? raw.query("ROLLBACK")
         }
-        #expect(group.wait(timeout: .now() + 60) == .success)
-        if let e = outcome.raw {
+        #expect(commit.wait())
+        if let e = rawError {
             // The raw write was the one rolled back: the commit went through on its first run.
             #expect(e.sqlState == "40P01", "the raw write: \(e.message)")
-            #expect(outcome.lanes == nil && alice.commitsTriedAgain == 0)
+            #expect(commit.error == nil && alice.commitsTriedAgain == 0)
             return false
         }
-        #expect(outcome.lanes == nil, "the Lanes commit: \(String(describing: outcome.lanes))")
-        #expect(outcome.conflicts == 0)
+        #expect(commit.error == nil, "the Lanes commit: \(String(describing: commit.error))")
+        #expect(commit.conflicts == 0)
         #expect(alice.commitsTriedAgain == 1)
         // Both changes are on the board.
         let rows = try raw.query("SELECT id, column_id, title FROM lanes.cards WHERE board_id = $1 ORDER BY id", [b])

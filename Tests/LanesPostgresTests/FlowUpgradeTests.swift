@@ -14,26 +14,6 @@ struct FlowUpgradeTests {
         server = try TestServer.get()
     }
 
-    /// What `Schema.migrate` did when migration 5 was the latest.
-    static func migrateToFive(_ db: PGConnection) throws {
-        try db.query("BEGIN")
-        try db.query("SELECT pg_advisory_xact_lock(\(Schema.migrationLock))")
-        try db.query("CREATE SCHEMA IF NOT EXISTS lanes")
-        try db.query("""
-            CREATE TABLE IF NOT EXISTS lanes.schema_migrations (
-                version int PRIMARY KEY,
-                applied_at timestamptz NOT NULL DEFAULT now(),
-                applied_by name NOT NULL DEFAULT current_user)
-            """)
-        try db.query("GRANT USAGE ON SCHEMA lanes TO PUBLIC")
-        try db.query("GRANT SELECT ON lanes.schema_migrations TO PUBLIC")
-        for v in 0..<5 {
-            try db.query(Schema.migrations[v])
-            try db.query("INSERT INTO lanes.schema_migrations (version) VALUES ($1)", [String(v + 1)])
-        }
-        try db.query("COMMIT")
-    }
-
     @Test("a board whose columns changed after its cards, written under migration 5, reads from the aggregates after the upgrade, as the record reads")
     func upgradeInPlace() throws {
         let superuser = try server.connect("postgres", database: "postgres")
@@ -42,7 +22,7 @@ struct FlowUpgradeTests {
         defer { _ = try? superuser.query("DROP DATABASE \(db) WITH (FORCE)") }
         let admin = try server.connect("lanes_admin", database: db)
         defer { admin.close() }
-        try Self.migrateToFive(admin)
+        try Schema.migrate(admin, through: 5)
         #expect(try Schema.currentVersion(admin) == 5)
 
         let alice = try server.connect("alice", database: db)
