@@ -206,8 +206,27 @@ struct CommitWork {
         return first.id
     }
 
-    /// A key placing card `p` in `column` before the first card that follows it in ours and is there now.
-    private func key(for p: BoardDiff.Placement, in column: Int64) throws -> String {
+    /// A key placing card `p` in `column` before the first card that follows it in ours and is
+    /// there now. When hand-written keys leave no room there, the column's cards get fresh keys first.
+    private mutating func key(for p: BoardDiff.Placement, in column: Int64) throws -> String {
+        if let k = try keyIfRoom(for: p, in: column) { return k }
+        try freshCardKeys(in: column)
+        return try keyIfRoom(for: p, in: column) ?? OrderKey.between(nil, nil)!
+    }
+
+    /// Every card of `column` keyed afresh, evenly spread, in the order they are shown (key, then id).
+    private mutating func freshCardKeys(in column: Int64) throws {
+        let r = try db.query("SELECT id FROM lanes.cards WHERE column_id = $1 ORDER BY key, id", [String(column)])
+        let ids = (0..<r.count).compactMap { r.int($0, 0) }
+        try db.query("""
+            UPDATE lanes.cards c SET key = u.key, version = c.version + 1, seq = $4
+            FROM unnest($2::bigint[], $3::text[]) AS u(id, key) WHERE c.board_id = $1 AND c.id = u.id
+            """, [b, RowCodec.array(ids), RowCodec.array(OrderKey.spread(ids.count)), s])
+        touched.formUnion(ids)
+        wrote = true
+    }
+
+    private func keyIfRoom(for p: BoardDiff.Placement, in column: Int64) throws -> String? {
         let id = String(raw(p.card.id))
         let following = ours.columns[p.column].cards.dropFirst(p.index + 1).prefix(16).map { raw($0.id) }
         var anchor: String?
@@ -266,14 +285,27 @@ struct CommitWork {
             let isNew = plan.baseIndex == nil
             guard isNew || (plan.moved && oursColumns[j] != nil) else { continue }
             let me = oursColumns[j]
-            var anchor: String?
+            var anchor: String?, anchorID: Int64?
             for k in (j + 1)..<ours.columns.count {
-                if let a = oursColumns[k], let row = dbColumns.first(where: { $0.id == a }) { anchor = row.key; break }
+                if let a = oursColumns[k], let row = dbColumns.first(where: { $0.id == a }) { (anchor, anchorID) = (row.key, a); break }
             }
-            let lower = dbColumns.filter { row in
-                row.id != me && (anchor.map { row.key.utf8.lexicographicallyPrecedes($0.utf8) } ?? true)
-            }.last?.key
-            let key = OrderKey.between(lower, anchor)
+            func lower() -> String? {
+                dbColumns.filter { row in
+                    row.id != me && (anchor.map { row.key.utf8.lexicographicallyPrecedes($0.utf8) } ?? true)
+                }.last?.key
+            }
+            var found = OrderKey.between(lower(), anchor)
+            if found == nil, let at = dbColumns.firstIndex(where: { $0.id == anchorID }) {
+                // Hand-written keys leave no room: every column keyed afresh, in the order shown.
+                let keys = OrderKey.spread(dbColumns.count)
+                for (k, row) in dbColumns.enumerated() {
+                    try db.query("UPDATE lanes.columns SET key = $2, seq = $3 WHERE id = $1", [String(row.id), keys[k], s])
+                    dbColumns[k].key = keys[k]
+                }
+                anchor = dbColumns[at].key
+                found = OrderKey.between(lower(), anchor)
+            }
+            let key = found ?? OrderKey.between(lower(), nil)!
             if let me, let at = dbColumns.firstIndex(where: { $0.id == me }) {
                 // Only its place changes here; title, limit and notes are judged by editColumns.
                 try db.query("UPDATE lanes.columns SET key = $2, seq = $3 WHERE id = $1", [String(me), key, s])

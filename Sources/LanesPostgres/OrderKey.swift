@@ -7,13 +7,41 @@ public enum OrderKey {
     static let digits = Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz".utf8)
     static let base = 62
 
-    /// A key strictly between `a` and `b` (nil: no bound on that side). Requires `a < b` when both are given.
-    public static func between(_ a: String?, _ b: String?) -> String {
-        let da = a.map(decode) ?? []
-        let db = b.map(decode)
-        if let db { precondition(compare(da, db) < 0, "OrderKey.between: \(a ?? "nil") is not before \(b ?? "nil")") }
-        return encode(midpoint(da[...], db?[...]))
+    /// A key strictly between `a` and `b` in the order the database sorts keys (bytes; nil: no
+    /// bound on that side), or nil when none fits. Keys Lanes wrote always leave room; keys a
+    /// member wrote by hand may not (two equal keys, a key one `0` longer than its neighbour's,
+    /// a byte outside the digits): then the caller gives the column fresh keys.
+    public static func between(_ a: String?, _ b: String?) -> String? {
+        // Ours: digits, no trailing `0` (so bytes and fractions order them alike), in order.
+        if let da = a == nil ? [] : decode(a!), !endsInZero(a) {
+            guard let b else { return encode(midpoint(da[...], nil)) }
+            if let db = decode(b), !endsInZero(b), compare(da, db) < 0 { return encode(midpoint(da[...], db[...])) }
+        }
+        return bytesBetween(Array((a ?? "").utf8), b.map { Array($0.utf8) }).map { String(decoding: $0, as: UTF8.self) }
     }
+
+    /// A key of digits strictly between `a` and `b` as bytes, for keys that are not fractions of ours.
+    private static func bytesBetween(_ a: [UInt8], _ b: [UInt8]?) -> [UInt8]? {
+        let middle = digits[base / 2]
+        guard let b else { return a + [middle] }
+        guard a.lexicographicallyPrecedes(b) else { return nil }  // equal, or the wrong way round
+        var n = 0
+        while n < a.count, a[n] == b[n] { n += 1 }
+        // They differ at n: anything after `a` stays below `b`.
+        if n < a.count { return a + [middle] }
+        // `a` is the start of `b`: a digit below b's next byte ("0" and a middle digit when only
+        // "0" is below it), or "0" when more follows a "0"; nothing when a "0" ends `b` or a byte
+        // below every digit comes next.
+        let next = b[n]
+        if next > digits[0] {
+            if let below = digits.last(where: { $0 < next }), below > digits[0] { return a + [below] }
+            return a + [digits[0], middle]
+        }
+        if next == digits[0], b.count > n + 1 { return a + [digits[0]] }
+        return nil
+    }
+
+    private static func endsInZero(_ key: String?) -> Bool { key?.utf8.last == digits[0] }
 
     /// `count` increasing keys of one width, evenly spread (a column written in one go).
     public static func spread(_ count: Int) -> [String] {
@@ -60,15 +88,18 @@ public enum OrderKey {
         return 0
     }
 
-    private static func decode(_ s: String) -> [Int] {
-        s.utf8.map { c in
+    /// The key's digits, or nil when a byte is not one (a key written by hand).
+    private static func decode(_ s: String) -> [Int]? {
+        var out: [Int] = []
+        for c in s.utf8 {
             switch c {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): Int(c - UInt8(ascii: "0"))
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"): Int(c - UInt8(ascii: "A")) + 10
-            case UInt8(ascii: "a")...UInt8(ascii: "z"): Int(c - UInt8(ascii: "a")) + 36
-            default: preconditionFailure("OrderKey: \(s) is not a key")
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): out.append(Int(c - UInt8(ascii: "0")))
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"): out.append(Int(c - UInt8(ascii: "A")) + 10)
+            case UInt8(ascii: "a")...UInt8(ascii: "z"): out.append(Int(c - UInt8(ascii: "a")) + 36)
+            default: return nil
             }
         }
+        return out
     }
 
     private static func encode(_ d: [Int]) -> String {

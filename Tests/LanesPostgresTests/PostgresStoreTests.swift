@@ -389,13 +389,13 @@ struct PostgresStoreTests {
 }
 
 @Suite struct OrderKeyTests {
-    @Test func keysFitBetweenAnyTwoAndStayOrdered() {
+    @Test func keysFitBetweenAnyTwoAndStayOrdered() throws {
         var keys = OrderKey.spread(5)
         #expect(keys == keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
         var rng = SystemRandomNumberGenerator()
         for _ in 0..<2000 {
             let i = Int.random(in: 0...keys.count, using: &rng)
-            let k = OrderKey.between(i > 0 ? keys[i - 1] : nil, i < keys.count ? keys[i] : nil)
+            let k = try #require(OrderKey.between(i > 0 ? keys[i - 1] : nil, i < keys.count ? keys[i] : nil))
             #expect(!k.hasSuffix("0"))
             keys.insert(k, at: i)
         }
@@ -403,14 +403,52 @@ struct PostgresStoreTests {
         #expect(Set(keys).count == keys.count)
     }
 
-    @Test func repeatedInsertsAtOnePlaceGrowSlowly() {
+    @Test func repeatedInsertsAtOnePlaceGrowSlowly() throws {
         var lo = "V", hi = "W"
-        for _ in 0..<60 { hi = OrderKey.between(lo, hi) }
+        for _ in 0..<60 { hi = try #require(OrderKey.between(lo, hi)) }
         #expect(hi.count <= 14)
-        lo = OrderKey.between(nil, "1")
+        lo = try #require(OrderKey.between(nil, "1"))
         #expect(lo < "1")
         #expect(OrderKey.spread(10_000).count == 10_000)
         #expect(Set(OrderKey.spread(10_000)).count == 10_000)
+    }
+
+    /// Keys a member wrote by hand (SQL): equal, one `0` longer than a neighbour, bytes that are
+    /// not digits, the wrong way round. A key is found whenever one fits, as the database orders
+    /// them (bytes), and none (never a crash) when none does.
+    @Test func keysWrittenByHandGiveAKeyWhenOneFitsAndNoneOtherwise() {
+        let pieces = ["0", "1", "9", "A", "V", "z", "-", "~", "00", "zx5", "zx50"]
+        var rng = SystemRandomNumberGenerator()
+        func random() -> String? {
+            Int.random(in: 0..<6, using: &rng) == 0 ? nil : (0..<Int.random(in: 0...3, using: &rng)).map { _ in pieces.randomElement(using: &rng)! }.joined()
+        }
+        let digits = Set("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz".utf8)
+        var found = 0, none = 0
+        for _ in 0..<20_000 {
+            let a = random(), b = random()
+            let ab = Array((a ?? "").utf8)
+            if let k = OrderKey.between(a, b) {
+                found += 1
+                let kb = Array(k.utf8)
+                #expect(ab.lexicographicallyPrecedes(kb), "\(a ?? "nil") < \(k)")
+                if let b { #expect(kb.lexicographicallyPrecedes(Array(b.utf8)), "\(k) < \(b)") }
+                #expect(kb.dropFirst(ab.count).allSatisfy(digits.contains), "what \(k) adds is digits")
+            } else {
+                none += 1
+                // No key fits: b is not after a, or b is a then "0" alone or a byte below every digit.
+                let bb = Array((b ?? "").utf8)
+                let roomless = !ab.lexicographicallyPrecedes(bb)
+                    || (bb.starts(with: ab) && (bb.dropFirst(ab.count) == [UInt8(ascii: "0")] || bb[ab.count] < UInt8(ascii: "0")))
+                #expect(b != nil && roomless, "\(a ?? "nil") … \(b ?? "nil"): a key fits")
+            }
+        }
+        #expect(found > 1_000 && none > 1_000)
+        #expect(OrderKey.between("zx5", "zx5") == nil)
+        #expect(OrderKey.between("zx5", "zx50") == nil)
+        #expect(OrderKey.between("zx50", "zx5") == nil)
+        #expect(OrderKey.between("a", "a-") == nil)
+        #expect(OrderKey.between("a", "a1") == "a0V")
+        #expect(OrderKey.between("zx5", "zx500") == "zx50")
     }
 }
 
