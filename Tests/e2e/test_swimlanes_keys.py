@@ -143,8 +143,9 @@ def test_paging_keeps_the_lane_in_view_and_the_lane_keys_act_on_the_new_pages_ca
     app.wait_status("Drop the card first (space or enter), or esc to cancel")
     assert "page 1/2" in app.capture()[0]
     app.send_keys("Right", "Right", "Right")
-    lines = app.wait_for(lambda l: "page 2/2" in l[0] and "C3" in l[1], what="page 2 with the lifted card")
-    assert "Over C3 · #backend, position 1 of 8" in app.status(lines), app.dump()
+    # The page and the status may reach the screen in two frames: wait for both.
+    app.wait_for(lambda l: "page 2/2" in l[0] and "C3" in l[1] and "Over C3 · #backend, position 1 of 8" in app.status(l),
+                 what="page 2 with the lifted card over C3 · #backend, position 1 of 8")
     app.send_keys("Enter")
     app.wait_status("Dropped “b0-0 #backend” in C3 · #backend at position 1")
     dropped = [("C0", final[0][1][:8] + back(0, 8)[1:])] + final[1:3] + [

@@ -377,7 +377,8 @@ public final class AppRunner {
                 if let first = outcome.conflicts.first {
                     let more = outcome.conflicts.count > 1 ? " (and \(outcome.conflicts.count - 1) more)" : ""
                     workspace.boards[i].setStatus(DisplayText.safe(first.message) + more)
-                } else if outcome.incomingChanges > 0 {
+                } else if outcome.incomingChanges > 0, now() >= h.ownMoveUntil {
+                    // (Within a move's quiet time the change is our own move read back: its words stay.)
                     let n = outcome.incomingChanges
                     workspace.boards[i].setStatus(n == 1 ? "Saved; 1 card changed elsewhere" : "Saved; \(n) cards changed elsewhere")
                 } else if wasUnsaved {
@@ -557,7 +558,9 @@ public final class AppRunner {
         let (move, held) = (running.move, running.held)
         moving = nil
         var took = Set(held)
-        let quiet = now() + 2
+        // Its writes come back to both boards as changes from elsewhere (a read-back, or the next
+        // save's merge); until then the move's words stay. Seconds: a loaded machine took over 2.
+        let quiet = now() + 5
         if case .success(let outcome) = result {
             for k in outcome.keptOnSourceIndices where held.indices.contains(k) { took.remove(held[k]) }
         } else {
