@@ -40,6 +40,27 @@ public struct CardList: Sendable {
         if !chunk.isEmpty { appendChunk(chunk) }
     }
 
+    /// The cards at `indices`, in that order, as a list of their own (one lane's cards in a
+    /// column): filled a chunk at a time, each chunk's room taken at once, each card found by
+    /// its chunk directly while the indices rise (they do for a lane).
+    public func picking(_ indices: [Int]) -> CardList {
+        var picked = CardList()
+        var chunk: [Card] = []
+        chunk.reserveCapacity(Swift.min(indices.count, Self.fillChunk))
+        var k = 0  // the chunk holding the last index taken
+        for i in indices {
+            if k >= chunks.count || i >= ends[k] || i < start(of: k) { k = locate(i).chunk }
+            chunk.append(chunks[k][i - start(of: k)])
+            if chunk.count == Self.fillChunk {
+                picked.appendChunk(chunk)
+                chunk = []
+                chunk.reserveCapacity(Swift.min(indices.count - picked.count, Self.fillChunk))
+            }
+        }
+        if !chunk.isEmpty { picked.appendChunk(chunk) }
+        return picked
+    }
+
     private mutating func appendChunk(_ chunk: [Card]) {
         chunks.append(chunk)
         ends.append((ends.last ?? 0) + chunk.count)

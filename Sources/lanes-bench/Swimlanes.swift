@@ -11,7 +11,8 @@ import LanesTerminal
 ///   lanes set in the sidecar and with no sidecar, in A/B pairs in one loop (the order alternating),
 ///   the verdict the median of the pairs' ratios; the in-app part (app, size, frame) is shown apart,
 ///   and the parse alone and the placement of every card in its lane (`LANES_BENCH_PROFILE=N` runs
-///   only N placements, for `perf record`);
+///   only N placements, for `perf record`; `LANES_BENCH_LAUNCH=lN` or `pN` only N launches of the
+///   lanes or the columns board, printing the fastest, for `perf record` of one side);
 /// - `S` and the frame after it, both ways;
 /// - a drag across lanes and columns, each motion with the frame's tick and render (the
 ///   auto-scroll steps it starts at the screen's edges included).
@@ -66,6 +67,13 @@ enum SwimlaneBench {
         // A/B in one loop: each pair opens both boards back to back, the order alternating from
         // pair to pair, so a burst of load on the shared machine hits both alike; the pair's
         // ratio is the fair figure, its median over the pairs the verdict. One pair first, not counted.
+        if let spec = ProcessInfo.processInfo.environment["LANES_BENCH_LAUNCH"], let n = Int(spec.dropFirst()) {
+            let path = spec.first == "l" ? lanesPath : plainPath
+            var best = Double.infinity
+            for _ in 0..<n { best = min(best, launch(path).1) }
+            print("fastest launch \(spec): \(fmt(best)) ms")
+            exit(0)
+        }
         _ = launch(plainPath); _ = launch(lanesPath)
         let pairs = 21
         var total: [Double] = [], totalPlain: [Double] = [], inApp: [Double] = [], inAppPlain: [Double] = []
