@@ -302,54 +302,70 @@ struct Words {
     }
 
     /// Read by Unicode scalar, not by grapheme: a quote followed by a combining mark is still a quote.
-    var rest: Substring.UnicodeScalarView
+    private let scalars: [Unicode.Scalar]
+    /// The next scalar to read.
+    private var at = 0
 
-    init(_ text: String) { rest = Substring(text).unicodeScalars }
+    init(_ text: String) { scalars = Array(text.unicodeScalars) }
 
     /// Once `next` returned nil: the comment ending the line with the blanks before it (`""` when none).
     var comment: String = ""
 
+    private var current: Unicode.Scalar? { at < scalars.count ? scalars[at] : nil }
+
+    private func text(_ range: Range<Int>) -> String {
+        var s = ""
+        s.unicodeScalars.append(contentsOf: scalars[range])
+        return s
+    }
+
     mutating func next(_ source: Source, _ line: Int) throws(ParseError) -> Word? {
-        let blanks = rest
-        while let c = rest.first, c == " " || c == "\t" { rest.removeFirst() }
-        guard let c = rest.first, c != "#" else {
-            comment = rest.isEmpty ? "" : String(Substring(blanks))
+        let blanks = at
+        while let c = current, c == " " || c == "\t" { at += 1 }
+        guard let c = current, c != "#" else {
+            comment = at == scalars.count ? "" : text(blanks..<scalars.count)
             return nil
         }
         if c == "\"" {
-            rest.removeFirst()
+            at += 1
             var name = ""
+            var run = at  // the scalars since the last escape, copied at once
             while true {
-                guard let ch = rest.first else {
+                guard let ch = current else {
                     throw source.error(line, "a quoted name is not closed (a \" is missing)")
                 }
-                rest.removeFirst()
-                if ch == "\"" { break }
+                if ch == "\"" {
+                    name.unicodeScalars.append(contentsOf: scalars[run..<at])
+                    at += 1
+                    break
+                }
                 if ch == "\\" {
-                    guard let esc = rest.first, esc == "\"" || esc == "\\" else {
+                    name.unicodeScalars.append(contentsOf: scalars[run..<at])
+                    at += 1
+                    guard let esc = current, esc == "\"" || esc == "\\" else {
                         throw source.error(line, "only \\\" and \\\\ may follow a backslash in a quoted name")
                     }
-                    rest.removeFirst()
                     name.unicodeScalars.append(esc)
+                    at += 1
+                    run = at
                 } else {
-                    name.unicodeScalars.append(ch)
+                    at += 1
                 }
             }
             // An empty name is allowed: "## " is a column with an empty title, and its rule must read back.
-            if let after = rest.first, after != " " && after != "\t" {
+            if let after = current, after != " " && after != "\t" {
                 throw source.error(line, "expected a space after the quoted name \(AcceptRules.quoted(name))")
             }
             return .quoted(name)
         }
-        var word = ""
-        while let ch = rest.first, ch != " " && ch != "\t" {
+        let start = at
+        while let ch = current, ch != " " && ch != "\t" {
             if ch == "\"" || ch == "#" {
                 throw source.error(line, "a name with \(ch == "#" ? "#" : "quotes") must be written in double quotes")
             }
-            word.unicodeScalars.append(ch)
-            rest.removeFirst()
+            at += 1
         }
-        return .bare(word)
+        return .bare(text(start..<at))
     }
 }
 

@@ -21,6 +21,7 @@ public struct LaneTagFinder: Sendable {
     let otherTags: [String: Int]?
     /// Per byte: the byte folded (`fold`) when tags are made of it, 0 when they are not.
     let tagBytes: [UInt8]
+    static let tagByteTable: [UInt8] = (0..<256).map { b in isTagByte(UInt8(b)) ? UInt8(b) | 0x20 : 0 }
 
     public init(_ swimlanes: Swimlanes) {
         self.swimlanes = swimlanes
@@ -28,12 +29,16 @@ public struct LaneTagFinder: Sendable {
         var entries: [Entry] = []
         var other: [String: Int] = [:]
         for (k, t) in swimlanes.tags.enumerated() {
-            let lower = t.lowercased()
-            if lower.utf8.allSatisfy({ $0 < 0x80 }) {
-                entries.append(Entry(start: Int32(pool.count), count: Int32(lower.utf8.count), lane: Int32(k),
-                                     word: LaneTagFinder.word(of: Array(lower.utf8))))
-                pool.append(contentsOf: lower.utf8)
-            } else if other[lower] == nil {
+            // An ASCII tag lowercased byte by byte (`lowercased()` costs a microsecond a tag, and
+            // this is on the way to the first frame); another may lowercase to ASCII (the Kelvin sign).
+            let ascii = t.utf8.allSatisfy { $0 < 0x80 }
+            let lower = ascii ? nil : t.lowercased()
+            if ascii || lower!.utf8.allSatisfy({ $0 < 0x80 }) {
+                let bytes = ascii ? t.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 } : Array(lower!.utf8)
+                entries.append(Entry(start: Int32(pool.count), count: Int32(bytes.count), lane: Int32(k),
+                                     word: LaneTagFinder.word(of: bytes)))
+                pool.append(contentsOf: bytes)
+            } else if let lower, other[lower] == nil {
                 other[lower] = k
             }
         }
@@ -49,7 +54,7 @@ public struct LaneTagFinder: Sendable {
         self.entries = entries
         self.slots = slots
         otherTags = other.isEmpty ? nil : other
-        tagBytes = (0..<256).map { b in LaneTagFinder.isTagByte(UInt8(b)) ? UInt8(b) | 0x20 : 0 }
+        tagBytes = LaneTagFinder.tagByteTable
     }
 
     /// Every card of `cards` placed, in order: `lanes[i]` is card `i`'s lane (`swimlanes.count`
@@ -221,11 +226,18 @@ public struct LaneTagFinder: Sendable {
         return true
     }
 
-    /// Where the next `#` is in `base[i..<n]` (`n`: none), eight bytes at a time: a title is
-    /// short, and a call to `memchr` for each cost more than the search (13 % of placing).
+    /// Where the next `#` is in `base[start..<n]` (`n`: none), a block of bytes at a time: a title
+    /// is short, and a call to `memchr` for each cost more than the search (13 % of placing).
     @inline(__always) static func nextHash(_ base: UnsafePointer<UInt8>, from start: Int, count n: Int) -> Int {
         let raw = UnsafeRawPointer(base)
         var i = start
+        // Sixteen bytes at a time while a whole block is left (whether it holds a `#` at all),
+        // then eight (where), then one.
+        let hashes = SIMD16<UInt8>(repeating: 0x23)
+        while i &+ 16 <= n {
+            if any(raw.loadUnaligned(fromByteOffset: i, as: SIMD16<UInt8>.self) .== hashes) { break }
+            i &+= 16
+        }
         while i &+ 8 <= n {
             // A byte of `x` is zero where the word has `#`; the lowest flagged byte is always a true one.
             let x = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self) ^ 0x2323_2323_2323_2323
