@@ -301,67 +301,69 @@ struct Words {
         }
     }
 
-    /// Read by Unicode scalar, not by grapheme: a quote followed by a combining mark is still a quote.
-    private let scalars: [Unicode.Scalar]
-    /// The next scalar to read.
+    /// Read by UTF-8 byte, which is reading by Unicode scalar for the ASCII marks it looks for
+    /// (blanks, `#`, quotes, backslash never occur inside another scalar's bytes), not by grapheme:
+    /// a quote followed by a combining mark is still a quote.
+    private let bytes: [UInt8]
+    /// The next byte to read.
     private var at = 0
 
-    init(_ text: String) { scalars = Array(text.unicodeScalars) }
+    init(_ text: String) { bytes = Array(text.utf8) }
 
     /// Once `next` returned nil: the comment ending the line with the blanks before it (`""` when none).
     var comment: String = ""
 
-    private var current: Unicode.Scalar? { at < scalars.count ? scalars[at] : nil }
+    private var current: UInt8? { at < bytes.count ? bytes[at] : nil }
 
-    private func text(_ range: Range<Int>) -> String {
-        var s = ""
-        s.unicodeScalars.append(contentsOf: scalars[range])
-        return s
-    }
+    private func text(_ range: Range<Int>) -> String { String(decoding: bytes[range], as: UTF8.self) }
+
+    private static let space = UInt8(ascii: " "), tab = UInt8(ascii: "\t"), hash = UInt8(ascii: "#"),
+                       quote = UInt8(ascii: "\""), backslash = UInt8(ascii: "\\")
 
     mutating func next(_ source: Source, _ line: Int) throws(ParseError) -> Word? {
         let blanks = at
-        while let c = current, c == " " || c == "\t" { at += 1 }
-        guard let c = current, c != "#" else {
-            comment = at == scalars.count ? "" : text(blanks..<scalars.count)
+        while let c = current, c == Words.space || c == Words.tab { at += 1 }
+        guard let c = current, c != Words.hash else {
+            comment = at == bytes.count ? "" : text(blanks..<bytes.count)
             return nil
         }
-        if c == "\"" {
+        if c == Words.quote {
             at += 1
-            var name = ""
-            var run = at  // the scalars since the last escape, copied at once
+            var name: [UInt8] = []
+            var run = at  // the bytes since the last escape, copied at once
             while true {
                 guard let ch = current else {
                     throw source.error(line, "a quoted name is not closed (a \" is missing)")
                 }
-                if ch == "\"" {
-                    name.unicodeScalars.append(contentsOf: scalars[run..<at])
+                if ch == Words.quote {
+                    name.append(contentsOf: bytes[run..<at])
                     at += 1
                     break
                 }
-                if ch == "\\" {
-                    name.unicodeScalars.append(contentsOf: scalars[run..<at])
+                if ch == Words.backslash {
+                    name.append(contentsOf: bytes[run..<at])
                     at += 1
-                    guard let esc = current, esc == "\"" || esc == "\\" else {
+                    guard let esc = current, esc == Words.quote || esc == Words.backslash else {
                         throw source.error(line, "only \\\" and \\\\ may follow a backslash in a quoted name")
                     }
-                    name.unicodeScalars.append(esc)
+                    name.append(esc)
                     at += 1
                     run = at
                 } else {
                     at += 1
                 }
             }
+            let quoted = String(decoding: name, as: UTF8.self)
             // An empty name is allowed: "## " is a column with an empty title, and its rule must read back.
-            if let after = current, after != " " && after != "\t" {
-                throw source.error(line, "expected a space after the quoted name \(AcceptRules.quoted(name))")
+            if let after = current, after != Words.space && after != Words.tab {
+                throw source.error(line, "expected a space after the quoted name \(AcceptRules.quoted(quoted))")
             }
-            return .quoted(name)
+            return .quoted(quoted)
         }
         let start = at
-        while let ch = current, ch != " " && ch != "\t" {
-            if ch == "\"" || ch == "#" {
-                throw source.error(line, "a name with \(ch == "#" ? "#" : "quotes") must be written in double quotes")
+        while let ch = current, ch != Words.space && ch != Words.tab {
+            if ch == Words.quote || ch == Words.hash {
+                throw source.error(line, "a name with \(ch == Words.hash ? "#" : "quotes") must be written in double quotes")
             }
             at += 1
         }

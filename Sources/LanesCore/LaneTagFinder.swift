@@ -29,16 +29,13 @@ public struct LaneTagFinder: Sendable {
         var entries: [Entry] = []
         var other: [String: Int] = [:]
         for (k, t) in swimlanes.tags.enumerated() {
-            // An ASCII tag lowercased byte by byte (`lowercased()` costs a microsecond a tag, and
-            // this is on the way to the first frame); another may lowercase to ASCII (the Kelvin sign).
-            let ascii = t.utf8.allSatisfy { $0 < 0x80 }
-            let lower = ascii ? nil : t.lowercased()
-            if ascii || lower!.utf8.allSatisfy({ $0 < 0x80 }) {
-                let bytes = ascii ? t.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 } : Array(lower!.utf8)
-                entries.append(Entry(start: Int32(pool.count), count: Int32(bytes.count), lane: Int32(k),
-                                     word: LaneTagFinder.word(of: bytes)))
-                pool.append(contentsOf: bytes)
-            } else if let lower, other[lower] == nil {
+            // A tag that is not ASCII may lowercase to ASCII (the Kelvin sign).
+            let lower = Swimlanes.lowercased(t)
+            if lower.utf8.allSatisfy({ $0 < 0x80 }) {
+                entries.append(Entry(start: Int32(pool.count), count: Int32(lower.utf8.count), lane: Int32(k),
+                                     word: LaneTagFinder.word(of: Array(lower.utf8))))
+                pool.append(contentsOf: lower.utf8)
+            } else if other[lower] == nil {
                 other[lower] = k
             }
         }

@@ -56,7 +56,9 @@ struct AcceptRulesFormatTests {
     }
 
     @Test func roundTripsAnyTitle() throws {
-        let names = ["Done", "To do", "a \"quoted\" one", "back\\slash\\", "#hash", "comma, inside", "naïve 日本", "tab\there", "esc\u{1B}[31m"]
+        let names = ["Done", "To do", "a \"quoted\" one", "back\\slash\\", "#hash", "comma, inside", "naïve 日本", "tab\there", "esc\u{1B}[31m",
+                     // A quote or a backslash with a combining mark after it: still one to escape.
+                     "\"\u{301}lead", "trail\\\u{301}", "日\"本\\"]
         var rules = AcceptRules()
         for (i, n) in names.enumerated() { rules.setSources([names[(i + 1) % names.count], "Done"], for: n) }
         let text = rules.serialized()

@@ -33,7 +33,7 @@ public struct ColumnLanes: Sendable {
     init(cards: CardList, swimlanes: Swimlanes, finder: LaneTagFinder) {
         self.cards = cards
         self.swimlanes = swimlanes
-        let laneCount = swimlanes.count + 1, none = swimlanes.count, n = cards.count
+        let laneCount = swimlanes.count + 1, n = cards.count
         var laneOf = [Int32](repeating: 0, count: n)
         var counts = [Int](repeating: 0, count: laneCount)
         let several = laneOf.withUnsafeMutableBufferPointer { laneOf in
