@@ -21,6 +21,7 @@ public struct LaneTagFinder: Sendable {
     let otherTags: [String: Int]?
     /// Per byte: the byte folded (`fold`) when tags are made of it, 0 when they are not.
     let tagBytes: [UInt8]
+    /// `tagBytes`' contents, made once.
     static let tagByteTable: [UInt8] = (0..<256).map { b in isTagByte(UInt8(b)) ? UInt8(b) | 0x20 : 0 }
 
     public init(_ swimlanes: Swimlanes) {
