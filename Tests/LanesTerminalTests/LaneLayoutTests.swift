@@ -64,7 +64,7 @@ struct LaneViewTests {
         let grid = try #require(layout.lanes)
         #expect(grid.lanes == [0, 1, 2])
         #expect(grid.cells.map(\.section) == [0, 1, 2, 3, 4, 5, 6, 7, 8])
-        #expect(grid.placement == [[[0], [0], []], [[2], [], []], [[1], [], []]])
+        #expect(grid.placement.map { Array($0) } == [[[0], [0], []], [[2], [], []], [[1], [], []]])
         let c = layout.columns.map(\.frame)
         // Lane area from row 3; "frontend": header row 3, then as tall as its tallest cell ("Ship…" wraps: 4 rows).
         #expect(grid.cells[0].frame == Rect(x: c[0].minX, y: 3, width: c[0].width, height: 5))

@@ -59,6 +59,32 @@ struct LanePlacementTests {
         #expect(second[0].cards(inLane: 1).map(\.title) == ["Write docs #backend", "API #backend"])
     }
 
+    /// A layout sorts the lanes of the columns it shows and no other; another column's are
+    /// sorted when something reads them, and are then `Swimlanes.cells`' (as the counts were all along).
+    @Test func aLayoutSortsOnlyTheColumnsItShows() throws {
+        func card(_ c: Int, _ i: Int) -> Card {
+            let tag = i % 4 == 3 ? "" : " #l\((i + c) % 3)"
+            return Card(id: ItemID(UInt64(c * 1000 + i + 1)), title: "Card \(c)-\(i)" + tag)
+        }
+        var board = Board(columns: (0..<8).map { c in Column(title: "Column \(c)", cards: (0..<300).map { card(c, $0) }) })
+        let lanes = try Swimlanes(["l0", "l1", "l2"])
+        board.acceptRules.swimlanes = lanes
+        let cache = LayoutCache()
+        let layout = ScreenLayout(board: board, size: Size(width: 120, height: 40), page: 0, scroll: Array(repeating: 0, count: 8),
+                                  cache: cache, laneView: LaneViewState())
+        let grid = try #require(layout.lanes)
+        let shown = Set(layout.columns.map { (c: ColumnDraggable) in c.section })
+        #expect(!shown.isEmpty && shown.count < 8)
+        let placed = cache.lanePlacement.lanes(of: board, lanes)
+        #expect(placed.indices.filter { placed[$0].indicesMade } == shown.sorted())
+        let expected = lanes.cells(of: board)
+        for lane in 0...lanes.count {
+            #expect(grid.count(lane: lane) == expected[lane].reduce(0) { $0 + $1.count })
+            for c in 0..<8 { #expect(grid.placement[lane][c] == expected[lane][c], "lane \(lane), column \(c)") }
+        }
+        #expect(placed.allSatisfy { (c: ColumnLanes) in c.indicesMade })
+    }
+
     /// 3 columns of 400 cards in 4 lanes, some titles long enough to wrap: the reference
     /// measures every cell to its end.
     static func tallBoard() -> Board {

@@ -78,8 +78,9 @@ public struct LaneGrid: Sendable {
     public var layout: LaneLayout
     /// The cells of the laid-out bands, band by band, each band's the visible columns' (left to right).
     public var cells: [LaneCellDraggable]
-    /// For each lane (then "No lane"), for each column, the indices of its cards in that column.
-    public var placement: [[[Int]]]
+    /// For each lane (then "No lane"), for each column, the indices of its cards in that column
+    /// (a column's sorted when first read).
+    public var placement: LaneIndices
     /// Cards of the visible columns carrying another lane's tag besides the one they are shown in.
     public var alsoIn: [ItemID: [Int]]
     /// How many bands, from the top, have cells (the screen's and the reach's).
@@ -111,13 +112,13 @@ public struct LaneGrid: Sendable {
         let laneCount = swimlanes.count + 1
         let placed = cache.lanePlacement.lanes(of: board, swimlanes)
         self.placed = placed
-        placement = (0..<laneCount).map { lane in placed.map { $0.indices[lane] } }
+        placement = LaneIndices(columns: placed, laneCount: laneCount)
         var alsoIn: [ItemID: [Int]] = [:]
         for c in columns where !placed[c.section].alsoIn.isEmpty {
             alsoIn.merge(placed[c.section].alsoIn) { a, _ in a }
         }
         self.alsoIn = alsoIn
-        let noLaneHasCards = placed.contains { !$0.indices[swimlanes.count].isEmpty }
+        let noLaneHasCards = placed.contains { $0.counts[swimlanes.count] > 0 }
         lanes = Array(0..<swimlanes.count) + (noLaneHasCards ? [swimlanes.count] : [])
         let minimumBody = compact ? 1 : 3
         self.minimumBody = minimumBody
@@ -265,8 +266,29 @@ public struct LaneGrid: Sendable {
     }
 
     /// Cards in a lane across every column.
-    public func count(lane: Int) -> Int { placement[lane].reduce(0) { $0 + $1.count } }
+    public func count(lane: Int) -> Int { placed.reduce(0) { $0 + $1.counts[lane] } }
 
     /// The lane's name on screen.
     public func name(lane: Int) -> String { lane < swimlanes.count ? "#" + swimlanes.tags[lane] : "No lane" }
+}
+
+/// Each lane's cards in each column, by index in the column: `placement[lane][column]`, read from
+/// the columns' `ColumnLanes` (each sorts its lanes the first time one of them is read).
+public struct LaneIndices: RandomAccessCollection, Sendable {
+    let columns: [ColumnLanes]
+    let laneCount: Int
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { laneCount }
+    public subscript(lane: Int) -> Lane { Lane(columns: columns, lane: lane) }
+
+    /// One lane's cards, column by column.
+    public struct Lane: RandomAccessCollection, Sendable {
+        let columns: [ColumnLanes]
+        let lane: Int
+
+        public var startIndex: Int { 0 }
+        public var endIndex: Int { columns.count }
+        public subscript(column: Int) -> [Int] { columns[column].indices[lane] }
+    }
 }
