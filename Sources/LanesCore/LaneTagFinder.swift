@@ -93,17 +93,6 @@ public struct LaneTagFinder: Sendable {
         return several
     }
 
-    /// The card's lane (nil: "No lane") and the other lanes whose tags it carries, in lane order.
-    public func placement(of card: Card) -> (lane: Int?, alsoIn: [Int]) {
-        var more: [Int] = []
-        let lane = withScanner { s in card.withTitleUTF8 { s.lane(of: $0, alsoIn: &more) } }
-        if lane == LaneTagFinder.unread {
-            let p = swimlanes.placement(ofTitle: card.title)
-            return (p.lane, p.alsoIn)
-        }
-        return (lane < 0 ? nil : lane, more)
-    }
-
     /// The finder's tables as pointers, for a loop over many titles.
     func withScanner<R>(_ body: (Scanner) -> R) -> R {
         pool.withUnsafeBufferPointer { pool in

@@ -19,16 +19,27 @@ struct LaneTagFinderTests {
         (0..<n).map { _ in pieces[Int(random.next() % UInt64(pieces.count))] }.joined()
     }
 
+    /// `place` over `cards`: each card's lane (`lanes.count`: "No lane"), the lanes' counts, and
+    /// the cards carrying other lanes' tags.
+    static func place(_ cards: CardList, in lanes: Swimlanes) -> (lanes: [Int], counts: [Int], several: [(index: Int, alsoIn: [Int])]) {
+        var laneOf = [Int32](repeating: -7, count: cards.count)
+        var counts = [Int](repeating: 0, count: lanes.count + 1)
+        let several = laneOf.withUnsafeMutableBufferPointer { laneOf in
+            counts.withUnsafeMutableBufferPointer { counts in LaneTagFinder(lanes).place(cards, lanes: laneOf, counts: counts) }
+        }
+        return (laneOf.map(Int.init), counts, several)
+    }
+
     @Test(arguments: 0..<4)
     func eachTitleIsPlacedAsSwimlanesPlacesIt(set: Int) throws {
         let lanes = try Swimlanes(Self.laneSets[set])
-        let finder = LaneTagFinder(lanes)
         var random = SplitMix64(seed: UInt64(100 + set))
-        for _ in 0..<4000 {
-            let title = Self.title(&random, pieces: Int(random.next() % 9))
+        let titles = (0..<4000).map { _ in Self.title(&random, pieces: Int(random.next() % 9)) }
+        let placed = Self.place(CardList(titles.enumerated().map { Card(id: ItemID(UInt64($0 + 1)), title: $1) }), in: lanes)
+        let alsoIn = Dictionary(uniqueKeysWithValues: placed.several.map { ($0.index, $0.alsoIn) })
+        for (k, title) in titles.enumerated() {
             let slow = lanes.placement(ofTitle: title)
-            let fast = finder.placement(of: Card(id: ItemID(1), title: title))
-            #expect(fast.lane == slow.lane && fast.alsoIn == slow.alsoIn, "\(title.debugDescription)")
+            #expect(placed.lanes[k] == (slow.lane ?? lanes.count) && (alsoIn[k] ?? []) == slow.alsoIn, "\(title.debugDescription)")
         }
     }
 
@@ -38,7 +49,6 @@ struct LaneTagFinderTests {
     @Test(arguments: 0..<4)
     func aWholeColumnIsPlacedAsSwimlanesPlacesIt(set: Int) throws {
         let lanes = try Swimlanes(Self.laneSets[set])
-        let finder = LaneTagFinder(lanes)
         var random = SplitMix64(seed: UInt64(300 + set))
         for size in [0, 1, 9, 1300] {
             let cards = CardList((0..<size).map { i in
@@ -47,13 +57,9 @@ struct LaneTagFinderTests {
                     : pad + Self.title(&random, pieces: Int(random.next() % 7))
                 return Card(id: ItemID(UInt64(i + 1)), title: title)
             })
-            var laneOf = [Int32](repeating: -7, count: size)
-            var counts = [Int](repeating: 0, count: lanes.count + 1)
-            let several = laneOf.withUnsafeMutableBufferPointer { laneOf in
-                counts.withUnsafeMutableBufferPointer { counts in finder.place(cards, lanes: laneOf, counts: counts) }
-            }
+            let (laneOf, counts, several) = Self.place(cards, in: lanes)
             let expected = cards.map { lanes.placement(ofTitle: $0.title) }
-            #expect(laneOf.map(Int.init) == expected.map { $0.lane ?? lanes.count })
+            #expect(laneOf == expected.map { $0.lane ?? lanes.count })
             #expect(counts == (0...lanes.count).map { l in expected.filter { ($0.lane ?? lanes.count) == l }.count })
             #expect(several.map(\.index) == expected.indices.filter { !expected[$0].alsoIn.isEmpty })
             #expect(several.map(\.alsoIn) == expected.filter { !$0.alsoIn.isEmpty }.map(\.alsoIn))
