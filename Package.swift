@@ -10,7 +10,7 @@ let package = Package(
         .library(name: "LanesPostgres", targets: ["LanesPostgres"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
     ],
     targets: [
         .target(name: "DragKit"),
@@ -31,13 +31,19 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .executableTarget(name: "lanes-bench", dependencies: ["LanesTerminal", "LanesCore", "LanesPostgres", "DragKit", "SeededRandom",
-                                                        .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+        .executableTarget(
+            name: "lanes-bench",
+            dependencies: [
+                "LanesTerminal", "LanesCore", "LanesPostgres", "DragKit", "SeededRandom",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
         .testTarget(name: "DragKitTests", dependencies: ["DragKit"]),
         .testTarget(name: "LanesCoreTests", dependencies: ["LanesCore", "DragKit", "SeededRandom"]),
-        .testTarget(name: "LanesPostgresTests", dependencies: ["LanesPostgres", "LanesCore", "DragKit", "SeededRandom"]),
-        .testTarget(name: "LanesTerminalTests", dependencies: ["LanesTerminal", "LanesCore", "DragKit", "SeededRandom"],
-                    exclude: ["Fixtures"]),  // read from the source tree by path (scripts/gen-widths writes them)
+        .testTarget(
+            name: "LanesPostgresTests", dependencies: ["LanesPostgres", "LanesCore", "DragKit", "SeededRandom"]),
+        .testTarget(
+            name: "LanesTerminalTests", dependencies: ["LanesTerminal", "LanesCore", "DragKit", "SeededRandom"],
+            exclude: ["Fixtures"]),  // read from the source tree by path (scripts/gen-widths writes them)
     ],
     swiftLanguageModes: [.v6]
 )

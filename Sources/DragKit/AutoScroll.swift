@@ -124,8 +124,11 @@ public struct EdgeAutoScroller: Sendable {
     }
 
     /// The edge zone of `s` the pointer is in, among the directions `s` can still scroll: deeper wins, then the start.
-    public static func edge(of pointer: Point, in s: Scrollable, config: Config = Config()) -> (direction: Int, depth: Int)? {
-        let (along, across, lo, hi, crossLo, crossHi) = s.axis == .vertical
+    public static func edge(of pointer: Point, in s: Scrollable, config: Config = Config()) -> (
+        direction: Int, depth: Int
+    )? {
+        let (along, across, lo, hi, crossLo, crossHi) =
+            s.axis == .vertical
             ? (pointer.y, pointer.x, s.viewport.minY, s.viewport.maxY, s.viewport.minX, s.viewport.maxX)
             : (pointer.x, pointer.y, s.viewport.minX, s.viewport.maxX, s.viewport.minY, s.viewport.maxY)
         guard across >= crossLo, across < crossHi, !s.viewport.isEmpty else { return nil }
@@ -197,7 +200,8 @@ public struct EdgeAutoScroller: Sendable {
 
     private mutating func retarget(now: Double) {
         guard let i = Self.choose(pointer: pointer, among: scrollers, config: config),
-              let (dir, depth) = Self.edge(of: pointer, in: scrollers[i], config: config) else {
+            let (dir, depth) = Self.edge(of: pointer, in: scrollers[i], config: config)
+        else {
             target = nil
             direction = 0
             speed = 0

@@ -15,8 +15,10 @@ public struct DragStart: Hashable, Sendable {
     /// An item of the data source, or a section (a column dragged by its header).
     public var kind: DragItemKind
 
-    public init(item: ItemID, source: ItemPath, origin: Point, itemFrame: Rect, hidesOriginal: Bool = true,
-                viaKeyboard: Bool = false, carried: [ItemID] = [], kind: DragItemKind = .item) {
+    public init(
+        item: ItemID, source: ItemPath, origin: Point, itemFrame: Rect, hidesOriginal: Bool = true,
+        viaKeyboard: Bool = false, carried: [ItemID] = [], kind: DragItemKind = .item
+    ) {
         self.item = item
         self.source = source
         self.origin = origin
@@ -91,8 +93,10 @@ public struct Drop: Hashable, Sendable {
     /// For a drag carrying several items: each one's move, in board order (the grabbed one among them).
     public var carried: [CarriedMove]
 
-    public init(item: ItemID, from: ItemPath, to: ItemPath, location: Point, velocity: Velocity = .zero,
-                carried: [CarriedMove] = []) {
+    public init(
+        item: ItemID, from: ItemPath, to: ItemPath, location: Point, velocity: Velocity = .zero,
+        carried: [CarriedMove] = []
+    ) {
         self.item = item
         self.from = from
         self.to = to
@@ -174,8 +178,10 @@ public struct DragCoordinator: Sendable {
     /// (those the data source still has). A drag of an item outside it carries that item alone.
     public var selectedItems: Set<ItemID> = []
 
-    public init(arena: DragArena, recognizer: (any GestureRecognizing)? = nil,
-                overlap: OverlapEvaluator = OverlapEvaluator(), gutterTolerance: Int = 2) {
+    public init(
+        arena: DragArena, recognizer: (any GestureRecognizing)? = nil,
+        overlap: OverlapEvaluator = OverlapEvaluator(), gutterTolerance: Int = 2
+    ) {
         self.arena = arena
         self.recognizer = recognizer ?? DragGestureRecognizer()
         self.overlap = overlap
@@ -208,8 +214,10 @@ public struct DragCoordinator: Sendable {
             if let s = session {
                 // A mouse drag during a keyboard drag is a requested cancel, not a lost gesture.
                 session = nil
-                events.append(.cancelled(item: s.start.item, source: s.current,
-                                         reason: s.isKeyboard ? .requested : .gesture))
+                events.append(
+                    .cancelled(
+                        item: s.start.item, source: s.current,
+                        reason: s.isKeyboard ? .requested : .gesture))
             }
             let hit = arena.item(at: sample.start)
             guard let d = hit?.draggable ?? arena.draggable(at: sample.start) else {
@@ -220,13 +228,17 @@ public struct DragCoordinator: Sendable {
             }
             let path = ItemPath(section: d.section, item: index)
             let id = d.itemID(at: index)
-            let (carried, paths) = d.itemKind == .item ? carriedItems(grabbing: id, at: path, dataSource: dataSource)
+            let (carried, paths) =
+                d.itemKind == .item
+                ? carriedItems(grabbing: id, at: path, dataSource: dataSource)
                 : ([], [path])
-            let start = DragStart(item: id, source: path, origin: sample.start,
-                                  itemFrame: d.frameOfItem(at: index), hidesOriginal: d.hidesDraggedItem,
-                                  carried: carried, kind: d.itemKind)
-            session = Session(start: start, current: path, location: sample.start, hover: .none, isKeyboard: false,
-                              carriedPaths: paths, carriedIDs: carried.isEmpty ? [id] : carried, velocity: sample.velocity)
+            let start = DragStart(
+                item: id, source: path, origin: sample.start,
+                itemFrame: d.frameOfItem(at: index), hidesOriginal: d.hidesDraggedItem,
+                carried: carried, kind: d.itemKind)
+            session = Session(
+                start: start, current: path, location: sample.start, hover: .none, isKeyboard: false,
+                carriedPaths: paths, carriedIDs: carried.isEmpty ? [id] : carried, velocity: sample.velocity)
             events.append(.began(start))
             events += move(to: sample.location, force: true)
             return events
@@ -286,7 +298,8 @@ public struct DragCoordinator: Sendable {
         }
         if s.isKeyboard {
             // A keyboard drag stays keyboard-driven, accepted or refused; with its column gone it returns home.
-            let goal = session!.lastTarget.map { ItemPath(section: $0.section, item: $0.index) }
+            let goal =
+                session!.lastTarget.map { ItemPath(section: $0.section, item: $0.index) }
                 ?? ItemPath(section: now.section, item: now.item - session!.carriedBefore(now.item, in: now.section))
             guard let d = arena.draggable(forSection: goal.section), !d.frame.isEmpty else {
                 return apply(location: s.location, hover: .none, force: true)
@@ -303,16 +316,22 @@ public struct DragCoordinator: Sendable {
     }
 
     /// The selection's items in board order when `id` is one of several selected, else none; and their paths.
-    private func carriedItems<D: DragDataSource>(grabbing id: ItemID, at path: ItemPath,
-                                                 dataSource: D) -> ([ItemID], [ItemPath]) {
+    private func carriedItems<D: DragDataSource>(
+        grabbing id: ItemID, at path: ItemPath,
+        dataSource: D
+    ) -> ([ItemID], [ItemPath]) {
         guard selectedItems.count > 1, selectedItems.contains(id) else { return ([], [path]) }
-        let found = selectedItems.compactMap { i in dataSource.indexPath(for: i).map { (i, $0) } }.sorted { $0.1 < $1.1 }
+        let found = selectedItems.compactMap { i in dataSource.indexPath(for: i).map { (i, $0) } }.sorted {
+            $0.1 < $1.1
+        }
         guard found.count > 1 else { return ([], [path]) }
         return (found.map(\.0), found.map(\.1))
     }
 
     /// Where a dragged item or section is in `dataSource` now.
-    private func locate<D: DragDataSource>(_ id: ItemID, kind: DragItemKind, section: Int, in dataSource: D) -> ItemPath? {
+    private func locate<D: DragDataSource>(_ id: ItemID, kind: DragItemKind, section: Int, in dataSource: D)
+        -> ItemPath?
+    {
         switch kind {
         case .item: dataSource.indexPath(for: id)
         case .section: dataSource.sectionIndex(for: id).map { ItemPath(section: section, item: $0) }
@@ -330,14 +349,17 @@ public struct DragCoordinator: Sendable {
     public mutating func lift<D: DragDataSource>(at path: ItemPath, dataSource: D) -> [DragEvent] {
         var events = cancel(reason: .requested)
         guard let d = arena.draggable(forSection: path.section), !d.frame.isEmpty, d.itemKind == .item, path.item >= 0,
-              path.item < d.itemCount, d.canDragItem(at: path.item) else { return events }
+            path.item < d.itemCount, d.canDragItem(at: path.item)
+        else { return events }
         let frame = d.frameOfItem(at: path.item)
         let id = d.itemID(at: path.item)
         let (carried, paths) = carriedItems(grabbing: id, at: path, dataSource: dataSource)
-        let start = DragStart(item: id, source: path, origin: frame.origin,
-                              itemFrame: frame, hidesOriginal: d.hidesDraggedItem, viaKeyboard: true, carried: carried)
-        session = Session(start: start, current: path, location: frame.origin, hover: .none, isKeyboard: true,
-                          carriedPaths: paths, carriedIDs: carried.isEmpty ? [id] : carried)
+        let start = DragStart(
+            item: id, source: path, origin: frame.origin,
+            itemFrame: frame, hidesOriginal: d.hidesDraggedItem, viaKeyboard: true, carried: carried)
+        session = Session(
+            start: start, current: path, location: frame.origin, hover: .none, isKeyboard: true,
+            carriedPaths: paths, carriedIDs: carried.isEmpty ? [id] : carried)
         events.append(.began(start))
         // Where the grabbed item stands, counted among the items the drag does not carry.
         let home = path.item - session!.carriedBefore(path.item, in: path.section)
@@ -365,7 +387,8 @@ public struct DragCoordinator: Sendable {
     /// A section whose frame is empty (a collapsed swimlane cell) is never a target: the call does nothing.
     public mutating func moveLifted(toSection section: Int, index: Int, force: Bool = false) -> [DragEvent] {
         guard let s = session, s.isKeyboard, let d = arena.draggable(forSection: section),
-              !d.frame.isEmpty else { return [] }
+            !d.frame.isEmpty
+        else { return [] }
         let maxIndex = d.itemCount - s.carriedCount(in: section)
         let final = min(max(0, index), max(0, maxIndex))
         // The layout gap with `final` uncarried items before it.
@@ -373,9 +396,11 @@ public struct DragCoordinator: Sendable {
         for p in s.carriedPaths where p.section == section {
             if p.item < gap { gap += 1 } else { break }
         }
-        let goal = DropTarget(section: section, index: final, gap: gap,
-                              anchor: anchor(in: d, gap: gap, session: s))
-        let hover: Hover = canDrop(s.start.item, from: s.current, toSection: section, index: final)
+        let goal = DropTarget(
+            section: section, index: final, gap: gap,
+            anchor: anchor(in: d, gap: gap, session: s))
+        let hover: Hover =
+            canDrop(s.start.item, from: s.current, toSection: section, index: final)
             ? .target(goal) : .refused(section: section)
         session!.lastTarget = goal
         let y: Int
@@ -429,7 +454,8 @@ public struct DragCoordinator: Sendable {
             // Items drop only into draggables of their kind: cards into columns, columns into the board.
             // A draggable with an empty frame (a collapsed swimlane cell) is never a candidate.
             let candidates = arena.draggables.map { d in
-                d.itemKind == s.start.kind && !d.frame.isEmpty ? OverlapCandidate(rect: d.frame, priority: d.priority)
+                d.itemKind == s.start.kind && !d.frame.isEmpty
+                    ? OverlapCandidate(rect: d.frame, priority: d.priority)
                     : OverlapCandidate(rect: .zero, priority: d.priority)
             }
             var found: DropTarget?
@@ -443,10 +469,12 @@ public struct DragCoordinator: Sendable {
             } else if let r = result.refused.first {
                 hover = .refused(section: arena.draggables[r].section)
             } else if let last = s.lastTarget, let d = arena.draggable(forSection: last.section),
-                      !d.frame.isEmpty, d.frame.insetBy(-gutterTolerance).contains(p) {
+                !d.frame.isEmpty, d.frame.insetBy(-gutterTolerance).contains(p)
+            {
                 // Resting in the gutter keeps the last valid target, re-asked on every move;
                 // while it refuses it stays kept, so it comes back without a flip to none.
-                hover = canDrop(s.start.item, from: s.current, toSection: last.section, index: last.index)
+                hover =
+                    canDrop(s.start.item, from: s.current, toSection: last.section, index: last.index)
                     ? .target(last) : .refused(section: last.section)
                 kept = last
             }
@@ -501,8 +529,12 @@ public struct DragCoordinator: Sendable {
             guard let mine = moves.first(where: { $0.item == s.start.item }) else {
                 return [.cancelled(item: s.start.item, source: s.current, reason: .itemVanished)]
             }
-            return [.dropped(Drop(item: s.start.item, from: mine.from, to: mine.to, location: s.location,
-                                  velocity: velocity, carried: moves))]
+            return [
+                .dropped(
+                    Drop(
+                        item: s.start.item, from: mine.from, to: mine.to, location: s.location,
+                        velocity: velocity, carried: moves))
+            ]
         }
         let transaction = DropTransaction(item: s.start.item, target: t)
         guard let (from, to) = transaction.apply(to: &dataSource) else {
@@ -512,8 +544,10 @@ public struct DragCoordinator: Sendable {
     }
 
     /// A section dropped by its header: resolved by the identities of the section and its anchor.
-    private mutating func finishSection<D: DragDataSource>(_ s: Session, target t: DropTarget, velocity: Velocity,
-                                                           dataSource: inout D) -> [DragEvent] {
+    private mutating func finishSection<D: DragDataSource>(
+        _ s: Session, target t: DropTarget, velocity: Velocity,
+        dataSource: inout D
+    ) -> [DragEvent] {
         guard let from = dataSource.sectionIndex(for: s.start.item) else {
             return [.cancelled(item: s.start.item, source: s.current, reason: .itemVanished)]
         }
@@ -525,8 +559,12 @@ public struct DragCoordinator: Sendable {
         }
         if from != to { dataSource.performTransaction { $0.moveSection(from: from, to: to) } }
         let section = s.start.source.section
-        return [.dropped(Drop(item: s.start.item, from: ItemPath(section: section, item: from),
-                              to: ItemPath(section: section, item: to), location: s.location, velocity: velocity))]
+        return [
+            .dropped(
+                Drop(
+                    item: s.start.item, from: ItemPath(section: section, item: from),
+                    to: ItemPath(section: section, item: to), location: s.location, velocity: velocity))
+        ]
     }
 }
 

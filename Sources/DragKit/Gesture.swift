@@ -151,8 +151,11 @@ public struct DragGestureRecognizer: GestureRecognizing {
             var out: [GestureOutput] = []
             // A press while tracking means the release was lost: end the old gesture where it is.
             if let start = pressPoint, active {
-                out.append(.sample(GestureSample(.cancelled, start: start, location: lastLocation ?? start,
-                                                 timestamp: input.timestamp, velocity: .zero)))
+                out.append(
+                    .sample(
+                        GestureSample(
+                            .cancelled, start: start, location: lastLocation ?? start,
+                            timestamp: input.timestamp, velocity: .zero)))
             }
             reset()
             pressPoint = input.location
@@ -160,8 +163,11 @@ public struct DragGestureRecognizer: GestureRecognizing {
             estimator.add(input.location, at: input.timestamp)
             if activationDistance == 0 {
                 active = true
-                out.append(.sample(GestureSample(.began, start: input.location, location: input.location,
-                                                 timestamp: input.timestamp)))
+                out.append(
+                    .sample(
+                        GestureSample(
+                            .began, start: input.location, location: input.location,
+                            timestamp: input.timestamp)))
             }
             return out
         case .move:
@@ -171,11 +177,19 @@ public struct DragGestureRecognizer: GestureRecognizing {
             if !active {
                 guard input.location.distance(to: start) >= activationDistance else { return [] }
                 active = true
-                return [.sample(GestureSample(.began, start: start, location: input.location,
-                                              timestamp: input.timestamp, velocity: estimator.velocity))]
+                return [
+                    .sample(
+                        GestureSample(
+                            .began, start: start, location: input.location,
+                            timestamp: input.timestamp, velocity: estimator.velocity))
+                ]
             }
-            return [.sample(GestureSample(.changed, start: start, location: input.location,
-                                          timestamp: input.timestamp, velocity: estimator.velocity))]
+            return [
+                .sample(
+                    GestureSample(
+                        .changed, start: start, location: input.location,
+                        timestamp: input.timestamp, velocity: estimator.velocity))
+            ]
         case .release:
             guard let start = pressPoint else { return [] }
             defer { reset() }
@@ -184,21 +198,32 @@ public struct DragGestureRecognizer: GestureRecognizing {
                 if input.location.distance(to: start) >= max(1, activationDistance) {
                     // Moved far without reporting motion (merged reports): still a drag.
                     return [
-                        .sample(GestureSample(.began, start: start, location: input.location, timestamp: input.timestamp)),
-                        .sample(GestureSample(.ended, start: start, location: input.location,
-                                              timestamp: input.timestamp, velocity: estimator.velocity)),
+                        .sample(
+                            GestureSample(.began, start: start, location: input.location, timestamp: input.timestamp)),
+                        .sample(
+                            GestureSample(
+                                .ended, start: start, location: input.location,
+                                timestamp: input.timestamp, velocity: estimator.velocity)),
                     ]
                 }
                 return [.tap(start, timestamp: input.timestamp)]
             }
-            return [.sample(GestureSample(.ended, start: start, location: input.location,
-                                          timestamp: input.timestamp, velocity: estimator.velocity))]
+            return [
+                .sample(
+                    GestureSample(
+                        .ended, start: start, location: input.location,
+                        timestamp: input.timestamp, velocity: estimator.velocity))
+            ]
         case .cancel:
             guard let start = pressPoint else { return [] }
             defer { reset() }
             guard active else { return [] }
-            return [.sample(GestureSample(.cancelled, start: start, location: input.location,
-                                          timestamp: input.timestamp, velocity: .zero))]
+            return [
+                .sample(
+                    GestureSample(
+                        .cancelled, start: start, location: input.location,
+                        timestamp: input.timestamp, velocity: .zero))
+            ]
         }
     }
 }

@@ -51,8 +51,10 @@ public struct OverlapEvaluator: Hashable, Sendable {
     }
 
     /// The best overlapping candidate that `accepts` approves, and the better-ranked ones that refused.
-    public func evaluate(pointer: Point, dragged: Rect, candidates: [OverlapCandidate],
-                         accepts: (Int) -> Bool = { _ in true }) -> (target: Int?, refused: [Int]) {
+    public func evaluate(
+        pointer: Point, dragged: Rect, candidates: [OverlapCandidate],
+        accepts: (Int) -> Bool = { _ in true }
+    ) -> (target: Int?, refused: [Int]) {
         var refused: [Int] = []
         for i in ranked(pointer: pointer, dragged: dragged, candidates: candidates) {
             if accepts(i) { return (i, refused) }

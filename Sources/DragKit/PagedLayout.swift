@@ -9,8 +9,10 @@ public struct LayoutArea<Item: Hashable & Sendable>: Sendable {
     public var accepts: (@Sendable (Item, Rect) -> Bool)?
 
     /// `equivalence` defaults to the name.
-    public init(_ name: String, equivalence: String? = nil, frame: @escaping @Sendable (Size) -> Rect,
-                accepts: (@Sendable (Item, Rect) -> Bool)? = nil) {
+    public init(
+        _ name: String, equivalence: String? = nil, frame: @escaping @Sendable (Size) -> Rect,
+        accepts: (@Sendable (Item, Rect) -> Bool)? = nil
+    ) {
         self.name = name
         self.equivalence = equivalence ?? name
         self.frame = frame
@@ -108,8 +110,10 @@ public struct PagedLayoutManager<Item: Hashable & Sendable>: Sendable {
     }
 
     /// Lays out `items` on fresh pages appended to `pages`.
-    private func fill(_ items: ArraySlice<Item>, size: Size, pages: inout [LayoutPage<Item>],
-                      overflow: inout [Item]) {
+    private func fill(
+        _ items: ArraySlice<Item>, size: Size, pages: inout [LayoutPage<Item>],
+        overflow: inout [Item]
+    ) {
         var proto: LayoutPrototype<Item>?
         var page = LayoutPage<Item>(prototype: "", placements: [])
         var cursor = 0
@@ -128,7 +132,10 @@ public struct PagedLayoutManager<Item: Hashable & Sendable>: Sendable {
                 }
                 let areas = proto!.areas
                 if let k = areas[cursor...].firstIndex(where: { $0.takes(item, in: size) }) {
-                    page.placements.append(LayoutPlacement(area: areas[k].name, equivalence: areas[k].equivalence, item: item, rect: areas[k].frame(size)))
+                    page.placements.append(
+                        LayoutPlacement(
+                            area: areas[k].name, equivalence: areas[k].equivalence, item: item,
+                            rect: areas[k].frame(size)))
                     cursor = k + 1
                     if cursor == areas.count { close() }
                     break
@@ -161,8 +168,9 @@ public struct PagedLayoutManager<Item: Hashable & Sendable>: Sendable {
             let anchored = pages.count
             fill(items[start...], size: size, pages: &pages, overflow: &overflow)
             if anchored < pages.count, pages[anchored].placement(of: item)?.equivalence == key {
-                return PagedLayout(manager: self, size: size, pages: pages, overflow: overflow,
-                                   anchor: LayoutAnchor(item: item, equivalence: key))
+                return PagedLayout(
+                    manager: self, size: size, pages: pages, overflow: overflow,
+                    anchor: LayoutAnchor(item: item, equivalence: key))
             }
         }
         return canonical

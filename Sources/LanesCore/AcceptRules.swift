@@ -41,7 +41,8 @@ public struct AcceptRules: Hashable, Sendable {
     var lines: [Line]
 
     /// The comment Lanes writes at the top of a rules file it creates.
-    public static let header = "# Lanes accept rules: accept \"COLUMN\" from \"COLUMN\" … (a column without a rule accepts from all)"
+    public static let header =
+        "# Lanes accept rules: accept \"COLUMN\" from \"COLUMN\" … (a column without a rule accepts from all)"
 
     public init() {
         lines = []
@@ -61,7 +62,11 @@ public struct AcceptRules: Hashable, Sendable {
     /// No rules, and nothing a person wrote: only blank lines and Lanes' own header. Such a file is deleted rather than written.
     public var isDisposable: Bool {
         lines.allSatisfy {
-            if case .text(let t) = $0 { t.allSatisfy { $0 == " " || $0 == "\t" } || t == AcceptRules.header } else { false }
+            if case .text(let t) = $0 {
+                t.allSatisfy { $0 == " " || $0 == "\t" } || t == AcceptRules.header
+            } else {
+                false
+            }
         }
     }
 
@@ -125,8 +130,9 @@ public struct AcceptRules: Hashable, Sendable {
             if r.column == old { r.column = new }
             r.sources = AcceptRules.unique(r.sources.map { $0 == old ? new : $0 })
             if let i = ruleAt[r.column], case .rule(let first, let firstComment) = merged[i] {
-                merged[i] = .rule(AcceptRule(column: first.column, sources: first.sources + r.sources),
-                                  comment: firstComment + comment)
+                merged[i] = .rule(
+                    AcceptRule(column: first.column, sources: first.sources + r.sources),
+                    comment: firstComment + comment)
             } else {
                 ruleAt[r.column] = merged.count
                 merged.append(.rule(r, comment: comment))
@@ -208,7 +214,8 @@ public struct AcceptRules: Hashable, Sendable {
                 var f = FlowColumns()
                 while let word = try words.next(source, n) {
                     guard word == .bare("started") || word == .bare("done") else {
-                        throw source.error(n, "expected started \"COLUMN\" or done \"COLUMN\" after flow, \(source.found(n))")
+                        throw source.error(
+                            n, "expected started \"COLUMN\" or done \"COLUMN\" after flow, \(source.found(n))")
                     }
                     guard let name = try words.next(source, n)?.name else {
                         throw source.error(n, "expected the column's name after \(word.name ?? "")")
@@ -216,7 +223,8 @@ public struct AcceptRules: Hashable, Sendable {
                     if word == .bare("started") { f.started = name } else { f.done = name }
                 }
                 guard !f.isDefault else {
-                    throw source.error(n, "flow names no column: write flow started \"COLUMN\" done \"COLUMN\", or remove the line")
+                    throw source.error(
+                        n, "flow names no column: write flow started \"COLUMN\" done \"COLUMN\", or remove the line")
                 }
                 rules.lines.append(.flow(f, comment: words.comment))
                 continue
@@ -236,10 +244,14 @@ public struct AcceptRules: Hashable, Sendable {
                 sources.append(name)
             }
             guard !sources.isEmpty else {
-                throw source.error(n, "accept \(quoted(column)) from no column: name at least one after from, or remove the line")
+                throw source.error(
+                    n, "accept \(quoted(column)) from no column: name at least one after from, or remove the line")
             }
             if let earlier = firstLine[column] {
-                throw source.error(n, "a second rule for \(quoted(column)) (the first is on line \(earlier)); put all its columns on one line")
+                throw source.error(
+                    n,
+                    "a second rule for \(quoted(column)) (the first is on line \(earlier)); put all its columns on one line"
+                )
             }
             firstLine[column] = n + 1
             rules.lines.append(.rule(AcceptRule(column: column, sources: sources), comment: words.comment))
@@ -318,7 +330,7 @@ struct Words {
     private func text(_ range: Range<Int>) -> String { String(decoding: bytes[range], as: UTF8.self) }
 
     private static let space = UInt8(ascii: " "), tab = UInt8(ascii: "\t"), hash = UInt8(ascii: "#"),
-                       quote = UInt8(ascii: "\""), backslash = UInt8(ascii: "\\")
+        quote = UInt8(ascii: "\""), backslash = UInt8(ascii: "\\")
 
     mutating func next(_ source: Source, _ line: Int) throws(ParseError) -> Word? {
         let blanks = at
@@ -363,7 +375,8 @@ struct Words {
         let start = at
         while let ch = current, ch != Words.space && ch != Words.tab {
             if ch == Words.quote || ch == Words.hash {
-                throw source.error(line, "a name with \(ch == Words.hash ? "#" : "quotes") must be written in double quotes")
+                throw source.error(
+                    line, "a name with \(ch == Words.hash ? "#" : "quotes") must be written in double quotes")
             }
             at += 1
         }
@@ -394,7 +407,8 @@ extension Board {
     /// Names matching no column match nothing.
     public func allowedSources(of section: Int) -> Set<Int>? {
         guard !acceptRules.isEmpty, columns.indices.contains(section),
-              let names = acceptRules.sources(for: columns[section].title) else { return nil }
+            let names = acceptRules.sources(for: columns[section].title)
+        else { return nil }
         let wanted = Set(names)
         return Set(columns.indices.filter { wanted.contains(columns[$0].title) })
     }
@@ -430,7 +444,8 @@ extension Board {
     /// Names in the rules that match no column, in file order (each once).
     public var unknownRuleColumns: [String] {
         let titles = Set(columns.map(\.title))
-        return AcceptRules.unique(acceptRules.rules.flatMap { [$0.column] + $0.sources }.filter { !titles.contains($0) })
+        return AcceptRules.unique(
+            acceptRules.rules.flatMap { [$0.column] + $0.sources }.filter { !titles.contains($0) })
     }
 
     /// Renames a column and the rules naming it (unless another column still has the old title).

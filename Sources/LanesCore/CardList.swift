@@ -108,7 +108,9 @@ public struct CardList: Sendable {
     private func start(of k: Int) -> Int { k == 0 ? 0 : ends[k - 1] }
 
     private static func same(_ a: [Card], _ b: [Card]) -> Bool {
-        a.withUnsafeBufferPointer { x in b.withUnsafeBufferPointer { y in x.baseAddress == y.baseAddress && x.count == y.count } }
+        a.withUnsafeBufferPointer { x in
+            b.withUnsafeBufferPointer { y in x.baseAddress == y.baseAddress && x.count == y.count }
+        }
     }
 
     /// Where the lists differ: the window between their longest common prefix and suffix, as
@@ -125,7 +127,8 @@ public struct CardList: Sendable {
         if prefix == limit && n == m { return nil }
         var suffix = 0, j = 0
         while j < chunks.count - k, j < old.chunks.count - k,
-              Self.same(chunks[chunks.count - 1 - j], old.chunks[old.chunks.count - 1 - j]) {
+            Self.same(chunks[chunks.count - 1 - j], old.chunks[old.chunks.count - 1 - j])
+        {
             suffix += chunks[chunks.count - 1 - j].count
             j += 1
         }
@@ -335,7 +338,9 @@ extension CardList: Hashable {
     public static func == (a: CardList, b: CardList) -> Bool {
         guard a.count == b.count else { return false }
         if a.ends == b.ends {
-            for k in a.chunks.indices where !same(a.chunks[k], b.chunks[k]) && a.chunks[k] != b.chunks[k] { return false }
+            for k in a.chunks.indices where !same(a.chunks[k], b.chunks[k]) && a.chunks[k] != b.chunks[k] {
+                return false
+            }
             return true
         }
         return a.changedSpan(from: b) == nil

@@ -125,7 +125,9 @@ final class CardLocator: Sendable {
         // Identities up to a few times the card count are kept in the array; the rest (minted ones) in the dictionary.
         let denseLimit = UInt64(4 * total + 1024)
         for c in columns {
-            for card in c.cards where card.id.rawValue < denseLimit { largestDense = max(largestDense, card.id.rawValue) }
+            for card in c.cards where card.id.rawValue < denseLimit {
+                largestDense = max(largestDense, card.id.rawValue)
+            }
         }
         st.dense = Array(repeating: unknown, count: total == 0 ? 0 : Int(largestDense) + 1)
         st.sparse = [:]

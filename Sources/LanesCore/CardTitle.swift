@@ -50,7 +50,9 @@ struct CardTitle: Hashable, Sendable {
 
     /// Reads the title's bytes in place.
     func withUTF8<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
-        try withExtendedLifetime(slab) { try body(UnsafeBufferPointer(start: $0.bytes + Int(start), count: Int(count))) }
+        try withExtendedLifetime(slab) {
+            try body(UnsafeBufferPointer(start: $0.bytes + Int(start), count: Int(count)))
+        }
     }
 
     /// The title's bytes, valid while this title (or a card holding it) is alive: for loops over

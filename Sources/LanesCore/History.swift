@@ -69,7 +69,9 @@ public struct BoardDocument: Sendable {
     /// Applies an edit through the door as one undo step (a refusal changes nothing and records
     /// nothing); `dialect`: the format the board is stored in (see `Board.applying`).
     @discardableResult
-    public mutating func apply(_ edit: BoardEdit, force: Bool = false, dialect: BoardDialect? = nil) throws(EditRefusal) -> EditOutcome {
+    public mutating func apply(_ edit: BoardEdit, force: Bool = false, dialect: BoardDialect? = nil) throws(EditRefusal)
+        -> EditOutcome
+    {
         if let refusal = inTransit.refusal(of: edit, on: board) { throw refusal }
         let outcome = try board.applying(edit, force: force, dialect: dialect)
         board = outcome.board
@@ -110,7 +112,9 @@ public struct BoardDocument: Sendable {
     public mutating func undo() -> Replay? {
         guard let last = history.undoStack.last else { return nil }
         // A step naming a card on its way to another board waits (it stays on the stack).
-        if let refusal = inTransit.refusal(of: last.edit, on: board) { return Replay(label: last.label, words: refusal.words, changed: false, focus: nil, waits: true) }
+        if let refusal = inTransit.refusal(of: last.edit, on: board) {
+            return Replay(label: last.label, words: refusal.words, changed: false, focus: nil, waits: true)
+        }
         guard let step = history.popUndo() else { return nil }
         let r = replay(step)
         if let inverse = r.inverse { history.pushRedo(EditStep(label: step.label, edit: inverse)) }
@@ -120,7 +124,9 @@ public struct BoardDocument: Sendable {
     @discardableResult
     public mutating func redo() -> Replay? {
         guard let last = history.redoStack.last else { return nil }
-        if let refusal = inTransit.refusal(of: last.edit, on: board) { return Replay(label: last.label, words: refusal.words, changed: false, focus: nil, waits: true) }
+        if let refusal = inTransit.refusal(of: last.edit, on: board) {
+            return Replay(label: last.label, words: refusal.words, changed: false, focus: nil, waits: true)
+        }
         guard let step = history.popRedo() else { return nil }
         let r = replay(step)
         if let inverse = r.inverse { history.pushUndo(EditStep(label: step.label, edit: inverse)) }
@@ -131,7 +137,10 @@ public struct BoardDocument: Sendable {
         do {
             let outcome = try board.applying(step.edit, force: true)
             board = outcome.board
-            return (Replay(label: step.label, words: outcome.words, changed: outcome.changed, focus: outcome.focus), outcome.inverse)
+            return (
+                Replay(label: step.label, words: outcome.words, changed: outcome.changed, focus: outcome.focus),
+                outcome.inverse
+            )
         } catch {
             return (Replay(label: step.label, words: error.words, changed: false, focus: nil), nil)
         }
@@ -203,15 +212,19 @@ extension BoardEdit {
         case .moveCards(let ids, _, _): ids.count == 1 ? "move" : "move \(ids.count) cards"
         case .moveCardsToLane(let ids, _, _, _): ids.count == 1 ? "move to lane" : "move \(ids.count) cards to lane"
         case .deleteCards(let ids, _): ids.count == 1 ? "delete card" : "delete \(ids.count) cards"
-        case .receiveCards(let cards, _, _, _, _): cards.count == 1 ? "move in from another board" : "move \(cards.count) cards in from another board"
-        case .sendCards(let ids, _): ids.count == 1 ? "move to another board" : "move \(ids.count) cards to another board"
+        case .receiveCards(let cards, _, _, _, _):
+            cards.count == 1 ? "move in from another board" : "move \(cards.count) cards in from another board"
+        case .sendCards(let ids, _):
+            ids.count == 1 ? "move to another board" : "move \(ids.count) cards to another board"
         case .addColumn: "add column"
         case .renameColumn: "rename column"
         case .moveColumn: "move column"
         case .deleteColumn: "delete column"
         case .setWIPLimit(_, let n): n == nil ? "clear WIP limit" : "set WIP limit"
         case .setAcceptRule(_, let from): from.isEmpty ? "clear accept rule" : "set accept rule"
-        case .revertCard, .restoreCards, .placeCards, .removeCards, .revertColumn, .restoreColumn, .removeEmptyColumn, .group: "change"
+        case .revertCard, .restoreCards, .placeCards, .removeCards, .revertColumn, .restoreColumn, .removeEmptyColumn,
+            .group:
+            "change"
         }
     }
 }

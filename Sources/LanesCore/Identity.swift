@@ -9,10 +9,11 @@ extension ItemID {
     /// process (a merge result, a background save and the app can all mint them), and two
     /// clients of one shared board (PostgreSQL) pick the same one with odds of about n·m/2^62.
     public static func fresh() -> ItemID {
-        ItemID(freshIdentities.withLock { next in
-            defer { next += 1 }
-            return next
-        })
+        ItemID(
+            freshIdentities.withLock { next in
+                defer { next += 1 }
+                return next
+            })
     }
 }
 

@@ -33,8 +33,10 @@ public struct LaneTagFinder: Sendable {
             // A tag that is not ASCII may lowercase to ASCII (the Kelvin sign).
             let lower = Swimlanes.lowercased(t)
             if lower.utf8.allSatisfy({ $0 < 0x80 }) {
-                entries.append(Entry(start: Int32(pool.count), count: Int32(lower.utf8.count), lane: Int32(k),
-                                     word: LaneTagFinder.word(of: Array(lower.utf8))))
+                entries.append(
+                    Entry(
+                        start: Int32(pool.count), count: Int32(lower.utf8.count), lane: Int32(k),
+                        word: LaneTagFinder.word(of: Array(lower.utf8))))
                 pool.append(contentsOf: lower.utf8)
             } else if other[lower] == nil {
                 other[lower] = k
@@ -61,8 +63,10 @@ public struct LaneTagFinder: Sendable {
     ///
     /// One loop over the cards as they are stored, the titles' bytes read where they are kept:
     /// no closure, string or retain per card (this is most of what opening in swimlanes adds).
-    public func place(_ cards: CardList, lanes: UnsafeMutableBufferPointer<Int32>,
-                      counts: UnsafeMutableBufferPointer<Int>) -> [(index: Int, alsoIn: [Int])] {
+    public func place(
+        _ cards: CardList, lanes: UnsafeMutableBufferPointer<Int32>,
+        counts: UnsafeMutableBufferPointer<Int>
+    ) -> [(index: Int, alsoIn: [Int])] {
         precondition(lanes.count >= cards.count && counts.count > swimlanes.count)
         let none = swimlanes.count
         var several: [(index: Int, alsoIn: [Int])] = []
@@ -99,7 +103,9 @@ public struct LaneTagFinder: Sendable {
             entries.withUnsafeBufferPointer { entries in
                 slots.withUnsafeBufferPointer { slots in
                     tagBytes.withUnsafeBufferPointer { tagBytes in
-                        body(Scanner(pool: pool, entries: entries, slots: slots, tagBytes: tagBytes, otherTags: otherTags))
+                        body(
+                            Scanner(
+                                pool: pool, entries: entries, slots: slots, tagBytes: tagBytes, otherTags: otherTags))
                     }
                 }
             }
@@ -149,7 +155,8 @@ public struct LaneTagFinder: Sendable {
                 if j < n, base[j] >= 0x80 { return LaneTagFinder.unread }
                 i = j
                 guard j > at &+ 1 else { continue }
-                let lane = self.lane(ofTag: UnsafeBufferPointer(start: base + (at &+ 1), count: j &- at &- 1), word: word)
+                let lane = self.lane(
+                    ofTag: UnsafeBufferPointer(start: base + (at &+ 1), count: j &- at &- 1), word: word)
                 guard lane >= 0 else { continue }
                 if first < 0 {
                     first = lane
@@ -170,7 +177,10 @@ public struct LaneTagFinder: Sendable {
             while slots[at] >= 0 {
                 let e = entries[Int(slots[at])]
                 if Int(e.count) == tag.count, e.word == word,
-                   tag.count <= 8 || LaneTagFinder.equalIgnoringCase(tag, UnsafeBufferPointer(rebasing: pool[Int(e.start)..<Int(e.start + e.count)])) {
+                    tag.count <= 8
+                        || LaneTagFinder.equalIgnoringCase(
+                            tag, UnsafeBufferPointer(rebasing: pool[Int(e.start)..<Int(e.start + e.count)]))
+                {
                     return Int(e.lane)
                 }
                 at = (at + 1) & mask
@@ -203,13 +213,18 @@ public struct LaneTagFinder: Sendable {
     /// A tag's place in the table: its word and length mixed by one multiplication (Fibonacci
     /// hashing), the high bits taken.
     @inline(__always) static func slot(word: UInt64, count: Int, mask: Int) -> Int {
-        Int(truncatingIfNeeded: ((word ^ UInt64(truncatingIfNeeded: count) &<< 59) &* 0x9E37_79B9_7F4A_7C15) >> 32) & mask
+        Int(truncatingIfNeeded: ((word ^ UInt64(truncatingIfNeeded: count) &<< 59) &* 0x9E37_79B9_7F4A_7C15) >> 32)
+            & mask
     }
 
     /// Whether an ASCII tag is `lower` (lowercase bytes), ignoring case.
-    @inline(__always) static func equalIgnoringCase(_ tag: UnsafeBufferPointer<UInt8>, _ lower: UnsafeBufferPointer<UInt8>) -> Bool {
+    @inline(__always) static func equalIgnoringCase(
+        _ tag: UnsafeBufferPointer<UInt8>, _ lower: UnsafeBufferPointer<UInt8>
+    ) -> Bool {
         guard tag.count == lower.count else { return false }
-        for k in 0..<tag.count where (tag[k] >= 0x41 && tag[k] <= 0x5A ? tag[k] | 0x20 : tag[k]) != lower[k] { return false }
+        for k in 0..<tag.count where (tag[k] >= 0x41 && tag[k] <= 0x5A ? tag[k] | 0x20 : tag[k]) != lower[k] {
+            return false
+        }
         return true
     }
 
@@ -241,10 +256,10 @@ public struct LaneTagFinder: Sendable {
 
     /// Letters, digits, `_`, `-` and `/`: what a tag is made of (`Card.tags`), in ASCII.
     @inline(__always) static func isTagByte(_ b: UInt8) -> Bool {
-        (b >= 0x61 && b <= 0x7A) || (b >= 0x41 && b <= 0x5A) || (b >= 0x30 && b <= 0x39) || b == 0x5F || b == 0x2D || b == 0x2F
+        (b >= 0x61 && b <= 0x7A) || (b >= 0x41 && b <= 0x5A) || (b >= 0x30 && b <= 0x39) || b == 0x5F || b == 0x2D
+            || b == 0x2F
     }
 
     /// Unicode's white space in ASCII: tab, line feed, vertical tab, form feed, return, space.
     @inline(__always) static func isBlank(_ b: UInt8) -> Bool { (b >= 0x09 && b <= 0x0D) || b == 0x20 }
 }
-

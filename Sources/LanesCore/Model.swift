@@ -39,20 +39,26 @@ public struct Card: Hashable, Sendable, Identifiable {
     private var onlyLine: String?
     private var extras: CardExtras
 
-    public init(id: ItemID, title: String, due: String? = nil, descriptionLines: [String] = [],
-                subtasks: [Subtask] = [], done: Bool = false, extraLines: [String] = []) {
-        self.init(id: id, titleText: CardTitle(title), due: due, descriptionLines: descriptionLines, subtasks: subtasks,
-                  done: done, extraLines: extraLines)
+    public init(
+        id: ItemID, title: String, due: String? = nil, descriptionLines: [String] = [],
+        subtasks: [Subtask] = [], done: Bool = false, extraLines: [String] = []
+    ) {
+        self.init(
+            id: id, titleText: CardTitle(title), due: due, descriptionLines: descriptionLines, subtasks: subtasks,
+            done: done, extraLines: extraLines)
     }
 
     /// A card whose title a reader put in a shared slab (see `TitleSlabs`).
-    init(id: ItemID, titleText: CardTitle, due: String? = nil, descriptionLines: [String] = [],
-         subtasks: [Subtask] = [], done: Bool = false, extraLines: [String] = []) {
+    init(
+        id: ItemID, titleText: CardTitle, due: String? = nil, descriptionLines: [String] = [],
+        subtasks: [Subtask] = [], done: Bool = false, extraLines: [String] = []
+    ) {
         self.id = id
         self.titleText = titleText
         onlyLine = descriptionLines.count == 1 ? descriptionLines[0] : nil
-        extras = CardExtras(done: done, due: due, subtasks: subtasks, extraLines: extraLines,
-                            lines: descriptionLines.count > 1 ? descriptionLines : [])
+        extras = CardExtras(
+            done: done, due: due, subtasks: subtasks, extraLines: extraLines,
+            lines: descriptionLines.count > 1 ? descriptionLines : [])
     }
 
     /// A checked card (Obsidian `- [x]`); taskell has no such flag.
@@ -113,8 +119,9 @@ public struct Card: Hashable, Sendable, Identifiable {
     mutating func setParsedDetails(descriptionLines: [String], subtasks: [Subtask], extraLines: [String]) {
         onlyLine = descriptionLines.count == 1 ? descriptionLines[0] : nil
         let done = extras.done, due = extras.fields.due
-        extras = CardExtras(done: done, due: due, subtasks: subtasks, extraLines: extraLines,
-                            lines: descriptionLines.count > 1 ? descriptionLines : [])
+        extras = CardExtras(
+            done: done, due: due, subtasks: subtasks, extraLines: extraLines,
+            lines: descriptionLines.count > 1 ? descriptionLines : [])
     }
 
     /// `#tags` in the title, in order, without the `#`.
@@ -217,7 +224,9 @@ public struct Column: Hashable, Sendable, Identifiable {
     /// Lines between the heading and the first card that Lanes does not interpret, kept verbatim.
     public var extraLines: [String]
 
-    public init(id: ColumnID = .fresh(), title: String, cards: CardList = [], wipLimit: Int? = nil, extraLines: [String] = []) {
+    public init(
+        id: ColumnID = .fresh(), title: String, cards: CardList = [], wipLimit: Int? = nil, extraLines: [String] = []
+    ) {
         self.id = id
         self.title = title
         self.cards = cards
@@ -225,7 +234,8 @@ public struct Column: Hashable, Sendable, Identifiable {
         self.extraLines = extraLines
     }
 
-    public init(id: ColumnID = .fresh(), title: String, cards: [Card], wipLimit: Int? = nil, extraLines: [String] = []) {
+    public init(id: ColumnID = .fresh(), title: String, cards: [Card], wipLimit: Int? = nil, extraLines: [String] = [])
+    {
         self.init(id: id, title: title, cards: CardList(cards), wipLimit: wipLimit, extraLines: extraLines)
     }
 
@@ -306,7 +316,8 @@ extension Board: DragDataSource {
 
     public func item(at indexPath: ItemPath) -> Card? {
         guard columns.indices.contains(indexPath.section),
-              columns[indexPath.section].cards.indices.contains(indexPath.item) else { return nil }
+            columns[indexPath.section].cards.indices.contains(indexPath.item)
+        else { return nil }
         return columns[indexPath.section].cards[indexPath.item]
     }
 

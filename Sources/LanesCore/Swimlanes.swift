@@ -170,14 +170,18 @@ extension Swimlanes {
     }
 
     /// The rest of a `swimlanes` line after its first word; `earlier` is the line of a previous one (1-based).
-    static func parseLine(_ words: inout Words, _ source: Source, _ n: Int, earlier: Int?) throws(ParseError) -> Swimlanes {
+    static func parseLine(_ words: inout Words, _ source: Source, _ n: Int, earlier: Int?) throws(ParseError)
+        -> Swimlanes
+    {
         var tags: [String] = []
         while let word = try words.next(source, n) {
             guard let name = word.name else { throw source.error(n, "expected a lane tag, \(source.found(n))") }
-            tags.append(name.hasPrefix("#") && Swimlanes.isTag(String(name.dropFirst())) ? String(name.dropFirst()) : name)
+            tags.append(
+                name.hasPrefix("#") && Swimlanes.isTag(String(name.dropFirst())) ? String(name.dropFirst()) : name)
         }
         if let earlier {
-            throw source.error(n, "a second swimlanes line (the first is on line \(earlier)); put all lanes on one line")
+            throw source.error(
+                n, "a second swimlanes line (the first is on line \(earlier)); put all lanes on one line")
         }
         do throws(Problem) {
             return try Swimlanes(tags)

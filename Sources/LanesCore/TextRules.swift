@@ -163,7 +163,8 @@ public enum TextRules {
     static func writable(_ line: String) -> String {
         let isBad = { (b: UInt8) in b == 0x0A || b == 0x0D || b == 0x00 }
         // Scanning the contiguous bytes directly: the generic UTF8View walk was 8 % of a save.
-        let bad = line.utf8.withContiguousStorageIfAvailable { $0.contains(where: isBad) } ?? line.utf8.contains(where: isBad)
+        let bad =
+            line.utf8.withContiguousStorageIfAvailable { $0.contains(where: isBad) } ?? line.utf8.contains(where: isBad)
         guard bad else { return line }
         var out = String.UnicodeScalarView()
         var afterCR = false

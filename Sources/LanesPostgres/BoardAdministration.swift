@@ -48,10 +48,12 @@ extension PostgresBoardStore {
         }
         try withConnection { db in
             do {
-                let r = try db.query("UPDATE lanes.boards SET name = $2 WHERE id = $1 RETURNING id", [String(boardID), newName])
+                let r = try db.query(
+                    "UPDATE lanes.boards SET name = $2 WHERE id = $1 RETURNING id", [String(boardID), newName])
                 guard r.count == 1 else { throw gone(db) }
             } catch let e as PostgresError where e.sqlState == "23505" {
-                throw CommandError(.badInput, "a board named “\(newName)” already exists at \(url.display); pick another name")
+                throw CommandError(
+                    .badInput, "a board named “\(newName)” already exists at \(url.display); pick another name")
             } catch let e as PostgresError where e.sqlState == "42501" {
                 throw CommandError(.badInput, "role \(db.user) may not rename board “\(url.board)”: \(Self.reason(e))")
             }
@@ -66,7 +68,8 @@ extension PostgresBoardStore {
             guard r.count == 0 else { return }
             let owner = try db.query("SELECT owner FROM lanes.boards WHERE id = $1", [String(boardID)])
             guard let o = owner[0, 0] else { throw gone(db) }
-            throw CommandError(.badInput, "role \(db.user) may not delete board “\(url.board)”: only its owner (\(o)) may")
+            throw CommandError(
+                .badInput, "role \(db.user) may not delete board “\(url.board)”: only its owner (\(o)) may")
         }
     }
 
@@ -77,10 +80,12 @@ extension PostgresBoardStore {
                 throw CommandError(.notFound, "no role “\(newOwner)” in \(url.display)")
             }
             do {
-                let r = try db.query("UPDATE lanes.boards SET owner = $2 WHERE id = $1 RETURNING id", [String(boardID), newOwner])
+                let r = try db.query(
+                    "UPDATE lanes.boards SET owner = $2 WHERE id = $1 RETURNING id", [String(boardID), newOwner])
                 guard r.count == 1 else { throw gone(db) }
             } catch let e as PostgresError where e.sqlState == "42501" {
-                throw CommandError(.badInput, "role \(db.user) may not hand board “\(url.board)” over: \(Self.reason(e))")
+                throw CommandError(
+                    .badInput, "role \(db.user) may not hand board “\(url.board)” over: \(Self.reason(e))")
             }
         }
     }
@@ -88,7 +93,9 @@ extension PostgresBoardStore {
     /// The role that owns the board.
     public func owner() throws -> String {
         try withConnection { db in
-            guard let o = try db.query("SELECT owner FROM lanes.boards WHERE id = $1", [String(boardID)])[0, 0] else { throw gone(db) }
+            guard let o = try db.query("SELECT owner FROM lanes.boards WHERE id = $1", [String(boardID)])[0, 0] else {
+                throw gone(db)
+            }
             return o
         }
     }
@@ -105,7 +112,8 @@ extension PostgresBoardStore {
         try withConnection { db in
             // The last rows first (MATERIALIZED: whatever the table's statistics, the limit comes
             // before any join), then one index lookup per row for a title.
-            let r = try db.query("""
+            let r = try db.query(
+                """
                 WITH h AS MATERIALIZED (SELECT * FROM lanes.history WHERE board_id = $1 ORDER BY id DESC LIMIT $2)
                 SELECT h.id, h.at, h.role, h.entity, h.kind, h.column_title,
                        coalesce(h.after ->> 'title', h.before ->> 'title', c.title,
@@ -118,9 +126,10 @@ extension PostgresBoardStore {
                 ORDER BY h.id DESC
                 """, [String(boardID), String(limit)])
             return (0..<r.count).map { i in
-                HistoryEntry(id: r.int(i, 0)!, at: r[i, 1] ?? "", role: r[i, 2] ?? "", entity: r[i, 3] ?? "",
-                             kind: r[i, 4] ?? "", subject: r[i, 6] ?? "", columnTitle: r[i, 5],
-                             detail: Self.detail(kind: r[i, 4] ?? "", before: r[i, 7], after: r[i, 8]))
+                HistoryEntry(
+                    id: r.int(i, 0)!, at: r[i, 1] ?? "", role: r[i, 2] ?? "", entity: r[i, 3] ?? "",
+                    kind: r[i, 4] ?? "", subject: r[i, 6] ?? "", columnTitle: r[i, 5],
+                    detail: Self.detail(kind: r[i, 4] ?? "", before: r[i, 7], after: r[i, 8]))
             }
         }
     }
@@ -141,8 +150,10 @@ extension PostgresBoardStore {
         }
         switch kind {
         case "edited", "renamed", "handed over":
-            return Set(a.keys).union(b.keys).sorted().map { "\($0.replacingOccurrences(of: "_", with: " ")) \(show(b[$0])) → \(show(a[$0]))" }
-                .joined(separator: ", ")
+            return Set(a.keys).union(b.keys).sorted().map {
+                "\($0.replacingOccurrences(of: "_", with: " ")) \(show(b[$0])) → \(show(a[$0]))"
+            }
+            .joined(separator: ", ")
         case "moved":
             return (b["column_title"] as? String).map { "from “\($0)”" } ?? ""
         case "restored":
@@ -159,24 +170,35 @@ extension PostgresBoardStore {
     /// one more change, recorded like any other. Cards keep their identities.
     public func restore(at time: String) throws -> RestoreOutcome {
         let current = try load()
-        let (events, created, when) = try withConnection { db -> ([(String, String, Int64?, Int64?, String?, String?, String)], String?, String) in
+        let (events, created, when) = try withConnection {
+            db -> ([(String, String, Int64?, Int64?, String?, String?, String)], String?, String) in
             let when: String
             do {
                 when = try db.query("SELECT $1::timestamptz::text", [time])[0, 0] ?? time
             } catch let e as PostgresError where e.sqlState.hasPrefix("22") {
-                throw CommandError(.badInput, "cannot read “\(time)” as a time: \(Self.reason(e)) (write it as --list shows times, e.g. 2026-11-25 17:03:12+00)")
+                throw CommandError(
+                    .badInput,
+                    "cannot read “\(time)” as a time: \(Self.reason(e)) (write it as --list shows times, e.g. 2026-11-25 17:03:12+00)"
+                )
             }
-            let r = try db.query("""
+            let r = try db.query(
+                """
                 SELECT entity, kind, card_id, column_id, before, after, role FROM lanes.history
                 WHERE board_id = $1 AND at > $2::timestamptz AND entity IN ('card', 'column', 'board')
                 ORDER BY id DESC
                 """, [String(boardID), when])
-            let made = try db.query("SELECT min(at)::text FROM lanes.history WHERE board_id = $1 AND kind = 'created' AND at > $2::timestamptz",
-                                    [String(boardID), when])[0, 0]
-            return ((0..<r.count).map { (r[$0, 0]!, r[$0, 1]!, r.int($0, 2), r.int($0, 3), r[$0, 4], r[$0, 5], r[$0, 6] ?? "") }, made, when)
+            let made = try db.query(
+                "SELECT min(at)::text FROM lanes.history WHERE board_id = $1 AND kind = 'created' AND at > $2::timestamptz",
+                [String(boardID), when])[0, 0]
+            return (
+                (0..<r.count).map {
+                    (r[$0, 0]!, r[$0, 1]!, r.int($0, 2), r.int($0, 3), r[$0, 4], r[$0, 5], r[$0, 6] ?? "")
+                }, made, when
+            )
         }
         if let created {
-            throw CommandError(.badInput, "board “\(url.board)” did not exist yet at \(time): it was created at \(created)")
+            throw CommandError(
+                .badInput, "board “\(url.board)” did not exist yet at \(time): it was created at \(created)")
         }
         var columns: [Int64: ColumnRow] = [:]
         for c in mirror.columns { columns[c.id] = c }
@@ -223,9 +245,10 @@ extension PostgresBoardStore {
                 if let id = columnID { columns[id] = nil }
             case ("column", "deleted"):
                 guard let id = columnID else { continue }
-                columns[id] = ColumnRow(id: id, key: text(before["key"]) ?? "", title: text(before["title"]) ?? "",
-                                        wipLimit: (before["wip_limit"] as? NSNumber)?.intValue,
-                                        extraLines: RowCodec.lines(text(before["extra_lines"])), version: 0, changedBy: "")
+                columns[id] = ColumnRow(
+                    id: id, key: text(before["key"]) ?? "", title: text(before["title"]) ?? "",
+                    wipLimit: (before["wip_limit"] as? NSNumber)?.intValue,
+                    extraLines: RowCodec.lines(text(before["extra_lines"])), version: 0, changedBy: "")
             case ("column", "moved"):
                 guard let id = columnID, var row = columns[id], let k = text(before["key"]) else { continue }
                 row.key = k
@@ -243,11 +266,14 @@ extension PostgresBoardStore {
             }
         }
         var past = Mirror()
-        let ordered = columns.values.sorted { $0.key != $1.key ? $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) : $0.id < $1.id }
+        let ordered = columns.values.sorted {
+            $0.key != $1.key ? $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) : $0.id < $1.id
+        }
         let placed = cards.values.filter { columns[$0.column] != nil }
         past.reset(version: 0, columns: ordered, cards: Array(placed))
         var board = past.board()
-        board.acceptRules = (try? AcceptRules.parse(Array(rules.utf8), file: "\(url.display) accept rules")) ?? current.acceptRules
+        board.acceptRules =
+            (try? AcceptRules.parse(Array(rules.utf8), file: "\(url.display) accept rules")) ?? current.acceptRules
         let id = String(boardID)
         let outcome = try commit(base: current, ours: board) { db in
             try db.query("UPDATE lanes.boards SET restore_point = $2::timestamptz WHERE id = $1", [id, when])
@@ -262,7 +288,8 @@ extension PostgresBoardStore {
     /// and the whole history table's bytes with its indexes (every board's).
     public func historyFootprint() throws -> (rows: Int, rowBytes: Int, tableRows: Int, tableBytes: Int) {
         try withConnection { db in
-            let r = try db.query("""
+            let r = try db.query(
+                """
                 SELECT count(*), coalesce(sum(pg_column_size(h.*)), 0),
                        (SELECT count(*) FROM lanes.history), pg_total_relation_size('lanes.history')
                 FROM lanes.history h WHERE board_id = $1

@@ -52,8 +52,9 @@ struct BoardDiff {
         columns = ours.columns.enumerated().map { j, c in
             guard let b = match[j] else { return ColumnPlan(baseIndex: nil, moved: false, edited: false) }
             let old = base.columns[b]
-            return ColumnPlan(baseIndex: b, moved: !keptOrder.contains(b),
-                              edited: old.title != c.title || old.wipLimit != c.wipLimit || old.extraLines != c.extraLines)
+            return ColumnPlan(
+                baseIndex: b, moved: !keptOrder.contains(b),
+                edited: old.title != c.title || old.wipLimit != c.wipLimit || old.extraLines != c.extraLines)
         }
 
         // Per matched column, the window between the common prefix and suffix of cards (equal
@@ -92,7 +93,8 @@ struct BoardDiff {
                 }
                 if was.card != card { edits.append((card, was.card)) }
                 if was.column != b || !inOrder.contains(was.index) {
-                    placements[j].append(Placement(card: card, column: j, index: i, base: was.card, baseColumn: was.column))
+                    placements[j].append(
+                        Placement(card: card, column: j, index: i, base: was.card, baseColumn: was.column))
                 }
             }
         }
@@ -138,7 +140,7 @@ struct BoardDiff {
     /// The values of `seq` that form its longest strictly increasing subsequence (O(n log n)).
     static func longestIncreasing(_ seq: [Int]) -> Set<Int> {
         guard !seq.isEmpty else { return [] }
-        var tails: [Int] = []          // index into seq of the smallest tail of each length
+        var tails: [Int] = []  // index into seq of the smallest tail of each length
         var parent = [Int](repeating: -1, count: seq.count)
         for (i, v) in seq.enumerated() {
             var lo = 0, hi = tails.count

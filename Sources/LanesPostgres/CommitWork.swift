@@ -30,9 +30,11 @@ struct CommitWork {
     /// Row id of each ours column (nil: none could be had).
     private var oursColumns: [Int64?] = []
 
-    init(db: PGConnection, boardID: Int64, seq: Int64, me: String, seenCard: @escaping (Int64) -> CardRow?,
-         seenColumns: [ColumnRow], baseColumns: [Int64?],
-         diff: BoardDiff, base: Board, ours: Board) {
+    init(
+        db: PGConnection, boardID: Int64, seq: Int64, me: String, seenCard: @escaping (Int64) -> CardRow?,
+        seenColumns: [ColumnRow], baseColumns: [Int64?],
+        diff: BoardDiff, base: Board, ours: Board
+    ) {
         self.db = db
         self.boardID = boardID
         self.seq = seq
@@ -49,7 +51,8 @@ struct CommitWork {
     private var s: String { String(seq) }
 
     mutating func run() throws {
-        let r = try db.query("SELECT \(RowCodec.columnFields) FROM lanes.columns WHERE board_id = $1 ORDER BY key FOR UPDATE", [b])
+        let r = try db.query(
+            "SELECT \(RowCodec.columnFields) FROM lanes.columns WHERE board_id = $1 ORDER BY key FOR UPDATE", [b])
         dbColumns = (0..<r.count).map { RowCodec.columnRow(r, $0) }
         try placeColumns()
         try editColumns()
@@ -60,15 +63,17 @@ struct CommitWork {
         for d in diff.deletions { ids.insert(raw(d.card.id)) }
         var rows: [Int64: CardRow] = [:]
         if !ids.isEmpty {
-            let found = try db.query("SELECT \(Mirror.cardFields) FROM lanes.cards WHERE board_id = $1 AND id = ANY($2::bigint[]) ORDER BY id FOR UPDATE",
-                                     [b, RowCodec.array(ids.sorted())])
+            let found = try db.query(
+                "SELECT \(Mirror.cardFields) FROM lanes.cards WHERE board_id = $1 AND id = ANY($2::bigint[]) ORDER BY id FOR UPDATE",
+                [b, RowCodec.array(ids.sorted())])
             for i in 0..<found.count { let row = RowCodec.cardRow(found, i); rows[raw(row.card.id)] = row }
         }
         var removedBy: [Int64: String] = [:]
         let missing = ids.filter { rows[$0] == nil }
         if !missing.isEmpty {
-            let gone = try db.query("SELECT card_id, removed_by FROM lanes.removals WHERE board_id = $1 AND card_id = ANY($2::bigint[])",
-                                    [b, RowCodec.array(missing.sorted())])
+            let gone = try db.query(
+                "SELECT card_id, removed_by FROM lanes.removals WHERE board_id = $1 AND card_id = ANY($2::bigint[])",
+                [b, RowCodec.array(missing.sorted())])
             for i in 0..<gone.count { removedBy[gone.int(i, 0)!] = gone[i, 1] ?? "someone" }
         }
 
@@ -81,8 +86,12 @@ struct CommitWork {
             let id = raw(e.ours.id)
             guard let row = rows[id] else {
                 resurrect.insert(id)
-                conflicts.append(BoardConflict(kind: .editedAndDeleted, card: e.ours.id,
-                    message: "“\(e.ours.title)” was deleted by \(removedBy[id] ?? "someone") while you edited it: kept, with your edit"))
+                conflicts.append(
+                    BoardConflict(
+                        kind: .editedAndDeleted, card: e.ours.id,
+                        message:
+                            "“\(e.ours.title)” was deleted by \(removedBy[id] ?? "someone") while you edited it: kept, with your edit"
+                    ))
                 continue
             }
             // Content is checked by value: the fields still as base had them (a version moved by a move does not matter).
@@ -96,8 +105,10 @@ struct CommitWork {
                 contentOK.insert(id)
             }
             if let collision {
-                conflicts.append(BoardConflict(kind: .editedTwice, card: e.ours.id,
-                    message: "“\(merged.title)” was edited here and by \(row.changedBy): \(collision)"))
+                conflicts.append(
+                    BoardConflict(
+                        kind: .editedTwice, card: e.ours.id,
+                        message: "“\(merged.title)” was edited here and by \(row.changedBy): \(collision)"))
             }
         }
 
@@ -106,15 +117,21 @@ struct CommitWork {
             guard let row = rows[id] else { continue }  // already gone (by someone else, or a replay)
             if row.card == d && inBaseColumn(row, baseColumn) {
                 try db.query("DELETE FROM lanes.cards WHERE board_id = $1 AND id = $2", [b, String(id)])
-                try db.query("""
+                try db.query(
+                    """
                     INSERT INTO lanes.removals (board_id, card_id, seq) VALUES ($1, $2, $3)
                     ON CONFLICT (board_id, card_id) DO UPDATE SET seq = EXCLUDED.seq
                     """, [b, String(id), s])
                 touched.insert(id)
                 wrote = true
             } else {
-                conflicts.append(BoardConflict(kind: .refused, card: d.id,
-                    message: row.card != d ? "“\(row.card.title)” was edited by \(row.changedBy): it stays" : "“\(row.card.title)” was moved to \(columnTitle(row.column)) by \(row.changedBy): it stays"))
+                conflicts.append(
+                    BoardConflict(
+                        kind: .refused, card: d.id,
+                        message: row.card != d
+                            ? "“\(row.card.title)” was edited by \(row.changedBy): it stays"
+                            : "“\(row.card.title)” was moved to \(columnTitle(row.column)) by \(row.changedBy): it stays"
+                    ))
             }
         }
 
@@ -131,8 +148,10 @@ struct CommitWork {
                     if resurrect.contains(id) {
                         try insert(p, into: target)
                     } else if removedBy[id] != me {
-                        conflicts.append(BoardConflict(kind: .refused, card: p.card.id,
-                            message: "“\(p.card.title)” was deleted by \(removedBy[id] ?? "someone")"))
+                        conflicts.append(
+                            BoardConflict(
+                                kind: .refused, card: p.card.id,
+                                message: "“\(p.card.title)” was deleted by \(removedBy[id] ?? "someone")"))
                     }
                     continue
                 }
@@ -141,20 +160,27 @@ struct CommitWork {
                 } else if row.column == target && row.changedBy == me {
                     continue  // a replay: it is there already
                 } else {
-                    conflicts.append(BoardConflict(kind: .refused, card: p.card.id,
-                        message: "“\(row.card.title)” was moved to \(columnTitle(row.column)) by \(row.changedBy)"))
+                    conflicts.append(
+                        BoardConflict(
+                            kind: .refused, card: p.card.id,
+                            message: "“\(row.card.title)” was moved to \(columnTitle(row.column)) by \(row.changedBy)"))
                 }
             }
         }
 
         for e in diff.edits where contentOK.contains(raw(e.ours.id)) {
             let c = mergedContent[raw(e.ours.id)] ?? e.ours
-            try db.query("""
+            try db.query(
+                """
                 UPDATE lanes.cards SET title = $3, due = $4, description = $5, subtasks = $6, done = $7, extra_lines = $8,
                     version = version + 1, seq = $9
                 WHERE board_id = $1 AND id = $2
-                """, [b, String(raw(c.id)), c.title, c.due, RowCodec.lines(c.descriptionLines), RowCodec.subtasks(c.subtasks),
-                      c.done ? "t" : "f", RowCodec.lines(c.extraLines), s])
+                """,
+                [
+                    b, String(raw(c.id)), c.title, c.due, RowCodec.lines(c.descriptionLines),
+                    RowCodec.subtasks(c.subtasks),
+                    c.done ? "t" : "f", RowCodec.lines(c.extraLines), s,
+                ])
             touched.insert(raw(c.id))
             wrote = true
         }
@@ -162,7 +188,8 @@ struct CommitWork {
         let placed = Set(diff.placements.joined().map { raw($0.card.id) })
         for id in resurrect.sorted() where !placed.contains(id) {
             guard let at = ours.indexPath(for: ItemID(UInt64(bitPattern: id))),
-                  let target = targetColumn(at.section, card: ours[at]) else { continue }
+                let target = targetColumn(at.section, card: ours[at])
+            else { continue }
             try insert(BoardDiff.Placement(card: ours[at], column: at.section, index: at.item, base: nil), into: target)
         }
 
@@ -198,11 +225,18 @@ struct CommitWork {
     private mutating func targetColumn(_ j: Int, card: Card) -> Int64? {
         if let id = oursColumns[j] { return id }
         guard let first = dbColumns.first else {
-            conflicts.append(BoardConflict(kind: .refused, card: card.id, message: "“\(card.title)” has no column to go to: the board has none"))
+            conflicts.append(
+                BoardConflict(
+                    kind: .refused, card: card.id, message: "“\(card.title)” has no column to go to: the board has none"
+                ))
             return nil
         }
-        conflicts.append(BoardConflict(kind: .columnDeletedWithChanges, card: card.id,
-            message: "“\(card.title)” went to “\(first.title)”: its column “\(ours.columns[j].title)” was deleted elsewhere"))
+        conflicts.append(
+            BoardConflict(
+                kind: .columnDeletedWithChanges, card: card.id,
+                message:
+                    "“\(card.title)” went to “\(first.title)”: its column “\(ours.columns[j].title)” was deleted elsewhere"
+            ))
         return first.id
     }
 
@@ -218,7 +252,8 @@ struct CommitWork {
     private mutating func freshCardKeys(in column: Int64) throws {
         let r = try db.query("SELECT id FROM lanes.cards WHERE column_id = $1 ORDER BY key, id", [String(column)])
         let ids = (0..<r.count).compactMap { r.int($0, 0) }
-        try db.query("""
+        try db.query(
+            """
             UPDATE lanes.cards c SET key = u.key, version = c.version + 1, seq = $4
             FROM unnest($2::bigint[], $3::text[]) AS u(id, key) WHERE c.board_id = $1 AND c.id = u.id
             """, [b, RowCodec.array(ids), RowCodec.array(OrderKey.spread(ids.count)), s])
@@ -231,18 +266,21 @@ struct CommitWork {
         let following = ours.columns[p.column].cards.dropFirst(p.index + 1).prefix(16).map { raw($0.id) }
         var anchor: String?
         if !following.isEmpty {
-            let r = try db.query("SELECT id, key FROM lanes.cards WHERE board_id = $1 AND id = ANY($2::bigint[]) AND column_id = $3",
-                                 [b, RowCodec.array(following), String(column)])
+            let r = try db.query(
+                "SELECT id, key FROM lanes.cards WHERE board_id = $1 AND id = ANY($2::bigint[]) AND column_id = $3",
+                [b, RowCodec.array(following), String(column)])
             var keys: [Int64: String] = [:]
             for i in 0..<r.count { keys[r.int(i, 0)!] = r[i, 1]! }
             anchor = following.lazy.compactMap { keys[$0] }.first
         }
         let lower: String?
         if let anchor {
-            lower = try db.query("SELECT max(key) FROM lanes.cards WHERE column_id = $1 AND key < $2 AND id <> $3",
-                                 [String(column), anchor, id])[0, 0]
+            lower = try db.query(
+                "SELECT max(key) FROM lanes.cards WHERE column_id = $1 AND key < $2 AND id <> $3",
+                [String(column), anchor, id])[0, 0]
         } else {
-            lower = try db.query("SELECT max(key) FROM lanes.cards WHERE column_id = $1 AND id <> $2", [String(column), id])[0, 0]
+            lower = try db.query(
+                "SELECT max(key) FROM lanes.cards WHERE column_id = $1 AND id <> $2", [String(column), id])[0, 0]
         }
         return OrderKey.between(lower, anchor)
     }
@@ -251,11 +289,15 @@ struct CommitWork {
         let c = p.card
         let id = raw(c.id)
         let k = try key(for: p, in: column)
-        let r = try db.query("""
+        let r = try db.query(
+            """
             INSERT INTO lanes.cards (board_id, id, column_id, key, title, due, description, subtasks, done, extra_lines, seq)
             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) ON CONFLICT (board_id, id) DO NOTHING RETURNING id
-            """, [b, String(id), String(column), k, c.title, c.due, RowCodec.lines(c.descriptionLines),
-                  RowCodec.subtasks(c.subtasks), c.done ? "t" : "f", RowCodec.lines(c.extraLines), s])
+            """,
+            [
+                b, String(id), String(column), k, c.title, c.due, RowCodec.lines(c.descriptionLines),
+                RowCodec.subtasks(c.subtasks), c.done ? "t" : "f", RowCodec.lines(c.extraLines), s,
+            ])
         guard r.count == 1 else { return }  // there already: a replay
         try db.query("DELETE FROM lanes.removals WHERE board_id = $1 AND card_id = $2", [b, String(id)])
         touched.insert(id)
@@ -264,7 +306,8 @@ struct CommitWork {
 
     private mutating func move(_ id: Int64, _ p: BoardDiff.Placement, into column: Int64) throws {
         let k = try key(for: p, in: column)
-        try db.query("""
+        try db.query(
+            """
             UPDATE lanes.cards SET column_id = $3, key = $4, version = version + 1, seq = $5
             WHERE board_id = $1 AND id = $2
             """, [b, String(id), String(column), k, s])
@@ -278,7 +321,9 @@ struct CommitWork {
     private mutating func placeColumns() throws {
         let present = Set(dbColumns.map(\.id))
         oursColumns = diff.columns.map { plan in
-            plan.baseIndex.flatMap { baseColumns.indices.contains($0) ? baseColumns[$0] : nil }.flatMap { present.contains($0) ? $0 : nil }
+            plan.baseIndex.flatMap { baseColumns.indices.contains($0) ? baseColumns[$0] : nil }.flatMap {
+                present.contains($0) ? $0 : nil
+            }
         }
         for j in ours.columns.indices.reversed() {
             let plan = diff.columns[j]
@@ -287,7 +332,9 @@ struct CommitWork {
             let me = oursColumns[j]
             var anchor: String?, anchorID: Int64?
             for k in (j + 1)..<ours.columns.count {
-                if let a = oursColumns[k], let row = dbColumns.first(where: { $0.id == a }) { (anchor, anchorID) = (row.key, a); break }
+                if let a = oursColumns[k], let row = dbColumns.first(where: { $0.id == a }) {
+                    (anchor, anchorID) = (row.key, a); break
+                }
             }
             func lower() -> String? {
                 dbColumns.filter { row in
@@ -299,7 +346,8 @@ struct CommitWork {
                 // Hand-written keys leave no room: every column keyed afresh, in the order shown.
                 let keys = OrderKey.spread(dbColumns.count)
                 for (k, row) in dbColumns.enumerated() {
-                    try db.query("UPDATE lanes.columns SET key = $2, seq = $3 WHERE id = $1", [String(row.id), keys[k], s])
+                    try db.query(
+                        "UPDATE lanes.columns SET key = $2, seq = $3 WHERE id = $1", [String(row.id), keys[k], s])
                     dbColumns[k].key = keys[k]
                 }
                 anchor = dbColumns[at].key
@@ -317,14 +365,17 @@ struct CommitWork {
                 continue
             } else {
                 let c = ours.columns[j]
-                let id = try db.query("""
+                let id = try db.query(
+                    """
                     INSERT INTO lanes.columns (board_id, key, title, wip_limit, extra_lines, seq) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id
-                    """, [b, key, c.title, c.wipLimit.map(String.init), RowCodec.lines(c.extraLines), s]).int(0, 0)!
+                    """, [b, key, c.title, c.wipLimit.map(String.init), RowCodec.lines(c.extraLines), s]
+                ).int(0, 0)!
                 oursColumns[j] = id
             }
             let c = ours.columns[j]
-            let row = ColumnRow(id: oursColumns[j]!, key: key, title: c.title, wipLimit: c.wipLimit, extraLines: c.extraLines,
-                                version: 0, changedBy: self.me)
+            let row = ColumnRow(
+                id: oursColumns[j]!, key: key, title: c.title, wipLimit: c.wipLimit, extraLines: c.extraLines,
+                version: 0, changedBy: self.me)
             let at = dbColumns.firstIndex { key.utf8.lexicographicallyPrecedes($0.key.utf8) } ?? dbColumns.count
             dbColumns.insert(row, at: at)
             wrote = true
@@ -334,29 +385,50 @@ struct CommitWork {
     /// Title, WIP limit and extra lines: each field that ours changed and nobody else did first.
     private mutating func editColumns() throws {
         for (j, plan) in diff.columns.enumerated() where plan.edited {
-            guard let bi = plan.baseIndex, let id = oursColumns[j], let row = dbColumns.first(where: { $0.id == id }) else { continue }
+            guard let bi = plan.baseIndex, let id = oursColumns[j], let row = dbColumns.first(where: { $0.id == id })
+            else { continue }
             let old = base.columns[bi], new = ours.columns[j]
             let seen = seenColumns.first { $0.id == id }
             let untouched = seen?.version == row.version
             var title = row.title, wip = row.wipLimit, extra = row.extraLines
             var changed = false
             if new.title != old.title && row.title != new.title {
-                if untouched || row.title == old.title { title = new.title; changed = true } else {
-                    conflicts.append(BoardConflict(kind: .refused, message: "Column “\(old.title)” was renamed to “\(row.title)” by \(row.changedBy) first: “\(new.title)” was not saved"))
+                if untouched || row.title == old.title {
+                    title = new.title; changed = true
+                } else {
+                    conflicts.append(
+                        BoardConflict(
+                            kind: .refused,
+                            message:
+                                "Column “\(old.title)” was renamed to “\(row.title)” by \(row.changedBy) first: “\(new.title)” was not saved"
+                        ))
                 }
             }
             if new.wipLimit != old.wipLimit && row.wipLimit != new.wipLimit {
-                if untouched || row.wipLimit == old.wipLimit { wip = new.wipLimit; changed = true } else {
-                    conflicts.append(BoardConflict(kind: .refused, message: "The WIP limit of “\(row.title)” was set to \(row.wipLimit.map(String.init) ?? "none") by \(row.changedBy) first"))
+                if untouched || row.wipLimit == old.wipLimit {
+                    wip = new.wipLimit; changed = true
+                } else {
+                    conflicts.append(
+                        BoardConflict(
+                            kind: .refused,
+                            message:
+                                "The WIP limit of “\(row.title)” was set to \(row.wipLimit.map(String.init) ?? "none") by \(row.changedBy) first"
+                        ))
                 }
             }
             if new.extraLines != old.extraLines && row.extraLines != new.extraLines {
-                if untouched || row.extraLines == old.extraLines { extra = new.extraLines; changed = true } else {
-                    conflicts.append(BoardConflict(kind: .refused, message: "The notes of column “\(row.title)” were changed by \(row.changedBy) first"))
+                if untouched || row.extraLines == old.extraLines {
+                    extra = new.extraLines; changed = true
+                } else {
+                    conflicts.append(
+                        BoardConflict(
+                            kind: .refused,
+                            message: "The notes of column “\(row.title)” were changed by \(row.changedBy) first"))
                 }
             }
             guard changed else { continue }
-            try db.query("""
+            try db.query(
+                """
                 UPDATE lanes.columns SET title = $2, wip_limit = $3, extra_lines = $4, version = version + 1, seq = $5
                 WHERE id = $1
                 """, [String(id), title, wip.map(String.init), RowCodec.lines(extra), s])
@@ -368,15 +440,21 @@ struct CommitWork {
     /// Deletes the columns ours deleted, unless cards are still in them (put there elsewhere).
     private mutating func deleteColumns() throws {
         for bi in diff.deletedColumns {
-            guard baseColumns.indices.contains(bi), let id = baseColumns[bi], dbColumns.contains(where: { $0.id == id }) else { continue }
-            let left = try db.query("SELECT count(*) FROM lanes.cards WHERE column_id = $1", [String(id)]).int(0, 0) ?? 0
+            guard baseColumns.indices.contains(bi), let id = baseColumns[bi], dbColumns.contains(where: { $0.id == id })
+            else { continue }
+            let left =
+                try db.query("SELECT count(*) FROM lanes.cards WHERE column_id = $1", [String(id)]).int(0, 0) ?? 0
             if left == 0 {
                 try db.query("DELETE FROM lanes.columns WHERE id = $1", [String(id)])
                 dbColumns.removeAll { $0.id == id }
                 wrote = true
             } else {
-                conflicts.append(BoardConflict(kind: .columnDeletedWithChanges,
-                    message: "Column “\(base.columns[bi].title)” kept: it holds \(left) card\(left == 1 ? "" : "s") put there elsewhere"))
+                conflicts.append(
+                    BoardConflict(
+                        kind: .columnDeletedWithChanges,
+                        message:
+                            "Column “\(base.columns[bi].title)” kept: it holds \(left) card\(left == 1 ? "" : "s") put there elsewhere"
+                    ))
             }
         }
     }
@@ -388,7 +466,10 @@ struct CommitWork {
         let old = base.acceptRules.serialized(), new = ours.acceptRules.serialized()
         if stored == new { return }
         guard stored == old else {
-            conflicts.append(BoardConflict(kind: .refused, message: "The accept rules were changed by \(r[0, 1] ?? "someone") first: yours were not saved"))
+            conflicts.append(
+                BoardConflict(
+                    kind: .refused,
+                    message: "The accept rules were changed by \(r[0, 1] ?? "someone") first: yours were not saved"))
             return
         }
         try db.query("UPDATE lanes.boards SET accept_rules = $2 WHERE id = $1", [b, new])

@@ -37,7 +37,8 @@ struct Mirror {
     private var order: [Int64: [Int64]] = [:]
     private var built: [Int64: CardList] = [:]
 
-    static let cardFields = "id, column_id, key, version, changed_by, title, due, description, subtasks, done, extra_lines"
+    static let cardFields =
+        "id, column_id, key, version, changed_by, title, due, description, subtasks, done, extra_lines"
 
     /// Applies a delta: the board row's fields, every column, changed cards, and removed card ids.
     /// Built columns are patched in place (a removal and an insertion), not rebuilt.
@@ -107,17 +108,20 @@ struct Mirror {
 
     /// The board the rows make: columns by key, cards by key, the rules.
     mutating func board() -> Board {
-        var board = Board(columns: columns.map { c in
-            let cards: CardList
-            if let done = built[c.id] {
-                cards = done
-            } else {
-                let rows = self.cards
-                cards = CardList((order[c.id] ?? []).lazy.map { rows[$0]!.card })
-                built[c.id] = cards
-            }
-            return Column(id: ColumnID(UInt64(bitPattern: c.id)), title: c.title, cards: cards, wipLimit: c.wipLimit, extraLines: c.extraLines)
-        })
+        var board = Board(
+            columns: columns.map { c in
+                let cards: CardList
+                if let done = built[c.id] {
+                    cards = done
+                } else {
+                    let rows = self.cards
+                    cards = CardList((order[c.id] ?? []).lazy.map { rows[$0]!.card })
+                    built[c.id] = cards
+                }
+                return Column(
+                    id: ColumnID(UInt64(bitPattern: c.id)), title: c.title, cards: cards, wipLimit: c.wipLimit,
+                    extraLines: c.extraLines)
+            })
         board.acceptRules = rules
         return board
     }
@@ -140,18 +144,21 @@ enum RowCodec {
     /// A card from a row selected with `Mirror.cardFields`.
     static func cardRow(_ r: PGConnection.Rows, _ i: Int) -> CardRow {
         let id = r.int(i, 0)!
-        let card = Card(id: ItemID(UInt64(bitPattern: id)), title: r[i, 5] ?? "", due: r[i, 6],
-                        descriptionLines: lines(r[i, 7]), subtasks: subtasks(r[i, 8]), done: r[i, 9] == "t",
-                        extraLines: lines(r[i, 10]))
+        let card = Card(
+            id: ItemID(UInt64(bitPattern: id)), title: r[i, 5] ?? "", due: r[i, 6],
+            descriptionLines: lines(r[i, 7]), subtasks: subtasks(r[i, 8]), done: r[i, 9] == "t",
+            extraLines: lines(r[i, 10]))
         return CardRow(card: card, column: r.int(i, 1)!, key: r[i, 2]!, version: r.int(i, 3)!, changedBy: r[i, 4] ?? "")
     }
 
-    static let columnFields = "id, key, title, wip_limit, extra_lines, version, changed_by, heading, card_style, after_list"
+    static let columnFields =
+        "id, key, title, wip_limit, extra_lines, version, changed_by, heading, card_style, after_list"
 
     static func columnRow(_ r: PGConnection.Rows, _ i: Int) -> ColumnRow {
-        ColumnRow(id: r.int(i, 0)!, key: r[i, 1]!, title: r[i, 2] ?? "", wipLimit: r[i, 3].flatMap { Int($0) },
-                  extraLines: lines(r[i, 4]), version: r.int(i, 5)!, changedBy: r[i, 6] ?? "",
-                  layout: LaneLayout(heading: r[i, 7], cardStyle: r[i, 8], afterList: lines(r[i, 9])))
+        ColumnRow(
+            id: r.int(i, 0)!, key: r[i, 1]!, title: r[i, 2] ?? "", wipLimit: r[i, 3].flatMap { Int($0) },
+            extraLines: lines(r[i, 4]), version: r.int(i, 5)!, changedBy: r[i, 6] ?? "",
+            layout: LaneLayout(heading: r[i, 7], cardStyle: r[i, 8], afterList: lines(r[i, 9])))
     }
 
     /// A PostgreSQL array literal of texts (`{"a","b",NULL}`), for `unnest($1::text[])`.

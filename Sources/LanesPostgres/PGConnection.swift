@@ -40,8 +40,10 @@ final class PGConnection {
     init(conninfo: String, displayName: String, timeout: Int = 5) throws {
         self.displayName = displayName
         // Keywords before dbname are defaults; the URL (expanded from dbname) overrides them.
-        let keys = ["connect_timeout", "keepalives_idle", "keepalives_interval", "keepalives_count",
-                    "tcp_user_timeout", "application_name", "dbname"]
+        let keys = [
+            "connect_timeout", "keepalives_idle", "keepalives_interval", "keepalives_count",
+            "tcp_user_timeout", "application_name", "dbname",
+        ]
         let values = [String(timeout), "10", "3", "3", String(timeout * 1000), "lanes", conninfo]
         conn = withCStrings(keys) { k in
             withCStrings(values) { v in PQconnectdbParams(k, v, 1) }
@@ -59,10 +61,12 @@ final class PGConnection {
     /// Failures while connecting: a server that is not there is "unavailable"; a refused login is not.
     static func connectFailure(_ reason: String, displayName: String) -> any Error {
         let lower = reason.lowercased()
-        let unreachable = ["could not connect", "connection refused", "no such file", "timeout expired",
-                           "could not translate host", "the database system is starting up",
-                           "the database system is shutting down", "server closed the connection",
-                           "network is unreachable", "no route to host"]
+        let unreachable = [
+            "could not connect", "connection refused", "no such file", "timeout expired",
+            "could not translate host", "the database system is starting up",
+            "the database system is shutting down", "server closed the connection",
+            "network is unreachable", "no route to host",
+        ]
         if unreachable.contains(where: { lower.contains($0) }) {
             return StorageUnavailable(reason: "cannot reach \(displayName): \(Masking.mask(reason))")
         }
@@ -134,7 +138,8 @@ final class PGConnection {
                         row.append(nil)
                     } else {
                         let len = Int(PQgetlength(result, Int32(i), Int32(j)))
-                        let p = UnsafeRawPointer(PQgetvalue(result, Int32(i), Int32(j))!).assumingMemoryBound(to: UInt8.self)
+                        let p = UnsafeRawPointer(PQgetvalue(result, Int32(i), Int32(j))!).assumingMemoryBound(
+                            to: UInt8.self)
                         row.append(String(decoding: UnsafeBufferPointer(start: p, count: len), as: UTF8.self))
                     }
                 }
@@ -176,17 +181,19 @@ final class PGConnection {
             if n == -1 { break }
             guard n > 0, let buffer else { throw lost(reason: String(cString: PQerrorMessage(c))) }
             defer { PQfreemem(buffer) }
-            guard failure == nil else { continue }   // drain the rest, so the connection stays usable
+            guard failure == nil else { continue }  // drain the rest, so the connection stays usable
             var data = UnsafeRawBufferPointer(start: buffer, count: Int(n))
             if header {
                 // "PGCOPY\n\xff\r\n\0", flags (int32), extension length (int32) and extension.
-                guard data.count >= 19 else { failure = PostgresError(message: "\(displayName): a short COPY header"); continue }
+                guard data.count >= 19 else {
+                    failure = PostgresError(message: "\(displayName): a short COPY header"); continue
+                }
                 let ext = Int(BinaryRow.int32(data, 15))
                 data = UnsafeRawBufferPointer(rebasing: data[(19 + ext)...])
                 header = false
                 if data.isEmpty { continue }
             }
-            guard data.count >= 2, BinaryRow.int16(data, 0) >= 0 else { continue }   // the trailer (-1)
+            guard data.count >= 2, BinaryRow.int16(data, 0) >= 0 else { continue }  // the trailer (-1)
             do { try row(BinaryRow(data: data, offsets: offsets, lengths: lengths)) } catch { failure = error }
         }
         while let r = PQgetResult(c) {
@@ -206,7 +213,10 @@ final class PGConnection {
         let count: Int
 
         /// Reads the field table of `data` into `offsets`/`lengths` (fields past their capacity are not read).
-        init(data: UnsafeRawBufferPointer, offsets: UnsafeMutableBufferPointer<Int>, lengths: UnsafeMutableBufferPointer<Int>) {
+        init(
+            data: UnsafeRawBufferPointer, offsets: UnsafeMutableBufferPointer<Int>,
+            lengths: UnsafeMutableBufferPointer<Int>
+        ) {
             self.data = data
             self.offsets = offsets
             self.lengths = lengths
@@ -231,7 +241,8 @@ final class PGConnection {
         }
 
         static func int32(_ d: UnsafeRawBufferPointer, _ at: Int) -> Int32 {
-            Int32(bitPattern: UInt32(d[at]) << 24 | UInt32(d[at + 1]) << 16 | UInt32(d[at + 2]) << 8 | UInt32(d[at + 3]))
+            Int32(
+                bitPattern: UInt32(d[at]) << 24 | UInt32(d[at + 1]) << 16 | UInt32(d[at + 2]) << 8 | UInt32(d[at + 3]))
         }
 
         static func int64(_ d: UnsafeRawBufferPointer, _ at: Int) -> Int64 {
@@ -270,7 +281,8 @@ final class PGConnection {
         /// A text field (nil: NULL).
         func string(_ j: Int) -> String? {
             guard !isNull(j) else { return nil }
-            return String(decoding: UnsafeRawBufferPointer(rebasing: data[offsets[j]..<(offsets[j] + lengths[j])]), as: UTF8.self)
+            return String(
+                decoding: UnsafeRawBufferPointer(rebasing: data[offsets[j]..<(offsets[j] + lengths[j])]), as: UTF8.self)
         }
     }
 
@@ -278,7 +290,9 @@ final class PGConnection {
     private func check(_ result: OpaquePointer, _ c: OpaquePointer) throws {
         let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) } ?? ""
         let message = PGConnection.trimmed(String(cString: PQresultErrorMessage(result)))
-        if PQstatus(c) != CONNECTION_OK || state.hasPrefix("08") || state == "57P01" || state == "57P02" || state == "57P03" {
+        if PQstatus(c) != CONNECTION_OK || state.hasPrefix("08") || state == "57P01" || state == "57P02"
+            || state == "57P03"
+        {
             throw lost(reason: message)
         }
         throw PostgresError(sqlState: state, message: message)
@@ -329,7 +343,8 @@ final class PGConnection {
     private func lost(reason: String) -> StorageUnavailable {
         close()
         let r = PGConnection.trimmed(reason)
-        return StorageUnavailable(reason: "lost the connection to \(displayName)\(r.isEmpty ? "" : ": " + Masking.mask(r))")
+        return StorageUnavailable(
+            reason: "lost the connection to \(displayName)\(r.isEmpty ? "" : ": " + Masking.mask(r))")
     }
 
     static func trimmed(_ s: String) -> String {

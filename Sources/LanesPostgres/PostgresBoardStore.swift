@@ -3,7 +3,7 @@ import DragKit
 import Foundation
 import LanesCore
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A board in PostgreSQL, shared live by every client granted it: the `BoardStore` for URLs.
@@ -97,9 +97,13 @@ public final class PostgresBoardStore: BoardStore {
         let db = try store.connect()
         guard let id = try db.query("SELECT id FROM lanes.boards WHERE name = $1", [store.url.board]).int(0, 0) else {
             if try db.query("SELECT lanes.board_exists($1)", [store.url.board])[0, 0] == "t" {
-                throw CommandError(.badInput, "role \(db.user) has no access to board “\(store.url.board)” at \(store.url.display); its owner can give it: lanes grant URL \(db.user)")
+                throw CommandError(
+                    .badInput,
+                    "role \(db.user) has no access to board “\(store.url.board)” at \(store.url.display); its owner can give it: lanes grant URL \(db.user)"
+                )
             }
-            throw CommandError(.notFound, "no board “\(store.url.board)” at \(store.url.display); create it with lanes copy FILE URL")
+            throw CommandError(
+                .notFound, "no board “\(store.url.board)” at \(store.url.display); create it with lanes copy FILE URL")
         }
         store.boardID = id
         try store.listen(db)
@@ -108,7 +112,10 @@ public final class PostgresBoardStore: BoardStore {
 
     /// Reads the board's channel (members only) and LISTENs on it.
     private func listen(_ db: PGConnection) throws {
-        guard let name = try db.query("SELECT channel FROM lanes.board_names WHERE board_id = $1", [String(boardID)])[0, 0] else {
+        guard
+            let name = try db.query("SELECT channel FROM lanes.board_names WHERE board_id = $1", [String(boardID)])[
+                0, 0]
+        else {
             throw gone(db)
         }
         channel = name
@@ -124,7 +131,10 @@ public final class PostgresBoardStore: BoardStore {
     func gone(_ db: PGConnection) -> BoardGone {
         let name = (try? db.query("SELECT lanes.board_exists($1)", [url.board])[0, 0]) ?? nil
         if name == "t" {
-            return BoardGone(message: "role \(role) no longer has access to board “\(url.board)” (revoked by its owner or a member who may grant)")
+            return BoardGone(
+                message:
+                    "role \(role) no longer has access to board “\(url.board)” (revoked by its owner or a member who may grant)"
+            )
         }
         return BoardGone(message: "board “\(url.board)” was deleted (or renamed and then deleted) at \(url.display)")
     }
@@ -140,61 +150,81 @@ public final class PostgresBoardStore: BoardStore {
     /// Creates the board (the schema too on first use) from `board` and `info`; every card gets a
     /// fresh identity. An existing board is refused unless `replace`, which rewrites its columns,
     /// cards and rules in one transaction (members stay) and notifies open clients.
-    public static func create(url: String, board: Board, info: BoardFileInfo, replace: Bool = false,
-                              timeout: Int = 5) throws -> PostgresBoardStore {
+    public static func create(
+        url: String, board: Board, info: BoardFileInfo, replace: Bool = false,
+        timeout: Int = 5
+    ) throws -> PostgresBoardStore {
         let parsed = try PostgresURL(url)
         let store = PostgresBoardStore(url: parsed, timeout: timeout)
         let db = try store.connect()
         try db.query("BEGIN")
         do {
-            let existing = try db.query("SELECT id FROM lanes.boards WHERE name = $1 FOR UPDATE", [parsed.board]).int(0, 0)
+            let existing = try db.query("SELECT id FROM lanes.boards WHERE name = $1 FOR UPDATE", [parsed.board]).int(
+                0, 0)
             let id: Int64
             if let existing {
                 guard replace else {
-                    throw CommandError(.badInput, "board “\(parsed.board)” already exists at \(parsed.display); add --replace to overwrite it")
+                    throw CommandError(
+                        .badInput,
+                        "board “\(parsed.board)” already exists at \(parsed.display); add --replace to overwrite it")
                 }
                 id = existing
                 try db.query("DELETE FROM lanes.cards WHERE board_id = $1", [String(id)])
                 try db.query("DELETE FROM lanes.columns WHERE board_id = $1", [String(id)])
             } else {
                 if try db.query("SELECT lanes.board_exists($1)", [parsed.board])[0, 0] == "t" {
-                    throw CommandError(.badInput, "board “\(parsed.board)” exists at \(parsed.display) and role \(db.user) has no access to it")
+                    throw CommandError(
+                        .badInput,
+                        "board “\(parsed.board)” exists at \(parsed.display) and role \(db.user) has no access to it")
                 }
                 try db.query("INSERT INTO lanes.boards (name, version) VALUES ($1, 0)", [parsed.board])
                 id = try db.query("SELECT currval('lanes.board_ids')").int(0, 0)!
             }
             let version = try db.query("SELECT version + 1 FROM lanes.boards WHERE id = $1", [String(id)]).int(0, 0)!
             let v = String(version), b = String(id)
-            try db.query("""
+            try db.query(
+                """
                 UPDATE lanes.boards SET version = $2, dialect = $3, frontmatter = $4, preamble = $5, archive = $6,
                     settings = $7, epilogue = $8, accept_rules = $9 WHERE id = $1
-                """, [b, v, info.dialect == .obsidian ? "obsidian" : "taskell", RowCodec.lines(info.frontmatter),
-                      RowCodec.lines(info.preamble), RowCodec.lines(info.archive), RowCodec.lines(info.settings),
-                      RowCodec.lines(info.epilogue), board.acceptRules.serialized()])
+                """,
+                [
+                    b, v, info.dialect == .obsidian ? "obsidian" : "taskell", RowCodec.lines(info.frontmatter),
+                    RowCodec.lines(info.preamble), RowCodec.lines(info.archive), RowCodec.lines(info.settings),
+                    RowCodec.lines(info.epilogue), board.acceptRules.serialized(),
+                ])
             let columnKeys = OrderKey.spread(board.columns.count)
             let layouts = info.laneLayouts(titles: board.columns.map(\.title))
             for (i, column) in board.columns.enumerated() {
-                let cid = try db.query("""
+                let cid = try db.query(
+                    """
                     INSERT INTO lanes.columns (board_id, key, title, wip_limit, extra_lines, seq, heading, card_style, after_list)
                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id
-                    """, [b, columnKeys[i], column.title, column.wipLimit.map(String.init),
-                          RowCodec.lines(column.extraLines), v, layouts[i].heading, layouts[i].cardStyle,
-                          RowCodec.lines(layouts[i].afterList)]).int(0, 0)!
+                    """,
+                    [
+                        b, columnKeys[i], column.title, column.wipLimit.map(String.init),
+                        RowCodec.lines(column.extraLines), v, layouts[i].heading, layouts[i].cardStyle,
+                        RowCodec.lines(layouts[i].afterList),
+                    ]
+                ).int(0, 0)!
                 guard !column.cards.isEmpty else { continue }
                 let keys = OrderKey.spread(column.cards.count)
                 let cards = column.cards
-                try db.query("""
+                try db.query(
+                    """
                     INSERT INTO lanes.cards (board_id, id, column_id, key, title, due, description, subtasks, done, extra_lines, seq)
                     SELECT $1, u.id, $2, u.key, u.title, u.due, u.description, u.subtasks, u.done, u.extra, $3
                     FROM unnest($4::bigint[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::boolean[], $11::text[])
                         AS u(id, key, title, due, description, subtasks, done, extra)
-                    """, [b, String(cid), v,
-                          RowCodec.array(cards.map { _ in Int64(bitPattern: ItemID.fresh().rawValue) }),
-                          RowCodec.array(keys), RowCodec.array(cards.map(\.title)), RowCodec.array(cards.map(\.due)),
-                          RowCodec.array(cards.map { RowCodec.lines($0.descriptionLines) }),
-                          RowCodec.array(cards.map { RowCodec.subtasks($0.subtasks) }),
-                          "{" + cards.map { $0.done ? "t" : "f" }.joined(separator: ",") + "}",
-                          RowCodec.array(cards.map { RowCodec.lines($0.extraLines) })])
+                    """,
+                    [
+                        b, String(cid), v,
+                        RowCodec.array(cards.map { _ in Int64(bitPattern: ItemID.fresh().rawValue) }),
+                        RowCodec.array(keys), RowCodec.array(cards.map(\.title)), RowCodec.array(cards.map(\.due)),
+                        RowCodec.array(cards.map { RowCodec.lines($0.descriptionLines) }),
+                        RowCodec.array(cards.map { RowCodec.subtasks($0.subtasks) }),
+                        "{" + cards.map { $0.done ? "t" : "f" }.joined(separator: ",") + "}",
+                        RowCodec.array(cards.map { RowCodec.lines($0.extraLines) }),
+                    ])
             }
             try db.query("DELETE FROM lanes.removals WHERE board_id = $1", [b])
             try db.query("COMMIT")
@@ -279,7 +309,7 @@ public final class PostgresBoardStore: BoardStore {
             let wait = lastLook + Self.lookInterval - monotonicSeconds()
             if wait > 0 {
                 usleep(UInt32(wait * 1_000_000))
-                _ = try db.notifications()   // those that came meanwhile are answered by this look
+                _ = try db.notifications()  // those that came meanwhile are answered by this look
             }
             hinted = false
             reconnected = false
@@ -319,7 +349,8 @@ public final class PostgresBoardStore: BoardStore {
     }
 
     private func readBoardRow(_ db: PGConnection) throws -> (version: Int64, info: BoardFileInfo, rules: String) {
-        let r = try db.query("""
+        let r = try db.query(
+            """
             SELECT version, dialect, frontmatter, preamble, archive, settings, epilogue, accept_rules
             FROM lanes.boards WHERE id = $1
             """, [String(boardID)])
@@ -336,7 +367,8 @@ public final class PostgresBoardStore: BoardStore {
     }
 
     private func readColumns(_ db: PGConnection) throws -> [ColumnRow] {
-        let r = try db.query("SELECT \(RowCodec.columnFields) FROM lanes.columns WHERE board_id = $1 ORDER BY key", [String(boardID)])
+        let r = try db.query(
+            "SELECT \(RowCodec.columnFields) FROM lanes.columns WHERE board_id = $1 ORDER BY key", [String(boardID)])
         return (0..<r.count).map { RowCodec.columnRow(r, $0) }
     }
 
@@ -345,9 +377,13 @@ public final class PostgresBoardStore: BoardStore {
         let (version, info, rules) = try readBoardRow(db)
         let columns = try readColumns(db)
         let b = String(boardID)
-        let rows = since.map { s in
-            { try db.query("SELECT \(Mirror.cardFields) FROM lanes.cards WHERE board_id = $1 AND seq > $2", [b, String(s)]) }
-        } ?? { try db.query("SELECT \(Mirror.cardFields) FROM lanes.cards WHERE board_id = $1", [b]) }
+        let rows =
+            since.map { s in
+                {
+                    try db.query(
+                        "SELECT \(Mirror.cardFields) FROM lanes.cards WHERE board_id = $1 AND seq > $2", [b, String(s)])
+                }
+            } ?? { try db.query("SELECT \(Mirror.cardFields) FROM lanes.cards WHERE board_id = $1", [b]) }
         let r = try rows()
         var changed: [CardRow] = []
         changed.reserveCapacity(r.count)
@@ -356,20 +392,23 @@ public final class PostgresBoardStore: BoardStore {
         if let since {
             // A removal row is the client's bookkeeping, which any member may write: one whose card is
             // still there is not believed (a forged one could hide a card from other screens).
-            let gone = try db.query("""
+            let gone = try db.query(
+                """
                 SELECT r.card_id FROM lanes.removals r WHERE r.board_id = $1 AND r.seq > $2
                 AND NOT EXISTS (SELECT 1 FROM lanes.cards c WHERE c.board_id = r.board_id AND c.id = r.card_id)
                 """, [b, String(since)])
             removed = (0..<gone.count).compactMap { gone.int($0, 0) }
         }
-        return Delta(version: version, info: info, rulesText: rules, columns: columns, changed: changed, removed: removed)
+        return Delta(
+            version: version, info: info, rulesText: rules, columns: columns, changed: changed, removed: removed)
     }
 
     /// Takes a delta into the mirror (a full one replaces it).
     private func apply(_ d: Delta, full: Bool) {
         mirror.info = d.info
         if d.rulesText != mirror.rulesText || full {
-            mirror.rules = (try? AcceptRules.parse(Array(d.rulesText.utf8), file: "\(url.display) accept rules")) ?? AcceptRules()
+            mirror.rules =
+                (try? AcceptRules.parse(Array(d.rulesText.utf8), file: "\(url.display) accept rules")) ?? AcceptRules()
             mirror.rulesText = d.rulesText
         }
         if full {
@@ -422,8 +461,10 @@ public final class PostgresBoardStore: BoardStore {
     /// How many commits ran again after the server rolled them back (`triedAgain`); for tests.
     private(set) var commitsTriedAgain = 0
 
-    private func commitTransaction(_ db: PGConnection, token: String, base: Board, ours: Board,
-                                   alsoWhenWritten: ((PGConnection) throws -> Void)? = nil) throws -> CommitOutcome {
+    private func commitTransaction(
+        _ db: PGConnection, token: String, base: Board, ours: Board,
+        alsoWhenWritten: ((PGConnection) throws -> Void)? = nil
+    ) throws -> CommitOutcome {
         let diff = BoardDiff(base: base, ours: ours)
         let before = mirror.version
         let b = String(boardID)
@@ -443,14 +484,16 @@ public final class PostgresBoardStore: BoardStore {
             apply(delta, full: false)
             return CommitOutcome(board: handOut())
         }
-        var tx = CommitWork(db: db, boardID: boardID, seq: locked + 1, me: db.user,
-                            seenCard: { [unowned self] in self.mirror.cards[$0] }, seenColumns: mirror.columns,
-                            baseColumns: baseColumnIDs(base), diff: diff, base: base, ours: ours)
+        var tx = CommitWork(
+            db: db, boardID: boardID, seq: locked + 1, me: db.user,
+            seenCard: { [unowned self] in self.mirror.cards[$0] }, seenColumns: mirror.columns,
+            baseColumns: baseColumnIDs(base), diff: diff, base: base, ours: ours)
         try tx.run()
         if tx.wrote {
             try alsoWhenWritten?(db)
             try db.query("UPDATE lanes.boards SET version = $2 WHERE id = $1", [b, String(tx.seq)])
-            try db.query("INSERT INTO lanes.commits (board_id, token, seq) VALUES ($1, $2, $3)", [b, token, String(tx.seq)])
+            try db.query(
+                "INSERT INTO lanes.commits (board_id, token, seq) VALUES ($1, $2, $3)", [b, token, String(tx.seq)])
         }
         if dropReplyToNextCommit {
             dropReplyToNextCommit = false
@@ -466,7 +509,10 @@ public final class PostgresBoardStore: BoardStore {
         let delta = try fetchDelta(db, since: before)
         apply(delta, full: false)
         collectQueued(db)
-        let others = Set(delta.changed.filter { $0.changedBy != db.user || !tx.touched.contains(Int64(bitPattern: $0.card.id.rawValue)) }
+        let others = Set(
+            delta.changed.filter {
+                $0.changedBy != db.user || !tx.touched.contains(Int64(bitPattern: $0.card.id.rawValue))
+            }
             .map { Int64(bitPattern: $0.card.id.rawValue) })
         let incoming = others.count + delta.removed.filter { !tx.touched.contains($0) }.count
         return CommitOutcome(board: handOut(), conflicts: tx.conflicts, incomingChanges: incoming)
@@ -478,7 +524,9 @@ public final class PostgresBoardStore: BoardStore {
         // Base is older than the last board handed out: by title, then by position among the rest.
         var used = Set<Int64>()
         var ids: [Int64?] = base.columns.map { c in
-            guard let row = mirror.columns.first(where: { $0.title == c.title && !used.contains($0.id) }) else { return nil }
+            guard let row = mirror.columns.first(where: { $0.title == c.title && !used.contains($0.id) }) else {
+                return nil
+            }
             used.insert(row.id)
             return row.id
         }
@@ -499,16 +547,23 @@ public final class PostgresBoardStore: BoardStore {
             guard try db.query("SELECT 1 FROM pg_roles WHERE rolname = $1", [grantee]).count == 1 else {
                 throw CommandError(.notFound, "no role “\(grantee)” in \(url.display)")
             }
-            if try db.query("SELECT 1 FROM lanes.members WHERE board_id = $1 AND role = $2 AND is_owner", [String(boardID), grantee]).count == 1 {
+            if try db.query(
+                "SELECT 1 FROM lanes.members WHERE board_id = $1 AND role = $2 AND is_owner",
+                [String(boardID), grantee]
+            ).count == 1 {
                 throw CommandError(.badInput, "role \(grantee) owns board “\(url.board)”: it may do everything already")
             }
             do {
-                try db.query("""
+                try db.query(
+                    """
                     INSERT INTO lanes.members (board_id, role, can_grant) VALUES ($1, $2, $3)
                     ON CONFLICT (board_id, role) DO UPDATE SET can_grant = EXCLUDED.can_grant
                     """, [String(boardID), grantee, canGrant ? "t" : "f"])
             } catch let e as PostgresError where e.sqlState == "42501" {
-                throw CommandError(.badInput, "role \(db.user) may not grant access to board “\(url.board)”: only its owner and members given --can-grant may (\(e.message))")
+                throw CommandError(
+                    .badInput,
+                    "role \(db.user) may not grant access to board “\(url.board)”: only its owner and members given --can-grant may (\(e.message))"
+                )
             }
         }
     }
@@ -517,14 +572,20 @@ public final class PostgresBoardStore: BoardStore {
     public func revoke(role grantee: String) throws {
         try withConnection { db in
             let b = String(boardID)
-            let r = try db.query("DELETE FROM lanes.members WHERE board_id = $1 AND role = $2 RETURNING role", [b, grantee])
+            let r = try db.query(
+                "DELETE FROM lanes.members WHERE board_id = $1 AND role = $2 RETURNING role", [b, grantee])
             guard r.count == 0 else { return }
-            let member = try db.query("SELECT is_owner FROM lanes.members WHERE board_id = $1 AND role = $2", [b, grantee])
+            let member = try db.query(
+                "SELECT is_owner FROM lanes.members WHERE board_id = $1 AND role = $2", [b, grantee])
             if member.count == 1 && member[0, 0] == "t" {
-                throw CommandError(.badInput, "role \(grantee) owns board “\(url.board)”; the owner's access cannot be revoked")
+                throw CommandError(
+                    .badInput, "role \(grantee) owns board “\(url.board)”; the owner's access cannot be revoked")
             }
             if try db.query("SELECT lanes.may_grant($1, current_user)", [b])[0, 0] != "t" {
-                throw CommandError(.badInput, "role \(db.user) may not revoke access to board “\(url.board)”: only its owner and members given --can-grant may")
+                throw CommandError(
+                    .badInput,
+                    "role \(db.user) may not revoke access to board “\(url.board)”: only its owner and members given --can-grant may"
+                )
             }
             throw CommandError(.notFound, "role \(grantee) has no access to board “\(url.board)”; nothing to revoke")
         }
@@ -533,7 +594,9 @@ public final class PostgresBoardStore: BoardStore {
     /// The roles with access to the board: (role, may grant, owner), by name.
     public func members() throws -> [(role: String, canGrant: Bool, owner: Bool)] {
         try withConnection { db in
-            let r = try db.query("SELECT role, can_grant, is_owner FROM lanes.members WHERE board_id = $1 ORDER BY role", [String(boardID)])
+            let r = try db.query(
+                "SELECT role, can_grant, is_owner FROM lanes.members WHERE board_id = $1 ORDER BY role",
+                [String(boardID)])
             return (0..<r.count).map { (r[$0, 0] ?? "", r[$0, 1] == "t", r[$0, 2] == "t") }
         }
     }

@@ -23,7 +23,8 @@ public struct PostgresURL: Hashable, Sendable, CustomStringConvertible {
         guard PostgresURL.isURL(s) else {
             throw CommandError(.badInput, "not a PostgreSQL URL (postgresql://USER@HOST:PORT/DB?board=NAME)")
         }
-        let (head, query) = s.firstIndex(of: "?").map { (String(s[..<$0]), String(s[s.index(after: $0)...])) } ?? (s, "")
+        let (head, query) =
+            s.firstIndex(of: "?").map { (String(s[..<$0]), String(s[s.index(after: $0)...])) } ?? (s, "")
         var kept: [String] = []
         var board: String?
         for part in query.split(separator: "&", omittingEmptySubsequences: true) {
@@ -48,7 +49,8 @@ public struct PostgresURL: Hashable, Sendable, CustomStringConvertible {
         var u = Array(s.utf8)[...]
         while let b = u.popFirst() {
             if b == UInt8(ascii: "%"), u.count >= 2,
-               let v = UInt8(String(decoding: u.prefix(2), as: UTF8.self), radix: 16) {
+                let v = UInt8(String(decoding: u.prefix(2), as: UTF8.self), radix: 16)
+            {
                 bytes.append(v)
                 u = u.dropFirst(2)
             } else if b == UInt8(ascii: "+") {
@@ -64,7 +66,9 @@ public struct PostgresURL: Hashable, Sendable, CustomStringConvertible {
         var out = ""
         for b in s.utf8 {
             let c = Character(Unicode.Scalar(b))
-            if (c.isASCII && (c.isLetter || c.isNumber)) || "-._~".contains(c) { out.append(c) } else {
+            if (c.isASCII && (c.isLetter || c.isNumber)) || "-._~".contains(c) {
+                out.append(c)
+            } else {
                 out += "%" + (b < 16 ? "0" : "") + String(b, radix: 16, uppercase: true)
             }
         }

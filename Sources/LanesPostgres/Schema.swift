@@ -24,7 +24,8 @@ enum Schema {
         do {
             try db.query("SELECT pg_advisory_xact_lock(\(migrationLock))")
             try db.query("CREATE SCHEMA IF NOT EXISTS lanes")
-            try db.query("""
+            try db.query(
+                """
                 CREATE TABLE IF NOT EXISTS lanes.schema_migrations (
                     version int PRIMARY KEY,
                     applied_at timestamptz NOT NULL DEFAULT now(),
@@ -43,10 +44,21 @@ enum Schema {
             _ = try? db.query("ROLLBACK")
             if e.sqlState == "42501" {
                 let at = (try? currentVersion(db)) ?? 0
-                if at > 0, let owner = try? db.query("SELECT nspowner::regrole::text FROM pg_namespace WHERE nspname = 'lanes'")[0, 0] {
-                    throw PostgresError(sqlState: e.sqlState, message: "\(db.displayName): the Lanes schema is at version \(at) and this Lanes needs \(latest); only its owner, role \(owner), may upgrade it: open any board (or lanes copy) once as \(owner)")
+                if at > 0,
+                    let owner = try? db.query(
+                        "SELECT nspowner::regrole::text FROM pg_namespace WHERE nspname = 'lanes'")[0, 0]
+                {
+                    throw PostgresError(
+                        sqlState: e.sqlState,
+                        message:
+                            "\(db.displayName): the Lanes schema is at version \(at) and this Lanes needs \(latest); only its owner, role \(owner), may upgrade it: open any board (or lanes copy) once as \(owner)"
+                    )
                 }
-                throw PostgresError(sqlState: e.sqlState, message: "\(db.displayName): the Lanes schema needs setting up (migration \(latest)), and role \(db.user) may not do it (\(e.message)); run lanes copy once as a role that may create schemas in this database")
+                throw PostgresError(
+                    sqlState: e.sqlState,
+                    message:
+                        "\(db.displayName): the Lanes schema needs setting up (migration \(latest)), and role \(db.user) may not do it (\(e.message)); run lanes copy once as a role that may create schemas in this database"
+                )
             }
             throw e
         } catch {
@@ -65,7 +77,9 @@ enum Schema {
     }
 
     static func newerSchema(_ v: Int) -> PostgresError {
-        PostgresError(message: "the database's Lanes schema is version \(v), newer than this Lanes knows (\(latest)); upgrade Lanes")
+        PostgresError(
+            message:
+                "the database's Lanes schema is version \(v), newer than this Lanes knows (\(latest)); upgrade Lanes")
     }
 
     /// Everything: boards, members, columns, cards, removals, commit tokens; security; grants.

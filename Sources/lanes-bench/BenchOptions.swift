@@ -42,9 +42,11 @@ struct BenchOptions: ParsableCommand {
 
     // MARK: Modes
 
-    @Option(name: .customLong("write-board"), help: ArgumentHelp(
-        "Write an N-card board to FILE and print the title lines of the last card fully shown on its first screen.",
-        valueName: "N"))
+    @Option(
+        name: .customLong("write-board"),
+        help: ArgumentHelp(
+            "Write an N-card board to FILE and print the title lines of the last card fully shown on its first screen.",
+            valueName: "N"))
     var writeBoard: Int?
     @Argument(help: ArgumentHelp("The file --write-board writes.", valueName: "FILE"))
     var writeBoardFile: String?
@@ -60,31 +62,46 @@ struct BenchOptions: ParsableCommand {
     @Option(help: "The board file --rss opens.")
     var board: String?
 
-    @Option(name: .customLong("memory-probe"), help: ArgumentHelp("Where a launch's memory goes, step by step.", valueName: "FILE"))
+    @Option(
+        name: .customLong("memory-probe"),
+        help: ArgumentHelp("Where a launch's memory goes, step by step.", valueName: "FILE"))
     var memoryProbe: String?
     @Flag(name: .customLong("drop-bytes"), help: "--memory-probe: note that the bytes are kept until the end.")
     var dropBytes = false
-    @Option(name: .customLong("drop-probe"), help: ArgumentHelp("What a drop costs, piece by piece, on an N-card board.", valueName: "N"))
+    @Option(
+        name: .customLong("drop-probe"),
+        help: ArgumentHelp("What a drop costs, piece by piece, on an N-card board.", valueName: "N"))
     var dropProbe: Int?
 
-    @Flag(name: .customLong("json-bench"), help: "Lanes' JSON writer and reader against Foundation's, on an export of --only N cards (default 100,000).")
+    @Flag(
+        name: .customLong("json-bench"),
+        help: "Lanes' JSON writer and reader against Foundation's, on an export of --only N cards (default 100,000).")
     var jsonBench = false
 
     @Flag(help: "Flow metrics alone: 10,000 commits of a 1,000-card board.")
     var flow = false
     @Flag(name: .customLong("flow-check"), help: "--flow: also read every version whole and compare the events.")
     var flowCheck = false
-    @Option(name: .customLong("flow-mix"), help: "--flow: the history's mix of changes, standard, edits (rich in title edits) or both.")
+    @Option(
+        name: .customLong("flow-mix"),
+        help: "--flow: the history's mix of changes, standard, edits (rich in title edits) or both.")
     var flowMix: String = "both"
-    @Flag(name: .customLong("pg-flow"), help: "Flow metrics of a PostgreSQL board with many history rows (through scripts/pg-test-cluster with).")
+    @Flag(
+        name: .customLong("pg-flow"),
+        help: "Flow metrics of a PostgreSQL board with many history rows (through scripts/pg-test-cluster with).")
     var pgFlow = false
     @Option(name: .customLong("pg-flow-rows")) var pgFlowRows: Int = 1_000_000
     @Option(name: .customLong("pg-flow-cards")) var pgFlowCards: Int = 1_000
-    @Option(name: .customLong("pg-flow-board"), help: "--pg-flow: this board, made on first use and kept (for profiling).")
+    @Option(
+        name: .customLong("pg-flow-board"), help: "--pg-flow: this board, made on first use and kept (for profiling).")
     var pgFlowBoard: String?
-    @Flag(name: .customLong("pg-fold"), help: "What the flow aggregates cost a write: many rows per card in one statement, 500 moves in one transaction.")
+    @Flag(
+        name: .customLong("pg-fold"),
+        help:
+            "What the flow aggregates cost a write: many rows per card in one statement, 500 moves in one transaction.")
     var pgFold = false
-    @Flag(name: .customLong("pg-fold-big"), help: "--pg-fold: also 1,000 cards × 1,000 rows in one statement.") var pgFoldBig = false
+    @Flag(name: .customLong("pg-fold-big"), help: "--pg-fold: also 1,000 cards × 1,000 rows in one statement.")
+    var pgFoldBig = false
 
     @Flag(name: .customLong("pg-load"), help: "Many clients moving cards on one PostgreSQL board (then --pg-history).")
     var pgLoad = false
@@ -120,7 +137,9 @@ struct BenchOptions: ParsableCommand {
         for p in phases.split(separator: ",") where !known.contains(String(p)) {
             throw ValidationError("--phases: unknown phase \(p) (known: \(known.sorted().joined(separator: ",")))")
         }
-        if FlowBench.mixes(flowMix) == nil { throw ValidationError("--flow-mix \(flowMix): expected standard, edits or both") }
+        if FlowBench.mixes(flowMix) == nil {
+            throw ValidationError("--flow-mix \(flowMix): expected standard, edits or both")
+        }
         for s in sizes.split(separator: ",") where Int(s) == nil {
             throw ValidationError("--sizes: \(s) is not a number")
         }
@@ -128,8 +147,11 @@ struct BenchOptions: ParsableCommand {
 
     /// Whether a phase runs: named in --phases and not skipped by --no-PHASE.
     func on(_ phase: String) -> Bool {
-        let skipped = ["parse": noParse, "launch": noLaunch, "drag": noDrag, "pty": noPty, "save": noSave,
-                       "rss": noRss, "text": noText, "shapes": noShapes][phase] ?? false
+        let skipped =
+            [
+                "parse": noParse, "launch": noLaunch, "drag": noDrag, "pty": noPty, "save": noSave,
+                "rss": noRss, "text": noText, "shapes": noShapes,
+            ][phase] ?? false
         return phases.split(separator: ",").contains(Substring(phase)) && !skipped
     }
 

@@ -55,7 +55,7 @@ func dragScript(layout l: ScreenLayout, motions: Int) -> [ScriptStep] {
     var steps: [ScriptStep] = []
     guard let c0 = l.columns.first else { return [] }
     let board = l.boardArea
-    let dwell = PageDwell.Config()   // the app starts from these (band, dwell time)
+    let dwell = PageDwell.Config()  // the app starts from these (band, dwell time)
     let band = dwell.band
     // Sweeps stay clear of the flip bands; an edge visit goes into them.
     let minX = board.minX + band + 1, maxX = board.maxX - band - 2
@@ -91,10 +91,10 @@ func dragScript(layout l: ScreenLayout, motions: Int) -> [ScriptStep] {
                 let back = p
                 visits += 1
                 if visits % 2 == 1 {
-                    move(to: edge)                          // a fling: 250 cells/s into the band
+                    move(to: edge)  // a fling: 250 cells/s into the band
                     steps.append(ScriptStep(kind: .hold, bytes: [], wait: 0.3))
                 } else {
-                    move(to: edge, wait: 0.06)              // a creep: 17 cells/s, then the dwell
+                    move(to: edge, wait: 0.06)  // a creep: 17 cells/s, then the dwell
                     steps.append(ScriptStep(kind: .hold, bytes: [], wait: dwell.dwell + 0.1))
                 }
                 move(to: back)
@@ -136,9 +136,11 @@ struct FrameSample {
 /// app asked for (`deadline(now:)`) that falls before it wakes the loop for a `tick` and a frame;
 /// each report is decoded, handled, then `tick` and a frame. Time is simulated (no sleeping).
 /// `present`, when given, gets every frame (a curses terminal on a pty) and is timed apart.
-@MainActor func runDrag(_ app: inout BoardApp, script: [ScriptStep], start: Double,
-                        present: ((CellBuffer) -> (micros: Double, bytes: Int))? = nil,
-                        frame: (FrameSample) -> Void) {
+@MainActor func runDrag(
+    _ app: inout BoardApp, script: [ScriptStep], start: Double,
+    present: ((CellBuffer) -> (micros: Double, bytes: Int))? = nil,
+    frame: (FrameSample) -> Void
+) {
     var decoder = InputDecoder()
     var buf = CellBuffer(width: 0, height: 0)
     app.render(into: &buf, now: start)
@@ -161,7 +163,7 @@ struct FrameSample {
             app.tick(now: t)
             let kind: FrameKind = app.page != page ? .edgeFlip : app.scroll != scroll ? .autoScroll : .tick
             draw(kind, t0)
-            if d <= t && app.deadline(now: t) == d { t += 0.001 }   // a deadline that did not move: step on
+            if d <= t && app.deadline(now: t) == d { t += 0.001 }  // a deadline that did not move: step on
         }
         t = due
         guard step.kind != .hold else { continue }
@@ -169,11 +171,12 @@ struct FrameSample {
         for e in decoder.feed(step.bytes, now: t) { _ = app.handle(e, now: t) }
         let page = app.page
         app.tick(now: t)
-        let kind: FrameKind = switch step.kind {
-        case .wheel: .wheel
-        case .release: .release
-        default: app.page != page ? .edgeFlip : .motion
-        }
+        let kind: FrameKind =
+            switch step.kind {
+            case .wheel: .wheel
+            case .release: .release
+            default: app.page != page ? .edgeFlip : .motion
+            }
         draw(kind, t0)
     }
 }
@@ -205,7 +208,9 @@ func minimalDiffBytes(_ runs: [CellRun], styles: Bool) -> Int {
 /// Bytes of the shortest `ESC [ … m` that turns pen `a` into `b`.
 func sgrBytes(from a: Style, to b: Style) -> Int {
     func sequence(_ params: [String]) -> Int { params.isEmpty ? 0 : 3 + params.joined(separator: ";").utf8.count }
-    func color(_ c: Style.Color, base: Int) -> String { c == .default ? "\(base + 9)" : "\(base + Int(c.rawValue) - 1)" }
+    func color(_ c: Style.Color, base: Int) -> String {
+        c == .default ? "\(base + 9)" : "\(base + Int(c.rawValue) - 1)"
+    }
     var set: [String] = []
     if b.bold { set.append("1") }
     if b.dim { set.append("2") }

@@ -63,7 +63,8 @@ enum FlowBench {
         var next = 0
         func card() -> String {
             defer { next += 1 }
-            let line = "- Card \(next): \(["fix", "add", "write", "check", "ship"][next % 5]) the \(["login", "export", "parser", "docs", "cache"][next / 5 % 5]) #t\(next % 9)\n"
+            let line =
+                "- Card \(next): \(["fix", "add", "write", "check", "ship"][next % 5]) the \(["login", "export", "parser", "docs", "cache"][next / 5 % 5]) #t\(next % 9)\n"
             return next % 10 == 0 ? line + "    > Notes for card \(next)\n" : line
         }
         for k in 0..<cards { columns[k % titles.count].append(card()) }
@@ -88,7 +89,10 @@ enum FlowBench {
                             columns[from].remove(at: i)
                             columns[0].append(card())
                         } else if op == 1 {
-                            columns[from][i] = columns[from][i].replacingOccurrences(of: "\n", with: " (edited)\n", options: [], range: columns[from][i].startIndex..<columns[from][i].index(after: columns[from][i].firstIndex(of: "\n")!))
+                            columns[from][i] = columns[from][i].replacingOccurrences(
+                                of: "\n", with: " (edited)\n", options: [],
+                                range: columns[from][i]
+                                    .startIndex..<columns[from][i].index(after: columns[from][i].firstIndex(of: "\n")!))
                         } else {
                             move()
                         }
@@ -106,7 +110,10 @@ enum FlowBench {
             }
             time += 600 + Int(rng.next() % 3_000)
             let body = text(columns, titles: titles)
-            buffer.append(Data("commit refs/heads/main\ncommitter Bench <bench@example.org> \(time) +0000\ndata 1\nm\nM 100644 inline board.md\ndata \(body.count)\n".utf8))
+            buffer.append(
+                Data(
+                    "commit refs/heads/main\ncommitter Bench <bench@example.org> \(time) +0000\ndata 1\nm\nM 100644 inline board.md\ndata \(body.count)\n"
+                        .utf8))
             buffer.append(Data(body))
             buffer.append(Data("\n".utf8))
             if buffer.count > 1 << 22 {
@@ -144,7 +151,9 @@ enum FlowBench {
     }
 
     /// `check`: also reads every version whole (parsed and matched, no splice) and compares the events.
-    static func run(commits: Int = 10_000, cards: Int = 1_000, check: Bool = false, mixes: [Mix] = Mix.allCases) -> [String] {
+    static func run(commits: Int = 10_000, cards: Int = 1_000, check: Bool = false, mixes: [Mix] = Mix.allCases)
+        -> [String]
+    {
         mixes.flatMap { run(commits: commits, cards: cards, check: check, mix: $0) }
     }
 
@@ -156,9 +165,13 @@ enum FlowBench {
         let setup = ms { _ = stream(commits: commits, cards: cards, mix: mix, to: streamPath) }
         let repo = dir + "/repo"
         let build = ms {
-            shell("git init -q -b main '\(repo)' && cd '\(repo)' && git fast-import --quiet < '\(streamPath)' && git checkout -q main")
+            shell(
+                "git init -q -b main '\(repo)' && cd '\(repo)' && git fast-import --quiet < '\(streamPath)' && git checkout -q main"
+            )
         }
-        var lines = ["flow metrics: \(commits) commits of a \(cards)-card board, \(mix) history (stream \(Int(setup)) ms, git fast-import \(Int(build)) ms)"]
+        var lines = [
+            "flow metrics: \(commits) commits of a \(cards)-card board, \(mix) history (stream \(Int(setup)) ms, git fast-import \(Int(build)) ms)"
+        ]
         let board = repo + "/board.md"
         let now = FlowTime(Date().timeIntervalSince1970)
         func once() throws -> FlowReport {
@@ -177,17 +190,26 @@ enum FlowBench {
                 var whole: FlowHistory?
                 let wholeMs = try ms { whole = try GitHistory.read(board: board, useCache: false, splice: false) }
                 let same = whole!.events == spliced.events && whole!.lastKeys == spliced.lastKeys
-                lines.append("  every version read whole instead (\(Int(wholeMs)) ms): \(whole!.events.count) events, \(same ? "identical to the spliced read" : "DIFFERENT from the spliced read")")
+                lines.append(
+                    "  every version read whole instead (\(Int(wholeMs)) ms): \(whole!.events.count) events, \(same ? "identical to the spliced read" : "DIFFERENT from the spliced read")"
+                )
             }
             let next = try (0..<5).map { _ in try ms { _ = try once() } }.sorted()[2]
             let r = report!
-            lines.append("  first run (no cache): \(Int(first)) ms (target ≤ \(Int(firstTargetMs)))\(first <= firstTargetMs ? "" : "  MISSED")"
-                         + "; CPU: lanes \(Int((after.own - before.own) * 1000)) ms, git \(Int((after.children - before.children) * 1000)) ms"
-                         + "; \(counted.wholeMatches) of \(counted.versions) versions matched across the whole board")
-            lines.append("  next run (cache, no new commit), median of 5: \(Int(next)) ms (target ≤ \(Int(nextTargetMs)))\(next <= nextTargetMs ? "" : "  MISSED")")
-            lines.append("  (\(r.percentiles.count) finished cards, p85 \(r.percentiles.p85.map { String(Double($0) / 86_400) } ?? "-") days, \(r.cfd.count) days of flow)")
+            lines.append(
+                "  first run (no cache): \(Int(first)) ms (target ≤ \(Int(firstTargetMs)))\(first <= firstTargetMs ? "" : "  MISSED")"
+                    + "; CPU: lanes \(Int((after.own - before.own) * 1000)) ms, git \(Int((after.children - before.children) * 1000)) ms"
+                    + "; \(counted.wholeMatches) of \(counted.versions) versions matched across the whole board")
+            lines.append(
+                "  next run (cache, no new commit), median of 5: \(Int(next)) ms (target ≤ \(Int(nextTargetMs)))\(next <= nextTargetMs ? "" : "  MISSED")"
+            )
+            lines.append(
+                "  (\(r.percentiles.count) finished cards, p85 \(r.percentiles.p85.map { String(Double($0) / 86_400) } ?? "-") days, \(r.cfd.count) days of flow)"
+            )
             // Ten more commits (cards added to the last column): the next run reads only those.
-            shell("cd '\(repo)' && for i in 1 2 3 4 5 6 7 8 9 10; do printf -- '- Late card %s\\n' $i >> board.md; git -c user.name=b -c user.email=b@x commit -qam late$i; done")
+            shell(
+                "cd '\(repo)' && for i in 1 2 3 4 5 6 7 8 9 10; do printf -- '- Late card %s\\n' $i >> board.md; git -c user.name=b -c user.email=b@x commit -qam late$i; done"
+            )
             let incremental = try ms { _ = try once() }
             lines.append("  next run after 10 new commits: \(Int(incremental)) ms")
         } catch {

@@ -17,7 +17,7 @@ import Foundation
 import LanesCore
 import LanesPostgres
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 enum FlowServerBench {
@@ -27,7 +27,9 @@ enum FlowServerBench {
     static func psql(_ role: String, dir: String, port: String, _ sql: String) -> String {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/psql")
-        p.arguments = ["-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-h", dir, "-p", port, "-U", role, "-d", "lanes"]
+        p.arguments = [
+            "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-h", dir, "-p", port, "-U", role, "-d", "lanes",
+        ]
         let input = Pipe(), output = Pipe(), errors = Pipe()
         p.standardInput = input
         p.standardOutput = output
@@ -42,7 +44,8 @@ enum FlowServerBench {
         let err = errors.fileHandleForReading.readDataToEndOfFile()
         p.waitUntilExit()
         guard p.terminationStatus == 0 else {
-            FileHandle.standardError.write(Data("lanes-bench --pg-flow: psql failed: \(String(decoding: err, as: UTF8.self))\n".utf8))
+            FileHandle.standardError.write(
+                Data("lanes-bench --pg-flow: psql failed: \(String(decoding: err, as: UTF8.self))\n".utf8))
             exit(1)
         }
         return String(decoding: out, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
@@ -70,20 +73,34 @@ enum FlowServerBench {
             var text = ""
             for (c, title) in ["Backlog", "Ready", "Doing", "Review", "Done"].enumerated() {
                 text += "## \(title)\n\n"
-                for k in stride(from: c, to: cards, by: 5) { text += "- Card \(k): \(["fix", "add", "write", "check"][k % 4]) the thing\n" }
+                for k in stride(from: c, to: cards, by: 5) {
+                    text += "- Card \(k): \(["fix", "add", "write", "check"][k % 4]) the thing\n"
+                }
                 text += "\n"
             }
             let (board, info) = try BoardFormat.parse(text, file: "flow.md")
             let made = keep.flatMap { _ in try? PostgresBoardStore.open(url: url) } != nil
-            let store = made ? try PostgresBoardStore.open(url: url) : try PostgresBoardStore.create(url: url, board: board, info: info)
+            let store =
+                made
+                ? try PostgresBoardStore.open(url: url)
+                : try PostgresBoardStore.create(url: url, board: board, info: info)
             let id = String(store.boardID)
             store.disconnect()
             let start = Date()
-            if made, let have = Int(psql("postgres", dir: dir, port: port, "SELECT count(*) FROM lanes.history WHERE board_id = \(id);")), have >= rows {
-                lines.append("PostgreSQL flow metrics, \(shape): a \(cards)-card board with \(have) history rows (kept from an earlier run: board \(name))")
+            if made,
+                let have = Int(
+                    psql("postgres", dir: dir, port: port, "SELECT count(*) FROM lanes.history WHERE board_id = \(id);")
+                ), have >= rows
+            {
+                lines.append(
+                    "PostgreSQL flow metrics, \(shape): a \(cards)-card board with \(have) history rows (kept from an earlier run: board \(name))"
+                )
                 return lines + measure(url: url)
             }
-            let existing = Int(psql("postgres", dir: dir, port: port, "SELECT count(*) FROM lanes.history WHERE board_id = \(id);")) ?? 0
+            let existing =
+                Int(
+                    psql("postgres", dir: dir, port: port, "SELECT count(*) FROM lanes.history WHERE board_id = \(id);")
+                ) ?? 0
             let add = max(0, rows - existing)
             // Card k moves from column (step mod 5) to the next, so most rows are moves between neighbours.
             func moves(_ from: Int, _ to: Int) -> String {
@@ -120,14 +137,21 @@ enum FlowServerBench {
             var generate = moves(1, add)
             if columnsChange {
                 let (a, b, c) = (add / 3, 2 * add / 3, 5 * add / 6)
-                generate = moves(1, a)
-                    + columns(at: a, "UPDATE lanes.columns SET title = 'In progress' WHERE id = (SELECT id FROM k WHERE n = 2);",
-                              "SELECT 'edited', id, 'In progress', jsonb_build_object('title', title), jsonb_build_object('title', 'In progress') FROM k WHERE n = 2")
+                generate =
+                    moves(1, a)
+                    + columns(
+                        at: a,
+                        "UPDATE lanes.columns SET title = 'In progress' WHERE id = (SELECT id FROM k WHERE n = 2);",
+                        "SELECT 'edited', id, 'In progress', jsonb_build_object('title', title), jsonb_build_object('title', 'In progress') FROM k WHERE n = 2"
+                    )
                     + moves(a + 1, b)
-                    + columns(at: b, """
+                    + columns(
+                        at: b,
+                        """
                         INSERT INTO lanes.columns (board_id, key, title, seq) SELECT \(id), key || 'm', 'Blocked', 1 FROM k WHERE n = 2;
                         UPDATE lanes.columns SET key = (SELECT key FROM k WHERE n = 3) || 'm' WHERE id = (SELECT id FROM k WHERE n = 1);
-                        """, """
+                        """,
+                        """
                         SELECT 'added', x.id, x.title, NULL::jsonb, jsonb_build_object('title', x.title, 'key', x.key)
                             FROM lanes.columns x WHERE x.board_id = \(id) AND x.title = 'Blocked'
                         UNION ALL
@@ -135,23 +159,35 @@ enum FlowServerBench {
                             FROM k WHERE n = 1
                         """)
                     + moves(b + 1, c)
-                    + columns(at: c, "UPDATE lanes.columns SET key = (SELECT key FROM k WHERE n = 4) || 'm' WHERE id = (SELECT id FROM k WHERE n = 3);", """
+                    + columns(
+                        at: c,
+                        "UPDATE lanes.columns SET key = (SELECT key FROM k WHERE n = 4) || 'm' WHERE id = (SELECT id FROM k WHERE n = 3);",
+                        """
                         SELECT 'moved', k.id, k.title, jsonb_build_object('key', k.key), jsonb_build_object('key', (SELECT key FROM k WHERE n = 4) || 'm')
                             FROM k WHERE n = 3
                         """)
                     + moves(c + 1, add)
             }
-            _ = psql("postgres", dir: dir, port: port, """
+            _ = psql(
+                "postgres", dir: dir, port: port,
+                """
                 UPDATE lanes.history SET at = timestamptz '2025-01-01 00:00:00+00' WHERE board_id = \(id);
                 CREATE TEMP TABLE c AS SELECT row_number() OVER (ORDER BY id) - 1 AS n, id FROM lanes.cards WHERE board_id = \(id);
                 CREATE TEMP TABLE k AS SELECT row_number() OVER (ORDER BY key) - 1 AS n, id, title, key FROM lanes.columns WHERE board_id = \(id);
                 \(generate)
                 VACUUM (ANALYZE) lanes.history;
                 """)
-            let total = Int(psql("postgres", dir: dir, port: port, "SELECT count(*) FROM lanes.history WHERE board_id = \(id);")) ?? 0
-            lines.append("PostgreSQL flow metrics, \(shape): a \(cards)-card board with \(total) history rows (\(add) added by psql in \(Int(Date().timeIntervalSince(start) * 1000)) ms)")
+            let total =
+                Int(
+                    psql("postgres", dir: dir, port: port, "SELECT count(*) FROM lanes.history WHERE board_id = \(id);")
+                ) ?? 0
+            lines.append(
+                "PostgreSQL flow metrics, \(shape): a \(cards)-card board with \(total) history rows (\(add) added by psql in \(Int(Date().timeIntervalSince(start) * 1000)) ms)"
+            )
             lines += measure(url: url)
-            if keep == nil { _ = psql("postgres", dir: dir, port: port, "DELETE FROM lanes.history WHERE board_id = \(id);") }
+            if keep == nil {
+                _ = psql("postgres", dir: dir, port: port, "DELETE FROM lanes.history WHERE board_id = \(id);")
+            }
         } catch {
             lines.append("lanes-bench --pg-flow: \(error)")
         }
@@ -176,7 +212,10 @@ enum FlowServerBench {
                     let (history, setting) = try PostgresFlowHistory.read(url: url, now: now, summary: !whole)
                     report = FlowMetrics.compute(history, options: FlowOptions(columns: setting, now: now))
                     times.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6)
-                    read = history.summary.map { s in "aggregates of \(s.cards.count) cards, \(s.cards.reduce(0) { $0 + $1.moves.count + $1.stints.count + $1.presence.count }) card-column rows, \(s.days.count) day-column rows, \(s.epochs.count) sets of columns" }
+                    read =
+                        history.summary.map { s in
+                            "aggregates of \(s.cards.count) cards, \(s.cards.reduce(0) { $0 + $1.moves.count + $1.stints.count + $1.presence.count }) card-column rows, \(s.days.count) day-column rows, \(s.epochs.count) sets of columns"
+                        }
                         ?? "\(history.events.count) events\(whole ? "" : "  MISSED: the aggregates were not used")"
                 }
                 let median = times.sorted()[1]
@@ -184,15 +223,22 @@ enum FlowServerBench {
                 guard let r = report else { continue }
                 // FNV-1a over every cycle time and day of flow: equal digests, equal results.
                 var h: UInt64 = 0xcbf2_9ce4_8422_2325
-                let text = r.cycle.map { "\($0.title)|\($0.started)|\($0.finished)" }.joined(separator: ";")
-                    + r.cfd.map { d in "\(d.day):" + d.counts.map { "\($0.title)=\($0.cards)" }.joined(separator: ",") }.joined(separator: ";")
+                let text =
+                    r.cycle.map { "\($0.title)|\($0.started)|\($0.finished)" }.joined(separator: ";")
+                    + r.cfd.map { d in "\(d.day):" + d.counts.map { "\($0.title)=\($0.cards)" }.joined(separator: ",") }
+                    .joined(separator: ";")
                     + r.aging.map { "\($0.title)|\($0.column)|\($0.started)" }.sorted().joined(separator: ";")
-                    + r.cards.sorted { $0.key < $1.key }.map { "\($0.key):" + $0.value.timeIn.map { "\($0.column)=\($0.seconds)" }.joined(separator: ",") }.joined(separator: ";")
+                    + r.cards.sorted { $0.key < $1.key }.map {
+                        "\($0.key):" + $0.value.timeIn.map { "\($0.column)=\($0.seconds)" }.joined(separator: ",")
+                    }.joined(separator: ";")
                 for b in text.utf8 { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
                 digests.append(String(h, radix: 16))
-                lines.append("  \(whole ? "every history row" : "server's aggregates") (\(read)): p50/p85/p95 \(r.percentiles.p50 ?? -1)/\(r.percentiles.p85 ?? -1)/\(r.percentiles.p95 ?? -1) s, \(r.aging.count) aging, \(r.percentiles.count) finished, \(r.cfd.count) days of flow, digest \(String(h, radix: 16))")
-                lines.append("    read into metrics: median of 3 \(Int(median)) ms (runs \(times.map { String(Int($0)) }.joined(separator: ", ")) ms)"
-                             + (whole ? "" : "; target ≤ \(Int(targetMs)) ms\(median <= targetMs ? "" : "  MISSED")"))
+                lines.append(
+                    "  \(whole ? "every history row" : "server's aggregates") (\(read)): p50/p85/p95 \(r.percentiles.p50 ?? -1)/\(r.percentiles.p85 ?? -1)/\(r.percentiles.p95 ?? -1) s, \(r.aging.count) aging, \(r.percentiles.count) finished, \(r.cfd.count) days of flow, digest \(String(h, radix: 16))"
+                )
+                lines.append(
+                    "    read into metrics: median of 3 \(Int(median)) ms (runs \(times.map { String(Int($0)) }.joined(separator: ", ")) ms)"
+                        + (whole ? "" : "; target ≤ \(Int(targetMs)) ms\(median <= targetMs ? "" : "  MISSED")"))
             }
             if digests.count == 2 {
                 lines.append("  the two paths' results: \(digests[0] == digests[1] ? "identical" : "DIFFERENT")")

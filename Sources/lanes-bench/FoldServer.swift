@@ -28,7 +28,8 @@ enum FoldServerBench {
                 text += "\n"
             }
             let (b, info) = try BoardFormat.parse(text, file: "fold.md")
-            let store = try PostgresBoardStore.create(url: "postgresql://alice@/lanes?host=\(dir)&port=\(port)&board=\(name)", board: b, info: info)
+            let store = try PostgresBoardStore.create(
+                url: "postgresql://alice@/lanes?host=\(dir)&port=\(port)&board=\(name)", board: b, info: info)
             defer { store.disconnect() }
             return String(store.boardID)
         }
@@ -41,14 +42,18 @@ enum FoldServerBench {
             try PostgresBoardStore.setUpSchema(url: "postgresql://lanes_admin@/lanes?host=\(dir)&port=\(port)&board=x")
             var shapes = [(cards: 20, perCard: 1_000), (cards: 5, perCard: 4_000)]
             if big { shapes.append((1_000, 1_000)) }
-            lines.append("PostgreSQL flow aggregates, one INSERT of many rows about each card (rows of a card together, times rising):")
+            lines.append(
+                "PostgreSQL flow aggregates, one INSERT of many rows about each card (rows of a card together, times rising):"
+            )
             for (cards, perCard) in shapes {
                 var cells: [String] = []
                 for on in [false, true] {
                     let id = try board("fold-\(getpid())-\(cards)x\(perCard)-\(on)", cards: cards)
                     trigger(on)
                     let start = Date()
-                    _ = psql("postgres", """
+                    _ = psql(
+                        "postgres",
+                        """
                         CREATE TEMP TABLE c AS SELECT row_number() OVER (ORDER BY id) - 1 AS n, id FROM lanes.cards WHERE board_id = \(id);
                         CREATE TEMP TABLE k AS SELECT row_number() OVER (ORDER BY key) - 1 AS n, id, title FROM lanes.columns WHERE board_id = \(id);
                         INSERT INTO lanes.history (board_id, at, role, entity, kind, card_id, column_id, column_title, before, after)
@@ -65,26 +70,36 @@ enum FoldServerBench {
                     var note = ""
                     if on {
                         let exact = psql("postgres", "SELECT exact FROM lanes.flow_boards WHERE board_id = \(id);")
-                        let (history, _) = try PostgresFlowHistory.read(url: "postgresql://alice@/lanes?host=\(dir)&port=\(port)&board=fold-\(getpid())-\(cards)x\(perCard)-\(on)",
-                                                                        now: FlowTime(Date().timeIntervalSince1970) + 10 * 86_400 * 365)
-                        note = exact == "t" && history.summary != nil ? " (aggregates exact and read)" : "  AGGREGATES NOT EXACT"
+                        let (history, _) = try PostgresFlowHistory.read(
+                            url:
+                                "postgresql://alice@/lanes?host=\(dir)&port=\(port)&board=fold-\(getpid())-\(cards)x\(perCard)-\(on)",
+                            now: FlowTime(Date().timeIntervalSince1970) + 10 * 86_400 * 365)
+                        note =
+                            exact == "t" && history.summary != nil
+                            ? " (aggregates exact and read)" : "  AGGREGATES NOT EXACT"
                     }
                     cells.append("\(on ? "with the fold" : "without") \(took) ms\(note)")
                     _ = psql("postgres", "DELETE FROM lanes.history WHERE board_id = \(id);")
                 }
-                lines.append("  \(cards) cards × \(perCard) rows = \(cards * perCard) rows: " + cells.joined(separator: ", "))
+                lines.append(
+                    "  \(cards) cards × \(perCard) rows = \(cards * perCard) rows: " + cells.joined(separator: ", "))
             }
             // 500 moves, one statement each, in one transaction (as a member would write them).
             let id = try board("fold-\(getpid())-moves", cards: 500)
-            let cols = psql("alice", "SELECT string_agg(id::text, ',' ORDER BY key) FROM lanes.columns WHERE board_id = \(id);").split(separator: ",")
-            let cardIDs = psql("alice", "SELECT string_agg(id::text, ',' ORDER BY id) FROM lanes.cards WHERE board_id = \(id);").split(separator: ",")
+            let cols = psql(
+                "alice", "SELECT string_agg(id::text, ',' ORDER BY key) FROM lanes.columns WHERE board_id = \(id);"
+            ).split(separator: ",")
+            let cardIDs = psql(
+                "alice", "SELECT string_agg(id::text, ',' ORDER BY id) FROM lanes.cards WHERE board_id = \(id);"
+            ).split(separator: ",")
             var times: [Bool: [Int]] = [false: [], true: []]
             for round in 0..<6 {
                 let on = round % 2 == 1
                 trigger(on)
                 var sql = "BEGIN;\n"
                 for (i, card) in cardIDs.enumerated() {
-                    sql += "UPDATE lanes.cards SET column_id = \(cols[(i + round + 1) % cols.count]), key = 'r\(round)-\(i)' WHERE board_id = \(id) AND id = \(card);\n"
+                    sql +=
+                        "UPDATE lanes.cards SET column_id = \(cols[(i + round + 1) % cols.count]), key = 'r\(round)-\(i)' WHERE board_id = \(id) AND id = \(card);\n"
                 }
                 sql += "COMMIT;\n"
                 let start = Date()
@@ -92,8 +107,9 @@ enum FoldServerBench {
                 times[on, default: []].append(ms(start))
             }
             trigger(true)
-            lines.append("  500 single-card moves in one transaction (500 UPDATEs as alice): with the fold \(times[true]!.map(String.init).joined(separator: ", ")) ms; "
-                         + "without \(times[false]!.map(String.init).joined(separator: ", ")) ms")
+            lines.append(
+                "  500 single-card moves in one transaction (500 UPDATEs as alice): with the fold \(times[true]!.map(String.init).joined(separator: ", ")) ms; "
+                    + "without \(times[false]!.map(String.init).joined(separator: ", ")) ms")
         } catch {
             trigger(true)
             lines.append("lanes-bench --pg-fold: \(error)")

@@ -23,8 +23,10 @@ enum BoardGenerator {
         the a of for in on with when after before without into from user admin customer team
         """.split(separator: " ").map(String.init)
 
-    static let cjk = ["修复登录问题", "更新文档", "性能优化", "数据库迁移", "用户反馈", "界面调整", "テスト追加",
-                      "バグ修正", "設定画面", "検索機能", "리팩터링", "배포 준비", "全角文字の表示", "日本語の入力"]
+    static let cjk = [
+        "修复登录问题", "更新文档", "性能优化", "数据库迁移", "用户反馈", "界面调整", "テスト追加",
+        "バグ修正", "設定画面", "検索機能", "리팩터링", "배포 준비", "全角文字の表示", "日本語の入力",
+    ]
     static let emoji = ["🚀", "🐛", "🔥", "✅", "⚠️", "📦", "🎉", "🔒", "💡", "⏳", "📝", "🧪"]
     static let tags = ["#bug", "#feature", "#chore", "#ux", "#backend", "#frontend", "#infra", "#p1", "#p2"]
     static let columnTitles = ["Backlog", "Ready", "In progress", "Review", "Testing", "Blocked", "Done", "Archive"]
@@ -65,7 +67,8 @@ enum BoardGenerator {
                 var card = Card(id: ItemID(id), title: title(&rng, index: Int(id)))
                 id += 1
                 if Int.random(in: 0..<20, using: &rng) == 0 {
-                    card.due = "2025-\(String(format2: Int.random(in: 1...12, using: &rng)))-\(String(format2: Int.random(in: 1...28, using: &rng)))"
+                    card.due =
+                        "2025-\(String(format2: Int.random(in: 1...12, using: &rng)))-\(String(format2: Int.random(in: 1...28, using: &rng)))"
                 }
                 if Int.random(in: 0..<6, using: &rng) == 0 {
                     card.descriptionLines = (0..<Int.random(in: 1...3, using: &rng)).map { _ in sentence(&rng) }

@@ -39,14 +39,20 @@ enum JSONBench {
 
         // The same document as Foundation objects and as Codable values.
         var number = 0
-        let codable = ExportBoard(version: 1, dialect: "taskell", columns: board.columns.enumerated().map { s, c in
-            ExportColumn(number: s + 1, title: c.title, wipLimit: c.wipLimit, cards: c.cards.map { card in
-                number += 1
-                return ExportCard(id: number, title: card.title, done: card.done, due: card.due, dueDate: nil, tags: card.tags,
-                                  description: card.descriptionLines.joined(separator: "\n"),
-                                  subtasks: card.subtasks.map { ExportSubtask(title: $0.title, done: $0.done) })
+        let codable = ExportBoard(
+            version: 1, dialect: "taskell",
+            columns: board.columns.enumerated().map { s, c in
+                ExportColumn(
+                    number: s + 1, title: c.title, wipLimit: c.wipLimit,
+                    cards: c.cards.map { card in
+                        number += 1
+                        return ExportCard(
+                            id: number, title: card.title, done: card.done, due: card.due, dueDate: nil,
+                            tags: card.tags,
+                            description: card.descriptionLines.joined(separator: "\n"),
+                            subtasks: card.subtasks.map { ExportSubtask(title: $0.title, done: $0.done) })
+                    })
             })
-        })
         let data = Data(bytes)
         var object: Any = 0
         let serRead = try best(3) { object = try JSONSerialization.jsonObject(with: data) }

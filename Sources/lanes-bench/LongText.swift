@@ -10,7 +10,9 @@ func benchLongText(lengths: [Int], keys: Int = 30) -> [String: Double] {
     let size = Size(width: 120, height: 40)
     for n in lengths {
         let title = String(repeating: "long text ", count: n / 10)
-        let board = Board(columns: [Column(title: "To do", cards: [Card(id: ItemID(1), title: title), Card(id: ItemID(2), title: "short")])])
+        let board = Board(columns: [
+            Column(title: "To do", cards: [Card(id: ItemID(1), title: title), Card(id: ItemID(2), title: "short")])
+        ])
         var buffer = CellBuffer(width: size.width, height: size.height)
         var now = 1.0
         var (app, initMs) = timed { () -> BoardApp in
@@ -38,8 +40,9 @@ func benchLongText(lengths: [Int], keys: Int = 30) -> [String: Double] {
         _ = app.handle(.key(.escape, []), now: now + 0.01)
 
         // A paste of n characters into the filter prompt (refused whole above the editor's limit).
-        var filterApp = BoardApp(board: Board(columns: [Column(title: "To do", cards: [Card(id: ItemID(1), title: "a")])]),
-                                 title: "Lanes", status: "", keymap: Keymap())
+        var filterApp = BoardApp(
+            board: Board(columns: [Column(title: "To do", cards: [Card(id: ItemID(1), title: "a")])]),
+            title: "Lanes", status: "", keymap: Keymap())
         filterApp.resize(size)
         _ = filterApp.handle(.key(.char("/"), []), now: now)
         let pasted = String(repeating: "p", count: n)
@@ -52,7 +55,9 @@ func benchLongText(lengths: [Int], keys: Int = 30) -> [String: Double] {
         results["longtext_\(n)_key_p50_us"] = perKey.median
         results["longtext_\(n)_key_p99_us"] = perKey.percentile(99)
         results["longtext_\(n)_paste_ms"] = pasteMs
-        say("  \(n) characters: app with the card \(fmt(initMs)) ms; e opens \(fmt(openMs)) ms; a key + frame p50 \(fmt(perKey.median)) µs, p99 \(fmt(perKey.percentile(99))) µs; paste into / \(fmt(pasteMs)) ms\(n > LineEditor.maxCharacters ? " (refused: over \(LineEditor.maxCharacters))" : "")")
+        say(
+            "  \(n) characters: app with the card \(fmt(initMs)) ms; e opens \(fmt(openMs)) ms; a key + frame p50 \(fmt(perKey.median)) µs, p99 \(fmt(perKey.percentile(99))) µs; paste into / \(fmt(pasteMs)) ms\(n > LineEditor.maxCharacters ? " (refused: over \(LineEditor.maxCharacters))" : "")"
+        )
     }
     return results
 }

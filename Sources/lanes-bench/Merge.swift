@@ -49,7 +49,8 @@ enum MergeBench {
         let (pb, po, pt) = (reparsed(base), reparsed(ours), reparsed(theirs))
         var conflicts = 0
         let store = median(reps) {
-            conflicts = BoardMerge.merge(base: base, ours: ours, theirs: pt, matching: (.identity, .content)).conflicts.count
+            conflicts =
+                BoardMerge.merge(base: base, ours: ours, theirs: pt, matching: (.identity, .content)).conflicts.count
         }
         let driver = median(reps) {
             _ = BoardMerge.merge(base: pb, ours: po, theirs: pt, matching: (.content, .content))

@@ -1,7 +1,7 @@
 import Foundation
 import LanesTerminal
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The real curses backend on a pseudo-terminal; counts the bytes each `present` writes.
@@ -25,7 +25,8 @@ final class PTYCapture: @unchecked Sendable {
         var unlock: Int32 = 0
         var number: UInt32 = 0
         guard master >= 0, ioctl(master, UInt(0x4004_5431) /* TIOCSPTLCK */, &unlock) == 0,
-              ioctl(master, UInt(0x8004_5430) /* TIOCGPTN */, &number) == 0 else {
+            ioctl(master, UInt(0x8004_5430) /* TIOCGPTN */, &number) == 0
+        else {
             throw BenchError("cannot open a pseudo-terminal: \(String(cString: strerror(errno)))")
         }
         let name = "/dev/pts/\(number)"

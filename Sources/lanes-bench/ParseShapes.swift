@@ -7,12 +7,24 @@ func benchParseShapes() throws -> [String] {
     typealias Shape = (name: String, make: (Int) -> String, full: Int)
     let obsidianHead = "---\nkanban-plugin: board\n---\n\n## A\n\n"
     let shapes: [Shape] = [
-        ("one card, N sub-tasks (taskell)", { n in "## A\n\n- big\n" + String(repeating: "    * [ ] step\n", count: n) }, 100_000),
-        ("one card, N sub-list lines (Obsidian)", { n in obsidianHead + "- [ ] big\n" + String(repeating: "\t- [ ] step\n", count: n) }, 100_000),
-        ("one card, N description lines (taskell)", { n in "## A\n\n- big\n" + String(repeating: "    > a line of the description\n", count: n) }, 100_000),
+        (
+            "one card, N sub-tasks (taskell)",
+            { n in "## A\n\n- big\n" + String(repeating: "    * [ ] step\n", count: n) }, 100_000
+        ),
+        (
+            "one card, N sub-list lines (Obsidian)",
+            { n in obsidianHead + "- [ ] big\n" + String(repeating: "\t- [ ] step\n", count: n) }, 100_000
+        ),
+        (
+            "one card, N description lines (taskell)",
+            { n in "## A\n\n- big\n" + String(repeating: "    > a line of the description\n", count: n) }, 100_000
+        ),
         ("one title of N bytes", { n in "## A\n\n- " + String(repeating: "x", count: n) + "\n" }, 10_000_000),
         ("N columns", { n in (0..<n).map { "## Column \($0)\n\n- card\n" }.joined(separator: "\n") }, 100_000),
-        ("N columns (Obsidian)", { n in obsidianHead + (0..<n).map { "## C\($0)\n\n- [ ] card\n" }.joined(separator: "\n") }, 100_000),
+        (
+            "N columns (Obsidian)",
+            { n in obsidianHead + (0..<n).map { "## C\($0)\n\n- [ ] card\n" }.joined(separator: "\n") }, 100_000
+        ),
     ]
     var out: [String] = []
     if let once = ProcessInfo.processInfo.environment["LANES_SHAPES_ONCE"].flatMap(Int.init) {
@@ -42,8 +54,10 @@ func benchParseShapes() throws -> [String] {
         }
         let ratio = times[1] / max(times[0], 0.001)
         let met = times[1] <= 500 && ratio <= 12
-        out.append(String(format: "  %@ (N=%d): %.1f ms; N/10: %.1f ms; ratio %.1f× (target ≤500 ms, ≤12×) %@",
-                          shape.name, shape.full * scale, times[1], times[0], ratio, met ? "MET" : "MISSED"))
+        out.append(
+            String(
+                format: "  %@ (N=%d): %.1f ms; N/10: %.1f ms; ratio %.1f× (target ≤500 ms, ≤12×) %@",
+                shape.name, shape.full * scale, times[1], times[0], ratio, met ? "MET" : "MISSED"))
     }
     return out
 }

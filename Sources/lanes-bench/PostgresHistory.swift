@@ -13,13 +13,14 @@ import LanesCore
 import LanesPostgres
 import SeededRandom
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 func runPostgresHistory() {
     let env = ProcessInfo.processInfo.environment
     guard let dir = env["LANES_PG_DIR"], let port = env["LANES_PG_PORT"] else {
-        FileHandle.standardError.write(Data("lanes-bench --pg-history: no server (run it through scripts/pg-test-cluster with)\n".utf8))
+        FileHandle.standardError.write(
+            Data("lanes-bench --pg-history: no server (run it through scripts/pg-test-cluster with)\n".utf8))
         exit(2)
     }
     let cardCount = opts.pgHistoryCards, changes = opts.pgHistoryChanges
@@ -29,9 +30,13 @@ func runPostgresHistory() {
         try PostgresBoardStore.setUpSchema(url: "postgresql://lanes_admin@/lanes?host=\(dir)&port=\(port)&board=x")
         var board = BoardGenerator.board(cards: cardCount)
         for i in board.columns.indices { board.columns[i].wipLimit = nil }
-        let (store, copyMs) = try timed { try PostgresBoardStore.create(url: url, board: board, info: BoardFileInfo(dialect: .taskell)) }
+        let (store, copyMs) = try timed {
+            try PostgresBoardStore.create(url: url, board: board, info: BoardFileInfo(dialect: .taskell))
+        }
         let afterCopy = try store.historyFootprint()
-        say("PostgreSQL history: \(cardCount) cards copied in \(fmt(copyMs)) ms, recorded as \(afterCopy.rows) rows, \(afterCopy.rowBytes / max(afterCopy.rows, 1)) bytes per added card (row data)")
+        say(
+            "PostgreSQL history: \(cardCount) cards copied in \(fmt(copyMs)) ms, recorded as \(afterCopy.rows) rows, \(afterCopy.rowBytes / max(afterCopy.rows, 1)) bytes per added card (row data)"
+        )
 
         var base = try store.load()
         let before = try store.history(limit: 1).first?.at ?? ""
@@ -57,8 +62,11 @@ func runPostgresHistory() {
         let after = try store.historyFootprint()
         let newRows = after.rows - tableBefore.rows
         let rowBytes = Double(after.rowBytes - tableBefore.rowBytes) / Double(max(newRows, 1))
-        let tableBytes = Double(after.tableBytes - tableBefore.tableBytes) / Double(max(after.tableRows - tableBefore.tableRows, 1))
-        say("  \(changes) changes (moves and edits, one commit each, commit p50 \(fmt(commitMs.percentile(50))) ms) recorded as \(newRows) rows: \(fmt(rowBytes)) bytes per change (row data), \(fmt(tableBytes)) bytes per change with the table's indexes and pages")
+        let tableBytes =
+            Double(after.tableBytes - tableBefore.tableBytes) / Double(max(after.tableRows - tableBefore.tableRows, 1))
+        say(
+            "  \(changes) changes (moves and edits, one commit each, commit p50 \(fmt(commitMs.percentile(50))) ms) recorded as \(newRows) rows: \(fmt(rowBytes)) bytes per change (row data), \(fmt(tableBytes)) bytes per change with the table's indexes and pages"
+        )
         var readMs: [Double] = []
         var read = 0
         for _ in 0..<7 {
@@ -66,9 +74,13 @@ func runPostgresHistory() {
             read = entries.count
             readMs.append(t)
         }
-        say("  reading the last \(read) changes of the \(cardCount)-card board (restore --list --limit 1000): median \(fmt(readMs.median)) ms, max \(fmt(readMs.max())) ms: \(readMs.median <= 100 ? "MET" : "MISSED") (≤100 ms)")
+        say(
+            "  reading the last \(read) changes of the \(cardCount)-card board (restore --list --limit 1000): median \(fmt(readMs.median)) ms, max \(fmt(readMs.max())) ms: \(readMs.median <= 100 ? "MET" : "MISSED") (≤100 ms)"
+        )
         let (done, restoreMs) = try timed { try store.restore(at: before) }
-        say("  restore --at before those changes: \(done.undone) changes undone, \(done.outcome.board.cardCount) cards, in \(fmt(restoreMs)) ms")
+        say(
+            "  restore --at before those changes: \(done.undone) changes undone, \(done.outcome.board.cardCount) cards, in \(fmt(restoreMs)) ms"
+        )
     } catch {
         FileHandle.standardError.write(Data("lanes-bench --pg-history: \(error)\n".utf8))
         exit(1)

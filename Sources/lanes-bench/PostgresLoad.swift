@@ -10,7 +10,7 @@ import LanesPostgres
 import SeededRandom
 import Synchronization
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// What the clients measured, gathered under a lock.
@@ -29,22 +29,29 @@ final class LoadFigures: Sendable {
 func runPostgresLoad() {
     let env = ProcessInfo.processInfo.environment
     guard let dir = env["LANES_PG_DIR"], let port = env["LANES_PG_PORT"] else {
-        FileHandle.standardError.write(Data("lanes-bench --pg-load: no server (run it through scripts/pg-test-cluster with)\n".utf8))
+        FileHandle.standardError.write(
+            Data("lanes-bench --pg-load: no server (run it through scripts/pg-test-cluster with)\n".utf8))
         exit(2)
     }
     let clients = opts.pgClients, seconds = opts.pgSeconds, maxMoves = opts.pgMoves, cardCount = opts.pgCards
     let name = "load-\(getpid())"
-    @Sendable func url(_ role: String) -> String { "postgresql://\(role)@/lanes?host=\(dir)&port=\(port)&board=\(name)" }
+    @Sendable func url(_ role: String) -> String {
+        "postgresql://\(role)@/lanes?host=\(dir)&port=\(port)&board=\(name)"
+    }
 
     do {
         // The schema by the administrator, the board by alice; bob shares it.
         try PostgresBoardStore.setUpSchema(url: url("lanes_admin"))
         var board = BoardGenerator.board(cards: cardCount)
         for i in board.columns.indices { board.columns[i].wipLimit = nil }
-        let (_, copyMs) = try timed { try PostgresBoardStore.create(url: url("alice"), board: board, info: BoardFileInfo(dialect: .taskell)) }
+        let (_, copyMs) = try timed {
+            try PostgresBoardStore.create(url: url("alice"), board: board, info: BoardFileInfo(dialect: .taskell))
+        }
         let owner = try PostgresBoardStore.open(url: url("alice"))
         try owner.grant(role: "bob")
-        say("PostgreSQL load: \(cardCount) cards copied in \(fmt(copyMs)) ms; \(clients) clients, \(Int(seconds)) s or \(maxMoves) moves")
+        say(
+            "PostgreSQL load: \(cardCount) cards copied in \(fmt(copyMs)) ms; \(clients) clients, \(Int(seconds)) s or \(maxMoves) moves"
+        )
 
         // Launch: open + load of the whole board, as the app starts.
         var loadMs: [Double] = []
@@ -69,7 +76,9 @@ func runPostgresLoad() {
                     let before = store.version
                     guard try store.refresh() != nil else { continue }
                     figures.data.withLock { d in
-                        for v in (before + 1)...store.version { if let t = d.sentAt[v], arrived > t { d.notifyMs.append(ms(arrived - t)) } }
+                        for v in (before + 1)...store.version {
+                            if let t = d.sentAt[v], arrived > t { d.notifyMs.append(ms(arrived - t)) }
+                        }
                     }
                 }
             } catch {
@@ -94,9 +103,11 @@ func runPostgresLoad() {
                         var ours = base
                         let from = Int.random(in: 0..<ours.columns.count, using: &rng)
                         guard !ours.columns[from].cards.isEmpty else { continue }
-                        let card = ours.columns[from].cards.remove(at: Int.random(in: 0..<ours.columns[from].cards.count, using: &rng))
+                        let card = ours.columns[from].cards.remove(
+                            at: Int.random(in: 0..<ours.columns[from].cards.count, using: &rng))
                         let to = Int.random(in: 0..<ours.columns.count, using: &rng)
-                        ours.columns[to].cards.insert(card, at: Int.random(in: 0...ours.columns[to].cards.count, using: &rng))
+                        ours.columns[to].cards.insert(
+                            card, at: Int.random(in: 0...ours.columns[to].cards.count, using: &rng))
                         let before = store.version
                         let t0 = nanos()
                         let out = try store.commit(base: base, ours: ours)
@@ -134,13 +145,23 @@ func runPostgresLoad() {
         let once = ids.count == cardCount && Set(ids).count == cardCount
         let d = figures.data.withLock { $0 }
         let moves = d.moveMs.count
-        say("  moves: \(moves) in \(fmt(elapsed)) s = \(fmt(Double(moves) / elapsed)) moves/s; refused (conflicts): \(d.conflicts)")
-        say("  move round trip (commit) p50 \(fmt(d.moveMs.percentile(50))) ms, p99 \(fmt(d.moveMs.percentile(99))) ms, max \(fmt(d.moveMs.max()))")
-        say("  notification latency (commit start → listener) p50 \(fmt(d.notifyMs.percentile(50))) ms, p99 \(fmt(d.notifyMs.percentile(99))) ms (\(d.notifyMs.count) seen)")
+        say(
+            "  moves: \(moves) in \(fmt(elapsed)) s = \(fmt(Double(moves) / elapsed)) moves/s; refused (conflicts): \(d.conflicts)"
+        )
+        say(
+            "  move round trip (commit) p50 \(fmt(d.moveMs.percentile(50))) ms, p99 \(fmt(d.moveMs.percentile(99))) ms, max \(fmt(d.moveMs.max()))"
+        )
+        say(
+            "  notification latency (commit start → listener) p50 \(fmt(d.notifyMs.percentile(50))) ms, p99 \(fmt(d.notifyMs.percentile(99))) ms (\(d.notifyMs.count) seen)"
+        )
         say("  launch: open + load of \(cardCount) cards median \(fmt(loadMs.median)) ms, max \(fmt(loadMs.max()))")
-        say("  every card exactly once: \(once ? "yes" : "NO"); clients converge on one order: \(converged ? "yes" : "NO")")
+        say(
+            "  every card exactly once: \(once ? "yes" : "NO"); clients converge on one order: \(converged ? "yes" : "NO")"
+        )
         if !d.errors.isEmpty { say("  errors: " + d.errors.prefix(5).joined(separator: "; ")) }
-        say("  target load ≤150 ms: \(loadMs.median <= 150 ? "MET" : "MISSED"); with \(clients) clients on one board the moves queue for its lock (no target: the ≤10 ms round trip is one client's, below)")
+        say(
+            "  target load ≤150 ms: \(loadMs.median <= 150 ? "MET" : "MISSED"); with \(clients) clients on one board the moves queue for its lock (no target: the ≤10 ms round trip is one client's, below)"
+        )
         // A move round trip with the board to itself: one client, no contention.
         let solo = try PostgresBoardStore.open(url: url("alice"))
         var base = try solo.load()
@@ -149,7 +170,8 @@ func runPostgresLoad() {
         for _ in 0..<300 {
             var ours = base
             let from = (0..<ours.columns.count).filter { !ours.columns[$0].cards.isEmpty }.randomElement(using: &rng)!
-            let card = ours.columns[from].cards.remove(at: Int.random(in: 0..<ours.columns[from].cards.count, using: &rng))
+            let card = ours.columns[from].cards.remove(
+                at: Int.random(in: 0..<ours.columns[from].cards.count, using: &rng))
             let to = Int.random(in: 0..<ours.columns.count, using: &rng)
             ours.columns[to].cards.insert(card, at: Int.random(in: 0...ours.columns[to].cards.count, using: &rng))
             let cpu0 = threadCPUms()
@@ -158,9 +180,13 @@ func runPostgresLoad() {
             soloMs.append(t)
             base = out.board
         }
-        say("  move round trip, one client alone: p50 \(fmt(soloMs.percentile(50))) ms, p99 \(fmt(soloMs.percentile(99))) ms: \(soloMs.percentile(99) <= 10 ? "MET" : "MISSED") (≤10 ms)")
+        say(
+            "  move round trip, one client alone: p50 \(fmt(soloMs.percentile(50))) ms, p99 \(fmt(soloMs.percentile(99))) ms: \(soloMs.percentile(99) <= 10 ? "MET" : "MISSED") (≤10 ms)"
+        )
         // What the app's save pacing sees (it holds back saves that took more than 2 ms of CPU).
-        say("  the client's CPU time per commit: p50 \(fmt(soloCPUms.percentile(50))) ms, p99 \(fmt(soloCPUms.percentile(99))) ms")
+        say(
+            "  the client's CPU time per commit: p50 \(fmt(soloCPUms.percentile(50))) ms, p99 \(fmt(soloCPUms.percentile(99))) ms"
+        )
         if !once || !converged || !d.errors.isEmpty { exit(1) }
     } catch {
         FileHandle.standardError.write(Data("lanes-bench --pg-load: \(error)\n".utf8))

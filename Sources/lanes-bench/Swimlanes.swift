@@ -21,13 +21,16 @@ enum SwimlaneBench {
 
     static func board(cards: Int, columns: Int = 8) -> Board {
         var next: UInt64 = 1
-        var b = Board(columns: (0..<columns).map { c in
-            Column(title: "Column \(c)", cards: (0..<(cards / columns)).map { i in
-                defer { next += 1 }
-                let tag = i % 11 == 10 ? "" : " #" + lanes[(i + c) % 11 % 10]
-                return Card(id: ItemID(next), title: "Card \(c)-\(i) with some words to wrap" + tag)
+        var b = Board(
+            columns: (0..<columns).map { c in
+                Column(
+                    title: "Column \(c)",
+                    cards: (0..<(cards / columns)).map { i in
+                        defer { next += 1 }
+                        let tag = i % 11 == 10 ? "" : " #" + lanes[(i + c) % 11 % 10]
+                        return Card(id: ItemID(next), title: "Card \(c)-\(i) with some words to wrap" + tag)
+                    })
             })
-        })
         b.acceptRules.swimlanes = try! Swimlanes(lanes)
         return b
     }
@@ -49,12 +52,16 @@ enum SwimlaneBench {
         } catch {
             return ["swimlanes: cannot write the boards: \(error)"]
         }
-        var out: [String] = ["swimlanes: \(withLanes.cardCount) cards, \(columns) columns × \(lanes.count) lanes (+ No lane), \(size.width)×\(size.height)"]
+        var out: [String] = [
+            "swimlanes: \(withLanes.cardCount) cards, \(columns) columns × \(lanes.count) lanes (+ No lane), \(size.width)×\(size.height)"
+        ]
 
         /// Launch to first frame; (total, in-app) in ms.
         func launch(_ path: String) -> (BoardApp, Double, Double) {
             let t0 = nanos()
-            guard let (store, b, _) = try? FileBoardStore.open(path, starter: nil) else { fatalError("cannot open \(path)") }
+            guard let (store, b, _) = try? FileBoardStore.open(path, starter: nil) else {
+                fatalError("cannot open \(path)")
+            }
             let t1 = nanos()
             var app = BoardApp(board: b, title: "Lanes · board.md", size: size, status: "", keymap: Keymap())
             app.resize(size)  // as the runner's first resize: the same size, nothing laid out again
@@ -94,18 +101,23 @@ enum SwimlaneBench {
         guard shown else { return out + ["  (the lanes board did not open in lanes: nothing measured)"] }
         /// "median (fastest)": on a loaded machine the fastest run is the cost, the median what a person met.
         func both(_ v: [Double]) -> String { "\(fmt(v.median)) (\(fmt(v.min() ?? 0)))" }
-        out.append("  launch → first frame, \(pairs) A/B pairs (order alternating), median (fastest): lanes \(both(total)) ms, "
-                   + "columns \(both(totalPlain)) ms")
-        out.append("    ratio lanes/columns: median of the pairs' ratios \(fmt(ratios.median)) (quartiles \(fmt(ratios.percentile(25)))–"
-                   + "\(fmt(ratios.percentile(75)))), of the medians \(fmt(total.median / totalPlain.median)), "
-                   + "of the fastest \(fmt((total.min() ?? 0) / (totalPlain.min() ?? 1))); target ≤ 1.2 (pairs' median): "
-                   + verdict(ratios.median <= 1.2))
-        out.append("    of which app + size + frame: lanes \(both(inApp)) ms, columns \(both(inAppPlain)) ms, "
-                   + "pairs' median ratio \(fmt(inAppRatios.median)) (the rest: lock, read, hash, parse)")
+        out.append(
+            "  launch → first frame, \(pairs) A/B pairs (order alternating), median (fastest): lanes \(both(total)) ms, "
+                + "columns \(both(totalPlain)) ms")
+        out.append(
+            "    ratio lanes/columns: median of the pairs' ratios \(fmt(ratios.median)) (quartiles \(fmt(ratios.percentile(25)))–"
+                + "\(fmt(ratios.percentile(75)))), of the medians \(fmt(total.median / totalPlain.median)), "
+                + "of the fastest \(fmt((total.min() ?? 0) / (totalPlain.min() ?? 1))); target ≤ 1.2 (pairs' median): "
+                + verdict(ratios.median <= 1.2))
+        out.append(
+            "    of which app + size + frame: lanes \(both(inApp)) ms, columns \(both(inAppPlain)) ms, "
+                + "pairs' median ratio \(fmt(inAppRatios.median)) (the rest: lock, read, hash, parse)")
         // What the lanes add that the columns do not: every card placed in its lane (a fresh cache each
         // time), beside the parse alone.
-        if let (_, opened, _) = try? FileBoardStore.open(lanesPath, starter: nil), let swimlanes = opened.acceptRules.swimlanes,
-           let bytes = FileManager.default.contents(atPath: lanesPath).map({ [UInt8]($0) }) {
+        if let (_, opened, _) = try? FileBoardStore.open(lanesPath, starter: nil),
+            let swimlanes = opened.acceptRules.swimlanes,
+            let bytes = FileManager.default.contents(atPath: lanesPath).map({ [UInt8]($0) })
+        {
             // LANES_BENCH_PROFILE=N: only N placements, for `perf record`.
             if let n = ProcessInfo.processInfo.environment["LANES_BENCH_PROFILE"].flatMap(Int.init) {
                 for _ in 0..<n { _ = LanePlacementCache().lanes(of: opened, swimlanes) }
@@ -116,21 +128,25 @@ enum SwimlaneBench {
                 parse.append(timed { _ = try? BoardFormat.parse(bytes, file: lanesPath) }.1)
                 place.append(timed { _ = LanePlacementCache().lanes(of: opened, swimlanes) }.1)
             }
-            out.append("    parse alone: \(both(parse)) ms; placing the \(opened.cardCount) cards in lanes: \(both(place)) ms")
+            out.append(
+                "    parse alone: \(both(parse)) ms; placing the \(opened.cardCount) cards in lanes: \(both(place)) ms")
         }
 
         var (app, _, _) = launch(lanesPath)
         var switches: [Double] = []
         for _ in 0..<10 {
-            switches.append(timed {
-                _ = app.handle(.key(.char("S"), []), now: 0)
-                var buf = CellBuffer(width: size.width, height: size.height)
-                app.render(into: &buf, now: 0)
-            }.1)
+            switches.append(
+                timed {
+                    _ = app.handle(.key(.char("S"), []), now: 0)
+                    var buf = CellBuffer(width: size.width, height: size.height)
+                    app.render(into: &buf, now: 0)
+                }.1)
         }
-        out.append("  switch the view (S + frame), both ways: median \(fmt(switches.median)) ms, max \(fmt(switches.max() ?? 0)) ms, target ≤ 50: "
-                   + verdict(switches.median <= 50))
-        guard app.showsLanes, let grid = app.layout.lanes, let from = grid.cells.first(where: { $0.itemCount > 0 }) else {
+        out.append(
+            "  switch the view (S + frame), both ways: median \(fmt(switches.median)) ms, max \(fmt(switches.max() ?? 0)) ms, target ≤ 50: "
+                + verdict(switches.median <= 50))
+        guard app.showsLanes, let grid = app.layout.lanes, let from = grid.cells.first(where: { $0.itemCount > 0 })
+        else {
             out.append("  (no lanes shown: no drag measured)")
             return out
         }
@@ -150,8 +166,9 @@ enum SwimlaneBench {
             costs.append(us(nanos() - ns))
         }
         _ = app.handle(.mouse(MouseEvent(.release, .left, x: start.x, y: start.y)), now: t + 0.01)
-        out.append("  drag motion (input + tick + frame): median \(fmt(costs.median)) µs, p99 \(fmt(costs.percentile(99))) µs, max \(fmt(costs.max() ?? 0)) µs over \(motions) motions, "
-                   + "target p99 ≤ 200: " + verdict(costs.percentile(99) <= 200))
+        out.append(
+            "  drag motion (input + tick + frame): median \(fmt(costs.median)) µs, p99 \(fmt(costs.percentile(99))) µs, max \(fmt(costs.max() ?? 0)) µs over \(motions) motions, "
+                + "target p99 ≤ 200: " + verdict(costs.percentile(99) <= 200))
         return out
     }
 }

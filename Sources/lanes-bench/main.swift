@@ -15,7 +15,7 @@ import Foundation
 import LanesCore
 import LanesTerminal
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Prints a line now, even when stdout is a pipe (make).
@@ -30,7 +30,8 @@ let opts = BenchOptions.parseOrExit()
 let sizes = opts.sizeList
 let motions = opts.motions
 let jsonPath = opts.json
-let screens = opts.screen.flatMap(parseSize).map { [$0] } ?? [Size(width: 120, height: 40), Size(width: 80, height: 24)]
+let screens =
+    opts.screen.flatMap(parseSize).map { [$0] } ?? [Size(width: 120, height: 40), Size(width: 80, height: 24)]
 func on(_ phase: String) -> Bool { opts.on(phase) }
 
 if opts.workspace {  // #27: Workspace.swift
@@ -115,7 +116,9 @@ if let n = opts.writeBoard, let path = opts.writeBoardFile {
     if opts.geometry, l.columns.count > 1 {
         // A point on the first title line of the first card of columns 0 and 1 (0-based cells).
         let a = l.columns[0], b = l.columns[1]
-        print("GEOMETRY \(a.frame.minX + 3) \(a.viewport.minY + 1) \(b.frame.minX + 3) \(b.viewport.minY + 1) \(a.column.title) \(b.column.title)")
+        print(
+            "GEOMETRY \(a.frame.minX + 3) \(a.viewport.minY + 1) \(b.frame.minX + 3) \(b.viewport.minY + 1) \(a.column.title) \(b.column.title)"
+        )
     }
     exit(0)
 }
@@ -158,12 +161,19 @@ if let n = opts.dropProbe {
         let tFind = us(nanos() - t)
         var doc = BoardDocument(board: board)
         t = nanos()
-        _ = DropTransaction(item: id, target: DropTarget(section: (big + 1) % board.columns.count, index: 0, gap: 0, anchor: board.columns[(big + 1) % board.columns.count].cards.first?.id)).apply(to: &doc)
+        _ = DropTransaction(
+            item: id,
+            target: DropTarget(
+                section: (big + 1) % board.columns.count, index: 0, gap: 0,
+                anchor: board.columns[(big + 1) % board.columns.count].cards.first?.id)
+        ).apply(to: &doc)
         let tApply = us(nanos() - t)
         t = nanos()
         let same = doc.board == board
         let tEq = us(nanos() - t)
-        say("round \(round): indexPath \(fmt(tFind)) µs (\(found.map(String.init(describing:)) ?? "nil")), drop applied (one undo step) \(fmt(tApply)) µs, == \(fmt(tEq)) µs (\(same)); column of \(last + 1) cards")
+        say(
+            "round \(round): indexPath \(fmt(tFind)) µs (\(found.map(String.init(describing:)) ?? "nil")), drop applied (one undo step) \(fmt(tApply)) µs, == \(fmt(tEq)) µs (\(same)); column of \(last + 1) cards"
+        )
     }
     exit(0)
 }
@@ -189,7 +199,7 @@ if opts.rss {
 // MARK: The benchmark
 
 var results: [String: Any] = [:]
-var table: [(String, [String], String)] = []   // row label, value per size, target
+var table: [(String, [String], String)] = []  // row label, value per size, target
 let dir = makeTempDir()
 defer { try? FileManager.default.removeItem(atPath: dir) }
 
@@ -230,7 +240,8 @@ func reps(for n: Int) -> Int { n >= 100_000 ? 5 : n >= 10_000 ? 10 : 20 }
     // parse), make the app, size it to the terminal, draw the first frame.
     for size in screens where on("launch") {
         let tag = "\(size.width)x\(size.height)"
-        var open: [Double] = [], initT: [Double] = [], resize: [Double] = [], render: [Double] = [], total: [Double] = []
+        var open: [Double] = [], initT: [Double] = [], resize: [Double] = [], render: [Double] = [],
+            total: [Double] = []
         for _ in 0..<k {
             let t0 = nanos()
             let (store, b, _) = try FileBoardStore.open(path, starter: nil)
@@ -251,7 +262,9 @@ func reps(for n: Int) -> Int { n >= 100_000 ? 5 : n >= 10_000 ? 10 : 20 }
         r["launch_\(tag)_resize_ms"] = resize.median
         r["launch_\(tag)_render_ms"] = render.median
         r["launch_\(tag)_ms"] = total.median
-        say("  \(n): launch \(tag) \(fmt(total.median)) ms (open \(fmt(open.median)), init \(fmt(initT.median)), resize \(fmt(resize.median)), render \(fmt(render.median)))")
+        say(
+            "  \(n): launch \(tag) \(fmt(total.median)) ms (open \(fmt(open.median)), init \(fmt(initT.median)), resize \(fmt(resize.median)), render \(fmt(render.median)))"
+        )
     }
 
     // Drag: bytes in through the decoder, app, tick, render, diff, run as the runner runs them
@@ -285,7 +298,9 @@ func reps(for n: Int) -> Int { n >= 100_000 ? 5 : n >= 10_000 ? 10 : 20 }
         r["autoscroll_\(tag)_count"] = Double(steps.count)
         r["wheel_\(tag)_median_us"] = wheels.median
         r["drop_\(tag)_median_us"] = drops.median
-        say("  \(n): motion \(tag) p50 \(fmt(motion.median)) µs p99 \(fmt(motion.percentile(99))) µs max \(fmt(motion.max())) (\(motion.count) events); edge page flip \(fmt(flips.median)) µs (max \(fmt(flips.max())), \(flips.count) flips); auto-scroll step \(fmt(steps.median)) µs (p99 \(fmt(steps.percentile(99))), \(steps.count) steps); wheel \(fmt(wheels.median)) µs, drop \(fmt(drops.median)) µs")
+        say(
+            "  \(n): motion \(tag) p50 \(fmt(motion.median)) µs p99 \(fmt(motion.percentile(99))) µs max \(fmt(motion.max())) (\(motion.count) events); edge page flip \(fmt(flips.median)) µs (max \(fmt(flips.max())), \(flips.count) flips); auto-scroll step \(fmt(steps.median)) µs (p99 \(fmt(steps.percentile(99))), \(steps.count) steps); wheel \(fmt(wheels.median)) µs, drop \(fmt(drops.median)) µs"
+        )
     }
 
     // Bytes and time per drag frame through the real curses backend on a pty.
@@ -304,11 +319,14 @@ func reps(for n: Int) -> Int { n >= 100_000 ? 5 : n >= 10_000 ? 10 : 20 }
             var flipBytes: [Double] = []
             var presentMotion: [Double] = [], presentFlip: [Double] = []
             let script = dragScript(layout: app.layout, motions: min(motions, 1500))
-            runDrag(&app, script: script, start: 1.0, present: { buf in
-                let r = pty.presentTimed(buf)
-                if first { full = r.bytes; first = false }
-                return r
-            }) { f in
+            runDrag(
+                &app, script: script, start: 1.0,
+                present: { buf in
+                    let r = pty.presentTimed(buf)
+                    if first { full = r.bytes; first = false }
+                    return r
+                }
+            ) { f in
                 let b = f.presentBytes ?? 0
                 switch f.kind {
                 case .motion:
@@ -316,7 +334,8 @@ func reps(for n: Int) -> Int { n >= 100_000 ? 5 : n >= 10_000 ? 10 : 20 }
                     let mText = minimalDiffBytes(f.runs, styles: false)
                     if dumps > 0 {
                         dumps -= 1
-                        FileHandle.standardError.write(Data("frame: \(b) bytes, minimal \(m): \(visible(pty.lastFrame))\n".utf8))
+                        FileHandle.standardError.write(
+                            Data("frame: \(b) bytes, minimal \(m): \(visible(pty.lastFrame))\n".utf8))
                     }
                     sent.append(Double(b)); minimal.append(Double(m)); textOnly.append(Double(mText))
                     if m > 0 { ratio.append(Double(b) / Double(m)) }
@@ -342,8 +361,12 @@ func reps(for n: Int) -> Int { n >= 100_000 ? 5 : n >= 10_000 ? 10 : 20 }
             r["present_\(tag)_motion_p50_us"] = presentMotion.median
             r["present_\(tag)_motion_p99_us"] = presentMotion.percentile(99)
             r["present_\(tag)_pageflip_median_us"] = presentFlip.median
-            say("  \(n): bytes \(tag): full frame \(full), per motion mean \(fmt(sent.mean)) (max \(fmt(sent.max()))), minimal mean \(fmt(minimal.mean)) (text and moves only \(fmt(textOnly.mean))), ratio total \(fmt(totalSent / max(1, totalMin))) p50 \(fmt(ratio.median)) p99 \(fmt(ratio.percentile(99)))")
-            say("  \(n): present \(tag) on a pty: motion p50 \(fmt(presentMotion.median)) µs p99 \(fmt(presentMotion.percentile(99))) µs, edge page flip \(fmt(presentFlip.median)) µs")
+            say(
+                "  \(n): bytes \(tag): full frame \(full), per motion mean \(fmt(sent.mean)) (max \(fmt(sent.max()))), minimal mean \(fmt(minimal.mean)) (text and moves only \(fmt(textOnly.mean))), ratio total \(fmt(totalSent / max(1, totalMin))) p50 \(fmt(ratio.median)) p99 \(fmt(ratio.percentile(99)))"
+            )
+            say(
+                "  \(n): present \(tag) on a pty: motion p50 \(fmt(presentMotion.median)) µs p99 \(fmt(presentMotion.percentile(99))) µs, edge page flip \(fmt(presentFlip.median)) µs"
+            )
         }
     }
 
@@ -378,7 +401,9 @@ func reps(for n: Int) -> Int { n >= 100_000 ? 5 : n >= 10_000 ? 10 : 20 }
         r["save_write_atomic_ms"] = write.median
         r["save_ms"] = (zip(ser, write).map { $0 + $1 }).median
         r["save_store_ms"] = storeSave.median
-        say("  \(n): save \(fmt(r["save_ms"])) ms (serialize \(fmt(ser.median)), write+fsync \(fmt(write.median))); FileBoardStore.commit after a move \(fmt(storeSave.median)) ms")
+        say(
+            "  \(n): save \(fmt(r["save_ms"])) ms (serialize \(fmt(ser.median)), write+fsync \(fmt(write.median))); FileBoardStore.commit after a move \(fmt(storeSave.median)) ms"
+        )
     }
 
     // Peak RSS in a process of its own.
@@ -401,7 +426,9 @@ func reps(for n: Int) -> Int { n >= 100_000 ? 5 : n >= 10_000 ? 10 : 20 }
     return r
 }
 
-say("lanes-bench: \(sizes.map(String.init).joined(separator: ", ")) cards, \(motions) motion events per drag, release build")
+say(
+    "lanes-bench: \(sizes.map(String.init).joined(separator: ", ")) cards, \(motions) motion events per drag, release build"
+)
 for n in sizes {
     perSize[n] = try benchSize(n)
 }
@@ -469,12 +496,15 @@ row("  FileBoardStore.commit after a move (ms)", "save_store_ms")
 if on("rss") { row("peak RSS, own process (MB)", "peak_rss_mb", target: "≤40 at 10k") }
 
 let labelWidth = table.map { $0.0.count }.max() ?? 10
-let header = "".padding(toLength: labelWidth, withPad: " ", startingAt: 0)
+let header =
+    "".padding(toLength: labelWidth, withPad: " ", startingAt: 0)
     + sizes.map { String($0).leftPad(10) }.joined() + "   target"
 print("")
 print(header)
 for (label, values, target) in table {
-    print(label.padding(toLength: labelWidth, withPad: " ", startingAt: 0) + values.map { $0.leftPad(10) }.joined() + "   " + target)
+    print(
+        label.padding(toLength: labelWidth, withPad: " ", startingAt: 0) + values.map { $0.leftPad(10) }.joined()
+            + "   " + target)
 }
 
 // Every target with a verdict (sizes not run are left out).
@@ -503,10 +533,14 @@ for (n, v) in perSize { json["\(n)"] = v }
 json["verdicts"] = verdicts.map { ["target": $0.0, "measured": $0.1, "met": $0.2] as [String: Any] }
 json["motions_per_drag"] = motions
 if !longText.isEmpty { json["long_text"] = longText }
-json["minimal_diff_definition"] = "per run of changed cells (CellBuffer.diff): one ESC[row;colH cursor move + UTF-8 bytes of each changed cell (wide char once) + the shortest SGR wherever a cell's style differs from the pen, and ESC[m at the end if the pen is not plain; *_text_only: the same without SGR"
+json["minimal_diff_definition"] =
+    "per run of changed cells (CellBuffer.diff): one ESC[row;colH cursor move + UTF-8 bytes of each changed cell (wide char once) + the shortest SGR wherever a cell's style differs from the pen, and ESC[m at the end if the pen is not plain; *_text_only: the same without SGR"
 var existing: [String: Any] = [:]
 if let data = FileManager.default.contents(atPath: jsonPath),
-   let obj = try? JSONSerialization.jsonObject(with: data) as? [String: Any] { existing = obj }
+    let obj = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+{
+    existing = obj
+}
 existing["bench"] = json
 if let data = try? JSONSerialization.data(withJSONObject: existing, options: [.prettyPrinted, .sortedKeys]) {
     if FileManager.default.createFile(atPath: jsonPath, contents: data) {

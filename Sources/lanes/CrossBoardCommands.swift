@@ -14,15 +14,18 @@ enum CrossBoardCommand {
     }
 
     /// Moves the CARDs of `board` to COLUMN of `toBoard` (together, one move); prints what happened like `lanes move`.
-    static func run(board: String, cards: [String], toBoard: String, column: String, position: Int?, force: Bool) throws {
+    static func run(board: String, cards: [String], toBoard: String, column: String, position: Int?, force: Bool) throws
+    {
         let journal = MoveJournal.standard()
         recoverPending(touching: [board, toBoard])
         let source = CrossBoardMove.Endpoint(key: key(board), storage: try BoardLocation.openStorage(board))
         let target = CrossBoardMove.Endpoint(key: key(toBoard), storage: try BoardLocation.openStorage(toBoard))
         let crashAt = ProcessInfo.processInfo.environment["LANES_MOVE_CRASH_AT"].flatMap { Int($0) }
         let outcome = try PostgresCLI.reporting {
-            try CrossBoardMove.move(cards: cards, from: source, to: target, column: column, position: position,
-                                    force: force, journal: journal) { step in
+            try CrossBoardMove.move(
+                cards: cards, from: source, to: target, column: column, position: position,
+                force: force, journal: journal
+            ) { step in
                 // A test's kill point: the process dies here as under kill -9.
                 if step.rawValue == crashAt { kill(getpid(), SIGKILL) }
             }
@@ -31,16 +34,25 @@ enum CrossBoardCommand {
         if !outcome.keptOnSource.isEmpty {
             let names = outcome.keptOnSource.map { "\"\(BoardCommands.printable($0))\"" }.joined(separator: ", ")
             let moved = outcome.titles.count - outcome.keptOnSource.count
-            let rest = moved > 0 ? "; the other \(moved == 1 ? "card" : "\(moved) cards") moved to \(target.storage.displayName)" : ", and nothing was added to \(target.storage.displayName)"
-            throw CommandError(.badInput, "\(names) was edited on \(source.storage.displayName) while it moved: it stays there with the edit\(rest)")
+            let rest =
+                moved > 0
+                ? "; the other \(moved == 1 ? "card" : "\(moved) cards") moved to \(target.storage.displayName)"
+                : ", and nothing was added to \(target.storage.displayName)"
+            throw CommandError(
+                .badInput,
+                "\(names) was edited on \(source.storage.displayName) while it moved: it stays there with the edit\(rest)"
+            )
         }
         let column = BoardCommands.printable(outcome.targetColumn)
         if outcome.titles.count == 1 {
             let title = BoardCommands.printable(outcome.titles.first ?? "")
-            emit("Moved \"\(title)\" to \(target.storage.displayName), \"\(column)\" at position \(outcome.position).\n")
+            emit(
+                "Moved \"\(title)\" to \(target.storage.displayName), \"\(column)\" at position \(outcome.position).\n")
         } else {
             let titles = outcome.titles.map { "\"\(BoardCommands.printable($0))\"" }.joined(separator: ", ")
-            emit("Moved \(outcome.titles.count) cards (\(titles)) to \(target.storage.displayName), \"\(column)\" at positions \(outcome.position)–\(outcome.position + outcome.titles.count - 1).\n")
+            emit(
+                "Moved \(outcome.titles.count) cards (\(titles)) to \(target.storage.displayName), \"\(column)\" at positions \(outcome.position)–\(outcome.position + outcome.titles.count - 1).\n"
+            )
         }
     }
 

@@ -33,25 +33,34 @@ struct Edit: ParsableCommand {
     @Option(help: "The new title (its #tags are part of it).")
     var title: String?
 
-    @Option(help: ArgumentHelp("The due date (YYYY-MM-DD, or as the board writes dates); \"\" clears it.", valueName: "date"))
+    @Option(
+        help: ArgumentHelp(
+            "The due date (YYYY-MM-DD, or as the board writes dates); \"\" clears it.", valueName: "date"))
     var due: String?
 
     @Flag(name: .customLong("no-due"), help: "Clear the due date.")
     var noDue = false
 
-    @Option(name: .customLong("tag"), help: ArgumentHelp("A #tag the title ends with (repeatable; replaces the title's tags).", valueName: "tag"))
+    @Option(
+        name: .customLong("tag"),
+        help: ArgumentHelp("A #tag the title ends with (repeatable; replaces the title's tags).", valueName: "tag"))
     var tags: [String] = []
 
-    @Option(name: .customLong("description"), help: ArgumentHelp("A description line (repeatable; replaces the description).", valueName: "line"))
+    @Option(
+        name: .customLong("description"),
+        help: ArgumentHelp("A description line (repeatable; replaces the description).", valueName: "line"))
     var descriptionLines: [String] = []
 
-    @Option(name: .customLong("add-subtask"), help: ArgumentHelp("A sub-task added at the end, not done (repeatable).", valueName: "text"))
+    @Option(
+        name: .customLong("add-subtask"),
+        help: ArgumentHelp("A sub-task added at the end, not done (repeatable).", valueName: "text"))
     var addSubtasks: [String] = []
 
     @Option(name: .customLong("check"), help: ArgumentHelp("Tick sub-task N (1-based; repeatable).", valueName: "n"))
     var check: [Int] = []
 
-    @Option(name: .customLong("uncheck"), help: ArgumentHelp("Untick sub-task N (1-based; repeatable).", valueName: "n"))
+    @Option(
+        name: .customLong("uncheck"), help: ArgumentHelp("Untick sub-task N (1-based; repeatable).", valueName: "n"))
     var uncheck: [Int] = []
 
     @Flag(help: "Tick the first open sub-task, or untick all when every one is done (the t key).")
@@ -133,7 +142,9 @@ struct ColumnCommand: ParsableCommand {
         @Argument(help: "The new column's title.")
         var title: String
 
-        @Option(name: .shortAndLong, help: ArgumentHelp("1-based position among the columns (default: last).", valueName: "n"))
+        @Option(
+            name: .shortAndLong,
+            help: ArgumentHelp("1-based position among the columns (default: last).", valueName: "n"))
         var position: Int?
 
         func run() throws {
@@ -178,7 +189,8 @@ struct ColumnCommand: ParsableCommand {
     struct Delete: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Delete a column; one with cards only with --yes (its cards go with it).",
-            discussion: "Refused when another writer added a card to the column meanwhile. Rules that named it no longer do.")
+            discussion:
+                "Refused when another writer added a card to the column meanwhile. Rules that named it no longer do.")
 
         @Argument(help: "The board file (or a postgresql:// URL).")
         var board: String
@@ -195,7 +207,8 @@ struct ColumnCommand: ParsableCommand {
     }
 
     struct Limit: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Set a column's WIP limit, or remove it with \"none\".")
+        static let configuration = CommandConfiguration(
+            abstract: "Set a column's WIP limit, or remove it with \"none\".")
 
         @Argument(help: "The board file (or a postgresql:// URL).")
         var board: String
@@ -208,9 +221,14 @@ struct ColumnCommand: ParsableCommand {
 
         func run() throws {
             let value: Int?
-            if limit.lowercased() == "none" || limit.isEmpty { value = nil }
-            else if let n = Int(limit) { value = n }
-            else { throw CommandError(.badInput, "the WIP limit \"\(limit)\" is no number; give a whole number above 0, or none") }
+            if limit.lowercased() == "none" || limit.isEmpty {
+                value = nil
+            } else if let n = Int(limit) {
+                value = n
+            } else {
+                throw CommandError(
+                    .badInput, "the WIP limit \"\(limit)\" is no number; give a whole number above 0, or none")
+            }
             try change(board) { b in try BoardCommands.setLimit(&b, column: column, to: value) }
         }
     }

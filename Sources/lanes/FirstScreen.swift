@@ -16,19 +16,23 @@ extension Open {
         let name = URL(fileURLWithPath: file).lastPathComponent
         let spec = file
         guard reading.size >= previewFromBytes, reading.acceptRules.swimlanes == nil,
-              let preview = reading.preview(firstCards: previewCards) else {
+            let preview = reading.preview(firstCards: previewCards)
+        else {
             let opened = try Open.file(file, reading: reading)
             try runBoards([Open.hosted(opened, spec: spec, tabName: name, keymap: keymap, compact: compact)])
             return
         }
-        var app = BoardApp(board: preview.board, title: "Lanes · \(name)", size: terminalWindowSize(),
-                           status: RestOfBoard.readingWords(name: name, cards: preview.totalCards), keymap: keymap)
+        var app = BoardApp(
+            board: preview.board, title: "Lanes · \(name)", size: terminalWindowSize(),
+            status: RestOfBoard.readingWords(name: name, cards: preview.totalCards), keymap: keymap)
         app.configure(compact: compact, dialect: preview.dialect)
         app.fileCardCounts = preview.cardCounts
-        let shown = HostedBoard(app: app, tabName: name, storage: nil, boardName: URL(fileURLWithPath: file).standardizedFileURL.path,
-                                copyInfo: BoardFileInfo(dialect: preview.dialect))
+        let shown = HostedBoard(
+            app: app, tabName: name, storage: nil, boardName: URL(fileURLWithPath: file).standardizedFileURL.path,
+            copyInfo: BoardFileInfo(dialect: preview.dialect))
         let rest = RestOfBoard(name: name) {
-            Open.hosted(try Open.file(spec, reading: reading), spec: spec, tabName: name, keymap: keymap, compact: compact)
+            Open.hosted(
+                try Open.file(spec, reading: reading), spec: spec, tabName: name, keymap: keymap, compact: compact)
         }
         try runBoards([shown], rest: rest)
     }

@@ -4,7 +4,7 @@ import LanesCore
 import LanesPostgres
 import LanesTerminal
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `lanes [FILE]` opens a board in the terminal (the default subcommand, `open`); the others script a board.
@@ -26,7 +26,12 @@ struct Lanes: ParsableCommand {
             The other subcommands script a board without the UI. Exit status: 0 success; 1 not found (file, card, column) or the file cannot be used (unreadable, cannot be created); 2 bad input or usage (malformed file, a read-only board to change, ambiguous card, bad option, a move refused by a WIP limit or an accept rule, a mistyped subcommand, no usable terminal). Errors go to stderr; a malformed file is reported as FILE:LINE: message.
             """,
         version: LanesVersion.string,
-        subcommands: [Open.self, Show.self, Columns.self, Add.self, Move.self, Edit.self, Remove.self, ColumnCommand.self, Rules.self, SwimlanesCommand.self, Export.self, Import.self, Merge.self, GitSetup.self, Keys.self, Copy.self, Grant.self, Revoke.self, Rename.self, Delete.self, HandOver.self, Restore.self, Metrics.self, Flow.self, WorkspaceCommand.self],
+        subcommands: [
+            Open.self, Show.self, Columns.self, Add.self, Move.self, Edit.self, Remove.self, ColumnCommand.self,
+            Rules.self, SwimlanesCommand.self, Export.self, Import.self, Merge.self, GitSetup.self, Keys.self,
+            Copy.self, Grant.self, Revoke.self, Rename.self, Delete.self, HandOver.self, Restore.self, Metrics.self,
+            Flow.self, WorkspaceCommand.self,
+        ],
         defaultSubcommand: Open.self
     )
 
@@ -37,9 +42,12 @@ struct Lanes: ParsableCommand {
             if answer.toStderr { FileHandle.standardError.write(Data(answer.text.utf8)) } else { emit(answer.text) }
             Foundation.exit(answer.status)
         }
-        if let first = CommandLine.arguments.dropFirst().first, case let names = mistypedSubcommand(first), !names.isEmpty {
+        if let first = CommandLine.arguments.dropFirst().first, case let names = mistypedSubcommand(first),
+            !names.isEmpty
+        {
             // Caught before `open` would create a board by that name.
-            errorLine("""
+            errorLine(
+                """
                 lanes: "\(first)" is neither a subcommand nor a file here; did you mean \(names.map { "`lanes \($0)`" }.joined(separator: " or "))? \
                 (`lanes open \(first)` creates a board named \(first).)
                 """)
@@ -66,11 +74,12 @@ struct Lanes: ParsableCommand {
     /// The subcommands `argument` is one edit away from (`colums`: columns and column), when it
     /// names no file, no subcommand and is no option.
     static func mistypedSubcommand(_ argument: String) -> [String] {
-        guard !argument.hasPrefix("-"), !argument.contains("/"), !FileManager.default.fileExists(atPath: argument) else {
+        guard !argument.hasPrefix("-"), !argument.contains("/"), !FileManager.default.fileExists(atPath: argument)
+        else {
             return []
         }
         let names = configuration.subcommands.map { $0._commandName } + ["help"]
-        if names.contains(argument) { return [] }   // `column` is one edit from `columns`, and a subcommand itself
+        if names.contains(argument) { return [] }  // `column` is one edit from `columns`, and a subcommand itself
         return names.filter { Spelling.isOneEditAway(argument, $0) }
     }
 
@@ -96,7 +105,10 @@ struct Open: ParsableCommand {
             """
     )
 
-    @Argument(help: "The boards to open: files, folders (every board in them), postgresql:// URLs, @NAME for a saved workspace. Several open as tabs.")
+    @Argument(
+        help:
+            "The boards to open: files, folders (every board in them), postgresql:// URLs, @NAME for a saved workspace. Several open as tabs."
+    )
     var files: [String] = []
 
     func run() throws {
@@ -110,12 +122,16 @@ struct Open: ParsableCommand {
         }
         var (specs, skipped, fromFolder) = try WorkspaceBoards.expand(files.isEmpty ? ["lanes.md"] : files)
         guard !specs.isEmpty else {
-            throw CommandError(.notFound, "no board to open" + (skipped.isEmpty ? "" : "; skipped: " + skipped.joined(separator: ", ")))
+            throw CommandError(
+                .notFound, "no board to open" + (skipped.isEmpty ? "" : "; skipped: " + skipped.joined(separator: ", "))
+            )
         }
         // A cross-board move a dead process left on these boards is finished (or rolled back) first.
         CrossBoardCommand.recoverPending(touching: specs)
         // A big board file alone is shown from its first cards, read whole after the first frame (#24).
-        if specs.count == 1, skipped.isEmpty, !BoardLocation.isURL(specs[0]), !fromFolder.contains(specs[0]), let reading = try FileBoardStore.Reading.start(specs[0]) {
+        if specs.count == 1, skipped.isEmpty, !BoardLocation.isURL(specs[0]), !fromFolder.contains(specs[0]),
+            let reading = try FileBoardStore.Reading.start(specs[0])
+        {
             try Open.run(specs[0], reading: reading, keymap: config.keymap, compact: config.compact)
             return
         }
@@ -134,16 +150,21 @@ struct Open: ParsableCommand {
         }
         if !skipped.isEmpty {
             let s = skipped.count
-            first.status = "Opened \(specs.count) \(specs.count == 1 ? "board" : "boards"); skipped \(s) \(s == 1 ? "file" : "files"): " + skipped.joined(separator: "; ")
+            first.status =
+                "Opened \(specs.count) \(specs.count == 1 ? "board" : "boards"); skipped \(s) \(s == 1 ? "file" : "files"): "
+                + skipped.joined(separator: "; ")
         }
-        let names = WorkspaceBoards.tabNames(specs.indices.map { i in i == 0 ? first.name : Open.plainName(specs[i]) }, specs: specs)
+        let names = WorkspaceBoards.tabNames(
+            specs.indices.map { i in i == 0 ? first.name : Open.plainName(specs[i]) }, specs: specs)
         let keymap = config.keymap, compact = config.compact
         let boards = [Open.hosted(first, spec: specs[0], tabName: names[0], keymap: keymap, compact: compact)]
         let later = specs.indices.dropFirst().map { i in
             let spec = specs[i], name = names[i]
             let inFolder = fromFolder.contains(spec)
             return BoardLoader.Later(tabName: name) {
-                Open.hosted(try inFolder ? Open.folderBoard(spec) : Open.opening(spec), spec: spec, tabName: name, keymap: keymap, compact: compact)
+                Open.hosted(
+                    try inFolder ? Open.folderBoard(spec) : Open.opening(spec), spec: spec, tabName: name,
+                    keymap: keymap, compact: compact)
             }
         }
         let runner = AppRunner(boards: boards, later: later, device: CursesTerminal())
@@ -186,11 +207,13 @@ struct Open: ParsableCommand {
             status = "Unsaved changes of your last session on this board were kept in \(copy)"
         }
         // Made at the terminal's size, so the runner's first resize has nothing to lay out again.
-        var app = BoardApp(board: o.board, title: "Lanes · \(o.name)", size: terminalWindowSize(), status: status, keymap: keymap)
+        var app = BoardApp(
+            board: o.board, title: "Lanes · \(o.name)", size: terminalWindowSize(), status: status, keymap: keymap)
         app.configure(compact: compact, dialect: o.info.dialect)
-        return HostedBoard(app: app, tabName: tabName, storage: o.storage, boardName: o.key, copyInfo: o.info,
-                           flowSource: o.flowSource,
-                           mover: (CrossBoardCommand.key(spec), { try BoardLocation.openStorage(spec) }))
+        return HostedBoard(
+            app: app, tabName: tabName, storage: o.storage, boardName: o.key, copyInfo: o.info,
+            flowSource: o.flowSource,
+            mover: (CrossBoardCommand.key(spec), { try BoardLocation.openStorage(spec) }))
     }
 
     /// A board ready for the app: its storage, the board, what to call it, and the first words to show.
@@ -210,7 +233,9 @@ struct Open: ParsableCommand {
     /// A board file, created from the starter board when missing (or parsed from what `reading`
     /// read). Errors are reported like the other subcommands': 2 for a malformed file, 1 for one
     /// that cannot be used.
-    static func file(_ file: String, starter: String? = StarterBoard.markdown, reading: FileBoardStore.Reading? = nil) throws -> Opened {
+    static func file(_ file: String, starter: String? = StarterBoard.markdown, reading: FileBoardStore.Reading? = nil)
+        throws -> Opened
+    {
         let (store, board, created): (FileBoardStore, Board, Bool)
         if let reading {
             (store, board) = try reading.finish()
@@ -225,33 +250,40 @@ struct Open: ParsableCommand {
         if !unknown.isEmpty {
             // Kept in the file and matching nothing; said once so a typo does not go unnoticed.
             let names = Board.listed(unknown.map { "“\($0)”" }, or: "and")
-            status = "Accept rules in \(URL(fileURLWithPath: store.rulesPath).lastPathComponent) name no such column: \(names)"
+            status =
+                "Accept rules in \(URL(fileURLWithPath: store.rulesPath).lastPathComponent) name no such column: \(names)"
         }
         if store.isReadOnly {
             status = "\(file) is read-only: changes stay in this session (q offers to save a copy)"
         }
-        return Opened(storage: store, board: board, info: store.info, name: URL(fileURLWithPath: file).lastPathComponent,
-                      key: URL(fileURLWithPath: file).standardizedFileURL.path, status: status,
-                      flowSource: { try FlowBoard.readFile(file) })
+        return Opened(
+            storage: store, board: board, info: store.info, name: URL(fileURLWithPath: file).lastPathComponent,
+            key: URL(fileURLWithPath: file).standardizedFileURL.path, status: status,
+            flowSource: { try FlowBoard.readFile(file) })
     }
 
     /// A board in PostgreSQL (it must exist: lanes copy creates one).
     static func database(_ url: String) throws -> Opened {
         let store = try BoardLocation.openDatabase(url)
         let board = try PostgresCLI.reporting { try store.load() }
-        return Opened(storage: store, board: board, info: store.fileInfo, name: store.title,
-                      key: store.displayName, status: "Live board “\(store.url.board)” · every change is saved and shared at once",
-                      flowSource: { try PostgresFlowHistory.read(url: url) })
+        return Opened(
+            storage: store, board: board, info: store.fileInfo, name: store.title,
+            key: store.displayName,
+            status: "Live board “\(store.url.board)” · every change is saved and shared at once",
+            flowSource: { try PostgresFlowHistory.read(url: url) })
     }
 
     /// The config file's text and path; nil when there is none. A file that is not UTF-8 is an error.
     static func readConfig() throws -> (String, String)? {
         let env = ProcessInfo.processInfo.environment
-        let base = env["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? (env["HOME"].map { $0 + "/.config" } ?? "")
+        let base =
+            env["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? (env["HOME"].map { $0 + "/.config" } ?? "")
         let path = base + "/lanes/config"
         guard let data = FileManager.default.contents(atPath: path) else { return nil }
         if let bad = firstInvalidUTF8([UInt8](data)) {
-            throw ValidationError("\(path):\(bad.line): invalid UTF-8 at byte \(bad.byte) of the line; the config file must be UTF-8 text")
+            throw ValidationError(
+                "\(path):\(bad.line): invalid UTF-8 at byte \(bad.byte) of the line; the config file must be UTF-8 text"
+            )
         }
         return (String(decoding: data, as: UTF8.self), path)
     }

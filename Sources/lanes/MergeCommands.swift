@@ -38,9 +38,10 @@ struct Merge: ParsableCommand {
             let theirsBytes = try SafeFile.read(theirs).bytes
             let baseFile = try BoardFormat.parse(baseBytes, file: "\(label) (base)")
             let oursFile = try BoardFormat.parse(oursBytes, file: "\(label) (ours)")
-            outcome = try BoardMerge.mergeFiles(base: baseBytes.isEmpty ? nil : baseFile, ours: oursFile.board,
-                                                oursInfo: oursFile.info, oursMatching: .content,
-                                                theirs: theirsBytes, theirsFile: "\(label) (theirs)")
+            outcome = try BoardMerge.mergeFiles(
+                base: baseBytes.isEmpty ? nil : baseFile, ours: oursFile.board,
+                oursInfo: oursFile.info, oursMatching: .content,
+                theirs: theirsBytes, theirsFile: "\(label) (theirs)")
         } catch {
             Merge.fail(error)
         }
@@ -57,7 +58,10 @@ struct Merge: ParsableCommand {
     }
 
     private static func fail(_ error: any Error) -> Never {
-        let message = error is ParseError ? "\(error)" : "lanes merge: \(CommandError.report(error).message.replacingOccurrences(of: "lanes: ", with: ""))"
+        let message =
+            error is ParseError
+            ? "\(error)"
+            : "lanes merge: \(CommandError.report(error).message.replacingOccurrences(of: "lanes: ", with: ""))"
         errorLine(message)
         Foundation.exit(2)
     }
@@ -86,7 +90,9 @@ struct GitSetup: ParsableCommand {
     static let driverName = "Lanes: card-level merge of Kanban boards"
 
     func validate() throws {
-        if boards.isEmpty && !check { throw ValidationError("name the board files to register: lanes git-setup BOARD…") }
+        if boards.isEmpty && !check {
+            throw ValidationError("name the board files to register: lanes git-setup BOARD…")
+        }
     }
 
     func run() throws {
@@ -100,11 +106,15 @@ struct GitSetup: ParsableCommand {
                 configured.insert(realTop)
                 for (key, value) in [("merge.lanes.name", GitSetup.driverName), ("merge.lanes.driver", driver)] {
                     let current = try? GitSetup.git(["-C", realTop, "config", "--local", "--get", key], board: board)
-                    if current != value { _ = try GitSetup.git(["-C", realTop, "config", "--local", key, value], board: board) }
+                    if current != value {
+                        _ = try GitSetup.git(["-C", realTop, "config", "--local", key, value], board: board)
+                    }
                 }
             }
-            emit((added ? "\(board): merged by lanes merge from now on (.gitattributes: \(GitSetup.pattern(for: path)) merge=lanes)"
-                        : "\(board): already set up") + "\n")
+            emit(
+                (added
+                    ? "\(board): merged by lanes merge from now on (.gitattributes: \(GitSetup.pattern(for: path)) merge=lanes)"
+                    : "\(board): already set up") + "\n")
         }
     }
 
@@ -130,19 +140,28 @@ struct GitSetup: ParsableCommand {
         }
         for board in boards {
             let (top, path) = try GitSetup.locate(board)
-            if let i = tops.firstIndex(where: { $0.top == top }) { tops[i].boards.append(path) } else { tops.append((top, [path])) }
+            if let i = tops.firstIndex(where: { $0.top == top }) {
+                tops[i].boards.append(path)
+            } else {
+                tops.append((top, [path]))
+            }
         }
         for (top, paths) in tops {
             let driver = try? GitSetup.git(["-C", top, "config", "--get", "merge.lanes.driver"], board: top)
             let verdict = GitSetup.verdict(driver: driver, running: GitSetup.runningProgram())
             emit("\(top): \(verdict.words)\n")
             broken = broken || !verdict.ok
-            let attributes = FileManager.default.contents(atPath: top + "/.gitattributes").map { String(decoding: $0, as: UTF8.self) } ?? ""
+            let attributes =
+                FileManager.default.contents(atPath: top + "/.gitattributes").map {
+                    String(decoding: $0, as: UTF8.self)
+                } ?? ""
             let registered = attributes.split(whereSeparator: \.isNewline).filter {
                 $0.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().contains("merge=lanes")
             }
-            emit(registered.isEmpty ? "  .gitattributes hands no board to the driver (lanes git-setup BOARD adds one)\n"
-                                    : registered.map { "  .gitattributes: \($0)\n" }.joined())
+            emit(
+                registered.isEmpty
+                    ? "  .gitattributes hands no board to the driver (lanes git-setup BOARD adds one)\n"
+                    : registered.map { "  .gitattributes: \($0)\n" }.joined())
             for path in paths {
                 let attribute = (try? GitSetup.git(["-C", top, "check-attr", "merge", "--", path], board: path)) ?? ""
                 if attribute.hasSuffix(": merge: lanes") {
@@ -159,23 +178,39 @@ struct GitSetup: ParsableCommand {
     /// What --check says about a registered driver command, and whether it can run.
     static func verdict(driver: String?, running: String) -> (words: String, ok: Bool) {
         guard let driver, !driver.isEmpty else {
-            return ("no merge driver is registered in this clone's .git/config; lanes git-setup BOARD registers it", false)
+            return (
+                "no merge driver is registered in this clone's .git/config; lanes git-setup BOARD registers it", false
+            )
         }
         guard let program = registeredProgram(driver) else {
-            return ("the merge driver is \"\(driver)\", which is not one lanes git-setup writes; lanes git-setup BOARD replaces it", false)
+            return (
+                "the merge driver is \"\(driver)\", which is not one lanes git-setup writes; lanes git-setup BOARD replaces it",
+                false
+            )
         }
         if !program.hasPrefix("/") {
             let found = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":")
                 .map { String($0) + "/" + program }.first { FileManager.default.isExecutableFile(atPath: $0) }
             let whereFound = found.map { "found on this PATH at \($0)" } ?? "not found on this PATH"
-            return ("the merge driver is registered as the bare word \(program) (\(whereFound)); git finds it only when its own PATH has it. lanes git-setup BOARD registers the absolute path instead", false)
+            return (
+                "the merge driver is registered as the bare word \(program) (\(whereFound)); git finds it only when its own PATH has it. lanes git-setup BOARD registers the absolute path instead",
+                false
+            )
         }
         guard FileManager.default.isExecutableFile(atPath: program) else {
             let gone = FileManager.default.fileExists(atPath: program) ? "is not executable" : "no longer exists"
-            return ("the merge driver's program \(program) \(gone), so git cannot merge boards card by card here (the driver says so and leaves each board as a conflict). Run lanes git-setup BOARD again with the lanes you use now (this one is \(running))", false)
+            return (
+                "the merge driver's program \(program) \(gone), so git cannot merge boards card by card here (the driver says so and leaves each board as a conflict). Run lanes git-setup BOARD again with the lanes you use now (this one is \(running))",
+                false
+            )
         }
-        let same = URL(fileURLWithPath: program).resolvingSymlinksInPath().path == URL(fileURLWithPath: running).resolvingSymlinksInPath().path
-        return ("the merge driver runs \(program)" + (same ? " (this lanes); it can run" : ", which exists; it can run (this lanes is \(running))"), true)
+        let same =
+            URL(fileURLWithPath: program).resolvingSymlinksInPath().path
+            == URL(fileURLWithPath: running).resolvingSymlinksInPath().path
+        return (
+            "the merge driver runs \(program)"
+                + (same ? " (this lanes); it can run" : ", which exists; it can run (this lanes is \(running))"), true
+        )
     }
 
     /// The program a driver command written by git-setup runs: the guarded form's path, or an older form's first word.
@@ -238,14 +273,16 @@ struct GitSetup: ParsableCommand {
         }
         let anchored = "/" + escaped
         guard anchored.contains(where: { $0 == " " || $0 == "\"" || $0 == "\\" || $0 == "\t" }) else { return anchored }
-        return "\"" + anchored.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+        return "\""
+            + anchored.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
             .replacingOccurrences(of: "\t", with: "\\t") + "\""
     }
 
     /// Adds `pattern merge=lanes` unless a line already gives that pattern `merge=lanes`; true when added.
     static func addAttribute(pattern: String, in file: String) throws -> Bool {
         var text = FileManager.default.contents(atPath: file).flatMap { String(data: $0, encoding: .utf8) } ?? ""
-        for line in text.split(whereSeparator: \.isNewline) where line.hasPrefix(pattern + " ") || line.hasPrefix(pattern + "\t") {
+        for line in text.split(whereSeparator: \.isNewline)
+        where line.hasPrefix(pattern + " ") || line.hasPrefix(pattern + "\t") {
             let attributes = line.dropFirst(pattern.count).split(whereSeparator: { $0 == " " || $0 == "\t" })
             if attributes.contains("merge=lanes") { return false }
         }
@@ -257,7 +294,8 @@ struct GitSetup: ParsableCommand {
     }
 
     static func shellQuoted(_ s: String) -> String {
-        s.allSatisfy({ $0.isLetter || $0.isNumber || "/._-+".contains($0) }) ? s : "'" + s.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        s.allSatisfy({ $0.isLetter || $0.isNumber || "/._-+".contains($0) })
+            ? s : "'" + s.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 
     /// Runs git; its trimmed stdout, or a CommandError with its stderr.
@@ -276,8 +314,11 @@ struct GitSetup: ParsableCommand {
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
             let words = String(decoding: errors, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-            if arguments.contains("rev-parse") { throw CommandError(.notFound, "\(board): not in a git repository (\(words))") }
-            throw CommandError(.notFound, "\(board): git \(arguments.dropFirst(2).joined(separator: " ")) failed: \(words)")
+            if arguments.contains("rev-parse") {
+                throw CommandError(.notFound, "\(board): not in a git repository (\(words))")
+            }
+            throw CommandError(
+                .notFound, "\(board): git \(arguments.dropFirst(2).joined(separator: " ")) failed: \(words)")
         }
         return String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }

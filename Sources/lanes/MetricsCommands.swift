@@ -25,10 +25,16 @@ struct Metrics: ParsableCommand {
     @Argument(help: "The board file, or a PostgreSQL board's URL.")
     var board: String
 
-    @Option(help: ArgumentHelp("Only cards finished from then on, and the flow from that day (YYYY-MM-DD or an ISO 8601 time).", valueName: "date"))
+    @Option(
+        help: ArgumentHelp(
+            "Only cards finished from then on, and the flow from that day (YYYY-MM-DD or an ISO 8601 time).",
+            valueName: "date"))
     var since: String?
 
-    @Option(help: ArgumentHelp("The moment to measure at (default: the current time); a bare date is the end of that UTC day.", valueName: "time"))
+    @Option(
+        help: ArgumentHelp(
+            "The moment to measure at (default: the current time); a bare date is the end of that UTC day.",
+            valueName: "time"))
     var now: String?
 
     @Option(name: .shortAndLong, help: "The output format.")
@@ -43,7 +49,9 @@ struct Metrics: ParsableCommand {
     @Option(help: ArgumentHelp("The forecast's \"how many by\" day (default: 14 days after now).", valueName: "date"))
     var by: String?
 
-    @Option(help: ArgumentHelp("The forecast's \"by when\" number of cards (default: every card not done).", valueName: "n"))
+    @Option(
+        help: ArgumentHelp("The forecast's \"by when\" number of cards (default: every card not done).", valueName: "n")
+    )
     var cards: Int?
 
     @Flag(help: "Read the whole history again instead of using the cache (the cache is left as it was).")
@@ -60,7 +68,9 @@ struct Metrics: ParsableCommand {
         var sinceTime: FlowTime?
         if let since {
             guard let t = FlowDate.parse(since) else { throw Metrics.badTime("--since", since) }
-            guard t <= nowTime else { throw CommandError(.badInput, "--since \(since) is after now (\(FlowDate.iso(nowTime)))") }
+            guard t <= nowTime else {
+                throw CommandError(.badInput, "--since \(since) is after now (\(FlowDate.iso(nowTime)))")
+            }
             sinceTime = t
         }
         var byDay: Int?
@@ -68,23 +78,33 @@ struct Metrics: ParsableCommand {
             guard let t = FlowDate.parse(by) else { throw Metrics.badTime("--by", by) }
             byDay = FlowDate.day(of: t)
             guard byDay! > FlowDate.day(of: nowTime) else {
-                throw CommandError(.badInput, "--by \(by) is not after today (\(FlowDate.date(FlowDate.day(of: nowTime)))): the forecast looks ahead")
+                throw CommandError(
+                    .badInput,
+                    "--by \(by) is not after today (\(FlowDate.date(FlowDate.day(of: nowTime)))): the forecast looks ahead"
+                )
             }
         }
         if let cards, cards < 1 { throw CommandError(.badInput, "--cards must be 1 or more, not \(cards)") }
         let history: FlowHistory, setting: FlowColumns
         do {
             if BoardLocation.isURL(board) {
-                (history, setting) = try PostgresCLI.reporting { try PostgresFlowHistory.read(url: board, now: nowTime) }
+                (history, setting) = try PostgresCLI.reporting {
+                    try PostgresFlowHistory.read(url: board, now: nowTime)
+                }
             } else {
                 (history, setting) = try FlowBoard.readFile(board, useCache: !noCache)
             }
         } catch let e as NoHistory {
             throw CommandError(.notFound, e.message)
         }
-        let report = FlowMetrics.compute(history, options: FlowOptions(columns: setting, since: sinceTime, now: nowTime,
-                                                                       forecastDay: byDay, forecastCards: cards, seed: seed))
-        let name = BoardLocation.isURL(board) ? ((try? PostgresURL(board))?.board ?? board) : URL(fileURLWithPath: board).lastPathComponent
+        let report = FlowMetrics.compute(
+            history,
+            options: FlowOptions(
+                columns: setting, since: sinceTime, now: nowTime,
+                forecastDay: byDay, forecastCards: cards, seed: seed))
+        let name =
+            BoardLocation.isURL(board)
+            ? ((try? PostgresURL(board))?.board ?? board) : URL(fileURLWithPath: board).lastPathComponent
         let input = FlowOutput.Input(board: name, history: history, report: report)
         switch format {
         case .json: outputDocument(FlowOutput.json(input))
@@ -100,7 +120,10 @@ struct Metrics: ParsableCommand {
     }
 
     static func badTime(_ option: String, _ value: String) -> CommandError {
-        CommandError(.badInput, "\(option) \"\(value)\" is not a date or time: write YYYY-MM-DD, or YYYY-MM-DDTHH:MM[:SS] with Z or ±HH:MM (no zone: UTC)")
+        CommandError(
+            .badInput,
+            "\(option) \"\(value)\" is not a date or time: write YYYY-MM-DD, or YYYY-MM-DDTHH:MM[:SS] with Z or ±HH:MM (no zone: UTC)"
+        )
     }
 
     /// The terminal's width (80 when not a terminal; COLUMNS wins when set).
@@ -136,7 +159,9 @@ struct Flow: ParsableCommand {
     var useDefault = false
 
     func validate() throws {
-        if useDefault && (started != nil || done != nil) { throw ValidationError("--default goes alone, without --started or --done") }
+        if useDefault && (started != nil || done != nil) {
+            throw ValidationError("--default goes alone, without --started or --done")
+        }
     }
 
     func run() throws {
@@ -145,9 +170,12 @@ struct Flow: ParsableCommand {
             emit(Flow.describe(b))
             return
         }
-        let summary = try BoardCommands.edit(BoardLocation.storage(board), conflicts: { cs in
-            for c in cs { errorLine("lanes: merged with a change made meanwhile: \(c.message)") }
-        }) { (b: inout Board) throws -> String in
+        let summary = try BoardCommands.edit(
+            BoardLocation.storage(board),
+            conflicts: { cs in
+                for c in cs { errorLine("lanes: merged with a change made meanwhile: \(c.message)") }
+            }
+        ) { (b: inout Board) throws -> String in
             if useDefault {
                 b.acceptRules.flow = FlowColumns()
                 return Flow.describe(b)
@@ -156,7 +184,9 @@ struct Flow: ParsableCommand {
             if let started { setting.started = b.columns[try BoardQuery.column(started, in: b)].title }
             if let done { setting.done = b.columns[try BoardQuery.column(done, in: b)].title }
             if let s = setting.started, let d = setting.done,
-               let si = b.columns.firstIndex(where: { $0.title == s }), let di = b.columns.firstIndex(where: { $0.title == d }), si > di {
+                let si = b.columns.firstIndex(where: { $0.title == s }),
+                let di = b.columns.firstIndex(where: { $0.title == d }), si > di
+            {
                 throw CommandError(.badInput, "--started \"\(s)\" is right of --done \"\(d)\"; started must come first")
             }
             b.acceptRules.flow = setting

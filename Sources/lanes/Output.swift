@@ -1,7 +1,7 @@
 import Foundation
 import LanesCore
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Writes command output to stdout through the terminal sanitiser (`TerminalSafe.escape`).

@@ -62,7 +62,9 @@ struct Grant: ParsableCommand {
         try PostgresCLI.reporting {
             let store = try PostgresBoardStore.open(url: url)
             try store.grant(role: role, canGrant: canGrant)
-            emit("Role \(role) may now read and change board “\(store.url.board)”\(canGrant ? ", and grant access" : "").\n")
+            emit(
+                "Role \(role) may now read and change board “\(store.url.board)”\(canGrant ? ", and grant access" : "").\n"
+            )
         }
     }
 }
@@ -71,7 +73,8 @@ struct Grant: ParsableCommand {
 struct Revoke: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Take a PostgreSQL role's access to a board in PostgreSQL away.",
-        discussion: "Only the board's owner and members granted with --can-grant may revoke; the owner's own access cannot be revoked."
+        discussion:
+            "Only the board's owner and members granted with --can-grant may revoke; the owner's own access cannot be revoked."
     )
 
     @Argument(help: "The board's URL (postgresql://USER@HOST:PORT/DB?board=NAME).")
@@ -93,7 +96,8 @@ struct Revoke: ParsableCommand {
 struct Rename: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Rename a board in PostgreSQL (its owner only).",
-        discussion: "Members' open screens say the board was renamed and stop showing changes; they open it again under the new name. A name another board has is refused."
+        discussion:
+            "Members' open screens say the board was renamed and stop showing changes; they open it again under the new name. A name another board has is refused."
     )
 
     @Argument(help: "The board's URL (postgresql://USER@HOST:PORT/DB?board=NAME).")
@@ -115,7 +119,8 @@ struct Rename: ParsableCommand {
 struct Delete: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Delete a board in PostgreSQL with all its columns and cards (its owner only).",
-        discussion: "Asks for --yes. Members' open screens say the board was deleted and offer to save what they show as a file. The server keeps the board's history (for the database's administrator); copy the board to a file first to keep it: lanes copy URL FILE."
+        discussion:
+            "Asks for --yes. Members' open screens say the board was deleted and offer to save what they show as a file. The server keeps the board's history (for the database's administrator); copy the board to a file first to keep it: lanes copy URL FILE."
     )
 
     @Argument(help: "The board's URL (postgresql://USER@HOST:PORT/DB?board=NAME).")
@@ -129,7 +134,10 @@ struct Delete: ParsableCommand {
             let store = try PostgresBoardStore.open(url: url)
             let board = try store.load()
             guard yes else {
-                throw CommandError(.badInput, "deleting board “\(store.url.board)” removes its \(board.cardCount) cards in \(board.columns.count) columns for everyone; add --yes to do it")
+                throw CommandError(
+                    .badInput,
+                    "deleting board “\(store.url.board)” removes its \(board.cardCount) cards in \(board.columns.count) columns for everyone; add --yes to do it"
+                )
             }
             try store.delete()
             emit("Deleted board “\(store.url.board)” (\(board.cardCount) cards in \(board.columns.count) columns).\n")
@@ -142,7 +150,8 @@ struct HandOver: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "hand-over",
         abstract: "Make another PostgreSQL role the owner of a board (its owner only).",
-        discussion: "The new owner may rename, delete and hand the board over; the old owner stays a member who may grant and revoke."
+        discussion:
+            "The new owner may rename, delete and hand the board over; the old owner stays a member who may grant and revoke."
     )
 
     @Argument(help: "The board's URL (postgresql://USER@HOST:PORT/DB?board=NAME).")
@@ -205,7 +214,9 @@ struct Restore: ParsableCommand {
                 emit("Board “\(store.url.board)” has not changed since \(at!): nothing to restore.\n")
                 return
             }
-            emit("Restored board “\(store.url.board)” as it was at \(at!): undid \(done.undone) change\(done.undone == 1 ? "" : "s") by \(done.roles.joined(separator: ", ")); \(board.cardCount) cards in \(board.columns.count) columns. The restore is recorded too.\n")
+            emit(
+                "Restored board “\(store.url.board)” as it was at \(at!): undid \(done.undone) change\(done.undone == 1 ? "" : "s") by \(done.roles.joined(separator: ", ")); \(board.cardCount) cards in \(board.columns.count) columns. The restore is recorded too.\n"
+            )
             for c in done.outcome.conflicts { emit("  not restored: \(c.message)\n") }
         }
     }

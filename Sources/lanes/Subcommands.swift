@@ -34,7 +34,8 @@ struct Show: ParsableCommand {
 struct Columns: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "List a board's columns.",
-        discussion: "One line per column: NUMBER<TAB>TITLE<TAB>CARDS, CARDS written 3/5 when the column has a WIP limit of 5."
+        discussion:
+            "One line per column: NUMBER<TAB>TITLE<TAB>CARDS, CARDS written 3/5 when the column has a WIP limit of 5."
     )
 
     @Argument(help: "The board file.")
@@ -95,30 +96,46 @@ struct Move: ParsableCommand {
     @Option(name: .shortAndLong, help: ArgumentHelp("The column to move the card to.", valueName: "column"))
     var to: String
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("1-based position in the column (default: the end).", valueName: "n"))
+    @Option(
+        name: .shortAndLong, help: ArgumentHelp("1-based position in the column (default: the end).", valueName: "n"))
     var position: Int?
 
-    @Flag(help: "Move even when the target column is at its WIP limit or its accept rule does not name the card's column.")
+    @Flag(
+        help: "Move even when the target column is at its WIP limit or its accept rule does not name the card's column."
+    )
     var force = false
 
-    @Option(help: ArgumentHelp("Move the card to this other board (a file or a postgresql:// URL), into its column --to. Crash-safe: a move cut short is finished or rolled back by the next lanes command on either board.", valueName: "board"))
+    @Option(
+        help: ArgumentHelp(
+            "Move the card to this other board (a file or a postgresql:// URL), into its column --to. Crash-safe: a move cut short is finished or rolled back by the next lanes command on either board.",
+            valueName: "board"))
     var toBoard: String?
 
     func run() throws {
-        guard !cards.isEmpty else { throw CommandError(.badInput, "name the card to move: lanes move BOARD CARD --to COLUMN") }
+        guard !cards.isEmpty else {
+            throw CommandError(.badInput, "name the card to move: lanes move BOARD CARD --to COLUMN")
+        }
         if let toBoard {
-            return try CrossBoardCommand.run(board: board, cards: cards, toBoard: toBoard, column: to, position: position, force: force)
+            return try CrossBoardCommand.run(
+                board: board, cards: cards, toBoard: toBoard, column: to, position: position, force: force)
         }
         guard cards.count == 1 else {
-            throw CommandError(.badInput, "several cards move together only to another board (--to-board); inside a board, move them one at a time")
+            throw CommandError(
+                .badInput,
+                "several cards move together only to another board (--to-board); inside a board, move them one at a time"
+            )
         }
         let placed = try BoardCommands.edit(BoardLocation.storage(board), conflicts: reportConflicts) { b in
             try BoardCommands.move(&b, card: card, to: to, position: position, force: force)
         }
         if placed.changed {
-            emit("Moved \"\(placed.title)\" to \"\(placed.column)\" at position \(placed.position) (now card \(placed.number)).\n")
+            emit(
+                "Moved \"\(placed.title)\" to \"\(placed.column)\" at position \(placed.position) (now card \(placed.number)).\n"
+            )
         } else {
-            emit("\"\(placed.title)\" already is at position \(placed.position) of \"\(placed.column)\"; nothing changed.\n")
+            emit(
+                "\"\(placed.title)\" already is at position \(placed.position) of \"\(placed.column)\"; nothing changed.\n"
+            )
         }
     }
 }
@@ -139,7 +156,8 @@ struct Rules: ParsableCommand {
     @Option(name: .shortAndLong, help: ArgumentHelp("The column whose rule to set.", valueName: "column"))
     var column: String?
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("A column it accepts cards from (repeatable).", valueName: "column"))
+    @Option(
+        name: .shortAndLong, help: ArgumentHelp("A column it accepts cards from (repeatable).", valueName: "column"))
     var from: [String] = []
 
     @Flag(help: "Remove the column's rule: it accepts cards from every column.")
@@ -147,7 +165,9 @@ struct Rules: ParsableCommand {
 
     func validate() throws {
         if column == nil && (any || !from.isEmpty) { throw ValidationError("--from and --any need --column") }
-        if column != nil && any == !from.isEmpty { throw ValidationError("give --column with either --from (one or more) or --any") }
+        if column != nil && any == !from.isEmpty {
+            throw ValidationError("give --column with either --from (one or more) or --any")
+        }
     }
 
     func run() throws {

@@ -16,7 +16,9 @@ struct SwimlanesCommand: ParsableCommand {
     @Argument(help: "The board file (or PostgreSQL URL).")
     var board: String
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("A lane's tag, with or without # (repeatable; order = lane order).", valueName: "tag"))
+    @Option(
+        name: .shortAndLong,
+        help: ArgumentHelp("A lane's tag, with or without # (repeatable; order = lane order).", valueName: "tag"))
     var tag: [String] = []
 
     @Flag(help: "Remove the swimlanes: the board shows as columns.")
@@ -33,9 +35,12 @@ struct SwimlanesCommand: ParsableCommand {
             return
         }
         let lanes = none ? nil : try SwimlaneQuery.lanes(fromOptions: tag)
-        let summary = try BoardCommands.edit(BoardLocation.storage(board), conflicts: { conflicts in
-            for c in conflicts { errorLine("lanes: merged with a change made meanwhile: \(c.message)") }
-        }) { b in
+        let summary = try BoardCommands.edit(
+            BoardLocation.storage(board),
+            conflicts: { conflicts in
+                for c in conflicts { errorLine("lanes: merged with a change made meanwhile: \(c.message)") }
+            }
+        ) { b in
             SwimlaneQuery.set(&b, lanes)
         }
         emit(summary + "\n")

@@ -9,13 +9,19 @@ enum WorkspaceBoards {
     /// Where saved workspaces are: `$XDG_CONFIG_HOME/lanes/workspaces` (else `~/.config/lanes/workspaces`).
     static func folder() -> String {
         let env = ProcessInfo.processInfo.environment
-        let base = env["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? (env["HOME"].map { $0 + "/.config" } ?? ".")
+        let base =
+            env["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? (env["HOME"].map { $0 + "/.config" } ?? ".")
         return base + "/lanes/workspaces"
     }
 
     static func path(of name: String) throws -> String {
-        guard !name.isEmpty, !name.contains("/"), !name.hasPrefix("."), name.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F }) else {
-            throw CommandError(.badInput, "a workspace name is one plain word without / (it names a file in \(folder())); got \"\(BoardCommands.printable(name))\"")
+        guard !name.isEmpty, !name.contains("/"), !name.hasPrefix("."),
+            name.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F })
+        else {
+            throw CommandError(
+                .badInput,
+                "a workspace name is one plain word without / (it names a file in \(folder())); got \"\(BoardCommands.printable(name))\""
+            )
         }
         return folder() + "/" + name
     }
@@ -24,15 +30,24 @@ enum WorkspaceBoards {
     static func read(_ name: String) throws -> [String] {
         let file = try path(of: name)
         guard let data = FileManager.default.contents(atPath: file) else {
-            let saved = (try? FileManager.default.contentsOfDirectory(atPath: folder()))?.filter { !$0.hasPrefix(".") }.sorted() ?? []
-            throw CommandError(.notFound, "no workspace \"\(BoardCommands.printable(name))\" (\(file) does not exist); saved: \(saved.isEmpty ? "none (lanes workspace save NAME BOARDS… saves one)" : saved.joined(separator: ", "))")
+            let saved =
+                (try? FileManager.default.contentsOfDirectory(atPath: folder()))?.filter { !$0.hasPrefix(".") }.sorted()
+                ?? []
+            throw CommandError(
+                .notFound,
+                "no workspace \"\(BoardCommands.printable(name))\" (\(file) does not exist); saved: \(saved.isEmpty ? "none (lanes workspace save NAME BOARDS… saves one)" : saved.joined(separator: ", "))"
+            )
         }
         guard let text = String(data: data, encoding: .utf8) else {
             throw CommandError(.badInput, "\(file): not UTF-8 text; a workspace is a list of boards, one per line")
         }
-        let boards = text.split(separator: "\n", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
-            .filter { !$0.isEmpty && !$0.hasPrefix("#") }
-        if boards.isEmpty { throw CommandError(.badInput, "\(file) lists no boards (one file, folder or postgresql:// URL per line)") }
+        let boards = text.split(separator: "\n", omittingEmptySubsequences: false).map {
+            $0.trimmingCharacters(in: .whitespaces)
+        }
+        .filter { !$0.isEmpty && !$0.hasPrefix("#") }
+        if boards.isEmpty {
+            throw CommandError(.badInput, "\(file) lists no boards (one file, folder or postgresql:// URL per line)")
+        }
         return boards
     }
 
@@ -48,7 +63,9 @@ enum WorkspaceBoards {
             let items = argument.hasPrefix("@") ? try read(String(argument.dropFirst())) : [argument]
             for item in items {
                 var isDir: ObjCBool = false
-                if !BoardLocation.isURL(item), FileManager.default.fileExists(atPath: item, isDirectory: &isDir), isDir.boolValue {
+                if !BoardLocation.isURL(item), FileManager.default.fileExists(atPath: item, isDirectory: &isDir),
+                    isDir.boolValue
+                {
                     // Listed, not read: the first frame does not wait for every file of the folder (#27).
                     let (found, left) = try FolderBoards.candidates(in: item)
                     for f in found where !boards.contains(f) {
@@ -94,12 +111,17 @@ struct WorkspaceCommand: ParsableCommand {
         @Argument(help: "The boards: files, folders, postgresql:// URLs.") var boards: [String] = []
 
         func run() throws {
-            guard !boards.isEmpty else { throw CommandError(.badInput, "name the boards to save: lanes workspace save \(name) A.md B.md …") }
+            guard !boards.isEmpty else {
+                throw CommandError(.badInput, "name the boards to save: lanes workspace save \(name) A.md B.md …")
+            }
             var lines: [String] = []
             for b in boards {
                 if BoardLocation.isURL(b) {
                     if WorkspaceCommand.holdsPassword(b) {
-                        throw CommandError(.badInput, "\(b.prefix(60))…: the URL holds a password, which would be saved as plain text; leave it out and put it in ~/.pgpass")
+                        throw CommandError(
+                            .badInput,
+                            "\(b.prefix(60))…: the URL holds a password, which would be saved as plain text; leave it out and put it in ~/.pgpass"
+                        )
                     }
                     lines.append(b)
                 } else if b.hasPrefix("@") {
@@ -115,7 +137,9 @@ struct WorkspaceCommand: ParsableCommand {
             let file = try WorkspaceBoards.path(of: name)
             try FileManager.default.createDirectory(atPath: WorkspaceBoards.folder(), withIntermediateDirectories: true)
             try SafeFile.writeAtomically(Array((lines.joined(separator: "\n") + "\n").utf8), to: file, expecting: nil)
-            emit("Saved workspace \(name) (\(lines.count) \(lines.count == 1 ? "board" : "boards")) in \(file); lanes @\(name) opens it.\n")
+            emit(
+                "Saved workspace \(name) (\(lines.count) \(lines.count == 1 ? "board" : "boards")) in \(file); lanes @\(name) opens it.\n"
+            )
         }
     }
 
@@ -131,13 +155,17 @@ struct WorkspaceCommand: ParsableCommand {
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List the saved workspaces.")
         func run() throws {
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: WorkspaceBoards.folder()))?.filter { !$0.hasPrefix(".") }.sorted() ?? []
+            let names =
+                (try? FileManager.default.contentsOfDirectory(atPath: WorkspaceBoards.folder()))?.filter {
+                    !$0.hasPrefix(".")
+                }.sorted() ?? []
             for n in names { emit("@" + n + "\n") }
         }
     }
 
     struct ShowList: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "show", abstract: "Print the boards of workspace NAME, one per line.")
+        static let configuration = CommandConfiguration(
+            commandName: "show", abstract: "Print the boards of workspace NAME, one per line.")
         @Argument(help: "The workspace's name.") var name: String
         func run() throws {
             for b in try WorkspaceBoards.read(name) { emit(BoardCommands.printable(b) + "\n") }

@@ -17,10 +17,16 @@ func scroller(_ pointer: Point, _ scrollers: [Scrollable]) -> EdgeAutoScroller {
     @Test func depthCountsFromTheInnermostZoneRowToTheRowsBeyondTheEdge() {
         let c = column(offset: 5)
         // Top edge at row 3: rows 6, 5, 4, 3 inside (3 is the edge row, depth 4), 2, 1, 0 outside.
-        #expect((-1...7).map { EdgeAutoScroller.edge(of: Point(x: 5, y: $0), in: c)?.depth } == [nil, 7, 6, 5, 4, 3, 2, 1, nil])
+        #expect(
+            (-1...7).map { EdgeAutoScroller.edge(of: Point(x: 5, y: $0), in: c)?.depth } == [
+                nil, 7, 6, 5, 4, 3, 2, 1, nil,
+            ])
         #expect(EdgeAutoScroller.edge(of: Point(x: 5, y: 4), in: c)?.direction == -1)
         // Bottom edge after row 12: rows 9…12 inside, 13, 14, 15 outside.
-        #expect((8...16).map { EdgeAutoScroller.edge(of: Point(x: 5, y: $0), in: c)?.depth } == [nil, 1, 2, 3, 4, 5, 6, 7, nil])
+        #expect(
+            (8...16).map { EdgeAutoScroller.edge(of: Point(x: 5, y: $0), in: c)?.depth } == [
+                nil, 1, 2, 3, 4, 5, 6, 7, nil,
+            ])
         #expect(EdgeAutoScroller.edge(of: Point(x: 5, y: 11), in: c)?.direction == 1)
     }
 
@@ -42,11 +48,11 @@ func scroller(_ pointer: Point, _ scrollers: [Scrollable]) -> EdgeAutoScroller {
 
     @Test func rowsFollowTheCrawlThenTheRampThenTheFullSpeed() {
         var s = scroller(bottom, [long])
-        #expect(s.tick(now: 0.15) == nil)                          // 0.6
-        #expect(s.tick(now: 0.3) == ScrollStep(id: 1, rows: 1))    // 1.2
-        #expect(s.tick(now: 0.5) == ScrollStep(id: 1, rows: 2))    // 3.006
-        #expect(s.tick(now: 1.0) == ScrollStep(id: 1, rows: 19))   // 22.888
-        #expect(s.tick(now: 1.5) == ScrollStep(id: 1, rows: 39))   // 61.1
+        #expect(s.tick(now: 0.15) == nil)  // 0.6
+        #expect(s.tick(now: 0.3) == ScrollStep(id: 1, rows: 1))  // 1.2
+        #expect(s.tick(now: 0.5) == ScrollStep(id: 1, rows: 2))  // 3.006
+        #expect(s.tick(now: 1.0) == ScrollStep(id: 1, rows: 19))  // 22.888
+        #expect(s.tick(now: 1.5) == ScrollStep(id: 1, rows: 39))  // 61.1
         #expect(s.target?.offset == 61)
     }
 
@@ -62,8 +68,8 @@ func scroller(_ pointer: Point, _ scrollers: [Scrollable]) -> EdgeAutoScroller {
         #expect(s.config.speed(atDepth: 4) * s.config.timeFactor(1.0) >= 60)
         // One row inside the edge (depth 3, 60 rows/s): 300 rows (the 100th 3-row card) in under 6 s.
         var inside = scroller(Point(x: 5, y: 11), [column(content: 1000)])
-        #expect(inside.tick(now: 5.7)?.rows == 297)   // 297.825
-        #expect(inside.tick(now: 5.8)?.rows == 6)     // 303.825
+        #expect(inside.tick(now: 5.7)?.rows == 297)  // 297.825
+        #expect(inside.tick(now: 5.8)?.rows == 6)  // 303.825
         #expect(inside.target?.offset == 303)
     }
 
@@ -127,19 +133,19 @@ func scroller(_ pointer: Point, _ scrollers: [Scrollable]) -> EdgeAutoScroller {
 
     @Test func leavingTheZoneDropsTheFractionAndRestartsTheRamp() {
         var s = scroller(bottom, [long])
-        #expect(s.tick(now: 0.15) == nil)                 // 0.6 rows
+        #expect(s.tick(now: 0.15) == nil)  // 0.6 rows
         s.update(pointer: Point(x: 5, y: 7), scrollers: [long], now: 0.25)
         #expect(s.tick(now: 0.9) == nil)
         s.update(pointer: bottom, scrollers: [long], now: 1.0)
-        #expect(s.tick(now: 1.3) == ScrollStep(id: 1, rows: 1))   // 1.2, as from a fresh start
-        #expect(s.tick(now: 1.5) == ScrollStep(id: 1, rows: 2))   // 3.006
+        #expect(s.tick(now: 1.3) == ScrollStep(id: 1, rows: 1))  // 1.2, as from a fresh start
+        #expect(s.tick(now: 1.5) == ScrollStep(id: 1, rows: 2))  // 3.006
     }
 
     @Test func movingDeeperKeepsTheRampAndTheFraction() {
-        var s = scroller(Point(x: 5, y: 11), [long])            // 60 rows/s
+        var s = scroller(Point(x: 5, y: 11), [long])  // 60 rows/s
         s.update(pointer: bottom, scrollers: [long], now: 0.5)  // 2.254 rows so far, then 80 rows/s
         #expect(s.tick(now: 0.5) == ScrollStep(id: 1, rows: 2))
-        #expect(s.tick(now: 0.6) == ScrollStep(id: 1, rows: 2))   // 0.254 + 2.188, not a fresh crawl
+        #expect(s.tick(now: 0.6) == ScrollStep(id: 1, rows: 2))  // 0.254 + 2.188, not a fresh crawl
     }
 
     @Test func resetStopsEverything() {
@@ -181,8 +187,9 @@ func scroller(_ pointer: Point, _ scrollers: [Scrollable]) -> EdgeAutoScroller {
     }
 
     @Test func aHorizontallyScrolledBoardScrollsAtItsRightEdge() {
-        let board = Scrollable(id: 0, axis: .horizontal, viewport: Rect(x: 0, y: 1, width: 80, height: 22),
-                               contentLength: 200, offset: 0)
+        let board = Scrollable(
+            id: 0, axis: .horizontal, viewport: Rect(x: 0, y: 1, width: 80, height: 22),
+            contentLength: 200, offset: 0)
         let inner = column()
         let edge = EdgeAutoScroller.edge(of: Point(x: 79, y: 10), in: board)
         #expect(edge?.direction == 1)
@@ -207,8 +214,9 @@ func scroller(_ pointer: Point, _ scrollers: [Scrollable]) -> EdgeAutoScroller {
 
     @Test func bandsAreTwoColumnsInsideEachEdgeWithinTheBoardRows() {
         let d = PageDwell()
-        #expect([0, 1, 2, 77, 78, 79, 80].map { d.band(of: Point(x: $0, y: 10), on: board) }
-            == [.previous, .previous, nil, nil, .next, .next, .next])
+        #expect(
+            [0, 1, 2, 77, 78, 79, 80].map { d.band(of: Point(x: $0, y: 10), on: board) }
+                == [.previous, .previous, nil, nil, .next, .next, .next])
         #expect(d.band(of: Point(x: -3, y: 10), on: board) == .previous)
         #expect(d.band(of: Point(x: 79, y: 0), on: board) == nil)
         #expect(d.band(of: Point(x: 79, y: 23), on: board) == nil)

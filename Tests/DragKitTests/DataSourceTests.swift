@@ -7,8 +7,11 @@ struct DataSourceTests {
     let base = RecordingSource(ids: [[0, 1, 2, 3, 4], [100, 101, 102]])
 
     func drop(_ item: UInt64, section: Int, index: Int, gap: Int, anchor: UInt64?) -> DropTransaction {
-        DropTransaction(item: ItemID(item), target: DropTarget(section: section, index: index, gap: gap,
-                                                               anchor: anchor.map(ItemID.init)))
+        DropTransaction(
+            item: ItemID(item),
+            target: DropTarget(
+                section: section, index: index, gap: gap,
+                anchor: anchor.map(ItemID.init)))
     }
 
     @Test func moveDownInsideASectionIsOneMoveInOneTransaction() {
@@ -63,8 +66,8 @@ struct DataSourceTests {
 
     @Test func itemsRemovedBeforeTheTargetInTheSameSectionResolveByAnchor() {
         var s = base
-        let t = drop(1, section: 0, index: 3, gap: 4, anchor: 4) // a1 between a3 and a4
-        s.sections[0].remove(at: 0)                               // a0 gone: [1, 2, 3, 4]
+        let t = drop(1, section: 0, index: 3, gap: 4, anchor: 4)  // a1 between a3 and a4
+        s.sections[0].remove(at: 0)  // a0 gone: [1, 2, 3, 4]
         #expect(t.resolve(in: s)?.from == path(0, 0))
         #expect(t.resolve(in: s)?.to == path(0, 2))
         t.apply(to: &s)
@@ -73,9 +76,9 @@ struct DataSourceTests {
 
     @Test func theDraggedItemMovedElsewhereStillResolvesByIdentity() {
         var s = base
-        let t = drop(1, section: 0, index: 1, gap: 3, anchor: 3) // a1 before a3: in place after removal → index 2
+        let t = drop(1, section: 0, index: 1, gap: 3, anchor: 3)  // a1 before a3: in place after removal → index 2
         s.sections[0].remove(at: 1)
-        s.sections[1].append(ItemID(1))                           // a1 is now in b, at 3
+        s.sections[1].append(ItemID(1))  // a1 is now in b, at 3
         let r = t.resolve(in: s)
         #expect(r?.from == path(1, 3))
         #expect(r?.to == path(0, 2), "before a3 in [a0, a2, a3, a4]")
@@ -111,7 +114,9 @@ struct DataSourceTests {
             mutating func moveItem(from: ItemPath, to: ItemPath) {
                 items[to.section].insert(items[from.section].remove(at: from.item), at: to.item)
             }
-            mutating func insertItem(_ item: Int, at indexPath: ItemPath) { items[indexPath.section].insert(item, at: indexPath.item) }
+            mutating func insertItem(_ item: Int, at indexPath: ItemPath) {
+                items[indexPath.section].insert(item, at: indexPath.item)
+            }
             mutating func deleteItem(at indexPath: ItemPath) { items[indexPath.section].remove(at: indexPath.item) }
         }
         var p = Plain(items: [[1, 2], [3]])

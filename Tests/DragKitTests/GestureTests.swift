@@ -22,9 +22,15 @@ struct RecognizerTests {
 
     @Test func motionBackToThePressPointIsStillATap() {
         var r = DragGestureRecognizer(activationDistance: 2)
-        let out = run(&r, [PointerInput(.press, pt(4, 5), at: 0), PointerInput(.move, pt(5, 6), at: 0.1),
-                           PointerInput(.release, pt(5, 5), at: 0.2)])
-        #expect(out == [.tap(pt(4, 5), timestamp: 0.2)], "one cell of wobble under a 2-cell threshold; the tap is at the press point")
+        let out = run(
+            &r,
+            [
+                PointerInput(.press, pt(4, 5), at: 0), PointerInput(.move, pt(5, 6), at: 0.1),
+                PointerInput(.release, pt(5, 5), at: 0.2),
+            ])
+        #expect(
+            out == [.tap(pt(4, 5), timestamp: 0.2)],
+            "one cell of wobble under a 2-cell threshold; the tap is at the press point")
     }
 
     @Test func defaultThresholdIsOneCell() {
@@ -44,7 +50,8 @@ struct RecognizerTests {
     @Test(arguments: [2, 3, 5])
     func activationThreshold(_ d: Int) {
         var r = DragGestureRecognizer(activationDistance: d)
-        var out = run(&r, [PointerInput(.press, pt(10, 10), at: 0), PointerInput(.move, pt(10 + d - 1, 10 - (d - 1)), at: 0.1)])
+        var out = run(
+            &r, [PointerInput(.press, pt(10, 10), at: 0), PointerInput(.move, pt(10 + d - 1, 10 - (d - 1)), at: 0.1)])
         #expect(out == [], "one cell short of the threshold")
         out = run(&r, [PointerInput(.move, pt(10, 10 + d), at: 0.2)])
         #expect(out.compactMap(sample).map(\.phase) == [.began])
@@ -83,34 +90,54 @@ struct RecognizerTests {
 
     @Test func cancelWhileActive() {
         var r = DragGestureRecognizer()
-        let out = run(&r, [PointerInput(.press, pt(2, 2), at: 0), PointerInput(.move, pt(6, 2), at: 0.1),
-                           PointerInput(.cancel, pt(7, 2), at: 0.2), PointerInput(.move, pt(8, 2), at: 0.3),
-                           PointerInput(.release, pt(8, 2), at: 0.4)])
+        let out = run(
+            &r,
+            [
+                PointerInput(.press, pt(2, 2), at: 0), PointerInput(.move, pt(6, 2), at: 0.1),
+                PointerInput(.cancel, pt(7, 2), at: 0.2), PointerInput(.move, pt(8, 2), at: 0.3),
+                PointerInput(.release, pt(8, 2), at: 0.4),
+            ])
         #expect(out.compactMap(sample).map(\.phase) == [.began, .cancelled])
-        #expect(out.compactMap(sample).last == GestureSample(.cancelled, start: pt(2, 2), location: pt(7, 2), timestamp: 0.2))
+        #expect(
+            out.compactMap(sample).last
+                == GestureSample(.cancelled, start: pt(2, 2), location: pt(7, 2), timestamp: 0.2))
     }
 
     @Test func motionWithoutPressIsIgnored() {
         var r = DragGestureRecognizer()
-        #expect(run(&r, [PointerInput(.move, pt(2, 2), at: 0), PointerInput(.release, pt(9, 9), at: 0.1),
-                         PointerInput(.cancel, pt(9, 9), at: 0.2)]) == [])
+        #expect(
+            run(
+                &r,
+                [
+                    PointerInput(.move, pt(2, 2), at: 0), PointerInput(.release, pt(9, 9), at: 0.1),
+                    PointerInput(.cancel, pt(9, 9), at: 0.2),
+                ]) == [])
     }
 
     @Test func newPressWhileActiveCancelsTheOldGestureWhereItWas() {
         var r = DragGestureRecognizer()
-        let out = run(&r, [PointerInput(.press, pt(2, 2), at: 0), PointerInput(.move, pt(6, 3), at: 0.1),
-                           PointerInput(.press, pt(30, 9), at: 0.5)])
+        let out = run(
+            &r,
+            [
+                PointerInput(.press, pt(2, 2), at: 0), PointerInput(.move, pt(6, 3), at: 0.1),
+                PointerInput(.press, pt(30, 9), at: 0.5),
+            ])
         #expect(out.compactMap(sample).map(\.phase) == [.began, .cancelled])
-        #expect(out.last == .sample(GestureSample(.cancelled, start: pt(2, 2), location: pt(6, 3), timestamp: 0.5)),
-                "the lost gesture ends where it was last seen, not at the new press")
+        #expect(
+            out.last == .sample(GestureSample(.cancelled, start: pt(2, 2), location: pt(6, 3), timestamp: 0.5)),
+            "the lost gesture ends where it was last seen, not at the new press")
         let next = run(&r, [PointerInput(.move, pt(31, 9), at: 0.6)])
         #expect(next.compactMap(sample).first?.start == pt(30, 9), "the new press starts a fresh gesture")
     }
 
     @Test func newPressWhileTrackingButInactiveDropsTheOldPress() {
         var r = DragGestureRecognizer()
-        let out = run(&r, [PointerInput(.press, pt(2, 2), at: 0), PointerInput(.press, pt(9, 9), at: 0.1),
-                           PointerInput(.release, pt(9, 9), at: 0.2)])
+        let out = run(
+            &r,
+            [
+                PointerInput(.press, pt(2, 2), at: 0), PointerInput(.press, pt(9, 9), at: 0.1),
+                PointerInput(.release, pt(9, 9), at: 0.2),
+            ])
         #expect(out == [.tap(pt(9, 9), timestamp: 0.2)])
     }
 
@@ -140,7 +167,9 @@ struct VelocityTests {
         #expect(e.velocity == .zero, "no elapsed time")
     }
 
-    @Test(arguments: [(40.0, 0.0, 0.025), (0.0, -40.0, 0.025), (40.0, 40.0, 0.025), (40.0, 20.0, 0.05), (-20.0, 60.0, 0.05)])
+    @Test(arguments: [
+        (40.0, 0.0, 0.025), (0.0, -40.0, 0.025), (40.0, 40.0, 0.025), (40.0, 20.0, 0.05), (-20.0, 60.0, 0.05),
+    ])
     func exactSpeed(_ dx: Double, _ dy: Double, _ dt: Double) {
         var e = VelocityEstimator()
         for k in 0..<20 {

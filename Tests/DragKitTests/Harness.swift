@@ -20,11 +20,13 @@ struct TestColumn: Draggable {
     var draggableItem: @Sendable (Int) -> Bool
     private var offsets: [Int]
 
-    init(section: Int, frame: Rect, ids: [ItemID], heights: [Int]? = nil, cardHeight: Int = 2,
-         top: Int = 1, spacing: Int = 1, scroll: Int = 0, cardInset: Int = 0,
-         canRearrange: Bool = true, priority: Int = 0, hidesDraggedItem: Bool = true,
-         accept: @escaping @Sendable (ItemID, Int, Int) -> Bool = { _, _, _ in true },
-         draggableItem: @escaping @Sendable (Int) -> Bool = { _ in true }) {
+    init(
+        section: Int, frame: Rect, ids: [ItemID], heights: [Int]? = nil, cardHeight: Int = 2,
+        top: Int = 1, spacing: Int = 1, scroll: Int = 0, cardInset: Int = 0,
+        canRearrange: Bool = true, priority: Int = 0, hidesDraggedItem: Bool = true,
+        accept: @escaping @Sendable (ItemID, Int, Int) -> Bool = { _, _, _ in true },
+        draggableItem: @escaping @Sendable (Int) -> Bool = { _ in true }
+    ) {
         self.section = section
         self.frame = frame
         self.ids = ids
@@ -51,8 +53,9 @@ struct TestColumn: Draggable {
     var itemCount: Int { ids.count }
     func itemID(at index: Int) -> ItemID { ids[index] }
     func frameOfItem(at index: Int) -> Rect {
-        Rect(x: frame.minX + cardInset, y: frame.minY + top - scroll + offsets[index],
-             width: frame.width - 2 * cardInset, height: heights[index])
+        Rect(
+            x: frame.minX + cardInset, y: frame.minY + top - scroll + offsets[index],
+            width: frame.width - 2 * cardInset, height: heights[index])
     }
     func canDragItem(at index: Int) -> Bool { draggableItem(index) }
     func canAcceptDrop(of item: ItemID, from source: Int, at index: Int) -> Bool { accept(item, source, index) }
@@ -107,7 +110,8 @@ struct RecordingSource: DragDataSource {
 
     func item(at indexPath: ItemPath) -> ItemID? {
         guard sections.indices.contains(indexPath.section),
-              sections[indexPath.section].indices.contains(indexPath.item) else { return nil }
+            sections[indexPath.section].indices.contains(indexPath.item)
+        else { return nil }
         return sections[indexPath.section][indexPath.item]
     }
 
@@ -149,13 +153,16 @@ enum Layout {
     }
 
     /// A column of the standard layout showing `source`'s section.
-    static func column(_ section: Int, in source: RecordingSource, scroll: Int = 0,
-                       canRearrange: Bool = true, priority: Int = 0,
-                       accept: @escaping @Sendable (ItemID, Int, Int) -> Bool = { _, _, _ in true },
-                       draggableItem: @escaping @Sendable (Int) -> Bool = { _ in true }) -> TestColumn {
-        TestColumn(section: section, frame: columnFrame(section), ids: source.sections[section],
-                   scroll: scroll, canRearrange: canRearrange, priority: priority,
-                   accept: accept, draggableItem: draggableItem)
+    static func column(
+        _ section: Int, in source: RecordingSource, scroll: Int = 0,
+        canRearrange: Bool = true, priority: Int = 0,
+        accept: @escaping @Sendable (ItemID, Int, Int) -> Bool = { _, _, _ in true },
+        draggableItem: @escaping @Sendable (Int) -> Bool = { _ in true }
+    ) -> TestColumn {
+        TestColumn(
+            section: section, frame: columnFrame(section), ids: source.sections[section],
+            scroll: scroll, canRearrange: canRearrange, priority: priority,
+            accept: accept, draggableItem: draggableItem)
     }
 
     static func container(columns: Int) -> Rect {
@@ -163,8 +170,9 @@ enum Layout {
     }
 
     static func arena(_ source: RecordingSource) -> DragArena {
-        DragArena(container: container(columns: source.sections.count),
-                  draggables: source.sections.indices.map { column($0, in: source) })
+        DragArena(
+            container: container(columns: source.sections.count),
+            draggables: source.sections.indices.map { column($0, in: source) })
     }
 
     /// The upper-half row of card `i` in the standard layout.
@@ -189,11 +197,14 @@ struct Driver {
     /// Seconds between successive inputs.
     var step = 1.0 / 60
 
-    init(_ source: RecordingSource, arena: DragArena? = nil, overlap: OverlapEvaluator = OverlapEvaluator(),
-         recognizer: (any GestureRecognizing)? = nil) {
+    init(
+        _ source: RecordingSource, arena: DragArena? = nil, overlap: OverlapEvaluator = OverlapEvaluator(),
+        recognizer: (any GestureRecognizing)? = nil
+    ) {
         self.source = source
-        self.coordinator = DragCoordinator(arena: arena ?? Layout.arena(source), recognizer: recognizer,
-                                           overlap: overlap)
+        self.coordinator = DragCoordinator(
+            arena: arena ?? Layout.arena(source), recognizer: recognizer,
+            overlap: overlap)
     }
 
     init(ids: [[UInt64]]) {
@@ -231,13 +242,16 @@ struct Driver {
     }
 
     mutating func changed(_ location: Point) -> [DragEvent] { feed(.changed, location) }
-    mutating func ended(_ location: Point, velocity: Velocity = .zero) -> [DragEvent] { feed(.ended, location, velocity: velocity) }
+    mutating func ended(_ location: Point, velocity: Velocity = .zero) -> [DragEvent] {
+        feed(.ended, location, velocity: velocity)
+    }
     mutating func gestureCancelled(_ location: Point) -> [DragEvent] { feed(.cancelled, location) }
 
     /// Re-lays the arena out from the source (after a data change or a scroll).
     mutating func relayout(scroll: Int = 0) -> [DragEvent] {
-        let arena = DragArena(container: coordinator.arena.container,
-                              draggables: source.sections.indices.map { Layout.column($0, in: source, scroll: scroll) })
+        let arena = DragArena(
+            container: coordinator.arena.container,
+            draggables: source.sections.indices.map { Layout.column($0, in: source, scroll: scroll) })
         return coordinator.updateArena(arena, dataSource: source)
     }
 }

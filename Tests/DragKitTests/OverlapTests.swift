@@ -18,25 +18,44 @@ struct OverlapTests {
 
     @Test func containmentNeedsTheWholeDraggedRect() {
         let e = OverlapEvaluator(policy: .containment)
-        #expect(e.ranked(pointer: pt(50, 50), dragged: Rect(x: 0, y: 8, width: 10, height: 2), candidates: [left, right]) == [0],
-                "the pointer does not matter")
-        #expect(e.ranked(pointer: pt(3, 3), dragged: Rect(x: 1, y: 9, width: 3, height: 2), candidates: [left, right]) == [],
-                "one row hangs below")
-        #expect(e.ranked(pointer: pt(3, 3), dragged: Rect(x: 8, y: 0, width: 3, height: 2), candidates: [left, right]) == [],
-                "straddling both: contained by neither")
-        #expect(e.ranked(pointer: pt(3, 3), dragged: Rect(x: 3, y: 3, width: 0, height: 2), candidates: [left, right]) == [],
-                "an empty dragged rect is inside nothing")
+        #expect(
+            e.ranked(pointer: pt(50, 50), dragged: Rect(x: 0, y: 8, width: 10, height: 2), candidates: [left, right])
+                == [0],
+            "the pointer does not matter")
+        #expect(
+            e.ranked(pointer: pt(3, 3), dragged: Rect(x: 1, y: 9, width: 3, height: 2), candidates: [left, right])
+                == [],
+            "one row hangs below")
+        #expect(
+            e.ranked(pointer: pt(3, 3), dragged: Rect(x: 8, y: 0, width: 3, height: 2), candidates: [left, right])
+                == [],
+            "straddling both: contained by neither")
+        #expect(
+            e.ranked(pointer: pt(3, 3), dragged: Rect(x: 3, y: 3, width: 0, height: 2), candidates: [left, right])
+                == [],
+            "an empty dragged rect is inside nothing")
     }
 
     @Test func intersectionRanksTheLargestShareFirst() {
         let e = OverlapEvaluator(policy: .intersection)
-        #expect(e.ranked(pointer: pt(0, 0), dragged: Rect(x: 7, y: 0, width: 10, height: 2), candidates: [left, right]) == [1, 0],
-                "3 cells wide on the left, 7 on the right")
-        #expect(e.ranked(pointer: pt(0, 0), dragged: Rect(x: 3, y: 0, width: 10, height: 2), candidates: [left, right]) == [0, 1])
-        #expect(e.ranked(pointer: pt(0, 0), dragged: Rect(x: 5, y: 0, width: 10, height: 2), candidates: [left, right]) == [0, 1],
-                "equal shares: the earlier candidate")
-        #expect(e.ranked(pointer: pt(0, 0), dragged: Rect(x: 20, y: 0, width: 5, height: 2), candidates: [left, right]) == [],
-                "touching the right edge is no overlap")
+        #expect(
+            e.ranked(pointer: pt(0, 0), dragged: Rect(x: 7, y: 0, width: 10, height: 2), candidates: [left, right]) == [
+                1, 0,
+            ],
+            "3 cells wide on the left, 7 on the right")
+        #expect(
+            e.ranked(pointer: pt(0, 0), dragged: Rect(x: 3, y: 0, width: 10, height: 2), candidates: [left, right]) == [
+                0, 1,
+            ])
+        #expect(
+            e.ranked(pointer: pt(0, 0), dragged: Rect(x: 5, y: 0, width: 10, height: 2), candidates: [left, right]) == [
+                0, 1,
+            ],
+            "equal shares: the earlier candidate")
+        #expect(
+            e.ranked(pointer: pt(0, 0), dragged: Rect(x: 20, y: 0, width: 5, height: 2), candidates: [left, right])
+                == [],
+            "touching the right edge is no overlap")
     }
 
     @Test(arguments: [OverlapPolicy.pointerInside, .containment, .intersection])

@@ -42,9 +42,10 @@ struct SectionDragTests {
     static let ids: [[UInt64]] = [[0, 1], [100], [], [300, 301]]
 
     func arena(_ s: SectionSource) -> DragArena {
-        DragArena(container: Layout.container(columns: 4),
-                  draggables: s.cards.sections.indices.map { Layout.column($0, in: s.cards) }
-                    + [TestBoard(ids: s.sections, frame: Layout.container(columns: 4))])
+        DragArena(
+            container: Layout.container(columns: 4),
+            draggables: s.cards.sections.indices.map { Layout.column($0, in: s.cards) }
+                + [TestBoard(ids: s.sections, frame: Layout.container(columns: 4))])
     }
 
     func source() -> SectionSource {
@@ -54,17 +55,21 @@ struct SectionDragTests {
     @Test func aHeaderDraggedPastTwoColumnsLandsAfterThem() {
         var s = source()
         var c = DragCoordinator(arena: arena(s))
-        let start = DragStart(item: ItemID(1000), source: path(-1, 0), origin: pt(4, 0),
-                              itemFrame: Rect(x: 0, y: 0, width: 10, height: 1), hidesOriginal: false, kind: .section)
+        let start = DragStart(
+            item: ItemID(1000), source: path(-1, 0), origin: pt(4, 0),
+            itemFrame: Rect(x: 0, y: 0, width: 10, height: 1), hidesOriginal: false, kind: .section)
         let began = GestureSample(.began, start: pt(4, 0), location: pt(28, 6), timestamp: 1)
         // The ghost (x 24–33) has its right edge past the centres of columns 1 and 2, not 3's.
-        #expect(c.handle(began, dataSource: &s) == [
-            .began(start), .moved(to: pt(28, 6), hover: target(-1, index: 2, gap: 3, anchor: 1003)), .targetChanged(section: -1),
-        ])
+        #expect(
+            c.handle(began, dataSource: &s) == [
+                .began(start), .moved(to: pt(28, 6), hover: target(-1, index: 2, gap: 3, anchor: 1003)),
+                .targetChanged(section: -1),
+            ])
         let ended = GestureSample(.ended, start: pt(4, 0), location: pt(28, 6), timestamp: 2)
-        #expect(c.handle(ended, dataSource: &s) == [
-            .dropped(Drop(item: ItemID(1000), from: path(-1, 0), to: path(-1, 2), location: pt(28, 6))),
-        ])
+        #expect(
+            c.handle(ended, dataSource: &s) == [
+                .dropped(Drop(item: ItemID(1000), from: path(-1, 0), to: path(-1, 2), location: pt(28, 6)))
+            ])
         #expect(s.moves == ["0->2"])
         #expect(s.sections.map(\.rawValue) == [1001, 1002, 1000, 1003])
         #expect(s.cards.log.isEmpty)
@@ -75,9 +80,11 @@ struct SectionDragTests {
         var c = DragCoordinator(arena: arena(s))
         _ = c.handle(GestureSample(.began, start: pt(40, 0), location: pt(40, 0), timestamp: 1), dataSource: &s)
         // Ghost x 10–19: its left edge is left of column 1's centre (17), right of column 0's (5).
-        #expect(c.handle(GestureSample(.changed, start: pt(40, 0), location: pt(14, 10), timestamp: 2), dataSource: &s)
+        #expect(
+            c.handle(GestureSample(.changed, start: pt(40, 0), location: pt(14, 10), timestamp: 2), dataSource: &s)
                 == [.moved(to: pt(14, 10), hover: target(-1, index: 1, gap: 1, anchor: 1001))])
-        #expect(c.handle(GestureSample(.ended, start: pt(40, 0), location: pt(14, 10), timestamp: 3), dataSource: &s)
+        #expect(
+            c.handle(GestureSample(.ended, start: pt(40, 0), location: pt(14, 10), timestamp: 3), dataSource: &s)
                 == [.dropped(Drop(item: ItemID(1003), from: path(-1, 3), to: path(-1, 1), location: pt(14, 10)))])
         #expect(s.sections.map(\.rawValue) == [1000, 1003, 1001, 1002])
         #expect(s.cards.raw == [[0, 1], [300, 301], [100], []])
@@ -86,8 +93,9 @@ struct SectionDragTests {
     @Test func aCardOverTheHeaderStripStillDropsIntoItsColumn() {
         var s = source()
         var c = DragCoordinator(arena: arena(s))
-        let events = c.handle(GestureSample(.began, start: pt(ax, Layout.upper(1)), location: pt(bx, 0), timestamp: 1),
-                              dataSource: &s)
+        let events = c.handle(
+            GestureSample(.began, start: pt(ax, Layout.upper(1)), location: pt(bx, 0), timestamp: 1),
+            dataSource: &s)
         #expect(events.dropFirst().first == .moved(to: pt(bx, 0), hover: target(1, index: 0, gap: 0, anchor: 100)))
     }
 
@@ -99,7 +107,8 @@ struct SectionDragTests {
         // Someone moves column 1003 to the front before the release: the drop still lands before 1003.
         s.sections = [1003, 1000, 1001, 1002].map(ItemID.init)
         s.cards.sections = [[300, 301], [0, 1], [100], []].map { $0.map(ItemID.init) }
-        #expect(c.handle(GestureSample(.ended, start: pt(4, 0), location: pt(28, 6), timestamp: 2), dataSource: &s)
+        #expect(
+            c.handle(GestureSample(.ended, start: pt(4, 0), location: pt(28, 6), timestamp: 2), dataSource: &s)
                 == [.dropped(Drop(item: ItemID(1000), from: path(-1, 1), to: path(-1, 0), location: pt(28, 6)))])
         #expect(s.sections.map(\.rawValue) == [1000, 1003, 1001, 1002])
         // A dragged column that disappears cancels the drag.
@@ -107,7 +116,8 @@ struct SectionDragTests {
         _ = c.handle(GestureSample(.began, start: pt(4, 0), location: pt(28, 6), timestamp: 3), dataSource: &s)
         s.sections.removeFirst()
         s.cards.sections.removeFirst()
-        #expect(c.updateArena(arena(s), dataSource: s)
+        #expect(
+            c.updateArena(arena(s), dataSource: s)
                 == [.cancelled(item: ItemID(1000), source: path(-1, 0), reason: .itemVanished)])
     }
 }

@@ -6,8 +6,9 @@ struct SymmetricDropTests {
     /// Lanes' shape: 3-row cards stacked without gaps (card i on rows 3i…3i+2).
     func driver() -> Driver {
         let src = RecordingSource(ids: [[0, 1, 2, 3, 4]])
-        let column = TestColumn(section: 0, frame: Rect(x: 0, y: 0, width: 10, height: 30), ids: src.sections[0],
-                                cardHeight: 3, top: 0, spacing: 0)
+        let column = TestColumn(
+            section: 0, frame: Rect(x: 0, y: 0, width: 10, height: 30), ids: src.sections[0],
+            cardHeight: 3, top: 0, spacing: 0)
         return Driver(src, arena: DragArena(container: Rect(x: 0, y: 0, width: 10, height: 30), draggables: [column]))
     }
 

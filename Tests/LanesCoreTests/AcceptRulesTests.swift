@@ -19,7 +19,9 @@ private func parseError(_ text: String, sourceLocation: SourceLocation = #_sourc
 
 /// To do · Review · Doing · Done, one card each, with `rules`.
 private func board(_ rules: String = "", limits: [Int?] = [nil, nil, nil, nil]) throws -> Board {
-    var b = try BoardFormat.parse("## To do\n\n- t\n\n## Review\n\n- r\n\n## Doing\n\n- d\n\n## Done\n\n- x\n", file: "b.md").board
+    var b = try BoardFormat.parse(
+        "## To do\n\n- t\n\n## Review\n\n- r\n\n## Doing\n\n- d\n\n## Done\n\n- x\n", file: "b.md"
+    ).board
     for (i, l) in limits.enumerated() { b.columns[i].wipLimit = l }
     b.acceptRules = try parse(rules)
     return b
@@ -29,36 +31,41 @@ private func board(_ rules: String = "", limits: [Int?] = [nil, nil, nil, nil]) 
 struct AcceptRulesFormatTests {
     @Test func parsesQuotedAndBareNamesCommentsAndBlankLines() throws {
         let text = """
-        # Review is the only way into Done.
+            # Review is the only way into Done.
 
-        accept "Done" from "Review"
-          accept Doing from "To do" Review   # two ways in
-        accept "Say \\"hi\\"" from "back\\\\slash" "#1"
+            accept "Done" from "Review"
+              accept Doing from "To do" Review   # two ways in
+            accept "Say \\"hi\\"" from "back\\\\slash" "#1"
 
-        """
+            """
         let rules = try parse(text)
-        #expect(rules.rules == [
-            AcceptRule(column: "Done", sources: ["Review"]),
-            AcceptRule(column: "Doing", sources: ["To do", "Review"]),
-            AcceptRule(column: "Say \"hi\"", sources: ["back\\slash", "#1"]),
-        ])
+        #expect(
+            rules.rules == [
+                AcceptRule(column: "Done", sources: ["Review"]),
+                AcceptRule(column: "Doing", sources: ["To do", "Review"]),
+                AcceptRule(column: "Say \"hi\"", sources: ["back\\slash", "#1"]),
+            ])
         #expect(rules.sources(for: "Doing") == ["To do", "Review"])
         #expect(rules.sources(for: "To do") == nil)
         // Comments, blank lines and a rule's trailing comment are kept; rules are written canonically.
-        #expect(rules.serialized() == """
-        # Review is the only way into Done.
+        #expect(
+            rules.serialized() == """
+                # Review is the only way into Done.
 
-        accept "Done" from "Review"
-        accept "Doing" from "To do" "Review"   # two ways in
-        accept "Say \\"hi\\"" from "back\\\\slash" "#1"
+                accept "Done" from "Review"
+                accept "Doing" from "To do" "Review"   # two ways in
+                accept "Say \\"hi\\"" from "back\\\\slash" "#1"
 
-        """)
+                """)
     }
 
     @Test func roundTripsAnyTitle() throws {
-        let names = ["Done", "To do", "a \"quoted\" one", "back\\slash\\", "#hash", "comma, inside", "naïve 日本", "tab\there", "esc\u{1B}[31m",
-                     // A quote or a backslash with a combining mark after it: still one to escape.
-                     "\"\u{301}lead", "trail\\\u{301}", "日\"本\\"]
+        let names = [
+            "Done", "To do", "a \"quoted\" one", "back\\slash\\", "#hash", "comma, inside", "naïve 日本", "tab\there",
+            "esc\u{1B}[31m",
+            // A quote or a backslash with a combining mark after it: still one to escape.
+            "\"\u{301}lead", "trail\\\u{301}", "日\"本\\",
+        ]
         var rules = AcceptRules()
         for (i, n) in names.enumerated() { rules.setSources([names[(i + 1) % names.count], "Done"], for: n) }
         let text = rules.serialized()
@@ -69,26 +76,40 @@ struct AcceptRulesFormatTests {
     }
 
     @Test func crlfAndByteOrderMarkAreRead() throws {
-        let rules = try AcceptRules.parse([0xEF, 0xBB, 0xBF] + Array("accept Done from Review\r\n# c\r\n".utf8), file: "f")
+        let rules = try AcceptRules.parse(
+            [0xEF, 0xBB, 0xBF] + Array("accept Done from Review\r\n# c\r\n".utf8), file: "f")
         #expect(rules.rules == [AcceptRule(column: "Done", sources: ["Review"])])
     }
 
     @Test func errorsNameTheFileAndLine() {
-        #expect(parseError("# ok\nallow \"Done\" from \"Review\"\n")
-                == ".b.md.lanes:2: expected accept \"COLUMN\" from \"COLUMN\" …, found \"allow \"Done\" from \"Review\"\"")
+        #expect(
+            parseError("# ok\nallow \"Done\" from \"Review\"\n")
+                == ".b.md.lanes:2: expected accept \"COLUMN\" from \"COLUMN\" …, found \"allow \"Done\" from \"Review\"\""
+        )
         #expect(parseError("accept\n") == ".b.md.lanes:1: expected the column's name after accept, found \"accept\"")
-        #expect(parseError("\naccept \"Done\" \"Review\"\n")
+        #expect(
+            parseError("\naccept \"Done\" \"Review\"\n")
                 == ".b.md.lanes:2: expected from after accept \"Done\", found \"accept \"Done\" \"Review\"\"")
-        #expect(parseError("accept Done from   # nothing\n")
+        #expect(
+            parseError("accept Done from   # nothing\n")
                 == ".b.md.lanes:1: accept \"Done\" from no column: name at least one after from, or remove the line")
-        #expect(parseError("accept \"Done from Review\n") == ".b.md.lanes:1: a quoted name is not closed (a \" is missing)")
-        #expect(parseError("accept \"Do\\ne\" from Review\n")
+        #expect(
+            parseError("accept \"Done from Review\n") == ".b.md.lanes:1: a quoted name is not closed (a \" is missing)")
+        #expect(
+            parseError("accept \"Do\\ne\" from Review\n")
                 == ".b.md.lanes:1: only \\\" and \\\\ may follow a backslash in a quoted name")
-        #expect(parseError("accept \"Done\"x from Review\n") == ".b.md.lanes:1: expected a space after the quoted name \"Done\"")
-        #expect(parseError("accept Done from Re#view\n") == ".b.md.lanes:1: a name with # must be written in double quotes")
-        #expect(parseError("accept Done from Review\n\naccept Done from Doing\n")
-                == ".b.md.lanes:3: a second rule for \"Done\" (the first is on line 1); put all its columns on one line")
-        #expect(parseError("accept Done from Review\naccept Doing from \u{0}x\n") == ".b.md.lanes:2: NUL byte at byte 19 of the line")
+        #expect(
+            parseError("accept \"Done\"x from Review\n")
+                == ".b.md.lanes:1: expected a space after the quoted name \"Done\"")
+        #expect(
+            parseError("accept Done from Re#view\n") == ".b.md.lanes:1: a name with # must be written in double quotes")
+        #expect(
+            parseError("accept Done from Review\n\naccept Done from Doing\n")
+                == ".b.md.lanes:3: a second rule for \"Done\" (the first is on line 1); put all its columns on one line"
+        )
+        #expect(
+            parseError("accept Done from Review\naccept Doing from \u{0}x\n")
+                == ".b.md.lanes:2: NUL byte at byte 19 of the line")
     }
 
     @Test func invalidUTF8IsAnError() {
@@ -101,7 +122,9 @@ struct AcceptRulesFormatTests {
         var rules = try parse("# mine\naccept Done from Review # why\n")
         rules.setSources(["Review", "Doing", "Review"], for: "Done")
         rules.setSources(["To do"], for: "Doing")
-        #expect(rules.serialized() == "# mine\naccept \"Done\" from \"Review\" \"Doing\" # why\naccept \"Doing\" from \"To do\"\n")
+        #expect(
+            rules.serialized()
+                == "# mine\naccept \"Done\" from \"Review\" \"Doing\" # why\naccept \"Doing\" from \"To do\"\n")
         rules.setSources(nil, for: "Done")
         rules.setSources([], for: "Doing")
         #expect(rules.isEmpty)
@@ -153,8 +176,11 @@ struct AcceptRulesBoardTests {
     @Test func renamingAColumnRenamesItInTheRules() throws {
         var b = try board("accept Done from Review Doing\naccept Review from Doing\n")
         b.renameColumn(at: 1, to: "QA")
-        #expect(b.acceptRules.rules == [AcceptRule(column: "Done", sources: ["QA", "Doing"]),
-                                        AcceptRule(column: "QA", sources: ["Doing"])])
+        #expect(
+            b.acceptRules.rules == [
+                AcceptRule(column: "Done", sources: ["QA", "Doing"]),
+                AcceptRule(column: "QA", sources: ["Doing"]),
+            ])
         b.renameColumn(at: 3, to: "Shipped")
         #expect(b.acceptRules.sources(for: "Shipped") == ["QA", "Doing"])
         #expect(b.rulesAllow(into: 3, from: 1) && !b.rulesAllow(into: 3, from: 0))
@@ -182,7 +208,8 @@ struct AcceptRulesBoardTests {
     }
 
     @Test func deletingAColumnRemovesItFromTheRules() throws {
-        var b = try board("# keep me\naccept Done from Review Doing\naccept Doing from Review\naccept Review from To\\ do\n")
+        var b = try board(
+            "# keep me\naccept Done from Review Doing\naccept Doing from Review\naccept Review from To\\ do\n")
         let opened = b.removeColumn(at: 1)
         #expect(opened == ["Doing"])
         #expect(b.columns.map(\.title) == ["To do", "Doing", "Done"])
@@ -212,7 +239,8 @@ struct AcceptRulesStorageTests {
         let base = b
         b.acceptRules.setSources(["Review", "To do"], for: "Done")
         #expect(try stored!.store.commit(base: base, ours: b).board == b)
-        #expect(contents(of: dir.file(".b.md.lanes")) == Array("# why\naccept \"Done\" from \"Review\" \"To do\"\n".utf8))
+        #expect(
+            contents(of: dir.file(".b.md.lanes")) == Array("# why\naccept \"Done\" from \"Review\" \"To do\"\n".utf8))
         #expect(lstatOrNil(path)!.st_ino == boardBefore.st_ino)
         #expect(contents(of: path) == Array(boardText.utf8))
         let rulesBefore = lstatOrNil(dir.file(".b.md.lanes"))!
@@ -234,7 +262,8 @@ struct AcceptRulesStorageTests {
         var b = board
         b.acceptRules.setSources(["Review"], for: "Done")
         #expect(try store.commit(base: board, ours: b).board == b)
-        #expect(String(decoding: contents(of: dir.file(".b.md.lanes"))!, as: UTF8.self)
+        #expect(
+            String(decoding: contents(of: dir.file(".b.md.lanes"))!, as: UTF8.self)
                 == AcceptRules.header + "\naccept \"Done\" from \"Review\"\n")
         let withRule = b
         b.acceptRules.setSources(nil, for: "Done")
@@ -249,7 +278,11 @@ struct AcceptRulesStorageTests {
         let path = dir.file("b.md")
         writeBehindTheBack(Array(boardText.utf8), to: path)
         writeBehindTheBack(Array("accept Done from Review\naccept Done\n".utf8), to: dir.file(".b.md.lanes"))
-        #expect(throws: ParseError(file: dir.file(".b.md.lanes"), line: 2, message: "expected from after accept \"Done\", found \"accept Done\"")) {
+        #expect(
+            throws: ParseError(
+                file: dir.file(".b.md.lanes"), line: 2,
+                message: "expected from after accept \"Done\", found \"accept Done\"")
+        ) {
             _ = try FileBoardStore.open(path, starter: nil)
         }
         #expect(throws: ParseError.self) { _ = try FileBoardStore.load(path) }
@@ -288,7 +321,11 @@ struct AcceptRulesStorageTests {
 struct AcceptRulesCommandTests {
     @Test func moveRefusesWhatTheRulesForbidUnlessForced() throws {
         var b = try board("accept Done from Review\n")
-        #expect(throws: CommandError(.badInput, "column \"Done\" accepts cards only from \"Review\", not from \"To do\"; --force moves anyway")) {
+        #expect(
+            throws: CommandError(
+                .badInput,
+                "column \"Done\" accepts cards only from \"Review\", not from \"To do\"; --force moves anyway")
+        ) {
             _ = try BoardCommands.move(&b, card: "t", to: "Done")
         }
         #expect(b.columns[3].cards.map(\.title) == ["x"])
@@ -302,19 +339,25 @@ struct AcceptRulesCommandTests {
     @Test func rulesListAndSet() throws {
         var b = try board()
         #expect(BoardCommands.rules(b) == "# no accept rules: every column accepts cards from every column\n")
-        #expect(try BoardCommands.setRule(&b, column: "done", from: ["Rev", "3"]) == "\"Done\" accepts cards only from \"Review\" or \"Doing\".")
+        #expect(
+            try BoardCommands.setRule(&b, column: "done", from: ["Rev", "3"])
+                == "\"Done\" accepts cards only from \"Review\" or \"Doing\".")
         b.acceptRules.setSources(["Gone"], for: "Archive")
-        #expect(BoardCommands.rules(b) == """
-        accept "Done" from "Review" "Doing"
-        accept "Archive" from "Gone"
-        # "Archive" is no column of this board: it matches nothing
-        # "Gone" is no column of this board: it matches nothing
+        #expect(
+            BoardCommands.rules(b) == """
+                accept "Done" from "Review" "Doing"
+                accept "Archive" from "Gone"
+                # "Archive" is no column of this board: it matches nothing
+                # "Gone" is no column of this board: it matches nothing
 
-        """)
+                """)
         #expect(try BoardCommands.setRule(&b, column: "4", from: []) == "\"Done\" accepts cards from every column.")
         #expect(b.acceptRules.sources(for: "Done") == nil)
         #expect(throws: CommandError.self) { try BoardCommands.setRule(&b, column: "Done", from: ["Nope"]) }
-        #expect(throws: CommandError(.badInput, "a column always takes its own cards; name another column to accept from, or use --any")) {
+        #expect(
+            throws: CommandError(
+                .badInput, "a column always takes its own cards; name another column to accept from, or use --any")
+        ) {
             try BoardCommands.setRule(&b, column: "Done", from: ["Done"])
         }
     }

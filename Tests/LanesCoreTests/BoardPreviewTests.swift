@@ -9,16 +9,24 @@ import DragKit
 struct BoardPreviewTests {
     /// Checks `preview` against the whole parse of `bytes`: same columns, counts, and each column's
     /// first `k` cards (identities included).
-    func expectPrefix(_ preview: BoardPreview, of bytes: [UInt8], k: Int, _ what: String,
-                      sourceLocation: SourceLocation = #_sourceLocation) throws {
+    func expectPrefix(
+        _ preview: BoardPreview, of bytes: [UInt8], k: Int, _ what: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         let whole = try BoardFormat.parse(bytes, file: what)
         #expect(preview.dialect == whole.info.dialect, "\(what)", sourceLocation: sourceLocation)
-        #expect(preview.cardCounts == whole.board.columns.map(\.cards.count), "\(what) k=\(k)", sourceLocation: sourceLocation)
+        #expect(
+            preview.cardCounts == whole.board.columns.map(\.cards.count), "\(what) k=\(k)",
+            sourceLocation: sourceLocation)
         #expect(preview.board.columns.count == whole.board.columns.count, "\(what)", sourceLocation: sourceLocation)
         for (p, w) in zip(preview.board.columns, whole.board.columns) {
-            #expect(p.title == w.title && p.wipLimit == w.wipLimit && p.extraLines == w.extraLines, "\(what): column \(w.title)",
-                    sourceLocation: sourceLocation)
-            #expect(Array(p.cards) == Array(w.cards.prefix(k)), "\(what) k=\(k): column \(w.title)", sourceLocation: sourceLocation)
+            #expect(
+                p.title == w.title && p.wipLimit == w.wipLimit && p.extraLines == w.extraLines,
+                "\(what): column \(w.title)",
+                sourceLocation: sourceLocation)
+            #expect(
+                Array(p.cards) == Array(w.cards.prefix(k)), "\(what) k=\(k): column \(w.title)",
+                sourceLocation: sourceLocation)
         }
     }
 
@@ -35,7 +43,8 @@ struct BoardPreviewTests {
 
     @Test func everyOtherFixtureEitherPreviewsExactlyOrIsLeftToTheWholeParse() throws {
         var files: [(String, [UInt8])] = []
-        for name in ["obsidian-damaged-settings-crlf.md", "obsidian-lists-markdown-ends.md", "obsidian-wild-shapes.md"] {
+        for name in ["obsidian-damaged-settings-crlf.md", "obsidian-lists-markdown-ends.md", "obsidian-wild-shapes.md"]
+        {
             files.append((name, try Fixtures.bytes(name)))
         }
         if SharedFixtures.available {
@@ -109,30 +118,31 @@ struct BoardPreviewTests {
 
     @Test func obsidianShapes() throws {
         let head = "---\n\nkanban-plugin: board\n\n---\n\n"
-        let good = head + """
-            ## Doing
+        let good =
+            head + """
+                ## Doing
 
-            - [ ] a @{2026-01-02}
-            \tmore of a
-              and two spaces
-            - [x] b
+                - [ ] a @{2026-01-02}
+                \tmore of a
+                  and two spaces
+                - [x] b
 
-            - [ ] c
-            # Top level lane
+                - [ ] c
+                # Top level lane
 
-            ## Done
+                ## Done
 
-            **Complete**
-            - [x] d
+                **Complete**
+                - [x] d
 
 
 
-            %% kanban:settings
-            ```
-            {"kanban-plugin":"board"}
-            ```
-            %%
-            """
+                %% kanban:settings
+                ```
+                {"kanban-plugin":"board"}
+                ```
+                %%
+                """
         for k in 1...3 {
             let bytes = Array(good.utf8)
             let preview = try #require(BoardPreview.read(bytes, file: "o.md", firstCards: k))
@@ -191,7 +201,8 @@ struct BoardPreviewTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("board.md").path
         try Data(try Fixtures.bytes("taskell-release-plan.md")).write(to: URL(fileURLWithPath: path))
-        try Data("accept Done from Review\n".utf8).write(to: URL(fileURLWithPath: AcceptRules.sidecarPath(forBoard: path)))
+        try Data("accept Done from Review\n".utf8).write(
+            to: URL(fileURLWithPath: AcceptRules.sidecarPath(forBoard: path)))
         let reading = try #require(try FileBoardStore.Reading.start(path))
         let preview = try #require(reading.preview(firstCards: 1))
         let (store, board) = try reading.finish()

@@ -4,23 +4,23 @@ import DragKit
 @testable import LanesCore
 
 private let board = """
-## To do
+    ## To do
 
-- Write docs
-- Write tests
-- Fix bug
-- 12
+    - Write docs
+    - Write tests
+    - Fix bug
+    - 12
 
-## Doing (2)
+    ## Doing (2)
 
-- Review
-- write
+    - Review
+    - write
 
-## Done
+    ## Done
 
-- Fix bug
+    - Fix bug
 
-"""
+    """
 
 private func load(_ text: String = board) throws -> Board {
     try BoardFormat.parse(text, file: "b.md").board
@@ -28,7 +28,8 @@ private func load(_ text: String = board) throws -> Board {
 
 private func titles(_ b: Board) -> [[String]] { b.columns.map { $0.cards.map(\.title) } }
 
-private func commandError(_ body: () throws -> Void, sourceLocation: SourceLocation = #_sourceLocation) -> CommandError? {
+private func commandError(_ body: () throws -> Void, sourceLocation: SourceLocation = #_sourceLocation) -> CommandError?
+{
     do {
         try body()
         Issue.record("expected a CommandError", sourceLocation: sourceLocation)
@@ -69,7 +70,10 @@ struct CLIQueryTests {
         let b = try load()
         let twice = try #require(commandError { _ = try BoardQuery.card("Fix bug", in: b) })
         #expect(twice.kind == .badInput && twice.status == 2)
-        #expect(twice.message == "\"Fix bug\" matches 2 cards: 3 \"Fix bug\" (in To do), 7 \"Fix bug\" (in Done); give the card's number or more of its title")
+        #expect(
+            twice.message
+                == "\"Fix bug\" matches 2 cards: 3 \"Fix bug\" (in To do), 7 \"Fix bug\" (in Done); give the card's number or more of its title"
+        )
         let prefix = try #require(commandError { _ = try BoardQuery.card("wri", in: b) })
         #expect(prefix.status == 2 && prefix.message.hasPrefix("\"wri\" matches 3 cards"))
         // Card number 12 does not exist, but a card is titled "12": that card.
@@ -97,9 +101,15 @@ struct CLIQueryTests {
         #expect(try BoardQuery.column("3", in: b) == 2)
         #expect(try BoardQuery.column("to", in: b) == 0)
         let ambiguous = try #require(commandError { _ = try BoardQuery.column("do", in: b) })
-        #expect(ambiguous.status == 2 && ambiguous.message == "\"do\" matches 2 columns: 2 \"Doing\", 3 \"Done\"; give the column's number or more of its title")
+        #expect(
+            ambiguous.status == 2
+                && ambiguous.message
+                    == "\"do\" matches 2 columns: 2 \"Doing\", 3 \"Done\"; give the column's number or more of its title"
+        )
         let missing = try #require(commandError { _ = try BoardQuery.column("Later", in: b) })
-        #expect(missing.status == 1 && missing.message == "no column matches \"Later\"; the columns are \"To do\", \"Doing\", \"Done\"")
+        #expect(
+            missing.status == 1
+                && missing.message == "no column matches \"Later\"; the columns are \"To do\", \"Doing\", \"Done\"")
         #expect(try #require(commandError { _ = try BoardQuery.column("4", in: b) }).status == 1)
     }
 }
@@ -112,7 +122,10 @@ struct CLIEditTests {
         #expect(end == .init(number: 5, title: "New one", column: "To do", position: 5, changed: true))
         let top = try BoardCommands.add(&b, column: "3", title: "First", top: true)
         #expect(top == .init(number: 8, title: "First", column: "Done", position: 1, changed: true))
-        #expect(titles(b) == [["Write docs", "Write tests", "Fix bug", "12", "New one"], ["Review", "write"], ["First", "Fix bug"]])
+        #expect(
+            titles(b) == [
+                ["Write docs", "Write tests", "Fix bug", "12", "New one"], ["Review", "write"], ["First", "Fix bug"],
+            ])
         #expect(Set(b.allIDs).count == b.cardCount)
     }
 
@@ -120,7 +133,8 @@ struct CLIEditTests {
         var b = try load()
         let before = b
         #expect(try #require(commandError { _ = try BoardCommands.add(&b, column: "To do", title: "  ") }).status == 2)
-        #expect(try #require(commandError { _ = try BoardCommands.add(&b, column: "To do", title: "a\nb") }).status == 2)
+        #expect(
+            try #require(commandError { _ = try BoardCommands.add(&b, column: "To do", title: "a\nb") }).status == 2)
         let full = try #require(commandError { _ = try BoardCommands.add(&b, column: "Doing", title: "More") })
         #expect(full.status == 2 && full.message == "column \"Doing\" is full (WIP limit 2); --force adds anyway")
         #expect(try #require(commandError { _ = try BoardCommands.add(&b, column: "Nowhere", title: "x") }).status == 1)
@@ -146,9 +160,12 @@ struct CLIEditTests {
         #expect(titles(b)[0] == ["Write tests", "Fix bug", "12", "Write docs"])
         let same = try BoardCommands.move(&b, card: "Write docs", to: "To do", position: 4)
         #expect(!same.changed && same.position == 4)
-        let badPosition = try #require(commandError { _ = try BoardCommands.move(&b, card: "Write docs", to: "To do", position: 5) })
+        let badPosition = try #require(
+            commandError { _ = try BoardCommands.move(&b, card: "Write docs", to: "To do", position: 5) })
         #expect(badPosition.status == 2 && badPosition.message == "position 5 is outside column \"To do\"; use 1 to 4")
-        #expect(try #require(commandError { _ = try BoardCommands.move(&b, card: "Write docs", to: "Done", position: 0) }).status == 2)
+        #expect(
+            try #require(commandError { _ = try BoardCommands.move(&b, card: "Write docs", to: "Done", position: 0) })
+                .status == 2)
     }
 
     @Test func moveRespectsWIPLimitsUnlessForced() throws {
@@ -167,16 +184,19 @@ struct CLIEditTests {
     @Test func showNumbersCardsAndColumns() throws {
         let text = "## To do\n\n- One\n    @ 2024-01-31\n    > about\n    * [x] a\n    * [ ] b\n- Two\n\n## Empty (3)\n"
         let (b, info) = try BoardFormat.parse(text, file: "b.md")
-        #expect(BoardCommands.show(b, info: info) == """
-            Column 1: To do (2 cards)
-              1. One   due 2024-01-31   sub-tasks 1/2
-              2. Two
+        #expect(
+            BoardCommands.show(b, info: info) == """
+                Column 1: To do (2 cards)
+                  1. One   due 2024-01-31   sub-tasks 1/2
+                  2. Two
 
-            Column 2: Empty (0 cards, limit 3)
-              (no cards)
+                Column 2: Empty (0 cards, limit 3)
+                  (no cards)
 
-            """)
-        #expect(BoardCommands.show(b, info: info, details: true).contains("  1. One   due 2024-01-31   sub-tasks 1/2\n       > about\n       [x] a\n       [ ] b\n  2. Two\n"))
+                """)
+        #expect(
+            BoardCommands.show(b, info: info, details: true).contains(
+                "  1. One   due 2024-01-31   sub-tasks 1/2\n       > about\n       [x] a\n       [ ] b\n  2. Two\n"))
         #expect(BoardCommands.columns(b) == "1\tTo do\t2\n2\tEmpty\t0/3\n")
         #expect(BoardCommands.printable("a\u{1B}[31mb\tc") == "a^[[31mb^Ic")
     }
@@ -188,11 +208,15 @@ struct CLIFileTests {
         let folder = ScratchFolder()
         defer { folder.remove() }
         let path = folder.file("o.md")
-        let original = "---\nkanban-plugin: basic\n---\n\n## A\n\n- [ ] one\n\n- [x] two\n\n## B\n\n- [ ] three\n\n%% kanban:settings\n```\n{\"kanban-plugin\":\"basic\"}\n```\n%%\n"
+        let original =
+            "---\nkanban-plugin: basic\n---\n\n## A\n\n- [ ] one\n\n- [x] two\n\n## B\n\n- [ ] three\n\n%% kanban:settings\n```\n{\"kanban-plugin\":\"basic\"}\n```\n%%\n"
         writeBehindTheBack(Array(original.utf8), to: path)
         _ = try BoardCommands.edit(path) { b in try BoardCommands.move(&b, card: "one", to: "B", position: 1) }
         let after = String(decoding: contents(of: path)!, as: UTF8.self)
-        #expect(after == "---\nkanban-plugin: basic\n---\n\n## A\n\n- [x] two\n\n## B\n\n- [ ] one\n\n- [ ] three\n\n%% kanban:settings\n```\n{\"kanban-plugin\":\"basic\"}\n```\n%%\n")
+        #expect(
+            after
+                == "---\nkanban-plugin: basic\n---\n\n## A\n\n- [x] two\n\n## B\n\n- [ ] one\n\n- [ ] three\n\n%% kanban:settings\n```\n{\"kanban-plugin\":\"basic\"}\n```\n%%\n"
+        )
         #expect(folder.entries() == ["o.md"])  // no lock or temp files left behind
     }
 
@@ -247,8 +271,12 @@ struct CLIFileTests {
         defer { folder.remove() }
         let input = folder.file("t.json")
         let output = folder.file("out.md")
-        writeBehindTheBack(Array(#"{"lists": [{"id": "l", "name": "L", "pos": 1}], "cards": [{"id": "c", "idList": "l", "name": "Hi", "pos": 1}]}"#.utf8), to: input)
-        let summary = try BoardCommands.importTrello(from: input, to: output, dialect: .taskell, options: .init(), force: false)
+        writeBehindTheBack(
+            Array(
+                #"{"lists": [{"id": "l", "name": "L", "pos": 1}], "cards": [{"id": "c", "idList": "l", "name": "Hi", "pos": 1}]}"#
+                    .utf8), to: input)
+        let summary = try BoardCommands.importTrello(
+            from: input, to: output, dialect: .taskell, options: .init(), force: false)
         #expect(summary == "Imported 1 list and 1 card into \(output) (taskell).")
         #expect(String(decoding: contents(of: output)!, as: UTF8.self) == "## L\n\n- Hi\n")
         writeBehindTheBack(Array("keep me".utf8), to: output)
@@ -257,7 +285,9 @@ struct CLIFileTests {
         }
         #expect(contents(of: output) == Array("keep me".utf8))
         _ = try BoardCommands.importTrello(from: input, to: output, dialect: .obsidian, options: .init(), force: true)
-        #expect(String(decoding: contents(of: output)!, as: UTF8.self).hasPrefix("---\n\nkanban-plugin: board\n\n---\n\n## L\n\n- [ ] Hi\n"))
+        #expect(
+            String(decoding: contents(of: output)!, as: UTF8.self).hasPrefix(
+                "---\n\nkanban-plugin: board\n\n---\n\n## L\n\n- [ ] Hi\n"))
         #expect(folder.entries() == ["out.md", "t.json"])
     }
 }

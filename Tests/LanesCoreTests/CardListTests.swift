@@ -149,7 +149,9 @@ private func cards(_ range: Range<Int>) -> [Card] { range.map { Card(id: ItemID(
             var new = old
             for _ in 0..<rng.int(0...3) {
                 switch rng.int(0...2) {
-                case 0: new.insert(Card(id: ItemID(UInt64(90_000 + rng.int(0...999))), title: "x"), at: rng.int(0...new.count))
+                case 0:
+                    new.insert(
+                        Card(id: ItemID(UInt64(90_000 + rng.int(0...999))), title: "x"), at: rng.int(0...new.count))
                 case 1 where !new.isEmpty: new.remove(at: rng.int(0...new.count - 1))
                 case 2 where !new.isEmpty: new[rng.int(0...new.count - 1)].title = "edited"
                 default: break

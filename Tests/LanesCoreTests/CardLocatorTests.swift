@@ -26,21 +26,25 @@ private func scan(_ board: Board, _ id: ItemID) -> ItemPath? {
             let id = ItemID.fresh()
             return Card(id: id, title: "f\(id.rawValue)")
         }
-        var board = Board(columns: (0..<rng.int(1...5)).map { c in
-            Column(title: "c\(c)", cards: (0..<rng.int(0...60)).map { _ in card() })
-        })
+        var board = Board(
+            columns: (0..<rng.int(1...5)).map { c in
+                Column(title: "c\(c)", cards: (0..<rng.int(0...60)).map { _ in card() })
+            })
         var snapshots: [Board] = [board]
         var gone: [ItemID] = [ItemID(999_999), ItemID.fresh()]
 
         for step in 0..<400 {
             let sections = board.columns.count
             switch rng.int(0...9) {
-            case 0, 1:   // move inside a column
+            case 0, 1:  // move inside a column
                 let s = rng.int(0...sections - 1)
                 let n = board.columns[s].cards.count
-                if n > 0 { board.moveItem(from: ItemPath(section: s, item: rng.int(0...n - 1)),
-                                          to: ItemPath(section: s, item: rng.int(0...n - 1))) }
-            case 2, 3:   // move across columns: delete + insert, as a drop does
+                if n > 0 {
+                    board.moveItem(
+                        from: ItemPath(section: s, item: rng.int(0...n - 1)),
+                        to: ItemPath(section: s, item: rng.int(0...n - 1)))
+                }
+            case 2, 3:  // move across columns: delete + insert, as a drop does
                 let s = rng.int(0...sections - 1), t = rng.int(0...sections - 1)
                 let n = board.columns[s].cards.count
                 if n > 0 {
@@ -49,21 +53,24 @@ private func scan(_ board: Board, _ id: ItemID) -> ItemPath? {
                     board.deleteItem(at: from)
                     board.insertItem(c, at: ItemPath(section: t, item: rng.int(0...board.columns[t].cards.count)))
                 }
-            case 4:      // a new card
+            case 4:  // a new card
                 let t = rng.int(0...sections - 1)
                 board.insertItem(card(), at: ItemPath(section: t, item: rng.int(0...board.columns[t].cards.count)))
-            case 5:      // a card deleted
+            case 5:  // a card deleted
                 let s = rng.int(0...sections - 1)
                 if !board.columns[s].cards.isEmpty {
                     let i = rng.int(0...board.columns[s].cards.count - 1)
                     gone.append(board.columns[s].cards[i].id)
                     board.deleteItem(at: ItemPath(section: s, item: i))
                 }
-            case 6:      // direct edits of the columns (as merges and app actions make them)
+            case 6:  // direct edits of the columns (as merges and app actions make them)
                 let s = rng.int(0...sections - 1)
-                if rng.chance(0.5) { board.columns[s].cards.shuffle(using: &rng) }
-                else { board.columns[s].cards.insert(contentsOf: (0..<rng.int(1...40)).map { _ in card() }, at: 0) }
-            case 7:      // a column added or removed
+                if rng.chance(0.5) {
+                    board.columns[s].cards.shuffle(using: &rng)
+                } else {
+                    board.columns[s].cards.insert(contentsOf: (0..<rng.int(1...40)).map { _ in card() }, at: 0)
+                }
+            case 7:  // a column added or removed
                 if rng.chance(0.5) || sections == 1 {
                     board.columns.insert(Column(title: "n\(step)", cards: [card()]), at: rng.int(0...sections))
                 } else {
@@ -71,9 +78,9 @@ private func scan(_ board: Board, _ id: ItemID) -> ItemPath? {
                     gone += board.columns[s].cards.map(\.id)
                     board.columns.remove(at: s)
                 }
-            case 8:      // undo / redo: back to an older version that shares the locator
+            case 8:  // undo / redo: back to an older version that shares the locator
                 board = snapshots[rng.int(0...snapshots.count - 1)]
-            default:     // a card's title edited in place
+            default:  // a card's title edited in place
                 let s = rng.int(0...sections - 1)
                 if !board.columns[s].cards.isEmpty { board[ItemPath(section: s, item: 0)].title += "!" }
             }
@@ -96,7 +103,7 @@ private func scan(_ board: Board, _ id: ItemID) -> ItemPath? {
         let cards = (1...5).map { Card(id: ItemID(UInt64($0)), title: "c\($0)") }
         let a = Board(columns: [Column(title: "A", cards: cards)])
         var b = Board(columns: [Column(title: "A", cards: cards)])
-        _ = a.indexPath(for: ItemID(3))   // only a has learned anything
+        _ = a.indexPath(for: ItemID(3))  // only a has learned anything
         #expect(a == b)
         #expect(a.hashValue == b.hashValue)
         b.moveItem(from: ItemPath(section: 0, item: 0), to: ItemPath(section: 0, item: 4))

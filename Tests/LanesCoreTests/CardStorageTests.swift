@@ -58,7 +58,9 @@ import Testing
 /// in 150 MiB, without any difference a caller of `Card.title` can see.
 @Suite struct CardTitleTests {
     @Test func aTitleReadsBackAsSetWhateverItsLength() {
-        for text in ["", "a", "fifteen bytes!!", "sixteen bytes!!!", "naïve café #tag", String(repeating: "x", count: 5000)] {
+        for text in [
+            "", "a", "fifteen bytes!!", "sixteen bytes!!!", "naïve café #tag", String(repeating: "x", count: 5000),
+        ] {
             var c = Card(id: ItemID(1), title: "before")
             c.title = text
             #expect(c.title == text)

@@ -48,8 +48,9 @@ private func boardText(_ dialect: BoardDialect, perColumn: Int) -> String {
             case 1 where !board.columns[s].cards.isEmpty:
                 board.columns[s].cards[rng.int(0...board.columns[s].cards.count - 1)].title += " edited \(step)"
             case 2:
-                board.columns[s].cards.insert(Card(id: ItemID.fresh(), title: "new \(step)", descriptionLines: ["d"]),
-                                              at: rng.int(0...board.columns[s].cards.count))
+                board.columns[s].cards.insert(
+                    Card(id: ItemID.fresh(), title: "new \(step)", descriptionLines: ["d"]),
+                    at: rng.int(0...board.columns[s].cards.count))
             case 3 where !board.columns[s].cards.isEmpty:
                 board.columns[s].cards.remove(at: rng.int(0...board.columns[s].cards.count - 1))
             default:
@@ -59,7 +60,8 @@ private func boardText(_ dialect: BoardDialect, perColumn: Int) -> String {
             let cached = BoardFormat.serialize(board, info: info, cache: cache)
             let full = BoardFormat.serialize(board, info: info)
             #expect(cached == full, "step \(step)")
-            #expect(try BoardFormat.parse(cached, file: "again").board.columns.map(\.cards.count)
+            #expect(
+                try BoardFormat.parse(cached, file: "again").board.columns.map(\.cards.count)
                     == board.columns.map(\.cards.count))
         }
     }

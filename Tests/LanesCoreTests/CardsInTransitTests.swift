@@ -23,7 +23,9 @@ struct CardsInTransitTests {
             .group([.setDone(a0, true), .setDone(a1, true)]),
         ]
         for edit in named {
-            #expect(throws: EditRefusal(.changedElsewhere, "“a1” is moving to B.md; edit it there once the move is done")) {
+            #expect(
+                throws: EditRefusal(.changedElsewhere, "“a1” is moving to B.md; edit it there once the move is done")
+            ) {
                 try doc.apply(edit)
             }
         }
@@ -67,7 +69,10 @@ struct CardsInTransitTests {
         #expect(doc.inTransit.ids == [id("a1", doc.board)])
         // The move took it: held until the board read back no longer has it.
         doc.inTransit.moveFinished(Array(doc.inTransit.ids), took: doc.inTransit.ids)
-        #expect(throws: EditRefusal(.changedElsewhere, "“a1” has moved to B.md; it leaves this board as soon as the board is read back")) {
+        #expect(
+            throws: EditRefusal(
+                .changedElsewhere, "“a1” has moved to B.md; it leaves this board as soon as the board is read back")
+        ) {
             try doc.apply(.setDone(id("a1", doc.board), true))
         }
         let gone = try Self.parsed("## To do\n\n- a0\n- a2\n- new\n\n## Done\n\n- a3\n")

@@ -1,7 +1,7 @@
 import DragKit
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 @testable import LanesCore
 import SeededRandom
@@ -30,8 +30,10 @@ private struct TwoBoards {
     var b: String { dir.file("b.md") }
     var journal: MoveJournal { MoveJournal(folder: dir.file("state/moves")) }
 
-    init(a aText: String = "## To do\n\n- Alpha\n- Beta\n    > the details\n    * [x] a step\n\n## Done\n",
-         b bText: String = "## Inbox\n\n- Gamma\n\n## Later\n", inMemory: Bool = false) {
+    init(
+        a aText: String = "## To do\n\n- Alpha\n- Beta\n    > the details\n    * [x] a step\n\n## Done\n",
+        b bText: String = "## Inbox\n\n- Gamma\n\n## Later\n", inMemory: Bool = false
+    ) {
         if inMemory { dir = .inMemory() }
         writeBehindTheBack(Array(aText.utf8), to: a)
         writeBehindTheBack(Array(bText.utf8), to: b)
@@ -39,10 +41,13 @@ private struct TwoBoards {
 
     func endpoint(_ path: String) -> CrossBoardMove.Endpoint { .init(key: path, storage: FileBoardStore.unread(path)) }
 
-    func move(_ card: String, from: String, to: String, column: String, position: Int? = nil, force: Bool = false,
-              step: (CrossBoardMove.Step) throws -> Void = { _ in }) throws -> CrossBoardMove.Outcome {
-        try CrossBoardMove.move(cards: [card], from: endpoint(from), to: endpoint(to), column: column, position: position,
-                                force: force, journal: journal, step: step)
+    func move(
+        _ card: String, from: String, to: String, column: String, position: Int? = nil, force: Bool = false,
+        step: (CrossBoardMove.Step) throws -> Void = { _ in }
+    ) throws -> CrossBoardMove.Outcome {
+        try CrossBoardMove.move(
+            cards: [card], from: endpoint(from), to: endpoint(to), column: column, position: position,
+            force: force, journal: journal, step: step)
     }
 
     func recover() -> [CrossBoardMove.Recovered] {
@@ -56,7 +61,9 @@ private struct TwoBoards {
     /// How many times each title is on either board.
     func titleCounts() throws -> [String: Int] {
         var counts: [String: Int] = [:]
-        for path in [a, b] { for c in try board(path).columns.flatMap({ Array($0.cards) }) { counts[c.title, default: 0] += 1 } }
+        for path in [a, b] {
+            for c in try board(path).columns.flatMap({ Array($0.cards) }) { counts[c.title, default: 0] += 1 }
+        }
         return counts
     }
 
@@ -163,7 +170,9 @@ private struct TwoBoards {
         _ = try t.move("Alpha", from: t.a, to: t.b, column: "Inbox") { step in
             if step == .marked {
                 during = t.recover()
-                unrelated = CrossBoardMove.recover(journal: t.journal, touching: ["/elsewhere.md"]) { FileBoardStore.unread($0) }
+                unrelated = CrossBoardMove.recover(journal: t.journal, touching: ["/elsewhere.md"]) {
+                    FileBoardStore.unread($0)
+                }
             }
         }
         #expect(during.isEmpty && unrelated.isEmpty)
@@ -213,8 +222,12 @@ private struct TwoBoards {
                 change(&ours)
                 _ = try other.commit(base: base, ours: ours)
             }
-            if step == .recorded { try write(t.b) { $0.columns[1].cards.append(Card(id: $0.makeID(), title: "Added on b")) } }
-            if step == .marked { try write(t.a) { $0.columns[1].cards.append(Card(id: $0.makeID(), title: "Added on a")) } }
+            if step == .recorded {
+                try write(t.b) { $0.columns[1].cards.append(Card(id: $0.makeID(), title: "Added on b")) }
+            }
+            if step == .marked {
+                try write(t.a) { $0.columns[1].cards.append(Card(id: $0.makeID(), title: "Added on a")) }
+            }
         }
         #expect(try t.board(t.a).columns.map { $0.cards.map(\.title) } == [["Beta"], ["Added on a"]])
         #expect(try t.board(t.b).columns.map { $0.cards.map(\.title) } == [["Alpha", "Gamma"], ["Added on b"]])
@@ -228,8 +241,9 @@ private struct TwoBoards {
         var (moved, refused) = (0, 0)
         for round in 0..<300 {
             let names = ["Alpha", "Beta", "Alpha", "Gamma", "Beta", "Delta"]
-            let t = TwoBoards(a: "## To do\n\n" + names.map { "- \($0)\n" }.joined() + "\n## Done\n\n- Alpha\n",
-                              b: "## Inbox\n\n- Omega\n", inMemory: true)
+            let t = TwoBoards(
+                a: "## To do\n\n" + names.map { "- \($0)\n" }.joined() + "\n## Done\n\n- Alpha\n",
+                b: "## Inbox\n\n- Omega\n", inMemory: true)
             defer { t.dir.remove() }
             let screen = try t.board(t.a)
             var shown: [(card: Card, column: String, row: Int)] = []
@@ -249,8 +263,9 @@ private struct TwoBoards {
                 case 0:  // a twin of some card, anywhere
                     let title = names.randomElement(using: &rng)!
                     let s = Int.random(in: 0..<2, using: &rng)
-                    theirs.columns[s].cards.insert(Card(id: theirs.makeID(), title: title),
-                                                   at: Int.random(in: 0...theirs.columns[s].cards.count, using: &rng))
+                    theirs.columns[s].cards.insert(
+                        Card(id: theirs.makeID(), title: title),
+                        at: Int.random(in: 0...theirs.columns[s].cards.count, using: &rng))
                 case 1:  // a card renamed: shown or not
                     let s = Int.random(in: 0..<2, using: &rng)
                     guard !theirs.columns[s].cards.isEmpty else { continue }
@@ -280,7 +295,8 @@ private struct TwoBoards {
                 #expect(outcome.titles.sorted() == shown.map(\.card.title).sorted(), "round \(round)")
                 #expect(try t.titleCounts() == countsBefore, "round \(round): every card exactly once")
                 let inbox = try t.board(t.b).columns[0].cards.map(\.title)
-                #expect(Array(inbox.suffix(shown.count)) == shown.map(\.card.title), "round \(round): in the order shown")
+                #expect(
+                    Array(inbox.suffix(shown.count)) == shown.map(\.card.title), "round \(round): in the order shown")
                 moved += 1
             } catch let error as CommandError {
                 refused += 1
@@ -297,8 +313,9 @@ private struct TwoBoards {
     /// another writer adding and editing cards at random points, recovery after each: every card exactly once.
     @Test func manyMovesCrashedAtRandomStepsWithOtherWritersKeepEveryCardExactlyOnce() throws {
         var rng = SplitMix64(seed: 27)
-        let t = TwoBoards(a: "## To do\n\n" + (0..<12).map { "- card \($0)\n" }.joined() + "\n## Done\n",
-                          b: "## Inbox\n\n" + (12..<20).map { "- card \($0)\n" }.joined() + "\n## Later\n", inMemory: true)
+        let t = TwoBoards(
+            a: "## To do\n\n" + (0..<12).map { "- card \($0)\n" }.joined() + "\n## Done\n",
+            b: "## Inbox\n\n" + (12..<20).map { "- card \($0)\n" }.joined() + "\n## Later\n", inMemory: true)
         defer { t.dir.remove() }
         var expected = Set((0..<20).map { "card \($0)" })
         var next = 20
@@ -325,8 +342,13 @@ private struct TwoBoards {
                         ours.columns[s].cards.append(Card(id: ours.makeID(), title: "card \(next)"))
                         expected.insert("card \(next)")
                         next += 1
-                        if let (c, i) = ours.columns.indices.lazy.flatMap({ c in ours.columns[c].cards.indices.map { (c, $0) } })
-                            .first(where: { ours.columns[$0.0].cards[$0.1].title != card.title && Int.random(in: 0..<4, using: &rng) == 0 }) {
+                        if let (c, i) = ours.columns.indices.lazy.flatMap({ c in
+                            ours.columns[c].cards.indices.map { (c, $0) }
+                        })
+                        .first(where: {
+                            ours.columns[$0.0].cards[$0.1].title != card.title
+                                && Int.random(in: 0..<4, using: &rng) == 0
+                        }) {
                             let old = ours.columns[c].cards[i].title
                             ours.columns[c].cards[i].title = old + "+"
                             expected.remove(old)

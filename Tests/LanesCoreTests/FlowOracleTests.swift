@@ -60,10 +60,14 @@ struct FlowOracleTests {
         var titles: [Int: String]
     }
 
-    static let words = ["amber", "birch", "cedar", "delta", "ember", "fjord", "grove", "heron", "iris", "juniper", "kestrel", "lotus"]
+    static let words = [
+        "amber", "birch", "cedar", "delta", "ember", "fjord", "grove", "heron", "iris", "juniper", "kestrel", "lotus",
+    ]
 
     /// Builds the repository from a seeded script; returns the versions and the skipped commit.
-    static func buildHistory(seed: UInt64, repo: FlowRepo) throws -> (versions: [Version], skipped: String, file: String) {
+    static func buildHistory(seed: UInt64, repo: FlowRepo) throws -> (
+        versions: [Version], skipped: String, file: String
+    ) {
         var rng = SplitMix64(seed: seed)
         func int(_ n: Int) -> Int { Int(rng.next() % UInt64(n)) }
         var board = ScriptBoard(columns: ["Backlog", "Doing", "Review", "Done"], cards: [[], [], [], []])
@@ -77,7 +81,9 @@ struct FlowOracleTests {
         var time = FlowDate.parse("2026-09-01T08:00:00Z")!
         var file = "board.md"
         var versions: [Version] = []
-        func record(_ t: Int64) { versions.append(Version(time: t, columns: board.columns, placement: board.placement, titles: board.titles)) }
+        func record(_ t: Int64) {
+            versions.append(Version(time: t, columns: board.columns, placement: board.placement, titles: board.titles))
+        }
         try repo.commit(file, board.text(), at: time, message: "start")
         record(time)
         var skipped = ""
@@ -95,7 +101,9 @@ struct FlowOracleTests {
             var touched = Set<Int>()
             for _ in 0..<(1 + int(3)) {
                 let op = int(10)
-                let cards = board.cards.enumerated().flatMap { c, list in list.map { (c, $0.id) } }.filter { !touched.contains($0.1) }
+                let cards = board.cards.enumerated().flatMap { c, list in list.map { (c, $0.id) } }.filter {
+                    !touched.contains($0.1)
+                }
                 if op < 2 || cards.isEmpty {
                     let card = newCard()
                     touched.insert(card.id)
@@ -207,7 +215,9 @@ struct FlowOracleTests {
             for id in finishedGone { finished.append((id, titles[id]!, started[id]!, lastDone[id]!)) }
             var doneOn: [Int: Int] = [:]
             for f in finished { doneOn[FlowDate.day(of: f.3), default: 0] += 1 }
-            cycle = finished.filter { since == nil || $0.3 >= since! }.sorted { ($0.3, $0.0) < ($1.3, $1.0) }.map { ($0.1, $0.2, $0.3) }
+            cycle = finished.filter { since == nil || $0.3 >= since! }.sorted { ($0.3, $0.0) < ($1.3, $1.0) }.map {
+                ($0.1, $0.2, $0.3)
+            }
             let firstDay = FlowDate.day(of: live[0].time), nowDay = FlowDate.day(of: now)
             let startDay = since.map { max(firstDay, FlowDate.day(of: $0)) } ?? firstDay
             for d in startDay...nowDay {
@@ -241,7 +251,8 @@ struct FlowOracleTests {
         for since in [nil, versions[35].time] as [Int64?] {
             let report = FlowMetrics.compute(history, options: FlowOptions(since: since, now: now, seed: seed))
             let oracle = Oracle(versions, now: now, since: since)
-            #expect(report.cycle.map { "\($0.title) \($0.started) \($0.finished)" }
+            #expect(
+                report.cycle.map { "\($0.title) \($0.started) \($0.finished)" }
                     == oracle.cycle.map { "\($0.title) \($0.started) \($0.finished)" }, "seed \(seed)")
             let sorted = oracle.cycle.map { $0.finished - $0.started }.sorted()
             if !sorted.isEmpty {
@@ -256,9 +267,11 @@ struct FlowOracleTests {
                 if weeks.last?.0 == w { weeks[weeks.count - 1].1 += n } else { weeks.append((w, n)) }
             }
             #expect(report.weekly.map { "\($0.week):\($0.done)" } == weeks.map { "\($0.0):\($0.1)" })
-            #expect(report.cfd.map { d in "\(d.day) " + d.counts.map { "\($0.title)=\($0.cards)" }.joined(separator: ",") }
+            #expect(
+                report.cfd.map { d in "\(d.day) " + d.counts.map { "\($0.title)=\($0.cards)" }.joined(separator: ",") }
                     == oracle.cfd.map { d in "\(d.day) " + d.counts.map { "\($0.0)=\($0.1)" }.joined(separator: ",") })
-            #expect(report.aging.map { "\($0.title)|\($0.column)|\($0.seconds)" }.sorted()
+            #expect(
+                report.aging.map { "\($0.title)|\($0.column)|\($0.seconds)" }.sorted()
                     == oracle.aging.map { "\($0.title)|\($0.column)|\($0.age)" }.sorted())
             for a in report.aging {
                 var over: Int?
@@ -272,13 +285,21 @@ struct FlowOracleTests {
             if oracle.samples.contains(where: { $0 > 0 }) {
                 var rng = SplitMix64(seed: seed)
                 let days = FlowDate.day(of: now) + 14 - FlowDate.day(of: now)
-                let sums = (0..<10_000).map { _ in (0..<days).reduce(0) { acc, _ in acc + oracle.samples[Int(rng.next() % UInt64(oracle.samples.count))] } }.sorted()
-                for c in [50, 85, 95] { #expect(f.howMany?[c] == sums[Int((Double(100 - c) / 100 * 10_000).rounded(.up)) - 1]) }
+                let sums = (0..<10_000).map { _ in
+                    (0..<days).reduce(0) { acc, _ in
+                        acc + oracle.samples[Int(rng.next() % UInt64(oracle.samples.count))]
+                    }
+                }.sorted()
+                for c in [50, 85, 95] {
+                    #expect(f.howMany?[c] == sums[Int((Double(100 - c) / 100 * 10_000).rounded(.up)) - 1])
+                }
                 #expect(f.cards == oracle.remaining)
                 if oracle.remaining > 0 {
                     let needed = (0..<10_000).map { _ -> Int in
                         var sum = 0, d = 0
-                        while sum < oracle.remaining && d <= 3650 { d += 1; sum += oracle.samples[Int(rng.next() % UInt64(oracle.samples.count))] }
+                        while sum < oracle.remaining && d <= 3650 {
+                            d += 1; sum += oracle.samples[Int(rng.next() % UInt64(oracle.samples.count))]
+                        }
                         return d
                     }.sorted()
                     for c in [50, 85, 95] {
@@ -292,7 +313,9 @@ struct FlowOracleTests {
         }
     }
 
-    @Test("seeded scripts: renames, edits, deletions, back from done, a merge, a dialect switch, a broken commit", arguments: [1, 2, 3, 4, 5] as [UInt64])
+    @Test(
+        "seeded scripts: renames, edits, deletions, back from done, a merge, a dialect switch, a broken commit",
+        arguments: [1, 2, 3, 4, 5] as [UInt64])
     func oracle(seed: UInt64) throws {
         try check(seed: seed)
     }

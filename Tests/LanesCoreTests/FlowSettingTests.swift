@@ -15,7 +15,9 @@ struct FlowSettingTests {
         // A bare word is a name too (written back quoted, like accept rules).
         #expect(try AcceptRules.parse(Array("flow done Done\n".utf8), file: "x").flow == FlowColumns(done: "Done"))
         rules.flow.done = "Shipped"
-        #expect(rules.serialized() == "# ours\naccept \"Done\" from \"Review\"\nflow started \"In progress\" done \"Shipped\"  # agreed\n")
+        #expect(
+            rules.serialized()
+                == "# ours\naccept \"Done\" from \"Review\"\nflow started \"In progress\" done \"Shipped\"  # agreed\n")
         rules.flow = FlowColumns()
         #expect(rules.serialized() == "# ours\naccept \"Done\" from \"Review\"\n")
         var fresh = AcceptRules()
@@ -24,12 +26,20 @@ struct FlowSettingTests {
         #expect(!fresh.isDisposable && fresh.isEmpty)
     }
 
-    @Test("bad flow lines are refused with file and line", arguments: [
-        ("flow\n", ".x.lanes:1: flow names no column: write flow started \"COLUMN\" done \"COLUMN\", or remove the line"),
-        ("flow begun \"A\"\n", ".x.lanes:1: expected started \"COLUMN\" or done \"COLUMN\" after flow, found \"flow begun \"A\"\""),
-        ("flow done \"A\"\nflow done \"B\"\n", ".x.lanes:2: a second flow line (the first is on line 1); keep one"),
-        ("flow done\n", ".x.lanes:1: expected the column's name after done"),
-    ])
+    @Test(
+        "bad flow lines are refused with file and line",
+        arguments: [
+            (
+                "flow\n",
+                ".x.lanes:1: flow names no column: write flow started \"COLUMN\" done \"COLUMN\", or remove the line"
+            ),
+            (
+                "flow begun \"A\"\n",
+                ".x.lanes:1: expected started \"COLUMN\" or done \"COLUMN\" after flow, found \"flow begun \"A\"\""
+            ),
+            ("flow done \"A\"\nflow done \"B\"\n", ".x.lanes:2: a second flow line (the first is on line 1); keep one"),
+            ("flow done\n", ".x.lanes:1: expected the column's name after done"),
+        ])
     func refused(text: String, message: String) {
         #expect(throws: ParseError.self) { try AcceptRules.parse(Array(text.utf8), file: ".x.lanes") }
         do {
@@ -47,25 +57,32 @@ struct FlowSettingTests {
         #expect(board.acceptRules.flow == FlowColumns(started: "In progress", done: "Done"))
         board.removeColumn(at: 2)
         #expect(board.acceptRules.flow == FlowColumns(started: "In progress", done: nil))
-        #expect(FlowMetrics.columnStages(titles: board.columns.map(\.title), setting: board.acceptRules.flow) == [.notStarted, .done])
+        #expect(
+            FlowMetrics.columnStages(titles: board.columns.map(\.title), setting: board.acceptRules.flow) == [
+                .notStarted, .done,
+            ])
     }
 
-    @Test("what the setting means for the columns", arguments: [
-        (["A", "B", "C", "D"], FlowColumns(), [FlowStage.notStarted, .inProgress, .inProgress, .done]),
-        (["A", "B", "C", "D"], FlowColumns(started: "C"), [.notStarted, .notStarted, .inProgress, .done]),
-        (["A", "B", "C", "D"], FlowColumns(done: "C"), [.notStarted, .inProgress, .done, .done]),
-        (["A", "B", "C", "D"], FlowColumns(started: "B", done: "B"), [.notStarted, .done, .done, .done]),
-        (["A", "B"], FlowColumns(), [.notStarted, .done]),
-        (["A"], FlowColumns(), [.notStarted]),
-        (["A", "B", "C"], FlowColumns(started: "gone", done: "gone"), [.notStarted, .inProgress, .done]),
-    ])
+    @Test(
+        "what the setting means for the columns",
+        arguments: [
+            (["A", "B", "C", "D"], FlowColumns(), [FlowStage.notStarted, .inProgress, .inProgress, .done]),
+            (["A", "B", "C", "D"], FlowColumns(started: "C"), [.notStarted, .notStarted, .inProgress, .done]),
+            (["A", "B", "C", "D"], FlowColumns(done: "C"), [.notStarted, .inProgress, .done, .done]),
+            (["A", "B", "C", "D"], FlowColumns(started: "B", done: "B"), [.notStarted, .done, .done, .done]),
+            (["A", "B"], FlowColumns(), [.notStarted, .done]),
+            (["A"], FlowColumns(), [.notStarted]),
+            (["A", "B", "C"], FlowColumns(started: "gone", done: "gone"), [.notStarted, .inProgress, .done]),
+        ])
     func stages(titles: [String], setting: FlowColumns, want: [FlowStage]) {
         #expect(FlowMetrics.columnStages(titles: titles, setting: setting) == want)
     }
 
     @Test("a flow setting changed by another writer is merged in, never reverted")
     func merge() throws {
-        let base = Board(columns: [Column(title: "A", cards: [Card(id: ItemID(1), title: "x")]), Column(title: "B"), Column(title: "C")])
+        let base = Board(columns: [
+            Column(title: "A", cards: [Card(id: ItemID(1), title: "x")]), Column(title: "B"), Column(title: "C"),
+        ])
         var theirs = base
         theirs.acceptRules.flow = FlowColumns(done: "B")
         var ours = base

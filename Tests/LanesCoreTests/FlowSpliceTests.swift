@@ -6,8 +6,10 @@ import Testing
 /// seeded random line edits of taskell boards, valid and broken.
 @Suite("Flow: versions read by their changed lines")
 struct FlowSpliceTests {
-    static let pool = ["- new card", "    > a note", "", "    * [ ] a sub-task", "    * [x] done sub-task", "    @ 2024-03-01",
-                       "junk line", "## Added column", "- Task 1 amber", "\t- tabbed", "    > second note", "- [ ] obsidian-ish"]
+    static let pool = [
+        "- new card", "    > a note", "", "    * [ ] a sub-task", "    * [x] done sub-task", "    @ 2024-03-01",
+        "junk line", "## Added column", "- Task 1 amber", "\t- tabbed", "    > second note", "- [ ] obsidian-ish",
+    ]
 
     /// A board's text as lines (each without its line feed).
     static func start(_ rng: inout SplitMix64) -> [String] {
@@ -42,7 +44,9 @@ struct FlowSpliceTests {
                 let b = block(lines, at: cards[int(cards.count)])
                 let moved = Array(lines[b])
                 lines.removeSubrange(b)
-                let targets = lines.indices.filter { lines[$0].hasPrefix("- ") || ($0 > 0 && lines[$0 - 1].hasPrefix("## ")) }
+                let targets = lines.indices.filter {
+                    lines[$0].hasPrefix("- ") || ($0 > 0 && lines[$0 - 1].hasPrefix("## "))
+                }
                 let to = targets.isEmpty ? lines.count : targets[int(targets.count)]
                 lines.insert(contentsOf: moved, at: to)
             case 4 where !cards.isEmpty:
@@ -74,15 +78,20 @@ struct FlowSpliceTests {
 
     static func contents(_ board: Board) -> [String] {
         board.columns.map { c in
-            c.title + ": " + c.cards.map { card in
-                [card.title, card.due ?? "-", card.descriptionLines.joined(separator: "/"),
-                 card.subtasks.map { "\($0.done) \($0.title)" }.joined(separator: "/"), "\(card.done)",
-                 card.extraLines.joined(separator: "/")].joined(separator: "|")
-            }.joined(separator: " ; ")
+            c.title + ": "
+                + c.cards.map { card in
+                    [
+                        card.title, card.due ?? "-", card.descriptionLines.joined(separator: "/"),
+                        card.subtasks.map { "\($0.done) \($0.title)" }.joined(separator: "/"), "\(card.done)",
+                        card.extraLines.joined(separator: "/"),
+                    ].joined(separator: "|")
+                }.joined(separator: " ; ")
         }
     }
 
-    @Test("a spliced version is the board a whole parse gives; what the splice cannot vouch for is refused", arguments: 1...6)
+    @Test(
+        "a spliced version is the board a whole parse gives; what the splice cannot vouch for is refused",
+        arguments: 1...6)
     func spliceAgreesWithWholeParse(seed: Int) throws {
         var rng = SplitMix64(seed: UInt64(seed))
         var lines = Self.start(&rng)
@@ -102,7 +111,8 @@ struct FlowSpliceTests {
                 let parsed = try #require(whole, "the splice read a version the whole parse refuses")
                 #expect(Self.contents(step.board) == Self.contents(parsed))
                 // The unchanged cards are the old board's, in order, less those removed.
-                let oldFlat = lastBoard.columns.flatMap { Array($0.cards) }, newFlat = step.board.columns.flatMap { Array($0.cards) }
+                let oldFlat = lastBoard.columns.flatMap { Array($0.cards) },
+                    newFlat = step.board.columns.flatMap { Array($0.cards) }
                 let keptOld = oldFlat.indices.filter { !step.removed.contains($0) }.map { oldFlat[$0] }
                 let keptNew = newFlat.indices.filter { !step.added.contains($0) }.map { newFlat[$0] }
                 #expect(keptOld.map(\.id) == keptNew.map(\.id))
@@ -126,7 +136,9 @@ struct FlowSpliceTests {
         #expect(refusedValid > 0 && broken > 0)
     }
 
-    @Test("events from spliced versions are the events of whole matches (boards whose card titles are distinct)", arguments: 1...4)
+    @Test(
+        "events from spliced versions are the events of whole matches (boards whose card titles are distinct)",
+        arguments: 1...4)
     func chainAgrees(seed: Int) throws {
         var rng = SplitMix64(seed: UInt64(100 + seed))
         var lines = Self.start(&rng)
@@ -160,7 +172,9 @@ struct FlowSpliceTests {
         _ = (text, board)
         let f = fast.takeEvents(), w = whole.takeEvents()
         if let i = (0..<min(f.count, w.count)).first(where: { f[$0] != w[$0] }) {
-            Issue.record("first difference at event \(i): spliced \(f[max(0, i - 3)...min(f.count - 1, i + 3)]) whole \(w[max(0, i - 3)...min(w.count - 1, i + 3)])")
+            Issue.record(
+                "first difference at event \(i): spliced \(f[max(0, i - 3)...min(f.count - 1, i + 3)]) whole \(w[max(0, i - 3)...min(w.count - 1, i + 3)])"
+            )
         }
         #expect(f.count == w.count)
         #expect(fast.lastKeys == whole.lastKeys)
@@ -211,11 +225,15 @@ struct FlowSpliceTests {
             for _ in 0..<(1 + int(3)) where w.count > 3 { w[3 + int(w.count - 3)] = "w\(serial)x\(int(99))" }
             lines[k] = w.joined(separator: " ")
         case 5:
-            lines[k] = lines[k].contains("#") ? String(lines[k].prefix(while: { $0 != "#" })).trimmingTrailingSpaces()
+            lines[k] =
+                lines[k].contains("#")
+                ? String(lines[k].prefix(while: { $0 != "#" })).trimmingTrailingSpaces()
                 : lines[k] + " #t\(int(3))"
         case 6:
             // Replaced at its place by another card, alike or not.
-            lines[k] = "- " + (int(2) == 0 ? wordyTitle(1_000 + serial, &rng) : "Other \(serial) " + wordPool[int(wordPool.count)])
+            lines[k] =
+                "- "
+                + (int(2) == 0 ? wordyTitle(1_000 + serial, &rng) : "Other \(serial) " + wordPool[int(wordPool.count)])
         case 7:
             // One card gone, another new elsewhere in the same column.
             let b = block(lines, at: k)
@@ -226,7 +244,9 @@ struct FlowSpliceTests {
         case 8:
             // Two titles edited in one version, one of them next to the other.
             lines[k] += " " + wordPool[int(wordPool.count)]
-            if let n = cards.first(where: { $0 > k }) { lines[n] = lines[n].replacingOccurrences(of: "Task", with: "Job") }
+            if let n = cards.first(where: { $0 > k }) {
+                lines[n] = lines[n].replacingOccurrences(of: "Task", with: "Job")
+            }
         case 9, 10:
             mutate(&lines, &rng)
         default:
@@ -235,13 +255,16 @@ struct FlowSpliceTests {
             var moved = Array(lines[b])
             moved[0] += " moved"
             lines.removeSubrange(b)
-            let targets = lines.indices.filter { lines[$0].hasPrefix("- ") || ($0 > 0 && lines[$0 - 1].hasPrefix("## ")) }
+            let targets = lines.indices.filter {
+                lines[$0].hasPrefix("- ") || ($0 > 0 && lines[$0 - 1].hasPrefix("## "))
+            }
             lines.insert(contentsOf: moved, at: targets.isEmpty ? lines.count : targets[int(targets.count)])
         }
     }
 
-    @Test("title edits, replacements and moves: the changed cards alone are paired as the whole match pairs them, with no whole match",
-          arguments: 1...8)
+    @Test(
+        "title edits, replacements and moves: the changed cards alone are paired as the whole match pairs them, with no whole match",
+        arguments: 1...8)
     func chainAgreesOnTitleEdits(seed: Int) throws {
         var rng = SplitMix64(seed: UInt64(200 + seed))
         var lines = Self.wordyStart(&rng)
@@ -274,38 +297,55 @@ struct FlowSpliceTests {
             }
             // The whole match kept a card under a new title in its column.
             for case .card(_, let card, _, let column?) in whole.events[before...]
-            where whole.lastKeys.contains(card) && column == whole.events[..<before].lastColumn(of: card) { renamedInPlace += 1 }
+            where whole.lastKeys.contains(card) && column == whole.events[..<before].lastColumn(of: card) {
+                renamedInPlace += 1
+            }
             lines = next
             text = nextText
         }
         _ = text
         let f = fast.takeEvents(), w = whole.takeEvents()
         if let i = (0..<min(f.count, w.count)).first(where: { f[$0] != w[$0] }) {
-            Issue.record("first difference at event \(i): spliced \(f[max(0, i - 3)...min(f.count - 1, i + 3)]) whole \(w[max(0, i - 3)...min(w.count - 1, i + 3)])")
+            Issue.record(
+                "first difference at event \(i): spliced \(f[max(0, i - 3)...min(f.count - 1, i + 3)]) whole \(w[max(0, i - 3)...min(w.count - 1, i + 3)])"
+            )
         }
         #expect(f.count == w.count)
         #expect(fast.lastKeys == whole.lastKeys)
         // Only the versions the splice refused were matched whole, and pairs by place were decided locally.
         #expect(fast.wholeMatches == refused + fast.twins)
-        #expect(fast.localSlotPairs > 30 && renamedInPlace > 30, "\(fast.localSlotPairs) local pairs by place, \(renamedInPlace) renamed in place")
+        #expect(
+            fast.localSlotPairs > 30 && renamedInPlace > 30,
+            "\(fast.localSlotPairs) local pairs by place, \(renamedInPlace) renamed in place")
     }
 
     @Test("an edited title keeps its card when its slot says so, without a whole match: exact events")
     func titleEditsInPlace() throws {
         func board(_ todo: [String], _ done: [String]) -> [UInt8] {
-            Array(("## Todo\n\n" + todo.map { "- \($0)\n" }.joined() + "\n## Done\n\n" + done.map { "- \($0)\n" }.joined()).utf8)
+            Array(
+                ("## Todo\n\n" + todo.map { "- \($0)\n" }.joined() + "\n## Done\n\n" + done.map { "- \($0)\n" }.joined())
+                    .utf8)
         }
         let versions = [
-            board(["Alpha one two three four", "Bravo five six seven eight", "Charlie nine ten eleven twelve"], ["Delta x y z w"]),
+            board(
+                ["Alpha one two three four", "Bravo five six seven eight", "Charlie nine ten eleven twelve"],
+                ["Delta x y z w"]),
             // Two of five words changed: alike only in an exact slot (Alpha before, Charlie after, both unchanged).
-            board(["Alpha one two three four", "Bravo five six changed words", "Charlie nine ten eleven twelve"], ["Delta x y z w"]),
+            board(
+                ["Alpha one two three four", "Bravo five six changed words", "Charlie nine ten eleven twelve"],
+                ["Delta x y z w"]),
             // Three of five: not alike, so the old card left and a new one came.
-            board(["Alpha one q r s", "Bravo five six changed words", "Charlie nine ten eleven twelve"], ["Delta x y z w"]),
+            board(
+                ["Alpha one q r s", "Bravo five six changed words", "Charlie nine ten eleven twelve"], ["Delta x y z w"]
+            ),
             // The last card of its column, two words changed: an exact slot at the column's end.
-            board(["Alpha one q r s", "Bravo five six changed words", "Charlie nine ten other words"], ["Delta x y z w"]),
+            board(
+                ["Alpha one q r s", "Bravo five six changed words", "Charlie nine ten other words"], ["Delta x y z w"]),
             // Two words changed with the card after it new (Bravo moved there, its title changed too,
             // so a new card as well): not an exact slot, so not alike.
-            board(["Alpha one q r s", "Charlie nine ten other words"], ["Delta x new word w", "Bravo five six changed words now"]),
+            board(
+                ["Alpha one q r s", "Charlie nine ten other words"],
+                ["Delta x new word w", "Bravo five six changed words now"]),
         ]
         var (whole, fast) = try Self.bothWays(versions)
         let expected: [FlowEvent] = [
@@ -348,7 +388,9 @@ struct FlowSpliceTests {
     @Test("a changed card with a twin (an equal title, or equal but for tags) goes to the whole match: exact events")
     func twinsGoWhole() throws {
         func board(_ todo: [String], _ done: [String]) -> [UInt8] {
-            Array(("## Todo\n\n" + todo.map { "- \($0)\n" }.joined() + "\n## Done\n\n" + done.map { "- \($0)\n" }.joined()).utf8)
+            Array(
+                ("## Todo\n\n" + todo.map { "- \($0)\n" }.joined() + "\n## Done\n\n" + done.map { "- \($0)\n" }.joined())
+                    .utf8)
         }
         let versions = [
             board(["Fix tests", "Write docs", "Fix tests", "Ship it"], ["Plan"]),

@@ -43,8 +43,9 @@ final class FlowRepo {
         let errData = err.fileHandleForReading.readDataToEndOfFile()
         p.waitUntilExit()
         guard p.terminationStatus == 0 else {
-            throw NSError(domain: "git", code: Int(p.terminationStatus),
-                          userInfo: [NSLocalizedDescriptionKey: "git \(args): " + String(decoding: errData, as: UTF8.self)])
+            throw NSError(
+                domain: "git", code: Int(p.terminationStatus),
+                userInfo: [NSLocalizedDescriptionKey: "git \(args): " + String(decoding: errData, as: UTF8.self)])
         }
         return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }

@@ -35,12 +35,13 @@ import Testing
 
         let (found, skipped) = try FolderBoards.candidates(in: dir)
         #expect(found.map { ($0 as NSString).lastPathComponent } == ["a-small.md", "d-big.md", "f-big-broken-late.md"])
-        #expect(skipped == [
-            "b-readme.md (line 1: expected \"## \" column heading; found \"# Notes\")",
-            "c-empty.md (no columns)",
-            "e-big-prose.md (line 1: expected \"## \" column heading; found \"Some prose first\")",
-            "g-notes.txt (not a Markdown file)",
-        ])
+        #expect(
+            skipped == [
+                "b-readme.md (line 1: expected \"## \" column heading; found \"# Notes\")",
+                "c-empty.md (no columns)",
+                "e-big-prose.md (line 1: expected \"## \" column heading; found \"Some prose first\")",
+                "g-notes.txt (not a Markdown file)",
+            ])
 
         // The late one is refused when it is opened, in words, and left as it was.
         let late = dir + "/f-big-broken-late.md"
@@ -53,6 +54,8 @@ import Testing
         #expect(try String(contentsOfFile: late, encoding: .utf8) == brokenLate)
         let (board, _) = try FileBoardStore.load(dir + "/d-big.md")
         #expect(throws: Never.self) { try FolderBoards.confirm(board, path: dir + "/d-big.md") }
-        #expect(throws: FolderBoards.NotABoard.self) { try FolderBoards.confirm(Board(columns: []), path: dir + "/x.md") }
+        #expect(throws: FolderBoards.NotABoard.self) {
+            try FolderBoards.confirm(Board(columns: []), path: dir + "/x.md")
+        }
     }
 }

@@ -9,7 +9,9 @@ import SeededRandom
 /// items are the lanes and cards Lanes believes it wrote, as Obsidian Kanban reads them.
 @Suite("Formats: CommonMark agrees with Lanes")
 struct FormatsCommonMarkTests {
-    static let cmark = ["/usr/bin/cmark", "/usr/local/bin/cmark"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    static let cmark = ["/usr/bin/cmark", "/usr/local/bin/cmark"].first {
+        FileManager.default.isExecutableFile(atPath: $0)
+    }
 
     /// cmark's reading as the plugin makes lanes of it (`astToUnhydratedBoard`): for each heading but
     /// the archive's, the number of items of the first list after it (`getNextOfType(... 'list')`,
@@ -37,7 +39,11 @@ struct FormatsCommonMarkTests {
         for (k, line) in xmlLines.enumerated() {
             let top = line.hasPrefix("  <") && !line.hasPrefix("   ")
             if inList {
-                if top && line.hasPrefix("  </list>") { inList = false } else if line.hasPrefix("    <item") { result[result.count - 1] += 1 }
+                if top && line.hasPrefix("  </list>") {
+                    inList = false
+                } else if line.hasPrefix("    <item") {
+                    result[result.count - 1] += 1
+                }
                 continue
             }
             guard top else { continue }
@@ -51,7 +57,7 @@ struct FormatsCommonMarkTests {
                     awaitingList = true
                 }
             } else if line.hasPrefix("  <paragraph") && next.contains(">%% kanban:settings") {
-                awaitingList = false   // getNextOfType stops at the settings paragraph
+                awaitingList = false  // getNextOfType stops at the settings paragraph
             } else if line.hasPrefix("  <list") && awaitingList {
                 inList = true
                 awaitingList = false
@@ -68,7 +74,7 @@ struct FormatsCommonMarkTests {
         var files = 0
         while files < 400 {
             let bytes = corpus.file()
-            guard bytes.first != 0xEF, !bytes.contains(13) else { continue }   // LF, no BOM: what cmark is fed
+            guard bytes.first != 0xEF, !bytes.contains(13) else { continue }  // LF, no BOM: what cmark is fed
             files += 1
             let text = String(decoding: bytes, as: UTF8.self)
             let (board, info) = try BoardFormat.parse(bytes, file: "f.md")
@@ -82,7 +88,9 @@ struct FormatsCommonMarkTests {
             case 0: _ = try BoardCommands.add(&edited, column: "\(s + 1)", title: "Added", top: false, force: true)
             case 1: _ = try BoardCommands.add(&edited, column: "\(s + 1)", title: "Added", top: true, force: true)
             default:
-                guard let id = board.columns.flatMap({ $0.cards.map(\.id) }).randomElement(using: &rng) else { continue }
+                guard let id = board.columns.flatMap({ $0.cards.map(\.id) }).randomElement(using: &rng) else {
+                    continue
+                }
                 let count = board.columns[s].cards.count - (board.indexPath(for: id)!.section == s ? 1 : 0)
                 edited = moving(board, card: id, toColumn: s, index: Int.random(in: 0...count, using: &rng))
             }
@@ -96,7 +104,8 @@ struct FormatsCommonMarkTests {
             #expect(markdownAfter == reread, "cmark \(markdownAfter)\n--- before\n\(text)\n--- after\n\(after)")
             let keys = ColumnKey.keys(of: edited.columns)
             var expected = edited.columns.map(\.cards.count)
-            for (j, column) in edited.columns.enumerated() where column.cards.isEmpty && info.columnSpacing[keys[j]]?.afterList != nil {
+            for (j, column) in edited.columns.enumerated()
+            where column.cards.isEmpty && info.columnSpacing[keys[j]]?.afterList != nil {
                 expected[j] = reread[j]
             }
             #expect(reread == expected, "cmark \(markdownAfter)\n--- before\n\(text)\n--- after\n\(after)")
@@ -111,7 +120,9 @@ struct FormatsCommonMarkTests {
             guard info.dialect == .obsidian else { continue }
             var text = String(decoding: bytes, as: UTF8.self).replacingOccurrences(of: "\r\n", with: "\n")
             if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
-            #expect(try Self.lanes(text, frontmatterLines: info.frontmatter.count) == board.columns.map(\.cards.count), "\(name)")
+            #expect(
+                try Self.lanes(text, frontmatterLines: info.frontmatter.count) == board.columns.map(\.cards.count),
+                "\(name)")
             checked += 1
         }
         #expect(checked >= 4)
@@ -120,8 +131,12 @@ struct FormatsCommonMarkTests {
     @Test(.enabled(if: cmark != nil, "cmark is not installed"))
     func aNewBoardInEachDialectReadsTheSame() throws {
         let board = Board(columns: [
-            Column(title: "To do", cards: [Card(id: ItemID(1), title: "a", descriptionLines: ["d1", "d2"], subtasks: [Subtask("s")]),
-                                           Card(id: ItemID(2), title: "b", due: "2025-01-01")]),
+            Column(
+                title: "To do",
+                cards: [
+                    Card(id: ItemID(1), title: "a", descriptionLines: ["d1", "d2"], subtasks: [Subtask("s")]),
+                    Card(id: ItemID(2), title: "b", due: "2025-01-01"),
+                ]),
             Column(title: "Done", cards: [Card(id: ItemID(3), title: "c", done: true)]),
             Column(title: "Empty"),
         ])

@@ -27,7 +27,9 @@ struct FormatsCorpusTests {
             if info.dialect == .obsidian { obsidian += 1 }
             let back = Array(BoardFormat.serialize(board, info: info).utf8)
             if back != bytes {
-                Issue.record("file \(k) changed on open+save\n--- file\n\(String(decoding: bytes, as: UTF8.self))\n--- saved\n\(String(decoding: back, as: UTF8.self))")
+                Issue.record(
+                    "file \(k) changed on open+save\n--- file\n\(String(decoding: bytes, as: UTF8.self))\n--- saved\n\(String(decoding: back, as: UTF8.self))"
+                )
                 return
             }
         }
@@ -69,18 +71,22 @@ struct FormatsCorpusTests {
 
     /// A card line's text after its bullet and check box.
     static func afterMarker(_ l: Substring) -> Substring {
-        var r = l.drop { $0 == " " }.drop { $0 != " " }.dropFirst()   // up to three spaces, the bullet
-        if r.hasPrefix("["), r.count >= 3, Array(r)[2] == "]" { r = r.dropFirst(3); if r.first == " " { r = r.dropFirst() } }
+        var r = l.drop { $0 == " " }.drop { $0 != " " }.dropFirst()  // up to three spaces, the bullet
+        if r.hasPrefix("["), r.count >= 3, Array(r)[2] == "]" {
+            r = r.dropFirst(3); if r.first == " " { r = r.dropFirst() }
+        }
         return r
     }
 
     /// The card's non-blank lines as `after` holds them (found by its title line).
     static func cardLines(_ card: Card, in file: [Substring], dialect: BoardDialect) -> [Substring] {
-        let count = 1 + card.extraLines.filter { !$0.isEmpty }.count + card.descriptionLines.count + card.subtasks.count
+        let count =
+            1 + card.extraLines.filter { !$0.isEmpty }.count + card.descriptionLines.count + card.subtasks.count
             + (dialect == .taskell && card.due != nil ? 1 : 0)
         let nb = nonBlank(file)
         let title = card.title + (dialect == .obsidian ? card.due.map { " @{\($0)}" } ?? "" : "")
-        guard let i = nb.firstIndex(where: { !$0.hasPrefix("    ") && !$0.hasPrefix("\t") && afterMarker($0) == title }) else { return [] }
+        guard let i = nb.firstIndex(where: { !$0.hasPrefix("    ") && !$0.hasPrefix("\t") && afterMarker($0) == title })
+        else { return [] }
         return Array(nb[i..<min(nb.count, i + count)])
     }
 
@@ -92,7 +98,9 @@ struct FormatsCorpusTests {
             let bytes = corpus.file()
             let (board, info0) = try BoardFormat.parse(bytes, file: "corpus-\(k).md")
             let before = String(decoding: bytes, as: UTF8.self)
-            let cards = board.columns.indices.flatMap { s in board.columns[s].cards.indices.map { ItemPath(section: s, item: $0) } }
+            let cards = board.columns.indices.flatMap { s in
+                board.columns[s].cards.indices.map { ItemPath(section: s, item: $0) }
+            }
             guard !board.columns.isEmpty else { continue }
             let kind = EditKind.allCases.randomElement(using: &rng)!
             var edited = board
@@ -101,7 +109,9 @@ struct FormatsCorpusTests {
             case .toggle, .rename, .delete, .move, .moveWithin:
                 // A card the check can find by its title line: one with a title no other card shares.
                 let titles = Dictionary(grouping: cards.map { board[$0].title }, by: { $0 }).mapValues(\.count)
-                let findable = cards.filter { let t = board[$0].title; return t.count > 3 && titles[t] == 1 }
+                let findable = cards.filter {
+                    let t = board[$0].title; return t.count > 3 && titles[t] == 1
+                }
                 guard let path = findable.randomElement(using: &rng) else { continue }
                 subject = board[path]
                 switch kind {
@@ -113,15 +123,19 @@ struct FormatsCorpusTests {
                 case .move:
                     let to = Int.random(in: 0..<board.columns.count, using: &rng)
                     let count = board.columns[to].cards.count - (to == path.section ? 1 : 0)
-                    edited = moving(board, card: board[path].id, toColumn: to, index: Int.random(in: 0...count, using: &rng))
+                    edited = moving(
+                        board, card: board[path].id, toColumn: to, index: Int.random(in: 0...count, using: &rng))
                 default:
                     let count = board.columns[path.section].cards.count - 1
-                    edited = moving(board, card: board[path].id, toColumn: path.section, index: Int.random(in: 0...count, using: &rng))
+                    edited = moving(
+                        board, card: board[path].id, toColumn: path.section,
+                        index: Int.random(in: 0...count, using: &rng))
                 }
                 subject = edited.indexPath(for: board[path].id).map { edited[$0] } ?? subject
             case .add, .addTop:
                 let s = Int.random(in: 0..<board.columns.count, using: &rng)
-                _ = try BoardCommands.add(&edited, column: "\(s + 1)", title: "Added card \(k)", top: kind == .addTop, force: true)
+                _ = try BoardCommands.add(
+                    &edited, column: "\(s + 1)", title: "Added card \(k)", top: kind == .addTop, force: true)
                 let column = edited.columns[s]
                 subject = column.cards[kind == .addTop ? 0 : column.cards.count - 1]
             }
@@ -138,7 +152,11 @@ struct FormatsCorpusTests {
                 // A card written without a check box gains one: its line alone changes.
                 #expect(oneChar || (om.count == 1 && nm.count == 1 && nm[0].contains("[x] ")), "\(context)")
             case .rename:
-                #expect(om.count == 1 && nm.count == 1 && nm[0].hasSuffix(" renamed" + (info0.dialect == .obsidian ? card.due.map { " @{\($0)}" } ?? "" : "")), "\(context)")
+                #expect(
+                    om.count == 1 && nm.count == 1
+                        && nm[0].hasSuffix(
+                            " renamed" + (info0.dialect == .obsidian ? card.due.map { " @{\($0)}" } ?? "" : "")),
+                    "\(context)")
             case .add, .addTop:
                 #expect(Self.nonBlank(om).isEmpty, "\(context)")
                 #expect(Self.nonBlank(nm).count == 1 && Self.nonBlank(nm)[0].hasSuffix(card.title), "\(context)")
@@ -151,7 +169,7 @@ struct FormatsCorpusTests {
                 #expect(Self.nonBlank(om) == own, "\(context)")
             case .move, .moveWithin:
                 let own = Self.cardLines(card, in: b, dialect: info0.dialect)
-                if om.isEmpty && nm.isEmpty { break }   // moved where it was
+                if om.isEmpty && nm.isEmpty { break }  // moved where it was
                 // Every other non-blank line stays, in order; blank separators stay but for the card's own gap.
                 let rest1 = Self.removing(own, from: Self.nonBlank(a))
                 let rest2 = Self.removing(own, from: Self.nonBlank(b))
@@ -164,8 +182,10 @@ struct FormatsCorpusTests {
             // But for a lane whose last shown card left while lines after its list remain: their
             // first list is then the lane's, to Markdown and to Lanes reading the file (docs/FORMATS.md).
             let keys = ColumnKey.keys(of: edited.columns)
-            let resurfaced = Set(edited.columns.indices.filter {
-                edited.columns[$0].cards.isEmpty && info0.columnSpacing[keys[$0]]?.afterList != nil })
+            let resurfaced = Set(
+                edited.columns.indices.filter {
+                    edited.columns[$0].cards.isEmpty && info0.columnSpacing[keys[$0]]?.afterList != nil
+                })
             func shown<T: Equatable>(_ board: Board, _ f: (Card) -> T) -> [[T]] {
                 board.columns.indices.map { resurfaced.contains($0) ? [] : board.columns[$0].cards.map(f) }
             }
@@ -176,6 +196,8 @@ struct FormatsCorpusTests {
             }
             checked[kind, default: 0] += 1
         }
-        for kind in EditKind.allCases { #expect(checked[kind, default: 0] > 50, "\(kind) checked \(checked[kind, default: 0]) times") }
+        for kind in EditKind.allCases {
+            #expect(checked[kind, default: 0] > 50, "\(kind) checked \(checked[kind, default: 0]) times")
+        }
     }
 }

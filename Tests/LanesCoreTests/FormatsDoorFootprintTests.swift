@@ -27,7 +27,8 @@ struct FormatsDoorFootprintTests {
             let (_, info) = try BoardFormat.parse(bytes, file: path)
             guard !board.columns.isEmpty else { continue }
             let kind = Kind.allCases.randomElement(using: &rng)!
-            let titles = Dictionary(grouping: board.columns.flatMap { $0.cards.map(\.title) }, by: { $0 }).mapValues(\.count)
+            let titles = Dictionary(grouping: board.columns.flatMap { $0.cards.map(\.title) }, by: { $0 }).mapValues(
+                \.count)
             let findable = board.columns.flatMap { $0.cards.filter { $0.title.count > 3 && titles[$0.title] == 1 } }
             let s = Int.random(in: 0..<board.columns.count, using: &rng)
             let column = board.columns[s]
@@ -46,10 +47,13 @@ struct FormatsDoorFootprintTests {
                     edit = .setDone(card.id, !card.done)
                 case .rename: edit = .setTitle(card.id, card.title + " renamed", seen: nil)
                 case .delete: edit = .deleteCards([card.id], seen: nil)
-                case .move: edit = .moveCards([card.id], to: column.id, at: .index(Int.random(in: 0...column.cards.count, using: &rng)))
+                case .move:
+                    edit = .moveCards(
+                        [card.id], to: column.id, at: .index(Int.random(in: 0...column.cards.count, using: &rng)))
                 case .moveWithin:
                     let own = board.columns[board.indexPath(for: card.id)!.section]
-                    edit = .moveCards([card.id], to: own.id, at: .index(Int.random(in: 0...own.cards.count, using: &rng)))
+                    edit = .moveCards(
+                        [card.id], to: own.id, at: .index(Int.random(in: 0...own.cards.count, using: &rng)))
                 default: edit = .replaceCard(card, seen: nil)
                 }
             }
@@ -60,7 +64,8 @@ struct FormatsDoorFootprintTests {
             let context = "file \(k), \(kind)\n--- before\n\(before)\n--- after\n\(after)"
             // The file's line ending, everywhere; its byte order mark kept.
             if info.lineEnding == .crlf {
-                #expect(!written.indices.contains { written[$0] == 10 && ($0 == 0 || written[$0 - 1] != 13) }, "\(context)")
+                #expect(
+                    !written.indices.contains { written[$0] == 10 && ($0 == 0 || written[$0 - 1] != 13) }, "\(context)")
             } else {
                 #expect(!written.contains(13), "\(context)")
             }
@@ -103,8 +108,10 @@ struct FormatsDoorFootprintTests {
             // (but a lane whose last shown card left lines after its list behind, docs/FORMATS.md).
             let (reread, _) = try BoardFormat.parse(written, file: path)
             let keys = ColumnKey.keys(of: outcome.board.columns)
-            let resurfaced = Set(outcome.board.columns.indices.filter {
-                outcome.board.columns[$0].cards.isEmpty && info.columnSpacing[keys[$0]]?.afterList != nil })
+            let resurfaced = Set(
+                outcome.board.columns.indices.filter {
+                    outcome.board.columns[$0].cards.isEmpty && info.columnSpacing[keys[$0]]?.afterList != nil
+                })
             func shown<T: Equatable>(_ board: Board, _ f: (Card) -> T) -> [[T]] {
                 board.columns.indices.map { resurfaced.contains($0) ? [] : board.columns[$0].cards.map(f) }
             }
@@ -112,6 +119,8 @@ struct FormatsDoorFootprintTests {
             #expect(shown(reread, \.extraLines) == shown(outcome.board, \.extraLines), "\(context)")
             checked[kind, default: 0] += 1
         }
-        for kind in Kind.allCases { #expect(checked[kind, default: 0] >= 40, "\(kind) checked \(checked[kind, default: 0]) times") }
+        for kind in Kind.allCases {
+            #expect(checked[kind, default: 0] >= 40, "\(kind) checked \(checked[kind, default: 0]) times")
+        }
     }
 }

@@ -19,7 +19,8 @@ struct FormatsFixtureTests {
             // #require records the issue, then throws to stop the test.
             _ = try? Fixtures.bytes("nothing-here.md")
         } matching: { issue in
-            issue.description.contains("fixture file missing: ") && issue.description.contains("Tests/Fixtures/nothing-here.md")
+            issue.description.contains("fixture file missing: ")
+                && issue.description.contains("Tests/Fixtures/nothing-here.md")
         }
     }
 
@@ -37,17 +38,30 @@ struct FormatsFixtureTests {
         #expect(board.allIDs == (1...9).map { ItemID(UInt64($0)) })
 
         let inbox = board.columns[0].cards
-        #expect(inbox[0] == Card(id: ItemID(1), title: "Collect feedback from the beta testers", descriptionLines: [
-            "Ask in the forum thread and on the mailing list.", "Summarise what people tripped over first."]))
+        #expect(
+            inbox[0]
+                == Card(
+                    id: ItemID(1), title: "Collect feedback from the beta testers",
+                    descriptionLines: [
+                        "Ask in the forum thread and on the mailing list.", "Summarise what people tripped over first.",
+                    ]))
         #expect(inbox[1] == Card(id: ItemID(2), title: "Decide on a logo"))
         #expect(inbox[2] == Card(id: ItemID(3), title: "設計レビューの準備", descriptionLines: ["次の会議までに資料をまとめる"]))
 
         let doing = board.columns[1].cards
-        #expect(doing[0] == Card(id: ItemID(4), title: "Rewrite the importer", due: "2026-12-01",
-                                 descriptionLines: ["The old one read the whole file into memory."],
-                                 subtasks: [Subtask("Read lists in pos order", done: true), Subtask("Skip closed lists", done: true),
-                                            Subtask("Map labels to tags"), Subtask("Write the tests")]))
-        #expect(doing[1] == Card(id: ItemID(5), title: "Fix the crash on resize 🐛", subtasks: [Subtask("Reproduce at 20 columns")]))
+        #expect(
+            doing[0]
+                == Card(
+                    id: ItemID(4), title: "Rewrite the importer", due: "2026-12-01",
+                    descriptionLines: ["The old one read the whole file into memory."],
+                    subtasks: [
+                        Subtask("Read lists in pos order", done: true), Subtask("Skip closed lists", done: true),
+                        Subtask("Map labels to tags"), Subtask("Write the tests"),
+                    ]))
+        #expect(
+            doing[1]
+                == Card(
+                    id: ItemID(5), title: "Fix the crash on resize 🐛", subtasks: [Subtask("Reproduce at 20 columns")]))
         #expect(doing[2].title == "Café menu: naïve “smart” quotes")
         #expect(board.columns[2].cards == [Card(id: ItemID(7), title: "Update the man page", due: "2026-11-30")])
         #expect(board.columns[3].cards[0].subtasks.map(\.done) == [true, true])
@@ -67,15 +81,19 @@ struct FormatsFixtureTests {
         let (board, info) = try BoardFormat.parse(text, file: "plan.md")
         let feedback = board.columns[0].cards[0].id
         let output = BoardFormat.serialize(moving(board, card: feedback, toColumn: 2, index: 1), info: info)
-        let block = ["- Collect feedback from the beta testers",
-                     "    > Ask in the forum thread and on the mailing list.",
-                     "    > Summarise what people tripped over first."]
+        let block = [
+            "- Collect feedback from the beta testers",
+            "    > Ask in the forum thread and on the mailing list.",
+            "    > Summarise what people tripped over first.",
+        ]
         let diff = lineDiff(fileLines(text), fileLines(output))
         #expect(diff.removed == block)
         #expect(diff.added == block)
         let lines = fileLines(output)
         let review = try #require(lines.firstIndex(of: "## Review"))
-        #expect(Array(lines[review...(review + 6)]) == ["## Review", "", "- Update the man page", "    @ 2026-11-30"] + block)
+        #expect(
+            Array(lines[review...(review + 6)]) == ["## Review", "", "- Update the man page", "    @ 2026-11-30"]
+                + block)
         let reparsed = try BoardFormat.parse(output, file: "plan.md").board
         #expect(reparsed.columns.map(\.cards.count) == [2, 3, 2, 2])
         #expect(reparsed.columns[2].cards[1].descriptionLines == board.columns[0].cards[0].descriptionLines)
@@ -93,9 +111,11 @@ struct FormatsFixtureTests {
 
     // MARK: Obsidian
 
-    static let gardenSettings = ["%% kanban:settings", "```",
-                                 #"{"kanban-plugin":"board","lane-width":300,"show-checkboxes":true,"date-format":"YYYY-MM-DD"}"#,
-                                 "```", "%%"]
+    static let gardenSettings = [
+        "%% kanban:settings", "```",
+        #"{"kanban-plugin":"board","lane-width":300,"show-checkboxes":true,"date-format":"YYYY-MM-DD"}"#,
+        "```", "%%",
+    ]
 
     @Test func obsidianFixtureLoadsWithFrontMatterArchiveAndSettings() throws {
         let bytes = try Fixtures.bytes("obsidian-garden.md")
@@ -104,10 +124,16 @@ struct FormatsFixtureTests {
         #expect(info.frontmatter == ["---", "", "kanban-plugin: board", "tags: [home, garden]", "", "---"])
         #expect(info.preamble == [""])
         #expect(info.settings == Self.gardenSettings)
-        #expect(info.archive == ["***", "", "## Archive", "", "- [x] Paint the fence @{2026-09-01}", "- [x] Harvest the apples", "", ""])
+        #expect(
+            info.archive == [
+                "***", "", "## Archive", "", "- [x] Paint the fence @{2026-09-01}", "- [x] Harvest the apples", "", "",
+            ])
         #expect(info.epilogue.isEmpty)
-        #expect(info.layout == BoardLayout(blankLinesAfterHeading: 1, blankLinesBetweenCards: 1,
-                                           blankLinesBetweenColumns: 1, blankLinesAfterColumns: 2))
+        #expect(
+            info.layout
+                == BoardLayout(
+                    blankLinesAfterHeading: 1, blankLinesBetweenCards: 1,
+                    blankLinesBetweenColumns: 1, blankLinesAfterColumns: 2))
         #expect(board.columns.map(\.title) == ["Ideas", "This week", "Done"])
         #expect(board.columns.map(\.wipLimit) == [nil, 2, nil])
         #expect(board.columns.map(\.cards.count) == [3, 2, 2])
@@ -117,15 +143,21 @@ struct FormatsFixtureTests {
         #expect(ideas[0] == Card(id: ItemID(1), title: "Plant garlic before the frost #garden", due: "2026-11-28"))
         #expect(ideas[0].tags == ["garden"])
         #expect(ideas[1] == Card(id: ItemID(2), title: "Fix the shed door [[Shed]] #repair"))
-        #expect(ideas[2] == Card(id: ItemID(3), title: "Read “The Overstory” #books",
-                                 extraLines: ["\tborrowed from Ana, give back by March"]))
+        #expect(
+            ideas[2]
+                == Card(
+                    id: ItemID(3), title: "Read “The Overstory” #books",
+                    extraLines: ["\tborrowed from Ana, give back by March"]))
         #expect(board.columns[1].cards[0] == Card(id: ItemID(4), title: "Call the plumber #urgent", due: "2026-11-24"))
 
         let done = board.columns[2]
         #expect(done.extraLines == ["**Complete**", ""])
         #expect(done.marksCardsComplete && !board.columns[0].marksCardsComplete && !board.columns[1].marksCardsComplete)
-        #expect(done.cards == [Card(id: ItemID(6), title: "Clean the gutters", due: "2026-11-15", done: true),
-                               Card(id: ItemID(7), title: "Order firewood #winter", done: true)])
+        #expect(
+            done.cards == [
+                Card(id: ItemID(6), title: "Clean the gutters", due: "2026-11-15", done: true),
+                Card(id: ItemID(7), title: "Order firewood #winter", done: true),
+            ])
         // Archived cards stay in the archive text: they are not on the board.
         #expect(!board.columns.flatMap(\.cards).contains { $0.title.hasPrefix("Paint the fence") })
     }
@@ -146,9 +178,14 @@ struct FormatsFixtureTests {
         #expect(diff.added.sorted() == ["", "- [ ] Rake the leaves"])
         let lines = fileLines(output)
         let firewood = try #require(lines.firstIndex(of: "- [x] Order firewood #winter"))
-        #expect(Array(lines[firewood...(firewood + 5)]) == ["- [x] Order firewood #winter", "", "- [ ] Rake the leaves", "", "", "***"])
+        #expect(
+            Array(lines[firewood...(firewood + 5)]) == [
+                "- [x] Order firewood #winter", "", "- [ ] Rake the leaves", "", "", "***",
+            ])
         let (_, again) = try BoardFormat.parse(output, file: "garden.md")
-        #expect(again.archive == info.archive && again.settings == Self.gardenSettings && again.frontmatter == info.frontmatter)
+        #expect(
+            again.archive == info.archive && again.settings == Self.gardenSettings
+                && again.frontmatter == info.frontmatter)
     }
 
     @Test func obsidianCheckingACardChangesItsLineOnly() throws {

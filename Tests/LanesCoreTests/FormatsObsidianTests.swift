@@ -58,19 +58,26 @@ struct FormatsObsidianTests {
         #expect(info.frontmatter == ["---", "kanban-plugin: board", "tags: [work]", "---"])
         #expect(info.preamble == ["", "Some notes above the lanes.", "> a quote", ""])
         #expect(info.archive == ["***", "", "## Archive", "", "- [x] Old card", "", ""])
-        #expect(info.settings == ["%% kanban:settings", "```", #"{"kanban-plugin":"board","lane-width":300}"#, "```", "%%"])
+        #expect(
+            info.settings == ["%% kanban:settings", "```", #"{"kanban-plugin":"board","lane-width":300}"#, "```", "%%"])
         #expect(info.epilogue == ["", "trailing text after the settings"])
         #expect(!info.endsWithNewline)
 
         let todo = board.columns[0]
         #expect(todo.title == "Todo" && todo.wipLimit == 4)
         #expect(todo.extraLines == ["Lane description paragraph.", ""])
-        #expect(todo.cards.map(\.title) == ["First #urgent", "Upper-case check", "Indented bullet", "plain item", "",
-                                            "Meeting @{2025-01-01} with @@{10:00}"])
+        #expect(
+            todo.cards.map(\.title) == [
+                "First #urgent", "Upper-case check", "Indented bullet", "plain item", "",
+                "Meeting @{2025-01-01} with @@{10:00}",
+            ])
         #expect(todo.cards.map(\.done) == [false, true, false, false, false, false])
         #expect(todo.cards[0].due == "2025-01-02")
         #expect(todo.cards[0].tags == ["urgent"])
-        #expect(todo.cards[0].extraLines == ["  continued on an indented line", "", "    an indented block after a blank line"])
+        #expect(
+            todo.cards[0].extraLines == [
+                "  continued on an indented line", "", "    an indented block after a blank line",
+            ])
         #expect(todo.cards[5].due == nil)
         #expect(todo.cards[5].extraLines == ["Lazy continuation without indentation"])
         // The plugin makes a lane of a heading of any level; its level is kept.
@@ -86,8 +93,8 @@ struct FormatsObsidianTests {
     @Test func markersAreKeptUntilTheCheckChanges() throws {
         let (parsed, info) = try parseOK(Self.rich)
         var board = parsed
-        board.columns[0].cards[1].done = false   // was "- [X] "
-        board.columns[0].cards[3].done = true    // was "- " with no checkbox
+        board.columns[0].cards[1].done = false  // was "- [X] "
+        board.columns[0].cards[3].done = true  // was "- " with no checkbox
         board.columns[0].cards[2].title = "Indented bullet, renamed"
         let lines = fileLines(BoardFormat.serialize(board, info: info))
         #expect(lines.contains("- [ ] Upper-case check"))
@@ -111,7 +118,9 @@ struct FormatsObsidianTests {
         let (parsed, info) = try parseOK(text)
         var board = parsed
         board.columns[0].cards[0].due = "2025/7/1"
-        #expect(BoardFormat.serialize(board, info: info) == "---\nkanban-plugin: basic\n---\n\n## A\n\n- [ ] Call mum @{2025/7/1}\n")
+        #expect(
+            BoardFormat.serialize(board, info: info)
+                == "---\nkanban-plugin: basic\n---\n\n## A\n\n- [ ] Call mum @{2025/7/1}\n")
     }
 
     @Test func aFreshBoardIsWrittenAsObsidianKanbanWritesIt() throws {
@@ -119,42 +128,44 @@ struct FormatsObsidianTests {
         // The numbers a parse gives, so the reread board compares equal.
         let a = ItemID(1), b = ItemID(2), c = ItemID(3)
         board.columns = [
-            Column(title: "Todo", cards: [Card(id: a, title: "One #tag", due: "2025-01-01"), Card(id: b, title: "Two")]),
+            Column(
+                title: "Todo", cards: [Card(id: a, title: "One #tag", due: "2025-01-01"), Card(id: b, title: "Two")]),
             Column(title: "Doing", wipLimit: 1),
             Column(title: "Done", cards: [Card(id: c, title: "Three", done: true)], extraLines: ["**Complete**"]),
         ]
         let text = BoardFormat.serialize(board, as: .obsidian)
-        #expect(text == """
-            ---
+        #expect(
+            text == """
+                ---
 
-            kanban-plugin: board
+                kanban-plugin: board
 
-            ---
+                ---
 
-            ## Todo
+                ## Todo
 
-            - [ ] One #tag @{2025-01-01}
-            - [ ] Two
-
-
-            ## Doing (1)
+                - [ ] One #tag @{2025-01-01}
+                - [ ] Two
 
 
-
-            ## Done
-
-            **Complete**
-            - [x] Three
+                ## Doing (1)
 
 
 
+                ## Done
 
-            %% kanban:settings
-            ```
-            {"kanban-plugin":"board"}
-            ```
-            %%
-            """)
+                **Complete**
+                - [x] Three
+
+
+
+
+                %% kanban:settings
+                ```
+                {"kanban-plugin":"board"}
+                ```
+                %%
+                """)
         let (reread, info) = try parseOK(text)
         #expect(reread == board)
         #expect(info.dialect == .obsidian)
@@ -162,30 +173,38 @@ struct FormatsObsidianTests {
     }
 
     @Test func descriptionAndSubtasksBecomeIndentedLines() {
-        let board = Board(columns: [Column(title: "A", cards: [
-            Card(id: ItemID(1), title: "t", descriptionLines: ["why"], subtasks: [Subtask("s"), Subtask("d", done: true)]),
-        ])])
-        let text = BoardFormat.serialize(board, info: {
-            var info = BoardFileInfo(dialect: .obsidian)
-            info.settings = []
-            info.endsWithNewline = true
-            info.layout.blankLinesAfterColumns = 0
-            return info
-        }())
+        let board = Board(columns: [
+            Column(
+                title: "A",
+                cards: [
+                    Card(
+                        id: ItemID(1), title: "t", descriptionLines: ["why"],
+                        subtasks: [Subtask("s"), Subtask("d", done: true)])
+                ])
+        ])
+        let text = BoardFormat.serialize(
+            board,
+            info: {
+                var info = BoardFileInfo(dialect: .obsidian)
+                info.settings = []
+                info.endsWithNewline = true
+                info.layout.blankLinesAfterColumns = 0
+                return info
+            }())
         #expect(text == "---\n\nkanban-plugin: board\n\n---\n\n## A\n\n- [ ] t\n    why\n    - [ ] s\n    - [x] d\n")
     }
 
     @Test func oddButValidFilesRoundTrip() throws {
         let samples: [String] = [
-            "---\nkanban-plugin: basic\n---\n",                                   // no lanes
-            "---\nkanban-plugin: basic\n---",                                     // no final newline
-            "---\nkanban-plugin: basic\n---\n## A\n- [ ] a\n- [ ] b\n## B\n",     // no blank lines
+            "---\nkanban-plugin: basic\n---\n",  // no lanes
+            "---\nkanban-plugin: basic\n---",  // no final newline
+            "---\nkanban-plugin: basic\n---\n## A\n- [ ] a\n- [ ] b\n## B\n",  // no blank lines
             "---\nkanban-plugin: basic\n---\n\n## A\n\n- [ ] a\n\n\n\n- [ ] b\n- [ ] c\n\n- [ ] d\n",  // uneven gaps
-            "---\r\nkanban-plugin: basic\r\n---\r\n\r\n## A\r\n\r\n- [ ] a\r\n  more\r\n",             // CRLF
-            "\u{FEFF}---\nkanban-plugin: basic\n---\n\n## 看板\n\n- [ ] 任务 #标签\n",                 // BOM, CJK
-            "---\nkanban-plugin: basic\n---\n\n## A\n\n- [ ] a\n   \n\t\n- [ ] b\n",   // whitespace-only lines
-            "---\nkanban-plugin: basic\n---\n\n***\n\n## Archive\n\n- [ ] x\n",        // only an archive
-            "---\nkanban-plugin: basic\n---\n\n## A\n\n***\n\nnot an archive\n",     // *** without ## Archive
+            "---\r\nkanban-plugin: basic\r\n---\r\n\r\n## A\r\n\r\n- [ ] a\r\n  more\r\n",  // CRLF
+            "\u{FEFF}---\nkanban-plugin: basic\n---\n\n## 看板\n\n- [ ] 任务 #标签\n",  // BOM, CJK
+            "---\nkanban-plugin: basic\n---\n\n## A\n\n- [ ] a\n   \n\t\n- [ ] b\n",  // whitespace-only lines
+            "---\nkanban-plugin: basic\n---\n\n***\n\n## Archive\n\n- [ ] x\n",  // only an archive
+            "---\nkanban-plugin: basic\n---\n\n## A\n\n***\n\nnot an archive\n",  // *** without ## Archive
             "---\nkanban-plugin: basic\n---\n\n## Archive\n\n- [ ] a lane named Archive\n",
             "---\ntitle: x\nkanban-plugin: basic\nother: y\n---\n\n## A\n",
         ]
@@ -202,7 +221,8 @@ struct FormatsObsidianTests {
         #expect(info.layout.blankLinesBetweenCards == 3)
         let c = board.columns[0].cards[2].id
         let output = BoardFormat.serialize(moving(board, card: c, toColumn: 1, index: 1), info: info)
-        #expect(output == "---\nkanban-plugin: basic\n---\n\n## A\n\n- [ ] a\n\n\n\n- [ ] b\n\n## B\n\n- [ ] x\n- [ ] c\n")
+        #expect(
+            output == "---\nkanban-plugin: basic\n---\n\n## A\n\n- [ ] a\n\n\n\n- [ ] b\n\n## B\n\n- [ ] x\n- [ ] c\n")
     }
 
     @Test func dialectIsDetectedFromFrontmatter() throws {

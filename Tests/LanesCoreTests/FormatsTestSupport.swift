@@ -10,19 +10,25 @@ enum Fixtures {
     }
 
     /// The fixture's bytes; a missing directory or file fails the test with the path it looked at.
-    static func bytes(_ name: String, in dir: URL = directory(),
-                      sourceLocation: SourceLocation = #_sourceLocation) throws -> [UInt8] {
+    static func bytes(
+        _ name: String, in dir: URL = directory(),
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> [UInt8] {
         var isDirectory: ObjCBool = false
-        try #require(FileManager.default.fileExists(atPath: dir.path, isDirectory: &isDirectory) && isDirectory.boolValue,
-                     "fixture directory missing: \(dir.path)", sourceLocation: sourceLocation)
+        try #require(
+            FileManager.default.fileExists(atPath: dir.path, isDirectory: &isDirectory) && isDirectory.boolValue,
+            "fixture directory missing: \(dir.path)", sourceLocation: sourceLocation)
         let path = dir.appendingPathComponent(name).path
-        let data = try #require(FileManager.default.contents(atPath: path),
-                                "fixture file missing: \(path)", sourceLocation: sourceLocation)
+        let data = try #require(
+            FileManager.default.contents(atPath: path),
+            "fixture file missing: \(path)", sourceLocation: sourceLocation)
         return Array(data)
     }
 
-    static func text(_ name: String, in dir: URL = directory(),
-                     sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+    static func text(
+        _ name: String, in dir: URL = directory(),
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> String {
         let bytes = try bytes(name, in: dir, sourceLocation: sourceLocation)
         return try #require(String(validating: bytes, as: UTF8.self), "fixture is not UTF-8: \(name)")
     }
@@ -49,8 +55,10 @@ enum SharedFixtures {
         var isDirectory: ObjCBool = false
         let found = FileManager.default.fileExists(atPath: dir.path, isDirectory: &isDirectory) && isDirectory.boolValue
         if !found {
-            FileHandle.standardError.write(Data(
-                "interop suite skipped: \(dir.path) is not there (real taskell, Obsidian and Trello files; present in CI)\n".utf8))
+            FileHandle.standardError.write(
+                Data(
+                    "interop suite skipped: \(dir.path) is not there (real taskell, Obsidian and Trello files; present in CI)\n"
+                        .utf8))
         }
         return found
     }()
@@ -83,9 +91,13 @@ func lineDiff(_ a: [String], _ b: [String]) -> (removed: [String], added: [Strin
     var removed: [String] = [], added: [String] = []
     var i = 0, j = 0
     while i < n && j < m {
-        if a[i] == b[j] { i += 1; j += 1 }
-        else if table[i + 1][j] >= table[i][j + 1] { removed.append(a[i]); i += 1 }
-        else { added.append(b[j]); j += 1 }
+        if a[i] == b[j] {
+            i += 1; j += 1
+        } else if table[i + 1][j] >= table[i][j + 1] {
+            removed.append(a[i]); i += 1
+        } else {
+            added.append(b[j]); j += 1
+        }
     }
     removed += a[i...]
     added += b[j...]
@@ -93,7 +105,9 @@ func lineDiff(_ a: [String], _ b: [String]) -> (removed: [String], added: [Strin
 }
 
 /// Parses, failing the test with the error's description if it throws.
-func parseOK(_ text: String, file: String = "board.md", sourceLocation: SourceLocation = #_sourceLocation) throws -> (board: Board, info: BoardFileInfo) {
+func parseOK(_ text: String, file: String = "board.md", sourceLocation: SourceLocation = #_sourceLocation) throws -> (
+    board: Board, info: BoardFileInfo
+) {
     do {
         return try BoardFormat.parse(text, file: file)
     } catch {
@@ -103,7 +117,9 @@ func parseOK(_ text: String, file: String = "board.md", sourceLocation: SourceLo
 }
 
 /// The error a parse throws; fails the test when it parses.
-func parseError(_ bytes: [UInt8], file: String = "board.md", sourceLocation: SourceLocation = #_sourceLocation) -> ParseError? {
+func parseError(_ bytes: [UInt8], file: String = "board.md", sourceLocation: SourceLocation = #_sourceLocation)
+    -> ParseError?
+{
     do {
         _ = try BoardFormat.parse(bytes, file: file)
         Issue.record("expected a parse error, but it parsed", sourceLocation: sourceLocation)
@@ -113,7 +129,9 @@ func parseError(_ bytes: [UInt8], file: String = "board.md", sourceLocation: Sou
     }
 }
 
-func parseError(_ text: String, file: String = "board.md", sourceLocation: SourceLocation = #_sourceLocation) -> ParseError? {
+func parseError(_ text: String, file: String = "board.md", sourceLocation: SourceLocation = #_sourceLocation)
+    -> ParseError?
+{
     parseError(Array(text.utf8), file: file, sourceLocation: sourceLocation)
 }
 

@@ -17,17 +17,26 @@ struct FormatsWildTests {
     }
 
     static let settingsVariants: [(String, String, Bool)] = [
-        ("a blank line between the marker and the fence",
-         "## A\n\n- [ ] a\n\n\n%% kanban:settings\n\n```\n{\"kanban-plugin\":\"board\"}\n```\n\n%%\n", true),
+        (
+            "a blank line between the marker and the fence",
+            "## A\n\n- [ ] a\n\n\n%% kanban:settings\n\n```\n{\"kanban-plugin\":\"board\"}\n```\n\n%%\n", true
+        ),
         ("a bare marker at the end", "## A\n\n- [ ] a\n\n%% kanban:settings\n", false),
         ("a bare marker with no line ending", "## A\n\n- [ ] a\n\n%% kanban:settings", false),
         ("a block never closed", "## A\n\n- [ ] a\n\n%% kanban:settings\n```\n{}\n```\n", false),
         ("no opening fence", "## A\n\n%% kanban:settings\n{}\n%%\n", false),
         ("no closing fence", "## A\n\n%% kanban:settings\n```\n{}\n%%\n", false),
         ("an empty fenced block", "## A\n\n- [ ] \n\n%% kanban:settings\n## Archive\n\n```\n```\n\n%%\n", false),
-        ("settings and archive repeated",
-         "## A\n\n- [ ] a\n\n%% kanban:settings\n```\n{\"kanban-plugin\":\"board\"}\n```\n%%\n***\n\n## Archive\n\n%% kanban:settings\n```\n{\"kanban-plugin\":\"board\"}\n```\n%%\n***\n\n## Archive\n\n%% kanban:settings\n```\n{\"kanban-plugin\":\"board\"}\n```\n%%\n", true),
-        ("pretty-printed JSON", "## A\n\n- [ ] a\n\n%% kanban:settings\n```\n{\n  \"kanban-plugin\": \"board\",\n  \"lane-width\": 300\n}\n```\n%%\n", true),
+        (
+            "settings and archive repeated",
+            "## A\n\n- [ ] a\n\n%% kanban:settings\n```\n{\"kanban-plugin\":\"board\"}\n```\n%%\n***\n\n## Archive\n\n%% kanban:settings\n```\n{\"kanban-plugin\":\"board\"}\n```\n%%\n***\n\n## Archive\n\n%% kanban:settings\n```\n{\"kanban-plugin\":\"board\"}\n```\n%%\n",
+            true
+        ),
+        (
+            "pretty-printed JSON",
+            "## A\n\n- [ ] a\n\n%% kanban:settings\n```\n{\n  \"kanban-plugin\": \"board\",\n  \"lane-width\": 300\n}\n```\n%%\n",
+            true
+        ),
         ("a lane heading after the archive", "## A\n\n***\n\n## Archive\n\n- [ ] old\n\n## B\n", true),
     ]
 
@@ -65,8 +74,9 @@ struct FormatsWildTests {
         var edited = board
         edited.columns[0].cards.append(Card(id: ItemID.fresh(), title: "a2"))
         edited.columns[1].cards.append(Card(id: ItemID.fresh(), title: "b2"))
-        #expect(BoardFormat.serialize(edited, info: info) == Self.head
-            + "## A\n\n- [ ] a\n- [ ] a2\n\n%% kanban:settings\n```\n{}\n```\n%%\n\n## B\n\n- [ ] b\n- [ ] b2\n")
+        #expect(
+            BoardFormat.serialize(edited, info: info) == Self.head
+                + "## A\n\n- [ ] a\n- [ ] a2\n\n%% kanban:settings\n```\n{}\n```\n%%\n\n## B\n\n- [ ] b\n- [ ] b2\n")
         // A lane after the archive's list is a lane too; the archive heading is not.
         let archived = Self.head + "## A\n\n- [ ] a\n\n***\n\n## Archive\n\n- [x] old\n\n## Later\n\n- [ ] l\n"
         let (b2, i2) = try opens(archived)
@@ -84,8 +94,9 @@ struct FormatsWildTests {
         #expect(BoardFormat.serialize(board, info: info) == text)
         var edited = board
         edited.columns[0].cards.append(Card(id: ItemID.fresh(), title: "a2"))
-        #expect(BoardFormat.serialize(edited, info: info) == Self.head
-            + "## A\n\n- [ ] a\n- [ ] a2\n\n%% kanban:settings\n```\n{}\n```\n%%\n\n## B\n")
+        #expect(
+            BoardFormat.serialize(edited, info: info) == Self.head
+                + "## A\n\n- [ ] a\n- [ ] a2\n\n%% kanban:settings\n```\n{}\n```\n%%\n\n## B\n")
     }
 
     /// An unindented block that can interrupt a paragraph (an HTML comment, a fence, a quote, a
@@ -93,29 +104,42 @@ struct FormatsWildTests {
     /// Markdown list under a card: the plugin reads only a lane's first list (`getNextOfType`), so
     /// the cards after it are not shown; Lanes keeps those lines with the lane, says so, and adds
     /// cards to the list the plugin reads.
-    @Test(arguments: ["<!-- task-id: 42 -->", "```\ncode\n```", "> a quote", "***", "\nA note", "* [ ] other bullet", "1. [ ] ordered"])
+    @Test(arguments: [
+        "<!-- task-id: 42 -->", "```\ncode\n```", "> a quote", "***", "\nA note", "* [ ] other bullet",
+        "1. [ ] ordered",
+    ])
     func anUnindentedBlockUnderACardEndsTheLanesList(_ block: String) throws {
         let text = Self.head + "## A\n\n- [ ] one\n\(block)\n- [ ] hidden\n\n## B\n\n- [ ] two\n"
         let (board, info) = try opens(text)
         #expect(board.columns.map { $0.cards.map(\.title) } == [["one"], ["two"]], "\(block)")
         #expect(board.columns[0].cards[0].extraLines.isEmpty, "\(block)")
         let note = try #require(info.readingNotes.first)
-        #expect(note.hasPrefix("board.md:\(block.hasPrefix("\n") ? 9 : 8): lane “A”: its list of cards ends here"), "\(note)")
+        #expect(
+            note.hasPrefix("board.md:\(block.hasPrefix("\n") ? 9 : 8): lane “A”: its list of cards ends here"),
+            "\(note)")
         #expect(BoardFormat.serialize(board, info: info) == text)
         var edited = board
         edited.columns[0].cards.append(Card(id: ItemID.fresh(), title: "new"))
-        #expect(BoardFormat.serialize(edited, info: info) == Self.head + "## A\n\n- [ ] one\n- [ ] new\n\(block)\n- [ ] hidden\n\n## B\n\n- [ ] two\n")
+        #expect(
+            BoardFormat.serialize(edited, info: info) == Self.head
+                + "## A\n\n- [ ] one\n- [ ] new\n\(block)\n- [ ] hidden\n\n## B\n\n- [ ] two\n")
         // Moving the shown card away leaves the kept lines in place.
         edited = moving(board, card: board.columns[0].cards[0].id, toColumn: 1, index: 1)
-        #expect(BoardFormat.serialize(edited, info: info) == Self.head + "## A\n\n\(block)\n- [ ] hidden\n\n## B\n\n- [ ] two\n- [ ] one\n")
+        #expect(
+            BoardFormat.serialize(edited, info: info) == Self.head
+                + "## A\n\n\(block)\n- [ ] hidden\n\n## B\n\n- [ ] two\n- [ ] one\n")
     }
 
     /// What continues a card in Markdown stays the card's: indented lines, and an unindented line
     /// right under its paragraph that starts no other block (a lazy continuation line).
     @Test func lazyAndIndentedLinesStayWithTheirCard() throws {
-        let text = Self.head + "## A\n\n- [ ] one\nlazy text\n  <!-- indented -->\n- [ ] two\n\n    after a blank, indented\n"
+        let text =
+            Self.head + "## A\n\n- [ ] one\nlazy text\n  <!-- indented -->\n- [ ] two\n\n    after a blank, indented\n"
         let (board, info) = try opens(text)
-        #expect(board.columns[0].cards.map(\.extraLines) == [["lazy text", "  <!-- indented -->"], ["", "    after a blank, indented"]])
+        #expect(
+            board.columns[0].cards.map(\.extraLines) == [
+                ["lazy text", "  <!-- indented -->"], ["", "    after a blank, indented"],
+            ])
         #expect(info.readingNotes.isEmpty)
     }
 
@@ -142,11 +166,15 @@ struct FormatsWildTests {
         var board = b0
         board.columns[1].title = "Smaller"
         // As the file store writes it: the info follows the renamed column.
-        #expect(BoardFormat.serialize(board, info: info.following(b0, to: board)) == text.replacingOccurrences(of: "### Small", with: "### Smaller"))
+        #expect(
+            BoardFormat.serialize(board, info: info.following(b0, to: board))
+                == text.replacingOccurrences(of: "### Small", with: "### Smaller"))
     }
 
     @Test func anAddUsesTheLanesBulletAndCheckStyle() throws {
-        let text = Self.head + "## Stars\n\n* [ ] a\n* [ ] b\n\n## Plus\n\n+ c\n\n## Numbered\n\n1. [ ] d\n2. [ ] e\n\n## Empty\n"
+        let text =
+            Self.head
+            + "## Stars\n\n* [ ] a\n* [ ] b\n\n## Plus\n\n+ c\n\n## Numbered\n\n1. [ ] d\n2. [ ] e\n\n## Empty\n"
         let (b0, info) = try opens(text)
         var board = b0
         for column in ["Stars", "Plus", "Numbered", "Empty"] {
@@ -191,52 +219,67 @@ struct FormatsWildTests {
         let a = board.columns[0].cards[0]
         board = moving(board, card: a.id, toColumn: 1, index: 1)
         let after = BoardFormat.serialize(board, info: info)
-        #expect(after == Self.head + "## A\n\n- [ ] b\n\n## B\n\n- [ ] c\n- [ ] a\n\n%% kanban:settings\n```\n{}\n```\n%%\n")
+        #expect(
+            after == Self.head + "## A\n\n- [ ] b\n\n## B\n\n- [ ] c\n- [ ] a\n\n%% kanban:settings\n```\n{}\n```\n%%\n"
+        )
     }
 
     @Test func movingTheLastCardOfALaneLeavesTheSeparators() throws {
-        let text = Self.head + "## A\n\n- [ ] a\n\n- [ ] b\n\tnote of b\n\n\n## B\n\n- [ ] c\n\n\n%% kanban:settings\n```\n{}\n```\n%%\n"
+        let text =
+            Self.head
+            + "## A\n\n- [ ] a\n\n- [ ] b\n\tnote of b\n\n\n## B\n\n- [ ] c\n\n\n%% kanban:settings\n```\n{}\n```\n%%\n"
         let (b0, info) = try opens(text)
         var board = b0
         let b = board.columns[0].cards[1]
         board = moving(board, card: b.id, toColumn: 1, index: 0)
         let after = BoardFormat.serialize(board, info: info)
-        #expect(after == Self.head + "## A\n\n- [ ] a\n\n\n## B\n\n- [ ] b\n\tnote of b\n\n- [ ] c\n\n\n%% kanban:settings\n```\n{}\n```\n%%\n")
+        #expect(
+            after == Self.head
+                + "## A\n\n- [ ] a\n\n\n## B\n\n- [ ] b\n\tnote of b\n\n- [ ] c\n\n\n%% kanban:settings\n```\n{}\n```\n%%\n"
+        )
     }
 
     @Test func extraLinesOfEveryShapeStayWithTheirCard() throws {
-        let text = Self.head + """
-            ## Doing
+        let text =
+            Self.head + """
+                ## Doing
 
-            - [x] Minimal Demo
-            \t#blog
-            \t<!-- task-id: 42 -->
-            \t- [ ] a tab-indented sub-task
-            \t\t- [x] nested deeper
-                an indented note
-              > a quote under the card
-            - [ ] Next ^abc123
-              ```
-              code in a card
-              ```
+                - [x] Minimal Demo
+                \t#blog
+                \t<!-- task-id: 42 -->
+                \t- [ ] a tab-indented sub-task
+                \t\t- [x] nested deeper
+                    an indented note
+                  > a quote under the card
+                - [ ] Next ^abc123
+                  ```
+                  code in a card
+                  ```
 
-            """
+                """
         let (b0, info) = try opens(text)
         var board = b0
         let first = board.columns[0].cards[0]
         #expect(first.done && first.title == "Minimal Demo")
-        #expect(first.extraLines == ["\t#blog", "\t<!-- task-id: 42 -->", "\t- [ ] a tab-indented sub-task",
-                                     "\t\t- [x] nested deeper", "    an indented note", "  > a quote under the card"])
+        #expect(
+            first.extraLines == [
+                "\t#blog", "\t<!-- task-id: 42 -->", "\t- [ ] a tab-indented sub-task",
+                "\t\t- [x] nested deeper", "    an indented note", "  > a quote under the card",
+            ])
         #expect(board.columns[0].cards[1].extraLines == ["  ```", "  code in a card", "  ```"])
         // Moved, they travel with it.
         board.columns.append(Column(title: "Done"))
         board = moving(board, card: first.id, toColumn: 1, index: 0)
         let moved = BoardFormat.serialize(board, info: info)
-        #expect(moved.hasSuffix("## Done\n\n- [x] Minimal Demo\n\t#blog\n\t<!-- task-id: 42 -->\n\t- [ ] a tab-indented sub-task\n\t\t- [x] nested deeper\n    an indented note\n  > a quote under the card\n"))
+        #expect(
+            moved.hasSuffix(
+                "## Done\n\n- [x] Minimal Demo\n\t#blog\n\t<!-- task-id: 42 -->\n\t- [ ] a tab-indented sub-task\n\t\t- [x] nested deeper\n    an indented note\n  > a quote under the card\n"
+            ))
     }
 
     @Test func aFrontmatterWithMoreKeysAndNoBlankLines() throws {
-        let text = "---\ntags: [a, b]\nkanban-plugin: basic\ncssclasses: wide\n---\n## A\n- [ ] x\n- [ ] y @{2025-01-01} @@{10:00} [owner:: ana]\n"
+        let text =
+            "---\ntags: [a, b]\nkanban-plugin: basic\ncssclasses: wide\n---\n## A\n- [ ] x\n- [ ] y @{2025-01-01} @@{10:00} [owner:: ana]\n"
         let (board, _) = try opens(text)
         #expect(board.columns[0].cards.map(\.title) == ["x", "y @{2025-01-01} @@{10:00} [owner:: ana]"])
     }
@@ -264,7 +307,9 @@ enum AllBoardFixtures {
         var dirs = [Fixtures.directory()]
         if SharedFixtures.available { dirs.append(SharedFixtures.directory()) }
         for dir in dirs {
-            let names = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasSuffix(".md") && $0 != "README.md" }.sorted()
+            let names = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter {
+                $0.hasSuffix(".md") && $0 != "README.md"
+            }.sorted()
             for name in names { out.append((name, try Fixtures.bytes(name, in: dir))) }
         }
         return out
@@ -286,9 +331,12 @@ struct FormatsEveryFixtureTests {
     @Test func theListsMarkdownEndsFixture() throws {
         let (board, info) = try BoardFormat.parse(try Fixtures.bytes("obsidian-lists-markdown-ends.md"), file: "l.md")
         #expect(board.columns.map(\.title) == ["Inbox", "Doing", "Waiting", "Someday"])
-        #expect(board.columns.map { $0.cards.map(\.title) } == [
-            ["Sort the mail", "Pay the rent", "Indented by one space, still a card"],
-            ["Star list", "Star done"], ["First", "Second"], ["A lane after the settings, as a hand edit leaves it"]])
+        #expect(
+            board.columns.map { $0.cards.map(\.title) } == [
+                ["Sort the mail", "Pay the rent", "Indented by one space, still a card"],
+                ["Star list", "Star done"], ["First", "Second"],
+                ["A lane after the settings, as a hand edit leaves it"],
+            ])
         #expect(board.columns[0].cards[0].extraLines == ["lazy continuation of the mail card"])
         #expect(board.columns[0].cards[1].extraLines == ["\t<!-- task-id: 91 -->"])
         #expect(info.readingNotes.count == 3)
@@ -301,12 +349,17 @@ struct FormatsEveryFixtureTests {
         // The unindented comment under the second card ends the lane's list (the plugin shows two cards).
         #expect(board.columns.map(\.cards.count) == [2, 2, 1])
         #expect(board.columns[0].wipLimit == 3)
-        #expect(board.columns[0].cards[0].extraLines == ["\t#sales", "\t- [ ] find the number", "\t- [x] write the pitch"])
+        #expect(
+            board.columns[0].cards[0].extraLines == ["\t#sales", "\t- [ ] find the number", "\t- [x] write the pitch"])
         #expect(board.columns[0].cards[1].done)
         #expect(board.columns[1].cards.map(\.done) == [false, true])
         #expect(board.columns[2].marksCardsComplete)
-        #expect(info.readingNotes == ["w.md:16: lane “🔥 Hot”: its list of cards ends here (Markdown ends a list at an unindented line that does not continue a card); the lines up to the next lane are kept as written, not shown as cards, as Obsidian Kanban reads the file"])
-        let (damaged, dInfo) = try BoardFormat.parse(try Fixtures.bytes("obsidian-damaged-settings-crlf.md"), file: "d.md")
+        #expect(
+            info.readingNotes == [
+                "w.md:16: lane “🔥 Hot”: its list of cards ends here (Markdown ends a list at an unindented line that does not continue a card); the lines up to the next lane are kept as written, not shown as cards, as Obsidian Kanban reads the file"
+            ])
+        let (damaged, dInfo) = try BoardFormat.parse(
+            try Fixtures.bytes("obsidian-damaged-settings-crlf.md"), file: "d.md")
         // `## Archive` after the settings line (no thematic break before it) is a lane to the plugin.
         #expect(damaged.columns.map(\.title) == ["Todo", "Archive"])
         #expect(damaged.columns.map(\.cards.count) == [2, 0])

@@ -3,107 +3,108 @@ import DragKit
 @testable import LanesCore
 
 private let taskellBoard = """
-## To do (2)
+    ## To do (2)
 
-- Write "docs" #writing
-    @ 2024-01-31
-    > First line
-    > Second line
-    * [x] outline
-    * [ ] draft
-- Plain
+    - Write "docs" #writing
+        @ 2024-01-31
+        > First line
+        > Second line
+        * [x] outline
+        * [ ] draft
+    - Plain
 
-## Done
+    ## Done
 
-"""
+    """
 
 private let obsidianBoard = """
----
+    ---
 
-kanban-plugin: board
+    kanban-plugin: board
 
----
+    ---
 
-## Doing
+    ## Doing
 
-- [ ] Fix bug #urgent @{2025/6/30}
-    Steps to reproduce
-    - [x] find it
-    - [ ] fix it
-
-
-## Complete
-
-**Complete**
-- [x] Ship it
+    - [ ] Fix bug #urgent @{2025/6/30}
+        Steps to reproduce
+        - [x] find it
+        - [ ] fix it
 
 
+    ## Complete
+
+    **Complete**
+    - [x] Ship it
 
 
-%% kanban:settings
-```
-{"kanban-plugin":"board"}
-```
-%%
-"""
+
+
+    %% kanban:settings
+    ```
+    {"kanban-plugin":"board"}
+    ```
+    %%
+    """
 
 @Suite("Interop: export")
 struct InteropExportTests {
     @Test func jsonShapeOfATaskellBoard() throws {
         let (board, info) = try BoardFormat.parse(taskellBoard, file: "b.md")
-        #expect(BoardExport.text(board, info: info, format: .json) == """
-            {
-              "version": 1,
-              "dialect": "taskell",
-              "columns": [
+        #expect(
+            BoardExport.text(board, info: info, format: .json) == """
                 {
-                  "number": 1,
-                  "title": "To do",
-                  "wipLimit": 2,
-                  "cards": [
+                  "version": 1,
+                  "dialect": "taskell",
+                  "columns": [
                     {
-                      "id": 1,
-                      "title": "Write \\"docs\\" #writing",
-                      "done": false,
-                      "due": "2024-01-31",
-                      "dueDate": "2024-01-31",
-                      "tags": [
-                        "writing"
-                      ],
-                      "description": "First line\\nSecond line",
-                      "subtasks": [
+                      "number": 1,
+                      "title": "To do",
+                      "wipLimit": 2,
+                      "cards": [
                         {
-                          "title": "outline",
-                          "done": true
+                          "id": 1,
+                          "title": "Write \\"docs\\" #writing",
+                          "done": false,
+                          "due": "2024-01-31",
+                          "dueDate": "2024-01-31",
+                          "tags": [
+                            "writing"
+                          ],
+                          "description": "First line\\nSecond line",
+                          "subtasks": [
+                            {
+                              "title": "outline",
+                              "done": true
+                            },
+                            {
+                              "title": "draft",
+                              "done": false
+                            }
+                          ]
                         },
                         {
-                          "title": "draft",
-                          "done": false
+                          "id": 2,
+                          "title": "Plain",
+                          "done": false,
+                          "due": null,
+                          "dueDate": null,
+                          "tags": [],
+                          "description": "",
+                          "subtasks": []
                         }
                       ]
                     },
                     {
-                      "id": 2,
-                      "title": "Plain",
-                      "done": false,
-                      "due": null,
-                      "dueDate": null,
-                      "tags": [],
-                      "description": "",
-                      "subtasks": []
+                      "number": 2,
+                      "title": "Done",
+                      "wipLimit": null,
+                      "cards": []
                     }
                   ]
-                },
-                {
-                  "number": 2,
-                  "title": "Done",
-                  "wipLimit": null,
-                  "cards": []
                 }
-              ]
-            }
 
-            """)
+                """)
     }
 
     @Test func jsonReadsObsidianBodiesDoneAndSlashDates() throws {
@@ -134,26 +135,30 @@ struct InteropExportTests {
 
     @Test func obsidianConvertsToTaskell() throws {
         let (board, info) = try BoardFormat.parse(obsidianBoard, file: "o.md")
-        #expect(BoardExport.text(board, info: info, format: .taskell) == """
-            ## Doing
+        #expect(
+            BoardExport.text(board, info: info, format: .taskell) == """
+                ## Doing
 
-            - Fix bug #urgent
-                @ 2025/6/30
-                > Steps to reproduce
-                * [x] find it
-                * [ ] fix it
+                - Fix bug #urgent
+                    @ 2025/6/30
+                    > Steps to reproduce
+                    * [x] find it
+                    * [ ] fix it
 
-            ## Complete
+                ## Complete
 
-            - Ship it
+                - Ship it
 
-            """)
+                """)
     }
 
     @Test func taskellConvertsToObsidian() throws {
         let (board, info) = try BoardFormat.parse(taskellBoard, file: "b.md")
         let text = BoardExport.text(board, info: info, format: .obsidian)
-        #expect(text.hasPrefix("---\n\nkanban-plugin: board\n\n---\n\n## To do (2)\n\n- [ ] Write \"docs\" #writing @{2024-01-31}\n    First line\n    Second line\n    - [x] outline\n    - [ ] draft\n- [ ] Plain\n"))
+        #expect(
+            text.hasPrefix(
+                "---\n\nkanban-plugin: board\n\n---\n\n## To do (2)\n\n- [ ] Write \"docs\" #writing @{2024-01-31}\n    First line\n    Second line\n    - [x] outline\n    - [ ] draft\n- [ ] Plain\n"
+            ))
         let (again, againInfo) = try BoardFormat.parse(text, file: "o.md")
         #expect(againInfo.dialect == .obsidian)
         #expect(again.columns.map(\.title) == ["To do", "Done"])

@@ -7,8 +7,9 @@ import DragKit
 // test data), kept outside the repository in ../shared/fixtures. A clone without that folder
 // skips this suite (Swift Testing reports it skipped, and SharedFixtures.available prints
 // why); the committed fixtures in Tests/Fixtures cover the same dialects everywhere.
-@Suite("Interop: real files from taskell, Obsidian Kanban and Trello",
-       .enabled(if: SharedFixtures.available, "needs ../shared/fixtures beside the package (present in CI)"))
+@Suite(
+    "Interop: real files from taskell, Obsidian Kanban and Trello",
+    .enabled(if: SharedFixtures.available, "needs ../shared/fixtures beside the package (present in CI)"))
 struct InteropSharedFixturesTests {
     // MARK: taskell
 
@@ -24,15 +25,25 @@ struct InteropSharedFixturesTests {
 
         let misc = board.columns[0]
         #expect(misc.wipLimit == nil && misc.extraLines.isEmpty)
-        #expect(misc.cards[0] == Card(
-            id: ItemID(1), title: "Add more information to taskell.app",
-            descriptionLines: ["Update taskell.app to have more than just README.md contents. Use cases, more images, examples, etc."],
-            subtasks: [Subtask("Use case example: checklist"), Subtask("Use case example: Git controlled tasks"),
-                       Subtask("Blog posts for updates")]))
-        #expect(misc.cards[1] == Card(id: ItemID(2), title: "Add to Flatpack",
-                                      descriptionLines: ["https://opensource.com/article/19/10/how-build-flatpak-packaging"]))
+        #expect(
+            misc.cards[0]
+                == Card(
+                    id: ItemID(1), title: "Add more information to taskell.app",
+                    descriptionLines: [
+                        "Update taskell.app to have more than just README.md contents. Use cases, more images, examples, etc."
+                    ],
+                    subtasks: [
+                        Subtask("Use case example: checklist"), Subtask("Use case example: Git controlled tasks"),
+                        Subtask("Blog posts for updates"),
+                    ]))
+        #expect(
+            misc.cards[1]
+                == Card(
+                    id: ItemID(2), title: "Add to Flatpack",
+                    descriptionLines: ["https://opensource.com/article/19/10/how-build-flatpak-packaging"]))
         #expect(board.columns[1].cards[0].title == "乤乭 乤亍 乤乭乫 乤乭亍乫 乤乭 乤乭亍")
-        let dueList = try #require(board.columns[3].cards.first { $0.title == "Some way to just see tasks with due dates" })
+        let dueList = try #require(
+            board.columns[3].cards.first { $0.title == "Some way to just see tasks with due dates" })
         #expect(dueList.subtasks.prefix(3).map(\.done) == [true, true, true])
         #expect(dueList.subtasks.count == 10)
         #expect(dueList.subtasks.filter(\.done).count == 6)
@@ -60,8 +71,11 @@ struct InteropSharedFixturesTests {
         let bugs = try #require(lines.firstIndex(of: "## Bugs"))
         // Heading, blank line, three cards (two with a description), then the moved card.
         #expect(Array(lines[(bugs + 7)...(bugs + 8)]) == block)
-        #expect(try BoardFormat.parse(output, file: "roadmap.md").board.columns.map(\.cards.count)
-                == board.columns.map(\.cards.count).enumerated().map { $0.offset == 0 ? $0.element - 1 : $0.offset == 2 ? $0.element + 1 : $0.element })
+        #expect(
+            try BoardFormat.parse(output, file: "roadmap.md").board.columns.map(\.cards.count)
+                == board.columns.map(\.cards.count).enumerated().map {
+                    $0.offset == 0 ? $0.element - 1 : $0.offset == 2 ? $0.element + 1 : $0.element
+                })
     }
 
     @Test func taskellMoveInsideAColumnChangesOnlyThatCardsLines() throws {
@@ -90,14 +104,18 @@ struct InteropSharedFixturesTests {
         #expect(info.preamble == [""])
         #expect(info.settings == ["%% kanban:settings", "```", #"{"kanban-plugin":"basic"}"#, "```", "%%"])
         #expect(info.archive.isEmpty && info.epilogue.isEmpty)
-        #expect(info.layout == BoardLayout(blankLinesAfterHeading: 1, blankLinesBetweenCards: 1,
-                                           blankLinesBetweenColumns: 1, blankLinesAfterColumns: 2))
+        #expect(
+            info.layout
+                == BoardLayout(
+                    blankLinesAfterHeading: 1, blankLinesBetweenCards: 1,
+                    blankLinesBetweenColumns: 1, blankLinesAfterColumns: 2))
         #expect(board.columns.map(\.title) == ["Backlog", "Todo", "Work in progress", "Completed", "Unlisted"])
         #expect(board.columns.map(\.cards.count) == [4, 3, 2, 4, 1])
         #expect(board.allIDs == (1...14).map { ItemID(UInt64($0)) })
 
         let backlog = board.columns[0].cards
-        #expect(backlog[0] == Card(id: ItemID(1), title: "Tuning my [[init.lua]] like a vintage guitar", due: "2025/6/30"))
+        #expect(
+            backlog[0] == Card(id: ItemID(1), title: "Tuning my [[init.lua]] like a vintage guitar", due: "2025/6/30"))
         #expect(backlog[1].title == "Research if coffee counts as water #super_important")
         #expect(backlog[1].tags == ["super_important"])
         #expect(backlog[1].due == "2025/6/26")
@@ -131,7 +149,10 @@ struct InteropSharedFixturesTests {
         #expect(diff.added.sorted() == ["", cardLine])
         let lines = fileLines(output)
         let todo = try #require(lines.firstIndex(of: "## Todo"))
-        #expect(Array(lines[todo...(todo + 4)]) == ["## Todo", "", cardLine, "", "- [ ] Switching [[color schemes]] until enlightenment #todo"])
+        #expect(
+            Array(lines[todo...(todo + 4)]) == [
+                "## Todo", "", cardLine, "", "- [ ] Switching [[color schemes]] until enlightenment #todo",
+            ])
     }
 
     @Test func obsidianMovingALastCardKeepsTheLaneSpacing() throws {
@@ -141,10 +162,16 @@ struct InteropSharedFixturesTests {
         let output = BoardFormat.serialize(moving(board, card: lua.id, toColumn: 3, index: 4), info: info)
         let lines = fileLines(output)
         let todo = try #require(lines.firstIndex(of: "## Todo"))
-        #expect(Array(lines[(todo - 2)..<todo]) == [#"- [ ] Decide whether Kanban is pronounced "kan-ban" or "kahn-bahn" @{2025/6/28}"#, ""])
+        #expect(
+            Array(lines[(todo - 2)..<todo]) == [
+                #"- [ ] Decide whether Kanban is pronounced "kan-ban" or "kahn-bahn" @{2025/6/28}"#, "",
+            ])
         let unlisted = try #require(lines.firstIndex(of: "## Unlisted"))
-        #expect(Array(lines[(unlisted - 4)..<unlisted]) == [
-            "- [ ] Fixed it by restarting Neovim and my life @{2025/6/24}", "", "- [ ] Learn Lua… again #someday", ""])
+        #expect(
+            Array(lines[(unlisted - 4)..<unlisted]) == [
+                "- [ ] Fixed it by restarting Neovim and my life @{2025/6/24}", "", "- [ ] Learn Lua… again #someday",
+                "",
+            ])
         let diff = lineDiff(fileLines(text), lines)
         #expect(diff.removed.sorted() == ["", "- [ ] Learn Lua… again #someday"])
         #expect(diff.added.sorted() == ["", "- [ ] Learn Lua… again #someday"])
@@ -166,54 +193,61 @@ struct InteropSharedFixturesTests {
         let board = try TrelloImport.board(from: bytes, file: "trello-export-nextcloud-deck.json")
         #expect(board == Board(columns: [Column(title: "TODO", cards: [Card(id: ItemID(1), title: "Name Card 7")])]))
         #expect(BoardFormat.serialize(board, as: .taskell) == "## TODO\n\n- Name Card 7\n")
-        #expect(BoardFormat.serialize(board, as: .obsidian) == """
-            ---
+        #expect(
+            BoardFormat.serialize(board, as: .obsidian) == """
+                ---
 
-            kanban-plugin: board
+                kanban-plugin: board
 
-            ---
+                ---
 
-            ## TODO
+                ## TODO
 
-            - [ ] Name Card 7
-
-
+                - [ ] Name Card 7
 
 
-            %% kanban:settings
-            ```
-            {"kanban-plugin":"board"}
-            ```
-            %%
-            """)
+
+
+                %% kanban:settings
+                ```
+                {"kanban-plugin":"board"}
+                ```
+                %%
+                """)
     }
 
     @Test func realRESTListsWithCardsKeepTheirOrder() throws {
         let bytes = try SharedFixtures.bytes("taskell-trello-api-lists.json")
         let board = try TrelloImport.board(from: bytes, file: "taskell-trello-api-lists.json")
         #expect(board.columns.map(\.title) == ["List 1", "List 2", "List 3", "List 4", "List 5"])
-        #expect(board.columns.map { $0.cards.map(\.title) } == [
-            ["Item 1", "Item 2", "Item 3", "Item 4"],
-            ["Item 1", "Item 2", "Item 3"],
-            ["Item 1", "Item 2", "Item 3", "Item 4", "Item 5"],
-            ["Item 1"],
-            ["Item 1", "Item 2"],
-        ])
+        #expect(
+            board.columns.map { $0.cards.map(\.title) } == [
+                ["Item 1", "Item 2", "Item 3", "Item 4"],
+                ["Item 1", "Item 2", "Item 3"],
+                ["Item 1", "Item 2", "Item 3", "Item 4", "Item 5"],
+                ["Item 1"],
+                ["Item 1", "Item 2"],
+            ])
         #expect(board.allIDs == (1...15).map { ItemID(UInt64($0)) })
-        #expect(board.columns.allSatisfy { $0.cards.allSatisfy { $0.subtasks.isEmpty && $0.descriptionLines.isEmpty && $0.due == nil } })
+        #expect(
+            board.columns.allSatisfy {
+                $0.cards.allSatisfy { $0.subtasks.isEmpty && $0.descriptionLines.isEmpty && $0.due == nil }
+            })
     }
 
     @Test func convertingTheRealFilesBetweenDialectsKeepsTheModel() throws {
         let taskell = try SharedFixtures.text("taskell-roadmap.md")
         let (board, _) = try BoardFormat.parse(taskell, file: "roadmap.md")
-        let (again, info) = try BoardFormat.parse(BoardFormat.serialize(board, as: .obsidian), file: "roadmap-obsidian.md")
+        let (again, info) = try BoardFormat.parse(
+            BoardFormat.serialize(board, as: .obsidian), file: "roadmap-obsidian.md")
         #expect(info.dialect == .obsidian)
         #expect(again.columns.map(\.title) == board.columns.map(\.title))
         #expect(again.columns.flatMap(\.cards).map(\.title) == board.columns.flatMap(\.cards).map(\.title))
 
         let demo = try SharedFixtures.text("obsidian-format-super-kanban-demo.md")
         let (lanes, _) = try BoardFormat.parse(demo, file: "demo.md")
-        let (back, backInfo) = try BoardFormat.parse(BoardFormat.serialize(lanes, as: .taskell), file: "demo-taskell.md")
+        let (back, backInfo) = try BoardFormat.parse(
+            BoardFormat.serialize(lanes, as: .taskell), file: "demo-taskell.md")
         #expect(backInfo.dialect == .taskell)
         #expect(back.columns.flatMap(\.cards).map(\.due) == lanes.columns.flatMap(\.cards).map(\.due))
         #expect(back.columns.flatMap(\.cards).map(\.title) == lanes.columns.flatMap(\.cards).map(\.title))

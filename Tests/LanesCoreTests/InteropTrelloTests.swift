@@ -6,50 +6,51 @@ import DragKit
 /// A Trello "Export as JSON" written for these tests: arrays out of `pos` order, archived
 /// lists and cards, two checklists on one card, labels with and without names, a soft limit.
 private let sampleExport = """
-{
-  "id": "board1",
-  "name": "Sample",
-  "labels": [
-    {"id": "lab-urgent", "name": "Urgent fix", "color": "red"},
-    {"id": "lab-green", "name": "", "color": "green"},
-    {"id": "lab-odd", "name": "C++ & Swift!", "color": null}
-  ],
-  "lists": [
-    {"id": "l-done", "name": "Done", "closed": false, "pos": 300},
-    {"id": "l-old", "name": "Old ideas", "closed": true, "pos": 150},
-    {"id": "l-todo", "name": "To Do", "closed": false, "pos": 100.5, "softLimit": "3"},
-    {"id": "l-doing", "name": "Doing", "closed": false, "pos": 200, "softLimit": null}
-  ],
-  "cards": [
-    {"id": "c3", "name": "Third", "idList": "l-todo", "pos": 3000, "closed": false, "desc": "",
-     "due": null, "idLabels": [], "labels": []},
-    {"id": "c1", "name": "First", "idList": "l-todo", "pos": 1000, "closed": false,
-     "desc": "Line one\\nLine two\\r\\n\\nAfter a blank line\\n", "due": "2021-07-10T17:01:58.633Z",
-     "idLabels": ["lab-urgent", "lab-green"],
-     "labels": [{"id": "lab-urgent", "name": "Urgent fix", "color": "red"}, {"id": "lab-green", "name": "", "color": "green"}]},
-    {"id": "c2", "name": "Archived card", "idList": "l-todo", "pos": 2000, "closed": true, "desc": "", "due": null},
-    {"id": "c4", "name": "Working", "idList": "l-doing", "pos": 5, "closed": false, "desc": "",
-     "due": "2024-02-29T00:00:00.000Z", "idLabels": ["lab-odd"]},
-    {"id": "c5", "name": "Old card", "idList": "l-old", "pos": 1, "closed": false, "desc": "", "due": null},
-    {"id": "c6", "name": "Shipped \\"v1\\" 🚀", "idList": "l-done", "pos": 1, "closed": false, "desc": "Done ✓", "due": null},
-    {"id": "c7", "name": "Orphan", "idList": "l-missing", "pos": 1, "closed": false}
-  ],
-  "checklists": [
-    {"id": "k2", "idCard": "c4", "name": "Later", "pos": 200, "checkItems": [
-      {"id": "i4", "name": "Deploy", "state": "incomplete", "pos": 1}
-    ]},
-    {"id": "k1", "idCard": "c4", "name": "Steps", "pos": 100, "checkItems": [
-      {"id": "i2", "name": "Write tests", "state": "incomplete", "pos": 20},
-      {"id": "i1", "name": "Write code", "state": "complete", "pos": 10},
-      {"id": "i3", "name": "Review", "state": "complete", "pos": 30}
-    ]}
-  ]
-}
-"""
+    {
+      "id": "board1",
+      "name": "Sample",
+      "labels": [
+        {"id": "lab-urgent", "name": "Urgent fix", "color": "red"},
+        {"id": "lab-green", "name": "", "color": "green"},
+        {"id": "lab-odd", "name": "C++ & Swift!", "color": null}
+      ],
+      "lists": [
+        {"id": "l-done", "name": "Done", "closed": false, "pos": 300},
+        {"id": "l-old", "name": "Old ideas", "closed": true, "pos": 150},
+        {"id": "l-todo", "name": "To Do", "closed": false, "pos": 100.5, "softLimit": "3"},
+        {"id": "l-doing", "name": "Doing", "closed": false, "pos": 200, "softLimit": null}
+      ],
+      "cards": [
+        {"id": "c3", "name": "Third", "idList": "l-todo", "pos": 3000, "closed": false, "desc": "",
+         "due": null, "idLabels": [], "labels": []},
+        {"id": "c1", "name": "First", "idList": "l-todo", "pos": 1000, "closed": false,
+         "desc": "Line one\\nLine two\\r\\n\\nAfter a blank line\\n", "due": "2021-07-10T17:01:58.633Z",
+         "idLabels": ["lab-urgent", "lab-green"],
+         "labels": [{"id": "lab-urgent", "name": "Urgent fix", "color": "red"}, {"id": "lab-green", "name": "", "color": "green"}]},
+        {"id": "c2", "name": "Archived card", "idList": "l-todo", "pos": 2000, "closed": true, "desc": "", "due": null},
+        {"id": "c4", "name": "Working", "idList": "l-doing", "pos": 5, "closed": false, "desc": "",
+         "due": "2024-02-29T00:00:00.000Z", "idLabels": ["lab-odd"]},
+        {"id": "c5", "name": "Old card", "idList": "l-old", "pos": 1, "closed": false, "desc": "", "due": null},
+        {"id": "c6", "name": "Shipped \\"v1\\" 🚀", "idList": "l-done", "pos": 1, "closed": false, "desc": "Done ✓", "due": null},
+        {"id": "c7", "name": "Orphan", "idList": "l-missing", "pos": 1, "closed": false}
+      ],
+      "checklists": [
+        {"id": "k2", "idCard": "c4", "name": "Later", "pos": 200, "checkItems": [
+          {"id": "i4", "name": "Deploy", "state": "incomplete", "pos": 1}
+        ]},
+        {"id": "k1", "idCard": "c4", "name": "Steps", "pos": 100, "checkItems": [
+          {"id": "i2", "name": "Write tests", "state": "incomplete", "pos": 20},
+          {"id": "i1", "name": "Write code", "state": "complete", "pos": 10},
+          {"id": "i3", "name": "Review", "state": "complete", "pos": 30}
+        ]}
+      ]
+    }
+    """
 
 private func importSample(includeArchived: Bool = false) throws -> Board {
-    try TrelloImport.board(from: Array(sampleExport.utf8), file: "sample.json",
-                           options: TrelloImport.Options(includeArchived: includeArchived))
+    try TrelloImport.board(
+        from: Array(sampleExport.utf8), file: "sample.json",
+        options: TrelloImport.Options(includeArchived: includeArchived))
 }
 
 private func importError(_ json: String) -> ParseError? {
@@ -67,67 +68,108 @@ struct InteropTrelloTests {
     @Test func committedExportGivesOpenListsAndCardsInPosOrder() throws {
         let bytes = try Fixtures.bytes("trello-export-conference.json")
         let board = try TrelloImport.board(from: bytes, file: "trello-export-conference.json")
-        #expect(board == Board(columns: [
-            Column(title: "To do", cards: [
-                Card(id: ItemID(1), title: "Open the call for papers"),
-                Card(id: ItemID(2), title: "Book the venue #Blocker", due: "2027-02-15",
-                     descriptionLines: ["Two rooms, one for talks and one for workshops.", "Ask about the projector."],
-                     subtasks: [Subtask("Get a quote", done: true), Subtask("Visit the rooms", done: true),
-                                Subtask("Sign the contract")]),
-            ], wipLimit: 4),
-            Column(title: "In progress", cards: [
-                Card(id: ItemID(3), title: "Hotel block for speakers #Travel-plans #green", due: "2027-01-31",
-                     subtasks: [Subtask("Count the speakers", done: true), Subtask("Ask three hotels"),
-                                Subtask("Pay the deposit")]),
-            ]),
-            Column(title: "Done", cards: [
-                Card(id: ItemID(4), title: "Website: “Call for speakers” page", due: "2026-12-01",
-                     descriptionLines: ["Live at /speakers ✓"]),
-            ]),
-        ]))
+        #expect(
+            board
+                == Board(columns: [
+                    Column(
+                        title: "To do",
+                        cards: [
+                            Card(id: ItemID(1), title: "Open the call for papers"),
+                            Card(
+                                id: ItemID(2), title: "Book the venue #Blocker", due: "2027-02-15",
+                                descriptionLines: [
+                                    "Two rooms, one for talks and one for workshops.", "Ask about the projector.",
+                                ],
+                                subtasks: [
+                                    Subtask("Get a quote", done: true), Subtask("Visit the rooms", done: true),
+                                    Subtask("Sign the contract"),
+                                ]),
+                        ], wipLimit: 4),
+                    Column(
+                        title: "In progress",
+                        cards: [
+                            Card(
+                                id: ItemID(3), title: "Hotel block for speakers #Travel-plans #green",
+                                due: "2027-01-31",
+                                subtasks: [
+                                    Subtask("Count the speakers", done: true), Subtask("Ask three hotels"),
+                                    Subtask("Pay the deposit"),
+                                ])
+                        ]),
+                    Column(
+                        title: "Done",
+                        cards: [
+                            Card(
+                                id: ItemID(4), title: "Website: “Call for speakers” page", due: "2026-12-01",
+                                descriptionLines: ["Live at /speakers ✓"])
+                        ]),
+                ]))
     }
 
     @Test func committedExportWithArchivedKeepsTheClosedListAndCard() throws {
         let bytes = try Fixtures.bytes("trello-export-conference.json")
-        let board = try TrelloImport.board(from: bytes, file: "trello-export-conference.json",
-                                           options: TrelloImport.Options(includeArchived: true))
+        let board = try TrelloImport.board(
+            from: bytes, file: "trello-export-conference.json",
+            options: TrelloImport.Options(includeArchived: true))
         #expect(board.columns.map(\.title) == ["To do", "Parked", "In progress", "Done"])
-        #expect(board.columns[0].cards.map(\.title) == ["Open the call for papers", "Order stickers", "Book the venue #Blocker"])
+        #expect(
+            board.columns[0].cards.map(\.title) == [
+                "Open the call for papers", "Order stickers", "Book the venue #Blocker",
+            ])
         #expect(board.columns[0].cards[1].descriptionLines == ["Cancelled: no budget"])
-        #expect(board.columns[1].cards == [Card(id: ItemID(4), title: "Livestream", descriptionLines: ["Maybe next year"])])
+        #expect(
+            board.columns[1].cards == [Card(id: ItemID(4), title: "Livestream", descriptionLines: ["Maybe next year"])])
         #expect(board.allIDs == (1...6).map { ItemID(UInt64($0)) })
     }
 
     @Test func committedRESTListsKeepTheirOrder() throws {
         let bytes = try Fixtures.bytes("trello-rest-lists.json")
         let board = try TrelloImport.board(from: bytes, file: "trello-rest-lists.json")
-        #expect(board == Board(columns: [
-            Column(title: "Backlog", cards: [
-                Card(id: ItemID(1), title: "Sketch the onboarding", descriptionLines: ["Three screens at most"]),
-                Card(id: ItemID(2), title: "Pick a font", due: "2027-03-01"),
-            ]),
-            Column(title: "Doing", cards: [Card(id: ItemID(3), title: "Write the copy")]),
-            Column(title: "Shipped"),
-        ]))
+        #expect(
+            board
+                == Board(columns: [
+                    Column(
+                        title: "Backlog",
+                        cards: [
+                            Card(
+                                id: ItemID(1), title: "Sketch the onboarding",
+                                descriptionLines: ["Three screens at most"]),
+                            Card(id: ItemID(2), title: "Pick a font", due: "2027-03-01"),
+                        ]),
+                    Column(title: "Doing", cards: [Card(id: ItemID(3), title: "Write the copy")]),
+                    Column(title: "Shipped"),
+                ]))
     }
 
     @Test func sampleExportMapsEveryField() throws {
         let board = try importSample()
-        #expect(board == Board(columns: [
-            Column(title: "To Do", cards: [
-                Card(id: ItemID(1), title: "First #Urgent-fix #green", due: "2021-07-10",
-                     descriptionLines: ["Line one", "Line two", "", "After a blank line"]),
-                Card(id: ItemID(2), title: "Third"),
-            ], wipLimit: 3),
-            Column(title: "Doing", cards: [
-                Card(id: ItemID(3), title: "Working #C-Swift", due: "2024-02-29",
-                     subtasks: [Subtask("Write code", done: true), Subtask("Write tests"),
-                                Subtask("Review", done: true), Subtask("Deploy")]),
-            ]),
-            Column(title: "Done", cards: [
-                Card(id: ItemID(4), title: "Shipped \"v1\" 🚀", descriptionLines: ["Done ✓"]),
-            ]),
-        ]))
+        #expect(
+            board
+                == Board(columns: [
+                    Column(
+                        title: "To Do",
+                        cards: [
+                            Card(
+                                id: ItemID(1), title: "First #Urgent-fix #green", due: "2021-07-10",
+                                descriptionLines: ["Line one", "Line two", "", "After a blank line"]),
+                            Card(id: ItemID(2), title: "Third"),
+                        ], wipLimit: 3),
+                    Column(
+                        title: "Doing",
+                        cards: [
+                            Card(
+                                id: ItemID(3), title: "Working #C-Swift", due: "2024-02-29",
+                                subtasks: [
+                                    Subtask("Write code", done: true), Subtask("Write tests"),
+                                    Subtask("Review", done: true), Subtask("Deploy"),
+                                ])
+                        ]),
+                    Column(
+                        title: "Done",
+                        cards: [
+                            Card(id: ItemID(4), title: "Shipped \"v1\" 🚀", descriptionLines: ["Done ✓"])
+                        ]),
+                ]))
         #expect(board.columns[0].cards[0].tags == ["Urgent-fix", "green"])
     }
 
@@ -142,32 +184,33 @@ struct InteropTrelloTests {
     @Test func sampleWritesTaskellThatReadsBackTheSame() throws {
         let board = try importSample()
         let text = BoardFormat.serialize(board, as: .taskell)
-        #expect(text == """
-            ## To Do (3)
+        #expect(
+            text == """
+                ## To Do (3)
 
-            - First #Urgent-fix #green
-                @ 2021-07-10
-                > Line one
-                > Line two
-                > 
-                > After a blank line
-            - Third
+                - First #Urgent-fix #green
+                    @ 2021-07-10
+                    > Line one
+                    > Line two
+                    > 
+                    > After a blank line
+                - Third
 
-            ## Doing
+                ## Doing
 
-            - Working #C-Swift
-                @ 2024-02-29
-                * [x] Write code
-                * [ ] Write tests
-                * [x] Review
-                * [ ] Deploy
+                - Working #C-Swift
+                    @ 2024-02-29
+                    * [x] Write code
+                    * [ ] Write tests
+                    * [x] Review
+                    * [ ] Deploy
 
-            ## Done
+                ## Done
 
-            - Shipped "v1" 🚀
-                > Done ✓
+                - Shipped "v1" 🚀
+                    > Done ✓
 
-            """)
+                """)
         let (again, info) = try BoardFormat.parse(text, file: "out.md")
         #expect(info.dialect == .taskell)
         #expect(again == board)
@@ -176,7 +219,10 @@ struct InteropTrelloTests {
     @Test func sampleWritesObsidianWithDueDatesAndIndentedBodies() throws {
         let board = try importSample()
         let text = BoardFormat.serialize(board, as: .obsidian)
-        #expect(text.contains("- [ ] First #Urgent-fix #green @{2021-07-10}\n    Line one\n    Line two\n    \n    After a blank line\n- [ ] Third\n"))
+        #expect(
+            text.contains(
+                "- [ ] First #Urgent-fix #green @{2021-07-10}\n    Line one\n    Line two\n    \n    After a blank line\n- [ ] Third\n"
+            ))
         #expect(text.contains("- [ ] Working #C-Swift @{2024-02-29}\n    - [x] Write code\n    - [ ] Write tests\n"))
         let (again, info) = try BoardFormat.parse(text, file: "out.md")
         #expect(info.dialect == .obsidian)
@@ -186,7 +232,9 @@ struct InteropTrelloTests {
         #expect(again.columns[0].cards[0].tags == ["Urgent-fix", "green"])
         let working = BoardExport.interpretedObsidianBody(again.columns[1].cards[0])
         #expect(working.subtasks == board.columns[1].cards[0].subtasks)
-        #expect(BoardExport.interpretedObsidianBody(again.columns[0].cards[0]).descriptionLines == board.columns[0].cards[0].descriptionLines)
+        #expect(
+            BoardExport.interpretedObsidianBody(again.columns[0].cards[0]).descriptionLines
+                == board.columns[0].cards[0].descriptionLines)
     }
 
     @Test func labelNamesBecomeTags() {
@@ -222,20 +270,25 @@ struct InteropTrelloTests {
         #expect(noLists.line == 1 && noLists.message.contains("\"lists\""))
         let notObject = try #require(importError("\"just a string\""))
         #expect(notObject.message.contains("found a string"))
-        let cardWithoutList = try #require(importError("""
-            {"lists": [{"id": "l", "name": "L", "pos": 1}],
-             "cards": [
-               {"id": "c", "name": "Lost"}
-             ]}
-            """))
+        let cardWithoutList = try #require(
+            importError(
+                """
+                {"lists": [{"id": "l", "name": "L", "pos": 1}],
+                 "cards": [
+                   {"id": "c", "name": "Lost"}
+                 ]}
+                """))
         #expect(cardWithoutList.line == 3 && cardWithoutList.message == "card has no \"idList\"")
-        let badDue = try #require(importError("""
-            {"lists": [{"id": "l", "name": "L", "pos": 1}],
-             "cards": [{"id": "c", "idList": "l", "name": "When",
-               "due": "next week"}]}
-            """))
+        let badDue = try #require(
+            importError(
+                """
+                {"lists": [{"id": "l", "name": "L", "pos": 1}],
+                 "cards": [{"id": "c", "idList": "l", "name": "When",
+                   "due": "next week"}]}
+                """))
         #expect(badDue.line == 3 && badDue.message.contains("\"due\" must be a real date in ISO 8601"))
-        let badPos = try #require(importError("{\"lists\": [{\"id\": \"l\", \"name\": \"L\", \"pos\": true}], \"cards\": []}"))
+        let badPos = try #require(
+            importError("{\"lists\": [{\"id\": \"l\", \"name\": \"L\", \"pos\": true}], \"cards\": []}"))
         #expect(badPos.message.contains("\"pos\" must be a number"))
     }
 }
@@ -243,7 +296,9 @@ struct InteropTrelloTests {
 @Suite("Interop: JSON reader and writer")
 struct InteropJSONTests {
     @Test func readsEscapesNumbersAndNesting() throws {
-        let node = try JSONReader.parse(Array(#"{"a": "x\n\"y\" \u00e9 \ud83d\ude80 \/", "n": -1.5e3, "b": [true, false, null], "a": 2}"#.utf8), file: "t.json")
+        let node = try JSONReader.parse(
+            Array(#"{"a": "x\n\"y\" \u00e9 \ud83d\ude80 \/", "n": -1.5e3, "b": [true, false, null], "a": 2}"#.utf8),
+            file: "t.json")
         #expect(node["a"]?.number == 2)  // the last of a repeated key
         guard case .object(let members) = node.value else { Issue.record("not an object"); return }
         #expect(members[0].value.string == "x\n\"y\" é 🚀 /")
@@ -258,7 +313,8 @@ struct InteropJSONTests {
     }
 
     @Test func writerEscapesAndKeepsOrder() throws {
-        let text = JSONWriter.write(.object([("z", .string("a\"b\\c\n\u{1}é")), ("a", .array([])), ("m", .object([])), ("n", .null)]))
+        let text = JSONWriter.write(
+            .object([("z", .string("a\"b\\c\n\u{1}é")), ("a", .array([])), ("m", .object([])), ("n", .null)]))
         #expect(text == "{\n  \"z\": \"a\\\"b\\\\c\\n\\u0001é\",\n  \"a\": [],\n  \"m\": {},\n  \"n\": null\n}\n")
         let back = try JSONReader.parse(Array(text.utf8), file: "t.json")
         #expect(back["z"]?.string == "a\"b\\c\n\u{1}é")

@@ -6,7 +6,9 @@ import Testing
 
 /// To do: "Fix login #frontend", "Write docs"; Doing (WIP 2): "API #backend"; lanes frontend, backend.
 private func board() throws -> Board {
-    var b = try BoardFormat.parse("## To do\n\n- Fix login #frontend\n- Write docs\n\n## Doing\n\n- API #backend\n", file: "b.md").board
+    var b = try BoardFormat.parse(
+        "## To do\n\n- Fix login #frontend\n- Write docs\n\n## Doing\n\n- API #backend\n", file: "b.md"
+    ).board
     b.acceptRules.swimlanes = try Swimlanes(["frontend", "backend"])
     b.columns[1].wipLimit = 2
     return b
@@ -82,7 +84,8 @@ struct LaneMovePropertyTests {
     /// the file holds every card exactly once (by its text without lane tags), and the other
     /// writer's cards and words are never reverted.
     @Test func propertyLaneMovesInterleavedWithAnotherWriter() throws {
-        let text = "## To do\n\n- Fix login #frontend\n- Write docs\n- API #backend\n\n## Doing\n\n- Ship it #backend #frontend\n\n## Done\n\n- Old #frontend\n"
+        let text =
+            "## To do\n\n- Fix login #frontend\n- Write docs\n- API #backend\n\n## Doing\n\n- Ship it #backend #frontend\n\n## Done\n\n- Old #frontend\n"
         let teams = try Swimlanes(["frontend", "backend"])
         func solid(_ title: String) -> String {
             title.split(separator: " ").filter { !$0.hasPrefix("#") }.joined(separator: " ")
@@ -111,8 +114,11 @@ struct LaneMovePropertyTests {
                         let to = ours.columns[Int.random(in: 0..<ours.columns.count, using: &rng)]
                         let lane = Int.random(in: -1..<teams.count, using: &rng)
                         let slot: CardSlot = [.top, .end, .index(1)][Int.random(in: 0..<3, using: &rng)]
-                        if let out = try? ours.applying(.moveCardsToLane([id], to: to.id, at: slot,
-                                                                         lane: lane < 0 ? nil : teams.tags[lane])) {
+                        if let out = try? ours.applying(
+                            .moveCardsToLane(
+                                [id], to: to.id, at: slot,
+                                lane: lane < 0 ? nil : teams.tags[lane]))
+                        {
                             ours = out.board
                             if let inverse = out.inverse { undo.append(inverse) }
                         }

@@ -14,8 +14,9 @@ private func taskellText(_ board: Board) -> String {
 
 /// Merges three taskell texts as `lanes merge` does (no identities anywhere).
 private func mergeTexts(_ base: String, _ ours: String, _ theirs: String) throws -> BoardMerge.Result {
-    BoardMerge.merge(base: try taskell(base), ours: try taskell(ours), theirs: try taskell(theirs),
-                     matching: (.content, .content))
+    BoardMerge.merge(
+        base: try taskell(base), ours: try taskell(ours), theirs: try taskell(theirs),
+        matching: (.content, .content))
 }
 
 @Suite("Board merge: examples")
@@ -38,32 +39,36 @@ struct MergeExampleTests {
         """
 
     @Test func movesOfDifferentCardsAreBothKept() throws {
-        let ours = base.replacingOccurrences(of: "- Fix login\n", with: "").replacingOccurrences(of: "- Review PR\n", with: "- Review PR\n- Fix login\n")
-        let theirs = base.replacingOccurrences(of: "- Ship 1.0\n", with: "- Ship 1.0\n- Plan sprint\n").replacingOccurrences(of: "- Plan sprint\n\n## Doing", with: "\n## Doing")
+        let ours = base.replacingOccurrences(of: "- Fix login\n", with: "").replacingOccurrences(
+            of: "- Review PR\n", with: "- Review PR\n- Fix login\n")
+        let theirs = base.replacingOccurrences(of: "- Ship 1.0\n", with: "- Ship 1.0\n- Plan sprint\n")
+            .replacingOccurrences(of: "- Plan sprint\n\n## Doing", with: "\n## Doing")
         let r = try mergeTexts(base, ours, theirs)
-        #expect(taskellText(r.board) == """
-            ## To do
+        #expect(
+            taskellText(r.board) == """
+                ## To do
 
-            - Write spec
+                - Write spec
 
-            ## Doing
+                ## Doing
 
-            - Review PR
-            - Fix login
+                - Review PR
+                - Fix login
 
-            ## Done
+                ## Done
 
-            - Ship 1.0
-            - Plan sprint
+                - Ship 1.0
+                - Plan sprint
 
-            """)
+                """)
         #expect(r.conflicts.isEmpty)
         #expect(r.incomingChanges == 1)
     }
 
     @Test func reorderInsideAColumnKeepsUntouchedNeighbours() throws {
         // Ours moves "Plan sprint" to the top; theirs inserts a card after "Write spec".
-        let ours = base.replacingOccurrences(of: "- Write spec\n- Fix login\n- Plan sprint\n", with: "- Plan sprint\n- Write spec\n- Fix login\n")
+        let ours = base.replacingOccurrences(
+            of: "- Write spec\n- Fix login\n- Plan sprint\n", with: "- Plan sprint\n- Write spec\n- Fix login\n")
         let theirs = base.replacingOccurrences(of: "- Write spec\n", with: "- Write spec\n- Update docs\n")
         let r = try mergeTexts(base, ours, theirs)
         #expect(r.board.columns[0].cards.map(\.title) == ["Plan sprint", "Write spec", "Update docs", "Fix login"])
@@ -81,10 +86,15 @@ struct MergeExampleTests {
 
     @Test func deletesAndEditsOfDifferentCards() throws {
         let ours = base.replacingOccurrences(of: "- Write spec\n", with: "")
-        let theirs = base.replacingOccurrences(of: "- Ship 1.0\n", with: "- Ship 1.0\n    @ 2026-12-01\n    > tag the release\n")
+        let theirs = base.replacingOccurrences(
+            of: "- Ship 1.0\n", with: "- Ship 1.0\n    @ 2026-12-01\n    > tag the release\n")
         let r = try mergeTexts(base, ours, theirs)
         #expect(r.board.columns[0].cards.map(\.title) == ["Fix login", "Plan sprint"])
-        #expect(r.board.columns[2].cards[0] == Card(id: r.board.columns[2].cards[0].id, title: "Ship 1.0", due: "2026-12-01", descriptionLines: ["tag the release"]))
+        #expect(
+            r.board.columns[2].cards[0]
+                == Card(
+                    id: r.board.columns[2].cards[0].id, title: "Ship 1.0", due: "2026-12-01",
+                    descriptionLines: ["tag the release"]))
         #expect(r.conflicts.isEmpty)
     }
 
@@ -93,7 +103,10 @@ struct MergeExampleTests {
         let o = "## A\n\n- Fix login now #urgent\n    > steps\n    * [ ] repro\n"
         let t = "## A\n\n- Fix login\n    @ 2026-12-24\n    > steps\n    > and logs\n    * [x] repro\n    * [ ] patch\n"
         let r = try mergeTexts(b, o, t)
-        #expect(taskellText(r.board) == "## A\n\n- Fix login now #urgent\n    @ 2026-12-24\n    > steps\n    > and logs\n    * [x] repro\n    * [ ] patch\n")
+        #expect(
+            taskellText(r.board)
+                == "## A\n\n- Fix login now #urgent\n    @ 2026-12-24\n    > steps\n    > and logs\n    * [x] repro\n    * [ ] patch\n"
+        )
         #expect(r.conflicts.isEmpty)
     }
 
@@ -134,11 +147,17 @@ struct MergeExampleTests {
         let ours = removed.replacingOccurrences(of: "- Review PR\n", with: "- Review PR\n- Fix login\n")
         let theirs = removed.replacingOccurrences(of: "- Ship 1.0\n", with: "- Fix login\n- Ship 1.0\n")
         let r = try mergeTexts(base, ours, theirs)
-        #expect(r.board.columns.map { $0.cards.map(\.title) } == [["Write spec", "Plan sprint"], ["Review PR", "Fix login"], ["Ship 1.0"]])
+        #expect(
+            r.board.columns.map { $0.cards.map(\.title) } == [
+                ["Write spec", "Plan sprint"], ["Review PR", "Fix login"], ["Ship 1.0"],
+            ])
         #expect(r.conflicts.map(\.kind) == [.movedTwice])
         #expect(r.conflicts[0].message.contains("“Fix login”"))
         let swapped = try mergeTexts(base, theirs, ours)
-        #expect(swapped.board.columns.map { $0.cards.map(\.title) } == [["Write spec", "Plan sprint"], ["Review PR"], ["Fix login", "Ship 1.0"]])
+        #expect(
+            swapped.board.columns.map { $0.cards.map(\.title) } == [
+                ["Write spec", "Plan sprint"], ["Review PR"], ["Fix login", "Ship 1.0"],
+            ])
         // The same move on both sides is no collision.
         #expect(try mergeTexts(base, ours, ours).conflicts.isEmpty)
     }
@@ -154,8 +173,9 @@ struct MergeExampleTests {
     }
 
     @Test func aColumnRenamedTwoWaysKeepsOursAndIsReported() throws {
-        let r = try mergeTexts(base, base.replacingOccurrences(of: "## Doing", with: "## Now"),
-                               base.replacingOccurrences(of: "## Doing", with: "## WIP"))
+        let r = try mergeTexts(
+            base, base.replacingOccurrences(of: "## Doing", with: "## Now"),
+            base.replacingOccurrences(of: "## Doing", with: "## WIP"))
         #expect(r.board.columns.map(\.title) == ["To do", "Now", "Done"])
         #expect(r.conflicts.map(\.kind) == [.columnChangedTwice])
     }
@@ -283,8 +303,11 @@ struct MergeExampleTests {
         var t = b
         t.acceptRules.setSources(["To do"], for: "Doing")
         let r = BoardMerge.merge(base: b, ours: o, theirs: t)
-        #expect(r.board.acceptRules.rules == [AcceptRule(column: "Done", sources: ["Review"]),
-                                              AcceptRule(column: "Review", sources: ["To do"])])
+        #expect(
+            r.board.acceptRules.rules == [
+                AcceptRule(column: "Done", sources: ["Review"]),
+                AcceptRule(column: "Review", sources: ["To do"]),
+            ])
         #expect(r.conflicts.isEmpty)
         // Both sides set one column's rule two ways: ours kept, reported.
         var o2 = b
@@ -297,8 +320,9 @@ struct MergeExampleTests {
     }
 
     @Test func noBaseMergesTwoBoardsAsAdditions() throws {
-        let r = BoardMerge.merge(base: Board(), ours: try taskell(base), theirs: try taskell(base + "- Extra\n"),
-                                 matching: (.content, .content))
+        let r = BoardMerge.merge(
+            base: Board(), ours: try taskell(base), theirs: try taskell(base + "- Extra\n"),
+            matching: (.content, .content))
         #expect(taskellText(r.board) == taskellText(try taskell(base + "- Extra\n")))
     }
 }

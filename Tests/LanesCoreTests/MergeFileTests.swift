@@ -67,7 +67,8 @@ struct MergeFileTests {
         #expect(removed == [])
         #expect(added.filter { !$0.isEmpty } == ["## New"])
         // Doing keeps its own spacing although its index moved.
-        let doing = dialect == .taskell ? "## Doing\n- Review PR\n\n\n\n## Done" : "## Doing\n- [ ] Busy card\n\n\n\n## Done"
+        let doing =
+            dialect == .taskell ? "## Doing\n- Review PR\n\n\n\n## Done" : "## Doing\n- [ ] Busy card\n\n\n\n## Done"
         #expect(out.contains(doing))
     }
 
@@ -76,34 +77,36 @@ struct MergeFileTests {
         // Done first: every column's lines travel with it.
         let done = board.columns.remove(at: 2)
         board.columns.insert(done, at: 0)
-        #expect(BoardFormat.serialize(board, info: info) == """
-            ## Done
+        #expect(
+            BoardFormat.serialize(board, info: info) == """
+                ## Done
 
-            - Ship 1.0
+                - Ship 1.0
 
-            ## To do
+                ## To do
 
-            - Write spec
-            - Fix login
+                - Write spec
+                - Fix login
 
-            ## Doing
-            - Review PR
+                ## Doing
+                - Review PR
 
-            """)
+                """)
         // Deleting To do leaves Doing as it was.
         (board, info) = try BoardFormat.parse(taskellText, file: "board.md")
         board.columns.remove(at: 0)
-        #expect(BoardFormat.serialize(board, info: info) == """
-            ## Doing
-            - Review PR
+        #expect(
+            BoardFormat.serialize(board, info: info) == """
+                ## Doing
+                - Review PR
 
 
 
-            ## Done
+                ## Done
 
-            - Ship 1.0
+                - Ship 1.0
 
-            """)
+                """)
     }
 
     @Test func aRenamedColumnKeepsItsSpacingWhenTheInfoFollowsTheBoard() throws {
@@ -111,8 +114,11 @@ struct MergeFileTests {
         var renamed = board
         renamed.columns[1].title = "In progress"
         // Written with the old info, the renamed column would fall back on the usual spacing.
-        #expect(BoardFormat.serialize(renamed, info: info) != taskellText.replacingOccurrences(of: "## Doing", with: "## In progress"))
-        #expect(BoardFormat.serialize(renamed, info: info.following(board, to: renamed))
+        #expect(
+            BoardFormat.serialize(renamed, info: info)
+                != taskellText.replacingOccurrences(of: "## Doing", with: "## In progress"))
+        #expect(
+            BoardFormat.serialize(renamed, info: info.following(board, to: renamed))
                 == taskellText.replacingOccurrences(of: "## Doing", with: "## In progress"))
     }
 
@@ -125,47 +131,50 @@ struct MergeFileTests {
         let plain = ours.columns[0].cards.remove(at: 1)
         ours.columns[2].cards.insert(plain, at: 0)
         // Theirs renames Doing, edits the busy card and adds a card in Backlog.
-        let theirs = obsidianText
+        let theirs =
+            obsidianText
             .replacingOccurrences(of: "## Doing", with: "## In progress")
             .replacingOccurrences(of: "- [ ] Busy card", with: "- [ ] Busy card @{2026-12-01}")
             .replacingOccurrences(of: "    indented note\n", with: "    indented note\n- [ ] Their new card\n")
-        let (text, info, result) = try BoardMerge.mergeFiles(base: (base, baseInfo), ours: ours, theirs: Array(theirs.utf8), theirsFile: "board.md")
+        let (text, info, result) = try BoardMerge.mergeFiles(
+            base: (base, baseInfo), ours: ours, theirs: Array(theirs.utf8), theirsFile: "board.md")
         #expect(result.conflicts.isEmpty)
         #expect(result.incomingChanges == 2)
-        #expect(text == """
-            ---
+        #expect(
+            text == """
+                ---
 
-            kanban-plugin: board
+                kanban-plugin: board
 
-            ---
+                ---
 
-            ## Backlog
+                ## Backlog
 
-            - [X] Odd marker card
+                - [X] Odd marker card
 
-            - [ ] After a gap
-                indented note
-            - [ ] Their new card
-
-
-            ## In progress
-            - [ ] Busy card @{2026-12-01}
+                - [ ] After a gap
+                    indented note
+                - [ ] Their new card
 
 
-
-            ## Done
-
-            **Complete**
-            - [ ] Plain card
-            - [x] Finished card
+                ## In progress
+                - [ ] Busy card @{2026-12-01}
 
 
-            %% kanban:settings
-            ```
-            {"kanban-plugin":"board"}
-            ```
-            %%
-            """)
+
+                ## Done
+
+                **Complete**
+                - [ ] Plain card
+                - [x] Finished card
+
+
+                %% kanban:settings
+                ```
+                {"kanban-plugin":"board"}
+                ```
+                %%
+                """)
         // Our cards keep our identities; theirs' new card gets a fresh one, mapped.
         #expect(result.board.columns[2].cards[0].id == plain.id)
         let theirsBoard = try BoardFormat.parse(theirs, file: "board.md").board
@@ -173,7 +182,8 @@ struct MergeFileTests {
         #expect(result.board.columns[0].cards[2].id == newID)
         // The returned info with the merged board is the next base: nothing changed since, nothing rewritten.
         #expect(BoardFormat.serialize(result.board, info: info) == text)
-        let again = try BoardMerge.mergeFiles(base: (result.board, info), ours: result.board, theirs: Array(text.utf8), theirsFile: "board.md")
+        let again = try BoardMerge.mergeFiles(
+            base: (result.board, info), ours: result.board, theirs: Array(text.utf8), theirsFile: "board.md")
         #expect(again.text == text)
         #expect(again.result.board.allIDs == result.board.allIDs)
         #expect(again.result.incomingChanges == 0)
@@ -181,36 +191,46 @@ struct MergeFileTests {
 
     @Test func gitStyleMergeOfThreeTaskellFiles() throws {
         let base = try BoardFormat.parse(taskellText, file: "base")
-        let oursText = taskellText.replacingOccurrences(of: "- Fix login\n", with: "").replacingOccurrences(of: "- Ship 1.0\n", with: "- Ship 1.0\n- Fix login\n")
+        let oursText = taskellText.replacingOccurrences(of: "- Fix login\n", with: "").replacingOccurrences(
+            of: "- Ship 1.0\n", with: "- Ship 1.0\n- Fix login\n")
         let ours = try BoardFormat.parse(oursText, file: "ours")
         let theirs = taskellText.replacingOccurrences(of: "## Done", with: "## Review\n\n## Done")
-        let (text, _, result) = try BoardMerge.mergeFiles(base: base, ours: ours.board, oursInfo: ours.info, oursMatching: .content,
-                                                       theirs: Array(theirs.utf8), theirsFile: "theirs")
+        let (text, _, result) = try BoardMerge.mergeFiles(
+            base: base, ours: ours.board, oursInfo: ours.info, oursMatching: .content,
+            theirs: Array(theirs.utf8), theirsFile: "theirs")
         #expect(result.conflicts.isEmpty)
-        #expect(text == """
-            ## To do
+        #expect(
+            text == """
+                ## To do
 
-            - Write spec
+                - Write spec
 
-            ## Doing
-            - Review PR
+                ## Doing
+                - Review PR
 
 
 
-            ## Review
+                ## Review
 
-            ## Done
+                ## Done
 
-            - Ship 1.0
-            - Fix login
+                - Ship 1.0
+                - Fix login
 
-            """)
+                """)
     }
 
     @Test func aFileThatCannotBeParsedIsAnErrorWithItsLine() throws {
         let base = try BoardFormat.parse(taskellText, file: "board.md")
-        #expect(throws: ParseError(file: "theirs.md", line: 4, message: "after a blank line only a \"## \" column heading may follow; taskell allows no blank lines between cards or their details; found \"- b\"")) {
-            try BoardMerge.mergeFiles(base: base, ours: base.board, theirs: Array("## A\n- a\n\n- b\n".utf8), theirsFile: "theirs.md")
+        #expect(
+            throws: ParseError(
+                file: "theirs.md", line: 4,
+                message:
+                    "after a blank line only a \"## \" column heading may follow; taskell allows no blank lines between cards or their details; found \"- b\""
+            )
+        ) {
+            try BoardMerge.mergeFiles(
+                base: base, ours: base.board, theirs: Array("## A\n- a\n\n- b\n".utf8), theirsFile: "theirs.md")
         }
     }
 }

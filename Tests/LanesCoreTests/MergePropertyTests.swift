@@ -92,7 +92,8 @@ private struct Generator {
             let columns = open(s)
             guard !columns.isEmpty else { break }
             let kind = int(0...99)
-            let withCards = columns.filter { c in s.board.columns[c].cards.contains { !s.touchedCards.contains($0.id) } }
+            let withCards = columns.filter { c in s.board.columns[c].cards.contains { !s.touchedCards.contains($0.id) }
+            }
             if kind < 20 || withCards.isEmpty {
                 let c = columns.randomElement(using: &rng)!
                 var new = card()
@@ -104,7 +105,9 @@ private struct Generator {
                 continue
             }
             let c = withCards.randomElement(using: &rng)!
-            let choices = s.board.columns[c].cards.indices.filter { !s.touchedCards.contains(s.board.columns[c].cards[$0].id) }
+            let choices = s.board.columns[c].cards.indices.filter {
+                !s.touchedCards.contains(s.board.columns[c].cards[$0].id)
+            }
             let i = choices.randomElement(using: &rng)!
             let id = s.board.columns[c].cards[i].id
             s.touchedCards.insert(id)
@@ -120,7 +123,8 @@ private struct Generator {
                 s.deleted.insert(id)
                 s.touchedColumns.insert(s.columnIDs[c])
             } else {
-                var fields: [SideEdits.Field] = dialect == .taskell ? [.due, .description, .subtasks] : [.due, .extraLines, .done]
+                var fields: [SideEdits.Field] =
+                    dialect == .taskell ? [.due, .description, .subtasks] : [.due, .extraLines, .done]
                 // A new title is found by its place: only in a column this side leaves alone otherwise.
                 if !s.touchedColumns.contains(s.columnIDs[c]) { fields.append(.title) }
                 let field = fields.randomElement(using: &rng)!
@@ -182,7 +186,9 @@ private struct Expectation {
 private func expect(base: Board, _ o: SideEdits, _ t: SideEdits) -> Expectation {
     var e = Expectation()
     func find(_ s: SideEdits, _ id: ItemID) -> (card: Card, column: Int)? {
-        for (c, col) in s.board.columns.enumerated() { if let card = col.cards.first(where: { $0.id == id }) { return (card, s.columnIDs[c]) } }
+        for (c, col) in s.board.columns.enumerated() {
+            if let card = col.cards.first(where: { $0.id == id }) { return (card, s.columnIDs[c]) }
+        }
         return nil
     }
     for (c, column) in base.columns.enumerated() {
@@ -218,9 +224,12 @@ private func expect(base: Board, _ o: SideEdits, _ t: SideEdits) -> Expectation 
                 case .due:
                     m.due = from.due
                     if both { m.descriptionLines.append(CardMerge.dueElsewhereLine(tc.due!)); e.collisions += 1 }
-                case .description: m.descriptionLines = both ? card.descriptionLines + ["more o", "more t"] : from.descriptionLines
-                case .subtasks: m.subtasks = both ? card.subtasks + [Subtask("sub o"), Subtask("sub t")] : from.subtasks
-                case .extraLines: m.extraLines = both ? card.extraLines + ["    more o", "    more t"] : from.extraLines
+                case .description:
+                    m.descriptionLines = both ? card.descriptionLines + ["more o", "more t"] : from.descriptionLines
+                case .subtasks:
+                    m.subtasks = both ? card.subtasks + [Subtask("sub o"), Subtask("sub t")] : from.subtasks
+                case .extraLines:
+                    m.extraLines = both ? card.extraLines + ["    more o", "    more t"] : from.extraLines
                 case .done: m.done = from.done
                 }
             }
@@ -268,7 +277,8 @@ struct MergePropertyTests {
             let o = g.edit(base, tag: "o")
             let t = g.edit(base, tag: "t")
             let parsedBase = try reparsed(base, dialect)
-            try #require(shape(parsedBase) == shape(base), "seed \(seed): the generator made a board its dialect cannot hold")
+            try #require(
+                shape(parsedBase) == shape(base), "seed \(seed): the generator made a board its dialect cannot hold")
             let parsedOurs = try reparsed(o.board, dialect)
             let parsedTheirs = try reparsed(t.board, dialect)
             let oursShare = seed % 4 < 2
@@ -280,17 +290,23 @@ struct MergePropertyTests {
                 // board, and every card line of theirs that ours did not touch is still there, as it was.
                 let theirsText = BoardFormat.serialize(t.board, as: dialect)
                 let baseFile = try BoardFormat.parse(BoardFormat.serialize(base, as: dialect), file: "base")
-                let (text, _, viaFile) = try BoardMerge.mergeFiles(base: (base, baseFile.info), ours: o.board,
-                                                                theirs: Array(theirsText.utf8), theirsFile: "theirs")
-                #expect(shape(try reparsed(viaFile.board, dialect)) == shape(try BoardFormat.parse(text, file: "merged").board),
-                        "seed \(seed): the written text is not the merged board")
+                let (text, _, viaFile) = try BoardMerge.mergeFiles(
+                    base: (base, baseFile.info), ours: o.board,
+                    theirs: Array(theirsText.utf8), theirsFile: "theirs")
+                #expect(
+                    shape(try reparsed(viaFile.board, dialect))
+                        == shape(try BoardFormat.parse(text, file: "merged").board),
+                    "seed \(seed): the written text is not the merged board")
                 #expect(shape(viaFile.board) == shape(r.board), "seed \(seed): mergeFiles merged otherwise")
                 let untouched = t.board.columns.flatMap(\.cards).filter {
-                    !o.touchedCards.contains($0.id) && o.edited[$0.id] == nil && !o.moved.contains($0.id) && !o.deleted.contains($0.id)
+                    !o.touchedCards.contains($0.id) && o.edited[$0.id] == nil && !o.moved.contains($0.id)
+                        && !o.deleted.contains($0.id)
                 }
                 let lines = Set(fileLines(text))
                 for card in untouched {
-                    let line = dialect == .taskell ? "- " + card.title
+                    let line =
+                        dialect == .taskell
+                        ? "- " + card.title
                         : (card.done ? "- [x] " : "- [ ] ") + card.title + (card.due.map { " @{\($0)}" } ?? "")
                     #expect(lines.contains(line), "seed \(seed): theirs' line “\(line)” is gone")
                 }
@@ -298,13 +314,16 @@ struct MergePropertyTests {
             let e = expect(base: base, o, t)
             let ok = check(r, e, seed: seed, readings: &readings)
             // The same with sides swapped: the same board when nothing collided.
-            let swapped = BoardMerge.merge(base: parsedBase, ours: parsedTheirs, theirs: parsedOurs, matching: (.content, .content))
+            let swapped = BoardMerge.merge(
+                base: parsedBase, ours: parsedTheirs, theirs: parsedOurs, matching: (.content, .content))
             var symmetric = true
             if r.conflicts.isEmpty && swapped.conflicts.isEmpty {
                 symmetric = shape(r.board) == shape(swapped.board)
                 #expect(symmetric, "seed \(seed): sides swapped gives another board")
             }
-            #expect(r.board.cardCount == swapped.board.cardCount, "seed \(seed): sides swapped keeps another number of cards")
+            #expect(
+                r.board.cardCount == swapped.board.cardCount,
+                "seed \(seed): sides swapped keeps another number of cards")
             // merge(b, x, x) == x, merge(b, b, x) == x, merge(b, x, b) == x.
             let x = seed % 2 == 0 ? parsedOurs : parsedTheirs
             let law = Int(seed / 2 % 3)
@@ -324,7 +343,8 @@ struct MergePropertyTests {
         // Double moves the merge read where the script made one: allowed for moved cards, counted.
         var readAsDoubleMove = Set<String>()
         for conflict in r.conflicts where conflict.kind == .movedTwice {
-            guard let id = conflict.card, let card = r.board.columns.lazy.flatMap(\.cards).first(where: { $0.id == id }) else { continue }
+            guard let id = conflict.card, let card = r.board.columns.lazy.flatMap(\.cards).first(where: { $0.id == id })
+            else { continue }
             readAsDoubleMove.insert(text(card))
         }
         let unexplained = readAsDoubleMove.subtracting(e.movedByASide)
@@ -334,10 +354,12 @@ struct MergePropertyTests {
         }
         // Every card neither side deleted (and each new card) is there exactly once, with every non-colliding edit.
         let got = r.board.columns.flatMap { $0.cards.map { text($0) } }
-        expectTrue(got.sorted() == e.contents.sorted(), "cards differ:\n got \(got.sorted())\nwant \(e.contents.sorted())")
+        expectTrue(
+            got.sorted() == e.contents.sorted(), "cards differ:\n got \(got.sorted())\nwant \(e.contents.sorted())")
         // Columns: each side's renames and additions.
-        expectTrue(r.board.columns.map(\.title).sorted() == e.columnTitles.values.sorted(),
-                   "columns \(r.board.columns.map(\.title)) want \(e.columnTitles.values.sorted())")
+        expectTrue(
+            r.board.columns.map(\.title).sorted() == e.columnTitles.values.sorted(),
+            "columns \(r.board.columns.map(\.title)) want \(e.columnTitles.values.sorted())")
         var columnOfTitle: [String: Int] = [:]
         for (id, title) in e.columnTitles { columnOfTitle[title] = id }
         // Each side's moves land in the column it moved them to; untouched cards keep their order.
@@ -345,7 +367,10 @@ struct MergePropertyTests {
             let id = columnOfTitle[column.title]
             for card in column.cards {
                 let key = text(card)
-                if let want = e.column[key], !readAsDoubleMove.contains(key) { expectTrue(id.map(want.contains) ?? false, "“\(card.title)” is in “\(column.title)”, want column \(want)") }
+                if let want = e.column[key], !readAsDoubleMove.contains(key) {
+                    expectTrue(
+                        id.map(want.contains) ?? false, "“\(card.title)” is in “\(column.title)”, want column \(want)")
+                }
             }
             if let id, let order = e.stationary[id] {
                 let inResult = column.cards.map { text($0) }.filter { Set(order).contains($0) }
@@ -367,7 +392,8 @@ struct MergePropertyTests {
 struct MergeWildTests {
     static func wildBoard(_ rng: inout SplitMix64) -> Board {
         let titles = ["a", "b", "a b", "c", "b c"]
-        var board = Board(columns: (0..<Int.random(in: 0...4, using: &rng)).map { Column(title: ["X", "Y", "x", "Z"][$0]) })
+        var board = Board(
+            columns: (0..<Int.random(in: 0...4, using: &rng)).map { Column(title: ["X", "Y", "x", "Z"][$0]) })
         for c in board.columns.indices {
             for _ in 0..<Int.random(in: 0...6, using: &rng) {
                 var card = Card(id: ItemID.fresh(), title: titles.randomElement(using: &rng)!)
@@ -385,13 +411,18 @@ struct MergeWildTests {
             case 0 where !b.columns.isEmpty:
                 b.columns.remove(at: Int.random(in: 0..<b.columns.count, using: &rng))
             case 1:
-                b.columns.insert(Column(title: ["X", "New", "Y"].randomElement(using: &rng)!), at: Int.random(in: 0...b.columns.count, using: &rng))
+                b.columns.insert(
+                    Column(title: ["X", "New", "Y"].randomElement(using: &rng)!),
+                    at: Int.random(in: 0...b.columns.count, using: &rng))
             default:
                 guard let c = b.columns.indices.randomElement(using: &rng), !b.columns[c].cards.isEmpty,
-                      let to = b.columns.indices.randomElement(using: &rng) else { continue }
+                    let to = b.columns.indices.randomElement(using: &rng)
+                else { continue }
                 var card = b.columns[c].cards.remove(at: Int.random(in: 0..<b.columns[c].cards.count, using: &rng))
                 if Bool.random(using: &rng) { card.title += " e" }
-                if Bool.random(using: &rng) { b.columns[to].cards.insert(card, at: Int.random(in: 0...b.columns[to].cards.count, using: &rng)) }
+                if Bool.random(using: &rng) {
+                    b.columns[to].cards.insert(card, at: Int.random(in: 0...b.columns[to].cards.count, using: &rng))
+                }
             }
         }
         return b
@@ -406,13 +437,16 @@ struct MergeWildTests {
                 let r = BoardMerge.merge(base: base, ours: ours, theirs: theirs, matching: modes)
                 let ids = r.board.allIDs
                 #expect(Set(ids).count == ids.count, "seed \(seed): an identity twice")
-                #expect(Set(r.theirsIdentity.values).isSubset(of: Set(ids)), "seed \(seed): theirsIdentity names a card not in the result")
+                #expect(
+                    Set(r.theirsIdentity.values).isSubset(of: Set(ids)),
+                    "seed \(seed): theirsIdentity names a card not in the result")
                 for card in ours.columns.flatMap(\.cards) where !base.allIDs.contains(card.id) {
                     #expect(ids.contains(card.id), "seed \(seed): a card ours added is gone")
                 }
                 for (b, o, t) in [(base, ours, ours), (base, base, ours), (base, ours, base)] {
-                    #expect(shape(BoardMerge.merge(base: b, ours: o, theirs: t, matching: modes).board) == shape(ours),
-                            "seed \(seed): identity law broken")
+                    #expect(
+                        shape(BoardMerge.merge(base: b, ours: o, theirs: t, matching: modes).board) == shape(ours),
+                        "seed \(seed): identity law broken")
                 }
             }
         }

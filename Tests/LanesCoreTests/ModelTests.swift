@@ -4,9 +4,10 @@ import Testing
 
 /// A board with columns of cards titled by their ids: `board([[1, 2], [3]])`.
 func board(_ ids: [[UInt64]]) -> Board {
-    Board(columns: ids.enumerated().map { s, col in
-        Column(title: "C\(s)", cards: col.map { Card(id: ItemID($0), title: "card \($0)") })
-    })
+    Board(
+        columns: ids.enumerated().map { s, col in
+            Column(title: "C\(s)", cards: col.map { Card(id: ItemID($0), title: "card \($0)") })
+        })
 }
 
 func rawIDs(_ b: Board) -> [[UInt64]] { b.columns.map { $0.cards.map(\.id.rawValue) } }
@@ -157,7 +158,8 @@ struct HistoryTests {
         var doc = BoardDocument(board: board([[1, 2]]))
         doc.performTransaction { _ in }
         #expect(!doc.history.canUndo)
-        let inPlace = DropTransaction(item: ItemID(1), target: DropTarget(section: 0, index: 0, gap: 1, anchor: ItemID(2)))
+        let inPlace = DropTransaction(
+            item: ItemID(1), target: DropTarget(section: 0, index: 0, gap: 1, anchor: ItemID(2)))
         #expect(inPlace.apply(to: &doc)?.to == path(0, 0))
         #expect(!doc.history.canUndo)
     }

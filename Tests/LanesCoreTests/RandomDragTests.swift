@@ -94,10 +94,11 @@ struct Episode {
             }
             let wip = rng.chance(0.3) ? rng.int(0...8) : nil
             let width = rng.int(3...12)
-            let style = ColumnStyle(x: x, width: width, top: rng.int(0...2), spacing: rng.int(0...1),
-                                    canRearrange: rng.chance(0.8),
-                                    acceptRule: rng.chance(0.6) ? 0 : rng.int(1...4),
-                                    undraggableMultiple: rng.chance(0.2) ? UInt64(rng.int(2...5)) : 0)
+            let style = ColumnStyle(
+                x: x, width: width, top: rng.int(0...2), spacing: rng.int(0...1),
+                canRearrange: rng.chance(0.8),
+                acceptRule: rng.chance(0.6) ? 0 : rng.int(1...4),
+                undraggableMultiple: rng.chance(0.2) ? UInt64(rng.int(2...5)) : 0)
             // The door refuses a drop past a WIP limit: only columns whose draggable asks about it (rule 4) have one.
             columns.append(Column(title: "C\(s)", cards: cards, wipLimit: style.acceptRule == 4 ? wip : nil))
             styles.append(style)
@@ -108,8 +109,9 @@ struct Episode {
         self.heights = heights
         self.container = Rect(x: 0, y: 0, width: x + rng.int(0...3), height: rows)
         self.doc = BoardDocument(board: Board(columns: columns), historyLimit: 100_000)
-        self.coordinator = DragCoordinator(arena: DragArena(container: container, draggables: []),
-                                           overlap: OverlapEvaluator(policy: [.pointerInside, .containment, .intersection][Int(seed % 3)]))
+        self.coordinator = DragCoordinator(
+            arena: DragArena(container: container, draggables: []),
+            overlap: OverlapEvaluator(policy: [.pointerInside, .containment, .intersection][Int(seed % 3)]))
         _ = relayout()
     }
 
@@ -122,9 +124,10 @@ struct Episode {
     func arena() -> DragArena {
         let draggables: [any Draggable] = doc.board.columns.enumerated().map { s, column in
             let st = styles[s]
-            return BoardColumn(section: s, frame: Rect(x: st.x, y: 0, width: st.width, height: rows - 2),
-                               ids: column.cards.map(\.id), heights: column.cards.map { heights[$0.id]! },
-                               style: st, scroll: scroll, isFull: column.isFull)
+            return BoardColumn(
+                section: s, frame: Rect(x: st.x, y: 0, width: st.width, height: rows - 2),
+                ids: column.cards.map(\.id), heights: column.cards.map { heights[$0.id]! },
+                style: st, scroll: scroll, isFull: column.isFull)
         }
         return DragArena(container: container, draggables: draggables)
     }
@@ -203,7 +206,9 @@ struct Episode {
     ///
     /// Only in odd-seeded episodes, so even ones check that undo restores the very first board.
     mutating func externalReorder() -> [DragEvent] {
-        let paths = doc.board.columns.indices.flatMap { s in doc.board.columns[s].cards.indices.map { ItemPath(section: s, item: $0) } }
+        let paths = doc.board.columns.indices.flatMap { s in
+            doc.board.columns[s].cards.indices.map { ItemPath(section: s, item: $0) }
+        }
         guard seed & 1 == 1, !paths.isEmpty else { return [] }
         let from = paths[rng.int(0...(paths.count - 1))]
         let card = doc.board.columns[from.section].cards.remove(at: from.item)
@@ -279,8 +284,9 @@ struct RandomDragTests {
             let events = e.step()
             // A relayout keeps a lifted card aimed before the same card, wherever that card went in its column.
             if e.lastStepWasRelayout, let old = liftedBefore, let anchor = old.anchor,
-               e.doc.board.indexPath(for: anchor)?.section == old.section,
-               let now = e.coordinator.session?.hover.target, now.anchor != anchor {
+                e.doc.board.indexPath(for: anchor)?.section == old.section,
+                let now = e.coordinator.session?.hover.target, now.anchor != anchor
+            {
                 fail(n, "a relayout moved the lifted target off its anchor \(anchor): \(old) -> \(now)", events)
             }
             var drops: [Drop] = []
@@ -302,21 +308,31 @@ struct RandomDragTests {
                     if !active { fail(n, "dropped without a drag", events) }
                     active = false
                     drops.append(drop)
-                    if hover.target?.indexPath != drop.to { fail(n, "drop \(drop.to) is not where the hover said: \(hover)", events) }
-                    if before.indexPath(for: drop.item) != drop.from || (e.externalChanges == 0 && source != drop.from) {
+                    if hover.target?.indexPath != drop.to {
+                        fail(n, "drop \(drop.to) is not where the hover said: \(hover)", events)
+                    }
+                    if before.indexPath(for: drop.item) != drop.from || (e.externalChanges == 0 && source != drop.from)
+                    {
                         fail(n, "drop from the wrong place", events)
                     }
                     if e.lastStepWasPointer, e.coordinator.overlap.policy == .pointerInside,
-                       let column = layout.draggable(at: drop.location), let start = grabbed {
-                        let expected = expectedIndex(of: drop.item, ghost: start.ghostFrame(at: drop.location),
-                                                     from: drop.from, in: column)
+                        let column = layout.draggable(at: drop.location), let start = grabbed
+                    {
+                        let expected = expectedIndex(
+                            of: drop.item, ghost: start.ghostFrame(at: drop.location),
+                            from: drop.from, in: column)
                         if drop.to != ItemPath(section: column.section, item: expected) {
-                            fail(n, "pointer drop at \(drop.location) landed at \(drop.to), expected \(column.section).\(expected)", events)
+                            fail(
+                                n,
+                                "pointer drop at \(drop.location) landed at \(drop.to), expected \(column.section).\(expected)",
+                                events)
                         }
                     }
                 case .endedOutside, .cancelled:
                     if !active { fail(n, "ended without a drag", events) }
-                    if case .endedOutside = event, hover.target != nil { fail(n, "ended outside over a target", events) }
+                    if case .endedOutside = event, hover.target != nil {
+                        fail(n, "ended outside over a target", events)
+                    }
                     active = false
                 case .tapped, .beganOutside, .notDraggable:
                     break
@@ -332,8 +348,15 @@ struct RandomDragTests {
                 let card = expected.columns[drop.from.section].cards.remove(at: drop.from.item)
                 expected.columns[drop.to.section].cards.insert(card, at: drop.to.item)
                 if card.id != drop.item { fail(n, "dropped the wrong card", events) }
-                if e.doc.board != expected { fail(n, "the board is not the old one with exactly that card moved \(String(describing: e.doc.lastRefusal))", events) }
-                if e.doc.history.undoStack.count != undoCount + 1 { fail(n, "a drop is not exactly one undo step", events) }
+                if e.doc.board != expected {
+                    fail(
+                        n,
+                        "the board is not the old one with exactly that card moved \(String(describing: e.doc.lastRefusal))",
+                        events)
+                }
+                if e.doc.history.undoStack.count != undoCount + 1 {
+                    fail(n, "a drop is not exactly one undo step", events)
+                }
                 changes += 1
                 // The app relays the arena out after the data changed.
                 if !e.relayout().isEmpty { fail(n, "relayout after a drop emitted events") }
@@ -343,7 +366,9 @@ struct RandomDragTests {
             }
         }
         let last = e.doc.board
-        if e.doc.history.undoStack.count != changes { fail(steps, "\(e.doc.history.undoStack.count) undo steps for \(changes) drops") }
+        if e.doc.history.undoStack.count != changes {
+            fail(steps, "\(e.doc.history.undoStack.count) undo steps for \(changes) drops")
+        }
         for _ in 0..<changes { e.doc.undo() }
         // Without outside changes undo gives back the very first board. With them, undo replays the
         // inverse of each drop onto the board as it is (never reverting the others' moves): every
@@ -354,7 +379,9 @@ struct RandomDragTests {
             fail(steps, "undoing every drop lost or duplicated a card")
         }
         for _ in 0..<changes { e.doc.redo() }
-        if e.externalChanges == 0 && e.doc.board != last { fail(steps, "redoing every drop does not restore the last board") }
+        if e.externalChanges == 0 && e.doc.board != last {
+            fail(steps, "redoing every drop does not restore the last board")
+        }
         if e.doc.board.allIDs.sorted() != identities { fail(steps, "redoing every drop lost or duplicated a card") }
         return changes
     }

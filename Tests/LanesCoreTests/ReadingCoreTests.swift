@@ -38,12 +38,16 @@ import Testing
         var b = Self.board()
         try b.renameColumn(at: 0, toUnique: "TO DO")
         #expect(b.columns[0].title == "TO DO")
-        #expect(throws: ColumnNameError(title: "doing", existing: "Doing")) { try b.renameColumn(at: 0, toUnique: "doing") }
+        #expect(throws: ColumnNameError(title: "doing", existing: "Doing")) {
+            try b.renameColumn(at: 0, toUnique: "doing")
+        }
         #expect(b.columns[0].title == "TO DO")
     }
 
     @Test func importedDuplicatesAreNumbered() {
-        var b = Board(columns: [Column(title: "Done"), Column(title: "done"), Column(title: "Done 2"), Column(title: "DONE")])
+        var b = Board(columns: [
+            Column(title: "Done"), Column(title: "done"), Column(title: "Done 2"), Column(title: "DONE"),
+        ])
         b.makeColumnTitlesUnique()
         #expect(b.columns.map(\.title) == ["Done", "done 2", "Done 2 2", "DONE 3"])
     }

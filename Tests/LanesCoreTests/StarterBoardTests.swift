@@ -3,7 +3,8 @@ import LanesCore
 import Testing
 
 @Suite struct StarterBoardTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
 
     @Test func embeddedStarterEqualsTheResourceFile() throws {
         let file = try String(contentsOf: Self.root.appendingPathComponent("Resources/starter.md"), encoding: .utf8)

@@ -35,7 +35,9 @@ struct StorageContractTests {
         let (a, b, done) = try kind.open()
         defer { done() }
         let base = try a.load()
-        let ours = try base.applying(.addCard(Card(id: ItemID.fresh(), title: "new"), column: base.columns[2].id, at: .end, fallbackColumn: 2)).board
+        let ours = try base.applying(
+            .addCard(Card(id: ItemID.fresh(), title: "new"), column: base.columns[2].id, at: .end, fallbackColumn: 2)
+        ).board
         let stored = try a.commit(base: base, ours: ours)
         #expect(Self.titles(stored.board) == Self.titles(ours) && stored.conflicts.isEmpty)
         #expect(Self.titles(try b.load()) == [["a0", "a1"], ["b0"], ["new"]])
@@ -46,7 +48,10 @@ struct StorageContractTests {
         let (a, b, done) = try kind.open()
         defer { done() }
         let baseA = try a.load(), baseB = try b.load()
-        let theirs = try baseB.applying(.addCard(Card(id: ItemID.fresh(), title: "theirs"), column: baseB.columns[0].id, at: .top, fallbackColumn: 0)).board
+        let theirs = try baseB.applying(
+            .addCard(
+                Card(id: ItemID.fresh(), title: "theirs"), column: baseB.columns[0].id, at: .top, fallbackColumn: 0)
+        ).board
         _ = try b.commit(base: baseB, ours: theirs)
         let a1 = baseA.columns[0].cards[1].id
         let ours = try baseA.applying(.moveCards([a1], to: baseA.columns[1].id, at: .end)).board
@@ -63,13 +68,18 @@ struct StorageContractTests {
         let baseA = try a.load(), baseB = try b.load()
         // Every store keeps both texts and reports the collision; a file holds no identities, so
         // the file store may read a rewritten title as the card deleted there and a new one added.
-        _ = try b.commit(base: baseB, ours: try baseB.applying(.setTitle(baseB.columns[0].cards[0].id, "a0 edited there", seen: nil)).board)
-        let merged = try a.commit(base: baseA, ours: try baseA.applying(.setTitle(baseA.columns[0].cards[0].id, "a0 edited here", seen: nil)).board)
+        _ = try b.commit(
+            base: baseB,
+            ours: try baseB.applying(.setTitle(baseB.columns[0].cards[0].id, "a0 edited there", seen: nil)).board)
+        let merged = try a.commit(
+            base: baseA,
+            ours: try baseA.applying(.setTitle(baseA.columns[0].cards[0].id, "a0 edited here", seen: nil)).board)
         let text = Self.titles(merged.board).flatMap { $0 }.joined(separator: "\n")
         #expect(text.contains("a0 edited here") && text.contains("a0 edited there") && !text.contains("a0\n"))
         #expect(merged.conflicts.count == 1)
         if kind == .memory {
-            #expect(Self.titles(merged.board)[0] == ["a0 edited here" + CardMerge.titleJoiner + "a0 edited there", "a1"])
+            #expect(
+                Self.titles(merged.board)[0] == ["a0 edited here" + CardMerge.titleJoiner + "a0 edited there", "a1"])
             #expect(merged.conflicts.map(\.kind) == [.editedTwice])
         }
     }
@@ -113,7 +123,8 @@ struct StorageContractTests {
     func undoPropertyHoldsOverTheMemoryStore(_ seed: UInt64) throws {
         let shared = MemoryBoardStore.Shared(try BoardFormat.parse(UndoPropertyTests.start, file: "start").board)
         let local = MemoryBoardStore(shared)
-        var sim = UndoSimulation(seed: 1000 + seed, local: local, other: MemoryBoardStore(shared), loaded: try local.load())
+        var sim = UndoSimulation(
+            seed: 1000 + seed, local: local, other: MemoryBoardStore(shared), loaded: try local.load())
         sim.liveOther = ["I1", "I2", "I3", "I4", "I5"]
         do {
             for n in 0..<500 { try sim.step(n) }

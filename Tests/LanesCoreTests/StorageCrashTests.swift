@@ -1,6 +1,6 @@
 import Testing
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 @testable import LanesCore
 

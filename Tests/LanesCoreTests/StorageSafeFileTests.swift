@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 @testable import LanesCore
 
@@ -162,8 +162,9 @@ final class Recorder<Value>: @unchecked Sendable {
         let temp = try #require(temps.values.first)
         let tempFolder = try #require(lstatOrNil(POSIX.directory(of: temp) + "/."))
         let realFolder = try #require(lstatOrNil(folder.file("real")))
-        #expect(tempFolder.st_dev == realFolder.st_dev && tempFolder.st_ino == realFolder.st_ino,
-                "the temp file was in the target's folder, not the link's")
+        #expect(
+            tempFolder.st_dev == realFolder.st_dev && tempFolder.st_ino == realFolder.st_ino,
+            "the temp file was in the target's folder, not the link's")
         #expect(POSIX.lastComponent(of: temp).hasPrefix(".board.md.lanes-tmp-\(getpid())-"))
         #expect(POSIX.entries(of: folder.file("real")) == ["board.md"])
         #expect(POSIX.entries(of: folder.file("links")) == ["board-link.md"])
@@ -194,8 +195,8 @@ final class Recorder<Value>: @unchecked Sendable {
         var status: Int32 = 0
         waitpid(dead, &status, 0)
         let stale = ".board.md.lanes-tmp-\(dead)-1f"
-        let ours = ".board.md.lanes-tmp-\(getpid())-2e"      // could be another thread's save in progress
-        let alive = ".board.md.lanes-tmp-1-3d"                // PID 1 always exists
+        let ours = ".board.md.lanes-tmp-\(getpid())-2e"  // could be another thread's save in progress
+        let alive = ".board.md.lanes-tmp-1-3d"  // PID 1 always exists
         let unrelated = ".other.md.lanes-tmp-\(dead)-4c"
         for name in [stale, ours, alive, unrelated] { writeBehindTheBack([1, 2, 3], to: folder.file(name)) }
 
@@ -227,8 +228,9 @@ final class Recorder<Value>: @unchecked Sendable {
         #expect(fd >= 0)
         let other = Array("- card B\n".utf8)
         #expect(other.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) } == other.count)
-        let oldTime = timespec(tv_sec: Int(fingerprint.modificationSeconds), tv_nsec: Int(fingerprint.modificationNanoseconds))
-        var times = [oldTime, oldTime]   // access time, modification time
+        let oldTime = timespec(
+            tv_sec: Int(fingerprint.modificationSeconds), tv_nsec: Int(fingerprint.modificationNanoseconds))
+        var times = [oldTime, oldTime]  // access time, modification time
         #expect(futimens(fd, &times) == 0)
         close(fd)
 
@@ -300,8 +302,9 @@ final class Recorder<Value>: @unchecked Sendable {
         FaultCase(step: .write(offset: 0), fault: .fail(ENOSPC), reason: "No space left on device"),
         FaultCase(step: .write(offset: SafeFile.chunkSize), fault: .fail(ENOSPC), reason: "No space left on device"),
         FaultCase(step: .write(offset: 2 * SafeFile.chunkSize), fault: .fail(EIO), reason: "Input/output error"),
-        FaultCase(step: .write(offset: SafeFile.chunkSize), fault: .shortWrite,
-                  reason: "the disk accepted only \(SafeFile.chunkSize) of \(3 * SafeFile.chunkSize + 5) bytes"),
+        FaultCase(
+            step: .write(offset: SafeFile.chunkSize), fault: .shortWrite,
+            reason: "the disk accepted only \(SafeFile.chunkSize) of \(3 * SafeFile.chunkSize + 5) bytes"),
         FaultCase(step: .syncFile, fault: .fail(EIO), reason: "Input/output error"),
         FaultCase(step: .rename, fault: .fail(EROFS), reason: "Read-only file system"),
     ]
@@ -319,7 +322,8 @@ final class Recorder<Value>: @unchecked Sendable {
                 steps.append(step)
                 return step == fault.step ? fault.fault : nil
             }) {
-                try SafeFile.writeAtomically(boardBytes(2, count: 3 * SafeFile.chunkSize + 5), to: path, expecting: before)
+                try SafeFile.writeAtomically(
+                    boardBytes(2, count: 3 * SafeFile.chunkSize + 5), to: path, expecting: before)
             }
         }
         #expect(error == .writeFailed(path: path, reason: fault.reason))
@@ -384,14 +388,18 @@ final class Recorder<Value>: @unchecked Sendable {
         defer { umount2(folder.path, Int32(MNT_DETACH)) }
         let path = folder.file("board.md")
         let before = try SafeFile.writeAtomically(Array("old".utf8), to: path, expecting: nil)
-        try #require(mount("tmpfs", folder.path, "tmpfs", UInt(MS_REMOUNT | MS_RDONLY), "size=64k") == 0,
-                     "remount read-only: \(POSIX.message(errno))")
+        try #require(
+            mount("tmpfs", folder.path, "tmpfs", UInt(MS_REMOUNT | MS_RDONLY), "size=64k") == 0,
+            "remount read-only: \(POSIX.message(errno))")
 
         let error = #expect(throws: StorageError.self) {
             try SafeFile.writeAtomically(Array("new".utf8), to: path, expecting: before)
         }
-        #expect(error == .writeFailed(path: path,
-                                      reason: "cannot create a temporary file in \(folder.path): Read-only file system"))
+        #expect(
+            error
+                == .writeFailed(
+                    path: path,
+                    reason: "cannot create a temporary file in \(folder.path): Read-only file system"))
         #expect(contents(of: path) == Array("old".utf8))
         #expect(try SafeFile.fingerprint(path) == before)
     }
@@ -400,12 +408,17 @@ final class Recorder<Value>: @unchecked Sendable {
 
     @Test func messagesNameThePathAndTheReason() {
         let path = "/home/me/board.md"
-        #expect(StorageError.notFound(path: path).description == "Cannot open /home/me/board.md: the file does not exist.")
-        #expect(StorageError.unreadable(path: path, reason: "Permission denied").description
-            == "Cannot read /home/me/board.md: Permission denied.")
-        #expect(StorageError.modifiedOnDisk(path: path).description
-            == "/home/me/board.md was changed by another program since Lanes read it; not saving over those changes.")
-        #expect(StorageError.readOnly(path: path).description
-            == "/home/me/board.md is read-only (no write permission): Lanes does not change it.")
+        #expect(
+            StorageError.notFound(path: path).description == "Cannot open /home/me/board.md: the file does not exist.")
+        #expect(
+            StorageError.unreadable(path: path, reason: "Permission denied").description
+                == "Cannot read /home/me/board.md: Permission denied.")
+        #expect(
+            StorageError.modifiedOnDisk(path: path).description
+                == "/home/me/board.md was changed by another program since Lanes read it; not saving over those changes."
+        )
+        #expect(
+            StorageError.readOnly(path: path).description
+                == "/home/me/board.md is read-only (no write permission): Lanes does not change it.")
     }
 }

@@ -20,7 +20,9 @@ import Testing
         var ours = board
         ours.columns[0].title = "Backlog"
         _ = try store.commit(base: board, ours: ours)
-        #expect(String(decoding: contents(of: path)!, as: UTF8.self) == text.replacingOccurrences(of: "## To do", with: "## Backlog"))
+        #expect(
+            String(decoding: contents(of: path)!, as: UTF8.self)
+                == text.replacingOccurrences(of: "## To do", with: "## Backlog"))
     }
 
     @Test func anOutsideAddAndOurMoveAreBothWrittenAndUntouchedLinesStay() throws {
@@ -32,7 +34,8 @@ import Testing
         ours.columns[1].cards.append(a0)
         let outcome = try store.commit(base: board, ours: ours)
         #expect(outcome.conflicts.isEmpty && outcome.incomingChanges == 1)
-        #expect(String(decoding: contents(of: path)!, as: UTF8.self)
+        #expect(
+            String(decoding: contents(of: path)!, as: UTF8.self)
                 == "## To do\n\n\n- a1\n\n## Doing\n\n- b0\n- a0\n\n\n## Done\n\n- c0\n- c1\n")
         #expect(outcome.board.columns[1].cards.last?.id == a0.id, "our card keeps its identity")
         #expect(try store.refresh() == nil, "nothing new after our own write")

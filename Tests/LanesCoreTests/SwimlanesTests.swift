@@ -21,17 +21,18 @@ private func parseError(_ text: String, sourceLocation: SourceLocation = #_sourc
 private func lanes(_ tags: String...) -> Swimlanes { try! Swimlanes(tags) }
 
 /// To do: "Fix login #frontend", "Write docs"; Done: "Ship it #backend #frontend", "API #Backend".
-private let sample = "## To do\n\n- Fix login #frontend\n- Write docs\n\n## Done\n\n- Ship it #backend #frontend\n- API #Backend\n"
+private let sample =
+    "## To do\n\n- Fix login #frontend\n- Write docs\n\n## Done\n\n- Ship it #backend #frontend\n- API #Backend\n"
 
 @Suite("Swimlanes: the sidecar line")
 struct SwimlanesFileTests {
     @Test func parsesBesideRulesAndWritesBackEveryLine() throws {
         let text = """
-        # Lanes for the team
-        accept "Done" from "Review"
+            # Lanes for the team
+            accept "Done" from "Review"
 
-        swimlanes "frontend" backend "ops/db"   # by team
-        """ + "\n"
+            swimlanes "frontend" backend "ops/db"   # by team
+            """ + "\n"
         let rules = try parse(text)
         #expect(rules.swimlanes == lanes("frontend", "backend", "ops/db"))
         #expect(rules.rules == [AcceptRule(column: "Done", sources: ["Review"])])
@@ -42,16 +43,21 @@ struct SwimlanesFileTests {
     }
 
     @Test func badLinesSayFileLineAndWhat() {
-        #expect(parseError("# c\nswimlanes \"front end\"\n")
+        #expect(
+            parseError("# c\nswimlanes \"front end\"\n")
                 == ".b.md.lanes:2: \"front end\" is not a tag: a tag is letters, digits, _, - and / (no spaces, no #)")
-        #expect(parseError("swimlanes frontend Frontend\n")
+        #expect(
+            parseError("swimlanes frontend Frontend\n")
                 == ".b.md.lanes:1: lane \"Frontend\" is named twice (tags are compared ignoring case)")
-        #expect(parseError("swimlanes a\n\nswimlanes b\n")
+        #expect(
+            parseError("swimlanes a\n\nswimlanes b\n")
                 == ".b.md.lanes:3: a second swimlanes line (the first is on line 1); put all lanes on one line")
-        #expect(parseError("swimlanes   # none yet\n")
+        #expect(
+            parseError("swimlanes   # none yet\n")
                 == ".b.md.lanes:1: swimlanes with no lane: name at least one tag, or remove the line")
         #expect(parseError("swimlanes \"frontend\n") == ".b.md.lanes:1: a quoted name is not closed (a \" is missing)")
-        #expect(parseError("swimlanes \"\"\n")
+        #expect(
+            parseError("swimlanes \"\"\n")
                 == ".b.md.lanes:1: \"\" is not a tag: a tag is letters, digits, _, - and / (no spaces, no #)")
     }
 
@@ -71,8 +77,11 @@ struct SwimlanesFileTests {
     }
 
     @Test func validTags() {
-        #expect(Swimlanes.isTag("frontend") && Swimlanes.isTag("ops/db") && Swimlanes.isTag("a_b-c") && Swimlanes.isTag("ünï"))
-        #expect(!Swimlanes.isTag("") && !Swimlanes.isTag("a b") && !Swimlanes.isTag("#a") && !Swimlanes.isTag("a,b")
+        #expect(
+            Swimlanes.isTag("frontend") && Swimlanes.isTag("ops/db") && Swimlanes.isTag("a_b-c")
+                && Swimlanes.isTag("ünï"))
+        #expect(
+            !Swimlanes.isTag("") && !Swimlanes.isTag("a b") && !Swimlanes.isTag("#a") && !Swimlanes.isTag("a,b")
                 && !Swimlanes.isTag("a#b"))
         #expect(throws: Swimlanes.Problem.empty) { try Swimlanes([]) }
         #expect(throws: Swimlanes.Problem.duplicate("A")) { try Swimlanes(["a", "A"]) }
@@ -150,8 +159,11 @@ struct SwimlanesPlacementTests {
             for c in 0..<Int.random(in: 1...3, using: &rng) {
                 var cards: [Card] = []
                 for _ in 0..<Int.random(in: 1...4, using: &rng) {
-                    cards.append(Card(id: ItemID(next), title: Self.randomTitle(&rng), due: Bool.random(using: &rng) ? "2026-11-25" : nil,
-                                      descriptionLines: ["line #frontend"], subtasks: [Subtask("s #backend")]))
+                    cards.append(
+                        Card(
+                            id: ItemID(next), title: Self.randomTitle(&rng),
+                            due: Bool.random(using: &rng) ? "2026-11-25" : nil,
+                            descriptionLines: ["line #frontend"], subtasks: [Subtask("s #backend")]))
                     next += 1
                 }
                 columns.append(Column(title: "C\(c)", cards: cards))
@@ -159,11 +171,13 @@ struct SwimlanesPlacementTests {
             let board = Board(columns: columns)
             let s = Int.random(in: 0..<board.columns.count, using: &rng)
             let path = ItemPath(section: s, item: Int.random(in: 0..<board.columns[s].cards.count, using: &rng))
-            let target: Int? = Int.random(in: -1..<lanes.count, using: &rng) < 0 ? nil : Int.random(in: 0..<lanes.count, using: &rng)
+            let target: Int? =
+                Int.random(in: -1..<lanes.count, using: &rng) < 0 ? nil : Int.random(in: 0..<lanes.count, using: &rng)
             var moved = board
             moved[path] = lanes.card(board[path], movedTo: target)
             let before = board[path], after = moved[path]
-            let context = "round \(round): \(before.title.debugDescription) → \(target.map(String.init) ?? "No lane"): \(after.title.debugDescription)"
+            let context =
+                "round \(round): \(before.title.debugDescription) → \(target.map(String.init) ?? "No lane"): \(after.title.debugDescription)"
 
             #expect(lanes.placement(of: after).lane == target, "\(context)")
             let isLane = { (t: String) in lanes.lane(ofTag: t) != nil }
@@ -171,7 +185,9 @@ struct SwimlanesPlacementTests {
             #expect(Self.solid(after.title) == Self.solid(before.title), "\(context)")
             let removed = Swimlanes.tagTokens(in: before.title).filter { isLane($0.tag) }.count
             let blanks = { (t: String) in t.filter(\.isWhitespace).count }
-            #expect(blanks(after.title) >= blanks(before.title) - removed && blanks(after.title) <= blanks(before.title) + 1, "\(context)")
+            #expect(
+                blanks(after.title) >= blanks(before.title) - removed
+                    && blanks(after.title) <= blanks(before.title) + 1, "\(context)")
             var sameButTitle = after
             sameButTitle.title = before.title
             #expect(sameButTitle == before, "\(context)")
@@ -201,26 +217,27 @@ struct SwimlaneQueryTests {
     @Test func showPrintsLaneByLaneWithTheBoardsNumbers() throws {
         let (board, info) = try BoardFormat.parse(sample, file: "b.md")
         let teams = lanes("frontend", "backend")
-        #expect(SwimlaneQuery.show(board, lanes: teams, info: info) == """
-            Lane 1: #frontend (2 cards)
-              To do (1 card)
-                1. Fix login #frontend
-              Done (1 card)
-                3. Ship it #backend #frontend   (also in #backend)
+        #expect(
+            SwimlaneQuery.show(board, lanes: teams, info: info) == """
+                Lane 1: #frontend (2 cards)
+                  To do (1 card)
+                    1. Fix login #frontend
+                  Done (1 card)
+                    3. Ship it #backend #frontend   (also in #backend)
 
-            Lane 2: #backend (1 card)
-              To do (0 cards)
-                (no cards)
-              Done (1 card)
-                4. API #Backend
+                Lane 2: #backend (1 card)
+                  To do (0 cards)
+                    (no cards)
+                  Done (1 card)
+                    4. API #Backend
 
-            No lane (1 card)
-              To do (1 card)
-                2. Write docs
-              Done (0 cards)
-                (no cards)
+                No lane (1 card)
+                  To do (1 card)
+                    2. Write docs
+                  Done (0 cards)
+                    (no cards)
 
-            """)
+                """)
         // "No lane" is left out when it has no cards.
         let all = lanes("frontend", "backend", "docs")
         var tagged = board
@@ -230,16 +247,24 @@ struct SwimlaneQueryTests {
 
     @Test func listSetAndOptions() throws {
         var board = try BoardFormat.parse(sample, file: "b.md").board
-        #expect(SwimlaneQuery.list(board) == "No swimlanes: the board shows as columns. lanes swimlanes BOARD --tag TAG … sets them.\n")
-        #expect(SwimlaneQuery.set(&board, try SwimlaneQuery.lanes(fromOptions: ["#frontend", "backend"]))
+        #expect(
+            SwimlaneQuery.list(board)
+                == "No swimlanes: the board shows as columns. lanes swimlanes BOARD --tag TAG … sets them.\n")
+        #expect(
+            SwimlaneQuery.set(&board, try SwimlaneQuery.lanes(fromOptions: ["#frontend", "backend"]))
                 == "Swimlanes: #frontend (2 cards), #backend (1 card); No lane (1 card).")
         #expect(SwimlaneQuery.list(board) == "1\t#frontend\t2 cards\n2\t#backend\t1 card\n\tNo lane\t1 card\n")
         #expect(SwimlaneQuery.set(&board, nil) == "No swimlanes: the board shows as columns.")
         #expect(board.acceptRules.swimlanes == nil)
-        #expect(throws: CommandError(.badInput, "--tag: lane \"Backend\" is named twice (tags are compared ignoring case)")) {
+        #expect(
+            throws: CommandError(.badInput, "--tag: lane \"Backend\" is named twice (tags are compared ignoring case)")
+        ) {
             try SwimlaneQuery.lanes(fromOptions: ["backend", "Backend"])
         }
-        #expect(throws: CommandError(.badInput, "--tag: \"front end\" is not a tag: a tag is letters, digits, _, - and / (no spaces, no #)")) {
+        #expect(
+            throws: CommandError(
+                .badInput, "--tag: \"front end\" is not a tag: a tag is letters, digits, _, - and / (no spaces, no #)")
+        ) {
             try SwimlaneQuery.lanes(fromOptions: ["front end"])
         }
     }
@@ -253,7 +278,8 @@ struct SwimlaneQueryTests {
         let summary = try BoardCommands.edit(path) { SwimlaneQuery.set(&$0, lanes("frontend", "backend")) }
         #expect(summary == "Swimlanes: #frontend (2 cards), #backend (1 card); No lane (1 card).")
         #expect(try String(contentsOfFile: path, encoding: .utf8) == sample, "the board file is untouched")
-        #expect(try String(contentsOfFile: folder.file(".b.md.lanes"), encoding: .utf8)
+        #expect(
+            try String(contentsOfFile: folder.file(".b.md.lanes"), encoding: .utf8)
                 == "# ours\nswimlanes \"frontend\" \"backend\"\n")
         #expect(try FileBoardStore.load(path).board.acceptRules.swimlanes == lanes("frontend", "backend"))
         _ = try BoardCommands.edit(path) { SwimlaneQuery.set(&$0, nil) }
@@ -292,14 +318,19 @@ struct SwimlaneQueryTests {
                     ours[p] = teams.card(ours[p], movedTo: target < 0 ? nil : target)
                 }
                 let outcome = try stores[w].commit(base: bases[w], ours: ours)
-                if ours.acceptRules.swimlanes != bases[w].acceptRules.swimlanes { expected = ours.acceptRules.swimlanes }
+                if ours.acceptRules.swimlanes != bases[w].acceptRules.swimlanes {
+                    expected = ours.acceptRules.swimlanes
+                }
                 bases[w] = outcome.board
                 let disk = try FileBoardStore.load(path).board
                 let context = "seed \(seed) step \(step) writer \(w)"
                 #expect(disk.acceptRules.swimlanes == expected, "\(context)")
-                #expect(disk.acceptRules.swimlanes == outcome.board.acceptRules.swimlanes
+                #expect(
+                    disk.acceptRules.swimlanes == outcome.board.acceptRules.swimlanes
                         && disk.acceptRules.rules == outcome.board.acceptRules.rules, "\(context)")
-                #expect(disk.columns.map { $0.cards.map(\.title) } == outcome.board.columns.map { $0.cards.map(\.title) }, "\(context)")
+                #expect(
+                    disk.columns.map { $0.cards.map(\.title) } == outcome.board.columns.map { $0.cards.map(\.title) },
+                    "\(context)")
                 // No card is lost, none comes out twice and no text changes (a card retagged on both sides
                 // at once stays one card: the merge matches titles without their tags).
                 let now = disk.columns.flatMap { $0.cards.map { SwimlanesPlacementTests.solid($0.title) } }
@@ -334,7 +365,9 @@ struct SwimlanesRetagMergeTests {
     /// are mostly its tag. Matching titles without their tags keeps the card one card.
     @Test func aShortCardRetaggedTwoWaysComesOutOnce() throws {
         let base = try board("## To do\n\n- Fix #frontend\n- Docs\n\n## Done\n")
-        for (ours, theirs) in [("Fix #backend", "Fix"), ("Fix #backend", "Fix #ops"), ("#backend Fix", "Fix #frontend #ops")] {
+        for (ours, theirs) in [
+            ("Fix #backend", "Fix"), ("Fix #backend", "Fix #ops"), ("#backend Fix", "Fix #frontend #ops"),
+        ] {
             let o = try board("## To do\n\n- \(ours)\n- Docs\n\n## Done\n")
             let t = try board("## To do\n\n- \(theirs)\n- Docs\n\n## Done\n")
             let merged = BoardMerge.merge(base: base, ours: o, theirs: t).board
@@ -352,7 +385,12 @@ struct SwimlanesRetagMergeTests {
         let a = Card(id: ItemID(1), title: "#frontend"), b = Card(id: ItemID(2), title: "#backend")
         #expect(!BoardMatcher.similar(a, b))
         #expect(BoardMatcher.similar(a, Card(id: ItemID(3), title: "#frontend")))
-        #expect(BoardMatcher.similar(Card(id: ItemID(4), title: "Fix login #frontend"), Card(id: ItemID(5), title: "Fix login #backend #ops")))
-        #expect(!BoardMatcher.similar(Card(id: ItemID(6), title: "Fix login #frontend"), Card(id: ItemID(7), title: "Write docs #frontend")))
+        #expect(
+            BoardMatcher.similar(
+                Card(id: ItemID(4), title: "Fix login #frontend"), Card(id: ItemID(5), title: "Fix login #backend #ops")
+            ))
+        #expect(
+            !BoardMatcher.similar(
+                Card(id: ItemID(6), title: "Fix login #frontend"), Card(id: ItemID(7), title: "Write docs #frontend")))
     }
 }

@@ -10,7 +10,8 @@ func nastyString(_ rng: inout SplitMix64, maxLength: Int = 24) -> String {
     let pieces: [String] = [
         "\n", "\r", "\r\n", "\u{85}", "\u{2028}", "\u{2029}", "\0", "\u{0B}", "\u{0C}", "\u{1B}", "\u{1B}]0;x\u{07}",
         "\u{9B}", "\t", " ", "  ", "a", "Z", "é", "日本", "👍🏽", "\u{301}", "\0\u{301}", "\r\u{301}", "\"", "\\", "#",
-        "## ", "- ", "- [ ] ", "    > ", "    @ ", " @{2024-01-01}", "(3)", " (4)", "---", "%%", "***", "`", "**Complete**",
+        "## ", "- ", "- [ ] ", "    > ", "    @ ", " @{2024-01-01}", "(3)", " (4)", "---", "%%", "***", "`",
+        "**Complete**",
     ]
     let n = Int.random(in: 0...maxLength, using: &rng)
     var s = ""
@@ -34,7 +35,8 @@ struct TextRulesTests {
     @Test func problemNamesWhatAndWhere() {
         #expect(TextRules.problem(in: "fine") == nil)
         #expect(TextRules.problem(in: "ab\r\ncd")?.description == "a line break (CR LF) at character 3")
-        #expect(TextRules.problem(in: "ab\u{2028}")?.description == "a line break (LINE SEPARATOR, U+2028) at character 3")
+        #expect(
+            TextRules.problem(in: "ab\u{2028}")?.description == "a line break (LINE SEPARATOR, U+2028) at character 3")
         #expect(TextRules.problem(in: "a\0")?.description == "a NUL byte at character 2")
         #expect(TextRules.problem(in: "x\u{85}")?.description == "a line break (NEL, U+0085) at character 2")
     }
@@ -43,16 +45,22 @@ struct TextRulesTests {
         let (lines, changes) = TextRules.lines("one\r\ntwo\u{2028}three\0")
         #expect(lines == ["one", "two", "three"])
         #expect(changes.nulBytes == 1)
-        let card = Card(id: ItemID(1), title: "t\nu", due: "d\0", descriptionLines: ["a\u{2029}b"], subtasks: [Subtask("s\r")])
+        let card = Card(
+            id: ItemID(1), title: "t\nu", due: "d\0", descriptionLines: ["a\u{2029}b"], subtasks: [Subtask("s\r")])
         let (clean, all) = TextRules.storable(card)
-        #expect(clean.title == "t u" && clean.due == "d" && clean.descriptionLines == ["a", "b"] && clean.subtasks[0].title == "s ")
+        #expect(
+            clean.title == "t u" && clean.due == "d" && clean.descriptionLines == ["a", "b"]
+                && clean.subtasks[0].title == "s ")
         #expect(all == TextRules.Changes(lineBreaks: 3, nulBytes: 1))
     }
 
     @Test func theWriterNeverWritesWhatTheParserRefuses() throws {
         // Put straight into the model, past every door: the writer's own guard still holds.
-        var b = Board(columns: [Column(title: "c\0\r\n", cards: [Card(id: ItemID(1), title: "x\0y\rz", descriptionLines: ["\n"])],
-                                       extraLines: ["e\0"])])
+        var b = Board(columns: [
+            Column(
+                title: "c\0\r\n", cards: [Card(id: ItemID(1), title: "x\0y\rz", descriptionLines: ["\n"])],
+                extraLines: ["e\0"])
+        ])
         b.acceptRules.setSources(["o\r\nther"], for: "c\0\r\n")
         for dialect in [BoardDialect.taskell, .obsidian] {
             let text = BoardFormat.serialize(b, as: dialect)
@@ -72,11 +80,17 @@ struct TextRulesTests {
             // Door: interactive text and imports (replace).
             let titles = (0..<3).map { _ in TextRules.oneLine(nastyString(&rng)).text }
             let column = TextRules.oneLine(nastyString(&rng)).text
-            var board = Board(columns: [Column(title: column, cards: titles.enumerated().map { k, t in
-                Card(id: ItemID(UInt64(k + 1)), title: t, due: TextRules.oneLine(nastyString(&rng, maxLength: 4)).text,
-                     descriptionLines: TextRules.lines(nastyString(&rng)).lines,
-                     subtasks: [Subtask(TextRules.oneLine(nastyString(&rng)).text)])
-            }), Column(title: "Other")])
+            var board = Board(columns: [
+                Column(
+                    title: column,
+                    cards: titles.enumerated().map { k, t in
+                        Card(
+                            id: ItemID(UInt64(k + 1)), title: t,
+                            due: TextRules.oneLine(nastyString(&rng, maxLength: 4)).text,
+                            descriptionLines: TextRules.lines(nastyString(&rng)).lines,
+                            subtasks: [Subtask(TextRules.oneLine(nastyString(&rng)).text)])
+                    }), Column(title: "Other"),
+            ])
             // Door: the command line (refuse, or add).
             let argument = nastyString(&rng)
             do {
@@ -96,7 +110,9 @@ struct TextRulesTests {
             #expect(back.cardCount == board.cardCount, "round \(round)")
             if dialect == .taskell && !column.hasSuffix(")") {
                 #expect(back.columns.map(\.title) == board.columns.map(\.title), "round \(round)")
-                #expect(back.columns.flatMap { $0.cards.map(\.title) } == board.columns.flatMap { $0.cards.map(\.title) }, "round \(round)")
+                #expect(
+                    back.columns.flatMap { $0.cards.map(\.title) } == board.columns.flatMap { $0.cards.map(\.title) },
+                    "round \(round)")
             }
             let sidecar = board.acceptRules.serialized()
             let rules: AcceptRules
@@ -113,10 +129,12 @@ struct TextRulesTests {
         try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let export = folder.appendingPathComponent("t.json").path
-        let json = #"{"lists": [{"id": "l", "name": "To\r\ndo", "pos": 1}], "cards": [{"id": "c", "idList": "l", "name": "evil\u0000card\u2028two", "pos": 1, "desc": "a\u2029b"}]}"#
+        let json =
+            #"{"lists": [{"id": "l", "name": "To\r\ndo", "pos": 1}], "cards": [{"id": "c", "idList": "l", "name": "evil\u0000card\u2028two", "pos": 1, "desc": "a\u2029b"}]}"#
         try Data(json.utf8).write(to: URL(fileURLWithPath: export))
         let out = folder.appendingPathComponent("b.md").path
-        let summary = try BoardCommands.importTrello(from: export, to: out, dialect: .taskell, options: .init(), force: false)
+        let summary = try BoardCommands.importTrello(
+            from: export, to: out, dialect: .taskell, options: .init(), force: false)
         #expect(summary.contains("3 line breaks became spaces and 1 NUL byte was removed"))
         let (b, _) = try FileBoardStore.load(out)
         #expect(b.columns[0].title == "To do")

@@ -13,7 +13,9 @@ struct UndoPropertyTests {
 
     @Test(arguments: 0..<10)
     func fileStore(_ seed: UInt64) throws {
-        if let only = ProcessInfo.processInfo.environment["LANES_UNDO_SEED"].flatMap(UInt64.init), only != seed { return }
+        if let only = ProcessInfo.processInfo.environment["LANES_UNDO_SEED"].flatMap(UInt64.init), only != seed {
+            return
+        }
         let folder = ScratchFolder()
         defer { folder.remove() }
         let path = folder.file("board.md")
@@ -37,6 +39,8 @@ struct UndoPropertyTests {
 
 extension Array where Element == UInt8 {
     func write(to path: String) throws {
-        guard FileManager.default.createFile(atPath: path, contents: Data(self)) else { throw StorageError.notFound(path: path) }
+        guard FileManager.default.createFile(atPath: path, contents: Data(self)) else {
+            throw StorageError.notFound(path: path)
+        }
     }
 }

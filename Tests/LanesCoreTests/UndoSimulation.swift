@@ -69,7 +69,8 @@ struct UndoSimulation {
         if roll < 5 || cards.isEmpty {
             let c = int(columns.count)
             let slot: CardSlot = [.top, .end, .index(int(4))][int(3)]
-            return .addCard(Card(id: ItemID.fresh(), title: token(prefix)), column: columns[c], at: slot, fallbackColumn: c)
+            return .addCard(
+                Card(id: ItemID.fresh(), title: token(prefix)), column: columns[c], at: slot, fallbackColumn: c)
         }
         let card = cards[int(cards.count)]
         switch roll {
@@ -80,7 +81,9 @@ struct UndoSimulation {
     }
 
     static let trace = ProcessInfo.processInfo.environment["LANES_UNDO_TRACE"] != nil
-    func show(_ b: Board) -> String { b.columns.map { $0.title + ":" + $0.cards.map(\.title).joined(separator: ",") }.joined(separator: " | ") }
+    func show(_ b: Board) -> String {
+        b.columns.map { $0.title + ":" + $0.cards.map(\.title).joined(separator: ",") }.joined(separator: " | ")
+    }
 
     mutating func step(_ n: Int) throws {
         let roll = int(100)
@@ -107,7 +110,9 @@ struct UndoSimulation {
             let vanished = had.subtracting(has)
             if kind != "edit" {
                 let reverted = vanished.intersection(liveOther)
-                if !reverted.isEmpty { Issue.record("step \(n): \(kind) removed the other writer's \(reverted.sorted())"); throw Stop() }
+                if !reverted.isEmpty {
+                    Issue.record("step \(n): \(kind) removed the other writer's \(reverted.sorted())"); throw Stop()
+                }
             }
             liveLocal.subtract(vanished)
             liveOther.subtract(vanished)
@@ -169,8 +174,12 @@ struct UndoSimulation {
         }
         if Set(ids).count != ids.count { try fail("a card identity is on two cards") }
         var seen = Set<String>()
-        for t in Self.tokens(board) where !seen.insert(t).inserted { try fail("\(t) is on two cards (a duplicated card)") }
-        for c in board.columns { for card in c.cards where Self.tokens(of: card.title).count > 2 { try fail("a title grew: \(card.title)") } }
+        for t in Self.tokens(board) where !seen.insert(t).inserted {
+            try fail("\(t) is on two cards (a duplicated card)")
+        }
+        for c in board.columns {
+            for card in c.cards where Self.tokens(of: card.title).count > 2 { try fail("a title grew: \(card.title)") }
+        }
         let missingLocal = liveLocal.subtracting(seen)
         if !missingLocal.isEmpty { try fail("text typed here lost: \(missingLocal.sorted())") }
         let missingOther = liveOther.subtracting(seen)
@@ -179,4 +188,3 @@ struct UndoSimulation {
         if !back.isEmpty { try fail("what the other writer removed came back: \(back.sorted())") }
     }
 }
-

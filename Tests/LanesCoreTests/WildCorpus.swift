@@ -19,9 +19,11 @@ struct WildCorpus {
         chance(0.25) ? taskell() : obsidian()
     }
 
-    static let words = ["Plan", "the", "garden", "Call", "Ana", "fix", "bug", "#urgent", "#blog", "[[Shed]]",
-                        "[[Notes|alias]]", "Überprüfen", "日本語", "emoji 🌱", "**bold**", "`code`", "a<br>b",
-                        "[link](https://example.org)", "50%", "(draft)", "@home", "x&y", "~strike~", "#a/b-c"]
+    static let words = [
+        "Plan", "the", "garden", "Call", "Ana", "fix", "bug", "#urgent", "#blog", "[[Shed]]",
+        "[[Notes|alias]]", "Überprüfen", "日本語", "emoji 🌱", "**bold**", "`code`", "a<br>b",
+        "[link](https://example.org)", "50%", "(draft)", "@home", "x&y", "~strike~", "#a/b-c",
+    ]
 
     mutating func title() -> String {
         var parts: [String] = []
@@ -97,7 +99,10 @@ struct WildCorpus {
         ["%% kanban:settings", "```", "{", #"  "kanban-plugin": "board","#, #"  "lane-width": 300"#, "}", "```", "%%"],
         ["%% kanban:settings"],
         ["%% kanban:settings", "## Archive", "", "```", "```", "", "%%"],
-        ["%% kanban:settings", "```", "{}", "```", "%%", "***", "", "## Archive", "", "%% kanban:settings", "```", "{}", "```", "%%"],
+        [
+            "%% kanban:settings", "```", "{}", "```", "%%", "***", "", "## Archive", "", "%% kanban:settings", "```",
+            "{}", "```", "%%",
+        ],
     ]
 
     mutating func marker(_ style: String) -> String {
@@ -121,7 +126,7 @@ struct WildCorpus {
             case 9: out.append("a lazy continuation line")
             case 10: out += ["\t```", "\t## code in a card", "\t```"]
             case 11: out += ["<div>", "a block of HTML", "</div>"]
-            case 12: out += ["***"]   // (a `---` under a paragraph would underline it as a heading)
+            case 12: out += ["***"]  // (a `---` under a paragraph would underline it as a heading)
             default: out += ["", "    after a blank line, indented"]
             }
         }
@@ -134,13 +139,16 @@ struct WildCorpus {
         var lines: [String] = []
         for list in 0..<int(1...5) {
             if list > 0 { lines.append("") }
-            lines.append("## " + pick(["To Do", "Doing", "Done", "Backlog", "週末"]) + (chance(0.1) ? " (\(int(1...9)))" : ""))
+            lines.append(
+                "## " + pick(["To Do", "Doing", "Done", "Backlog", "週末"]) + (chance(0.1) ? " (\(int(1...9)))" : ""))
             lines.append("")
             for _ in 0..<int(0...6) {
                 lines.append("- " + title())
                 if chance(0.2) { lines.append("    @ 2025-0\(int(1...9))-1\(int(0...9))") }
                 if chance(0.3) { for _ in 0..<int(1...3) { lines.append("    > " + title()) } }
-                if chance(0.3) { for _ in 0..<int(1...3) { lines.append((chance(0.5) ? "    * [x] " : "    * [ ] ") + title()) } }
+                if chance(0.3) {
+                    for _ in 0..<int(1...3) { lines.append((chance(0.5) ? "    * [x] " : "    * [ ] ") + title()) }
+                }
             }
         }
         return encode(lines)

@@ -25,7 +25,9 @@ struct FlowAggregateTests {
     /// `stampTimes`: the administrator dates each step's rows (the aggregates are folded again);
     /// else they keep the server's times (folded as they were written). `columnChange`: a step
     /// renames, adds, deletes or reorders a column at random steps (by the store or raw SQL).
-    func runScript(seed: UInt64, steps: Int, stampTimes: Bool, columnChange: Bool) throws -> (url: String, board: Int64, last: Int64) {
+    func runScript(seed: UInt64, steps: Int, stampTimes: Bool, columnChange: Bool) throws -> (
+        url: String, board: Int64, last: Int64
+    ) {
         var rng = SplitMix64(seed: seed)
         func int(_ n: Int) -> Int { Int(rng.next() % UInt64(max(1, n))) }
         let name = TestServer.boardName("flowagg")
@@ -60,8 +62,9 @@ struct FlowAggregateTests {
             case 1: break  // the same second
             default: time += Int64(60 + int(2 * 86_400))
             }
-            let r = try admin.query("UPDATE lanes.history SET at = to_timestamp($1) WHERE board_id = $2 AND id > $3 RETURNING id",
-                                    [String(time), b, String(seen)])
+            let r = try admin.query(
+                "UPDATE lanes.history SET at = to_timestamp($1) WHERE board_id = $2 AND id > $3 RETURNING id",
+                [String(time), b, String(seen)])
             for i in 0..<r.count { seen = max(seen, r.int(i, 0) ?? seen) }
         }
         try stamp()
@@ -86,9 +89,14 @@ struct FlowAggregateTests {
                     let base = try alice.load()
                     var ours = base
                     let c = int(ours.columns.count)
-                    ours.columns[c].title = Self.columns.contains(ours.columns[c].title) && int(2) == 0
-                        ? ours.columns[c].title + " now" : Self.columns[int(Self.columns.count)] + (int(2) == 0 ? "" : " \(k)")
-                    if ours.columns.contains(where: { $0.id != ours.columns[c].id && $0.title == ours.columns[c].title }) { ours.columns[c].title += " \(k)" }
+                    ours.columns[c].title =
+                        Self.columns.contains(ours.columns[c].title) && int(2) == 0
+                        ? ours.columns[c].title + " now"
+                        : Self.columns[int(Self.columns.count)] + (int(2) == 0 ? "" : " \(k)")
+                    if ours.columns.contains(where: { $0.id != ours.columns[c].id && $0.title == ours.columns[c].title }
+                    ) {
+                        ours.columns[c].title += " \(k)"
+                    }
                     _ = try alice.commit(base: base, ours: ours)
                 case 2:
                     let base = try alice.load()
@@ -99,8 +107,9 @@ struct FlowAggregateTests {
                     // A column deleted, its cards first moved to another (raw SQL, one transaction).
                     let gone = 1 + int(cols.count - 1)
                     try raw.query("BEGIN")
-                    try raw.query("UPDATE lanes.cards SET column_id = $1, key = 'zx' || id WHERE board_id = $2 AND column_id = $3",
-                                  [String(cols[int(gone)]), b, String(cols[gone])])
+                    try raw.query(
+                        "UPDATE lanes.cards SET column_id = $1, key = 'zx' || id WHERE board_id = $2 AND column_id = $3",
+                        [String(cols[int(gone)]), b, String(cols[gone])])
                     try raw.query("DELETE FROM lanes.columns WHERE board_id = $1 AND id = $2", [b, String(cols[gone])])
                     try raw.query("COMMIT")
                 case 4:
@@ -113,17 +122,21 @@ struct FlowAggregateTests {
                     // Renamed and a card moved in one raw transaction.
                     let ids = Array(try cardIDs()).sorted()
                     try raw.query("BEGIN")
-                    try raw.query("UPDATE lanes.columns SET title = title || ' (raw \(k))' WHERE board_id = $1 AND id = $2", [b, String(cols[int(cols.count)])])
+                    try raw.query(
+                        "UPDATE lanes.columns SET title = title || ' (raw \(k))' WHERE board_id = $1 AND id = $2",
+                        [b, String(cols[int(cols.count)])])
                     if !ids.isEmpty {
                         nextRaw += 1
-                        try raw.query("UPDATE lanes.cards SET column_id = $1, key = $4 WHERE board_id = $2 AND id = $3",
-                                      [String(cols[int(cols.count)]), b, String(ids[int(ids.count)]), "zy\(nextRaw)"])
+                        try raw.query(
+                            "UPDATE lanes.cards SET column_id = $1, key = $4 WHERE board_id = $2 AND id = $3",
+                            [String(cols[int(cols.count)]), b, String(ids[int(ids.count)]), "zy\(nextRaw)"])
                     }
                     try raw.query("COMMIT")
                 default:
                     // Reordered by raw SQL: a column's key set before the first's.
-                    try raw.query("UPDATE lanes.columns SET key = $1 WHERE board_id = $2 AND id = $3",
-                                  ["0\(k)", b, String(cols[int(cols.count)])])
+                    try raw.query(
+                        "UPDATE lanes.columns SET key = $1 WHERE board_id = $2 AND id = $3",
+                        ["0\(k)", b, String(cols[int(cols.count)])])
                 }
             } else if int(3) == 0 {
                 // Raw SQL as bob: one to three changes in one transaction.
@@ -134,12 +147,16 @@ struct FlowAggregateTests {
                     let op = int(10)
                     if op < 5, !ids.isEmpty {
                         nextRaw += 1
-                        try raw.query("UPDATE lanes.cards SET column_id = $1, key = $4 WHERE board_id = $2 AND id = $3",
-                                      [String(cols[int(cols.count)]), b, String(ids[int(ids.count)]), "zy\(nextRaw)"])
+                        try raw.query(
+                            "UPDATE lanes.cards SET column_id = $1, key = $4 WHERE board_id = $2 AND id = $3",
+                            [String(cols[int(cols.count)]), b, String(ids[int(ids.count)]), "zy\(nextRaw)"])
                     } else if op < 6, !ids.isEmpty {
-                        try raw.query("UPDATE lanes.cards SET title = title || ' raw' WHERE board_id = $1 AND id = $2", [b, String(ids[int(ids.count)])])
+                        try raw.query(
+                            "UPDATE lanes.cards SET title = title || ' raw' WHERE board_id = $1 AND id = $2",
+                            [b, String(ids[int(ids.count)])])
                     } else if op < 8, !ids.isEmpty {
-                        try raw.query("DELETE FROM lanes.cards WHERE board_id = $1 AND id = $2", [b, String(ids[int(ids.count)])])
+                        try raw.query(
+                            "DELETE FROM lanes.cards WHERE board_id = $1 AND id = $2", [b, String(ids[int(ids.count)])])
                     } else {
                         // A card added, or one deleted before added again with its id.
                         let id: Int64
@@ -149,8 +166,9 @@ struct FlowAggregateTests {
                             nextRaw += 1
                             id = nextRaw
                         }
-                        try raw.query("INSERT INTO lanes.cards (board_id, id, column_id, key, title, seq) VALUES ($1, $2, $3, $4, $5, 1)",
-                                      [b, String(id), String(cols[int(cols.count)]), "zz\(id)", "Raw \(id)"])
+                        try raw.query(
+                            "INSERT INTO lanes.cards (board_id, id, column_id, key, title, seq) VALUES ($1, $2, $3, $4, $5, 1)",
+                            [b, String(id), String(cols[int(cols.count)]), "zz\(id)", "Raw \(id)"])
                     }
                 }
                 try raw.query("COMMIT")
@@ -163,7 +181,8 @@ struct FlowAggregateTests {
                 if op < 2 || all.isEmpty {
                     n += 1
                     let c = int(2) == 0 ? 0 : int(ours.columns.count)
-                    ours.columns[c].cards.insert(Card(id: ours.makeID(), title: "Task \(n)"), at: int(ours.columns[c].cards.count + 1))
+                    ours.columns[c].cards.insert(
+                        Card(id: ours.makeID(), title: "Task \(n)"), at: int(ours.columns[c].cards.count + 1))
                 } else if op < 7 {
                     let (c, p) = all[int(all.count)]
                     let card = ours.columns[c].cards.remove(at: p)
@@ -183,7 +202,10 @@ struct FlowAggregateTests {
             gone += before.subtracting(try cardIDs()).sorted()
             try stamp()
         }
-        let last = try admin.query("SELECT floor(extract(epoch FROM max(at)))::bigint FROM lanes.history WHERE board_id = $1", [b]).int(0, 0) ?? time
+        let last =
+            try admin.query(
+                "SELECT floor(extract(epoch FROM max(at)))::bigint FROM lanes.history WHERE board_id = $1", [b]
+            ).int(0, 0) ?? time
         return (url, alice.boardID, last)
     }
 
@@ -196,21 +218,27 @@ struct FlowAggregateTests {
                 + c.timeIn.map { "\($0.column)=\($0.seconds)" }.joined(separator: ",")
         }.joined(separator: "\n")
         let columns = r.columns.map { "\($0.title):\($0.stage.name)" }.joined(separator: ",")
-        return json + "\n" + cards + "\n" + columns + "\n" + r.aging.map { "\($0.card) \($0.over.map(String.init) ?? "-")" }.joined(separator: ",")
+        return json + "\n" + cards + "\n" + columns + "\n"
+            + r.aging.map { "\($0.card) \($0.over.map(String.init) ?? "-")" }.joined(separator: ",")
     }
 
     func compare(url: String, last: Int64, expectSummary: Bool, seed: UInt64) throws {
-        let settings = [FlowColumns(), FlowColumns(started: "Ready", done: "Review"), FlowColumns(started: "Doing", done: "Done"),
-                        FlowColumns(started: "Backlog"), FlowColumns(done: "Ready")]
+        let settings = [
+            FlowColumns(), FlowColumns(started: "Ready", done: "Review"), FlowColumns(started: "Doing", done: "Done"),
+            FlowColumns(started: "Backlog"), FlowColumns(done: "Ready"),
+        ]
         for now in [last, last + 3 * 86_400 + 1_234] {
             let (folded, _) = try PostgresFlowHistory.read(url: url, now: now)
             let (whole, _) = try PostgresFlowHistory.read(url: url, now: now, summary: false)
             if (folded.summary != nil) != expectSummary {
                 let admin = try server.connect("lanes_admin")
                 defer { admin.close() }
-                let r = try admin.query("SELECT f::text FROM lanes.flow_boards f WHERE board_id = (SELECT board_id FROM lanes.board_names WHERE name = $1)",
-                                        [try PostgresURL(url).board])
-                Issue.record("seed \(seed): the aggregates \(expectSummary ? "were not used" : "were used"); flow_boards: \(r.count > 0 ? r[0, 0] ?? "" : "none"), now \(now)")
+                let r = try admin.query(
+                    "SELECT f::text FROM lanes.flow_boards f WHERE board_id = (SELECT board_id FROM lanes.board_names WHERE name = $1)",
+                    [try PostgresURL(url).board])
+                Issue.record(
+                    "seed \(seed): the aggregates \(expectSummary ? "were not used" : "were used"); flow_boards: \(r.count > 0 ? r[0, 0] ?? "" : "none"), now \(now)"
+                )
             }
             #expect(whole.summary == nil && !whole.events.isEmpty)
             for setting in settings {
@@ -221,7 +249,8 @@ struct FlowAggregateTests {
                     if a != w {
                         let al = a.split(separator: "\n"), wl = w.split(separator: "\n")
                         for (x, y) in zip(al, wl) where x != y {
-                            Issue.record("first difference:\n aggregates: \(x.prefix(600))\n whole:      \(y.prefix(600))")
+                            Issue.record(
+                                "first difference:\n aggregates: \(x.prefix(600))\n whole:      \(y.prefix(600))")
                             break
                         }
                         return
@@ -239,29 +268,33 @@ struct FlowAggregateTests {
         #expect(atLast.summary != nil)
     }
 
-    @Test("random histories, times set by the administrator (forwards, equal, backwards): aggregates = whole record",
-          arguments: Array(UInt64(1)...UInt64(12)))
+    @Test(
+        "random histories, times set by the administrator (forwards, equal, backwards): aggregates = whole record",
+        arguments: Array(UInt64(1)...UInt64(12)))
     func stamped(seed: UInt64) throws {
         let (url, _, last) = try runScript(seed: seed, steps: 40, stampTimes: true, columnChange: false)
         try compare(url: url, last: last, expectSummary: true, seed: seed)
     }
 
-    @Test("random histories at the server's own times, folded as written (no refold): aggregates = whole record",
-          arguments: Array(UInt64(101)...UInt64(106)))
+    @Test(
+        "random histories at the server's own times, folded as written (no refold): aggregates = whole record",
+        arguments: Array(UInt64(101)...UInt64(106)))
     func asWritten(seed: UInt64) throws {
         let (url, _, last) = try runScript(seed: seed, steps: 40, stampTimes: false, columnChange: false)
         try compare(url: url, last: last, expectSummary: true, seed: seed)
     }
 
-    @Test("columns renamed, added, deleted and reordered between card moves (times set by the administrator): aggregates = whole record",
-          arguments: Array(UInt64(201)...UInt64(208)))
+    @Test(
+        "columns renamed, added, deleted and reordered between card moves (times set by the administrator): aggregates = whole record",
+        arguments: Array(UInt64(201)...UInt64(208)))
     func columnsChanged(seed: UInt64) throws {
         let (url, _, last) = try runScript(seed: seed, steps: 50, stampTimes: true, columnChange: true)
         try compare(url: url, last: last, expectSummary: true, seed: seed)
     }
 
-    @Test("columns changed between card moves at the server's own times, folded as written: aggregates = whole record",
-          arguments: Array(UInt64(301)...UInt64(304)))
+    @Test(
+        "columns changed between card moves at the server's own times, folded as written: aggregates = whole record",
+        arguments: Array(UInt64(301)...UInt64(304)))
     func columnsChangedAsWritten(seed: UInt64) throws {
         let (url, _, last) = try runScript(seed: seed, steps: 50, stampTimes: false, columnChange: true)
         try compare(url: url, last: last, expectSummary: true, seed: seed)
@@ -270,7 +303,9 @@ struct FlowAggregateTests {
     /// Many rows about each card in one statement (the fold groups them by card in memory): the
     /// same random rows written by the administrator once as one INSERT and once row by row, on two
     /// boards alike; the aggregates must be the same rows, and give the whole record's report.
-    @Test("many rows about each card in one statement fold as they do one row at a time", arguments: [401, 402, 403] as [UInt64])
+    @Test(
+        "many rows about each card in one statement fold as they do one row at a time",
+        arguments: [401, 402, 403] as [UInt64])
     func oneStatement(seed: UInt64) throws {
         var rng = SplitMix64(seed: seed)
         func int(_ n: Int) -> Int { Int(rng.next() % UInt64(max(1, n))) }
@@ -321,25 +356,35 @@ struct FlowAggregateTests {
             var values: [String] = []
             var t = 1_772_000_000
             for c in 0..<6 {
-                values.append("('card', 'added', \(c + 1), \(colID[c % 4]), to_timestamp(\(t)), NULL::jsonb, jsonb_build_object('title', 'Card \(c)'))")
+                values.append(
+                    "('card', 'added', \(c + 1), \(colID[c % 4]), to_timestamp(\(t)), NULL::jsonb, jsonb_build_object('title', 'Card \(c)'))"
+                )
             }
             for (i, r) in script.enumerated() {
                 if later[i] { t += 60 }
                 switch (r.entity, r.kind) {
                 case ("column", "edited"):
-                    values.append("('column', 'edited', NULL, \(colID[r.column]), to_timestamp(\(t)), NULL, jsonb_build_object('title', '\(r.title!)'))")
+                    values.append(
+                        "('column', 'edited', NULL, \(colID[r.column]), to_timestamp(\(t)), NULL, jsonb_build_object('title', '\(r.title!)'))"
+                    )
                 case ("column", "moved"):
                     let to = key[Int(String(r.title!.prefix(1)))!] + r.title!.dropFirst()
-                    values.append("('column', 'moved', NULL, \(colID[r.column]), to_timestamp(\(t)), NULL, jsonb_build_object('key', '\(to)'))")
+                    values.append(
+                        "('column', 'moved', NULL, \(colID[r.column]), to_timestamp(\(t)), NULL, jsonb_build_object('key', '\(to)'))"
+                    )
                 case ("card", "deleted"):
-                    values.append("('card', 'deleted', \(r.card + 1), NULL, to_timestamp(\(t)), jsonb_build_object('title', 'gone \(i)'), NULL)")
+                    values.append(
+                        "('card', 'deleted', \(r.card + 1), NULL, to_timestamp(\(t)), jsonb_build_object('title', 'gone \(i)'), NULL)"
+                    )
                 default:
                     let after = r.title.map { "jsonb_build_object('title', '\($0)')" } ?? "NULL"
-                    values.append("('card', '\(r.kind)', \(r.card + 1), \(colID[r.column]), to_timestamp(\(t)), NULL, \(after))")
+                    values.append(
+                        "('card', '\(r.kind)', \(r.card + 1), \(colID[r.column]), to_timestamp(\(t)), NULL, \(after))")
                 }
             }
             func insert(_ rows: [String]) throws {
-                try admin.query("""
+                try admin.query(
+                    """
                     INSERT INTO lanes.history (board_id, role, entity, kind, card_id, column_id, at, before, after)
                     SELECT \(b), 'alice', v.entity, v.kind, v.card::bigint, v.col::bigint, v.at::timestamptz, v.before::jsonb, v.after::jsonb
                     FROM (VALUES \(rows.joined(separator: ", "))) AS v (entity, kind, card, col, at, before, after)
@@ -348,7 +393,9 @@ struct FlowAggregateTests {
             if oneStatement {
                 try insert(values)
                 let f = try admin.query("SELECT folded_rows, exact FROM lanes.flow_boards WHERE board_id = $1", [b])
-                #expect(f.int(0, 0) ?? 0 > 600 && f[0, 1] == "t", "one statement folded: \(f.count > 0 ? "\(f[0, 0] ?? "") \(f[0, 1] ?? "")" : "none")")
+                #expect(
+                    f.int(0, 0) ?? 0 > 600 && f[0, 1] == "t",
+                    "one statement folded: \(f.count > 0 ? "\(f[0, 0] ?? "") \(f[0, 1] ?? "")" : "none")")
             } else {
                 for v in values { try insert([v]) }
             }
@@ -366,13 +413,17 @@ struct FlowAggregateTests {
                 "SELECT card_id, epoch, array_position($2::bigint[], column_id) FROM lanes.flow_presence f",
                 "SELECT exact, last_at, last_event, card_rows, card_events, epoch, epoch_at FROM lanes.flow_boards f",
             ] {
-                let r = try admin.query("SELECT x::text FROM (\(query) WHERE f.board_id = $1) x", query.contains("$2") ? [b, ids] : [b])
+                let r = try admin.query(
+                    "SELECT x::text FROM (\(query) WHERE f.board_id = $1) x", query.contains("$2") ? [b, ids] : [b])
                 dump.append((0..<r.count).map { r[$0, 0] ?? "" }.sorted().joined(separator: "\n"))
             }
             dumps.append(dump)
-            #expect(dump[0].split(separator: "\n").count == 6 && dump[4].split(separator: "\n").count > 3, "cards and presence rows: \(dump[0]) \(dump[4])")
+            #expect(
+                dump[0].split(separator: "\n").count == 6 && dump[4].split(separator: "\n").count > 3,
+                "cards and presence rows: \(dump[0]) \(dump[4])")
             // The board's columns as the rows leave them (the reader checks them against the board), set by alice.
-            let final = try raw.query("""
+            let final = try raw.query(
+                """
                 SELECT c.id, (SELECT after ->> 'title' FROM lanes.history h WHERE h.board_id = c.board_id AND h.column_id = c.id
                               AND h.entity = 'column' AND h.after ? 'title' ORDER BY h.id DESC LIMIT 1),
                              (SELECT after ->> 'key' FROM lanes.history h WHERE h.board_id = c.board_id AND h.column_id = c.id
@@ -380,10 +431,13 @@ struct FlowAggregateTests {
                 FROM lanes.columns c WHERE c.board_id = $1
                 """, [b])
             for i in 0..<final.count {
-                try raw.query("UPDATE lanes.columns SET title = $1, key = $2 WHERE board_id = $3 AND id = $4",
-                              [final[i, 1]!, final[i, 2]!, b, String(final.int(i, 0)!)])
+                try raw.query(
+                    "UPDATE lanes.columns SET title = $1, key = $2 WHERE board_id = $3 AND id = $4",
+                    [final[i, 1]!, final[i, 2]!, b, String(final.int(i, 0)!)])
             }
-            let last = try admin.query("SELECT floor(extract(epoch FROM max(at)))::bigint FROM lanes.history WHERE board_id = $1", [b]).int(0, 0)!
+            let last = try admin.query(
+                "SELECT floor(extract(epoch FROM max(at)))::bigint FROM lanes.history WHERE board_id = $1", [b]
+            ).int(0, 0)!
             try compare(url: url, last: last, expectSummary: true, seed: seed)
         }
         #expect(dumps[0].count == dumps[1].count)
@@ -397,7 +451,9 @@ struct FlowAggregateTests {
         defer { admin.close() }
         let tables = ["flow_boards", "flow_cards", "flow_moves", "flow_stints", "flow_days", "flow_presence"]
         func counts() throws -> [Int64] {
-            try tables.map { try admin.query("SELECT count(*) FROM lanes.\($0) WHERE board_id = $1", [String(board)]).int(0, 0) ?? -1 }
+            try tables.map {
+                try admin.query("SELECT count(*) FROM lanes.\($0) WHERE board_id = $1", [String(board)]).int(0, 0) ?? -1
+            }
         }
         let before = try counts()
         #expect(before[0] == 1 && before[1] > 5 && before[2] > 5, "the board has aggregates: \(before)")
@@ -418,7 +474,8 @@ struct FlowAggregateTests {
         let tables = ["flow_boards", "flow_cards", "flow_moves", "flow_stints", "flow_days", "flow_presence"]
         func dump() throws -> [String] {
             try tables.map { t in
-                let r = try admin.query("SELECT f::text FROM lanes.\(t) f WHERE board_id = $1 ORDER BY f::text", [String(board)])
+                let r = try admin.query(
+                    "SELECT f::text FROM lanes.\(t) f WHERE board_id = $1 ORDER BY f::text", [String(board)])
                 return (0..<r.count).map { r[$0, 0] ?? "" }.joined(separator: "\n")
             }
         }

@@ -53,8 +53,10 @@ struct FlowLockOrderTests {
 
     /// Waits until the server reports alice's session blocked by session `pid`.
     func aliceWaits(on pid: Int64, _ admin: PGConnection) throws -> Bool {
-        try waitFor(admin, "SELECT EXISTS (SELECT 1 FROM pg_stat_activity WHERE $1::int = ANY (pg_blocking_pids(pid)) AND usename = 'alice')",
-                    [String(pid)])
+        try waitFor(
+            admin,
+            "SELECT EXISTS (SELECT 1 FROM pg_stat_activity WHERE $1::int = ANY (pg_blocking_pids(pid)) AND usename = 'alice')",
+            [String(pid)])
     }
 
     /// Waits (polling the server, at most 30 s) until `condition` answers true; false if it never does.
@@ -66,8 +68,9 @@ struct FlowLockOrderTests {
         return false
     }
 
-    @Test("raw UPDATE held after its history is folded; a Lanes commit of another card meanwhile: both commit, aggregates exact",
-          arguments: ["UPDATE", "INSERT", "DELETE"])
+    @Test(
+        "raw UPDATE held after its history is folded; a Lanes commit of another card meanwhile: both commit, aggregates exact",
+        arguments: ["UPDATE", "INSERT", "DELETE"])
     func rawWriteAndCommit(statement: String) throws {
         let (_, url, alice) = try sharedBoard("## Backlog\n\n- One\n- Two\n- Three\n\n## Doing\n\n## Done\n\n")
         defer { alice.disconnect() }
@@ -78,7 +81,8 @@ struct FlowLockOrderTests {
         defer { raw.close() }
         let key = 0x6C_6F_63_6B + Int64(alice.boardID % 1_000)  // "lock", per board
         // The pause: after the aggregates' trigger (triggers fire by name), only in a session that asks for it.
-        try admin.query("""
+        try admin.query(
+            """
             CREATE OR REPLACE FUNCTION lanes.test_pause_after_flow() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN
                 IF current_setting('lanes.test_pause', true) = 'on' THEN
                     PERFORM pg_advisory_xact_lock_shared(current_setting('lanes.test_pause_key')::bigint);
@@ -86,7 +90,8 @@ struct FlowLockOrderTests {
                 RETURN NULL;
             END $$
             """)
-        try admin.query("""
+        try admin.query(
+            """
             CREATE TRIGGER history_zz_test_pause AFTER INSERT ON lanes.history
                 FOR EACH STATEMENT EXECUTE FUNCTION lanes.test_pause_after_flow()
             """)
@@ -111,8 +116,12 @@ struct FlowLockOrderTests {
         nonisolated(unsafe) var rawError: Error?
         let sql: String
         switch statement {
-        case "UPDATE": sql = "UPDATE lanes.cards SET column_id = \(cols.int(1, 0)!), key = 'zz' WHERE board_id = \(b) AND id = \(rawCard)"
-        case "INSERT": sql = "INSERT INTO lanes.cards (board_id, id, column_id, key, title, seq) VALUES (\(b), 990001, \(cols.int(2, 0)!), 'zz', 'Raw', 1)"
+        case "UPDATE":
+            sql =
+                "UPDATE lanes.cards SET column_id = \(cols.int(1, 0)!), key = 'zz' WHERE board_id = \(b) AND id = \(rawCard)"
+        case "INSERT":
+            sql =
+                "INSERT INTO lanes.cards (board_id, id, column_id, key, title, seq) VALUES (\(b), 990001, \(cols.int(2, 0)!), 'zz', 'Raw', 1)"
         default: sql = "DELETE FROM lanes.cards WHERE board_id = \(b) AND id = \(rawCard)"
         }
         DispatchQueue.global().async(group: group) {
@@ -126,7 +135,11 @@ struct FlowLockOrderTests {
             }
         }
         // The raw write is held inside its statement, its history folded (the aggregates' row locked).
-        #expect(try waitFor(admin, "SELECT EXISTS (SELECT 1 FROM pg_locks WHERE pid = $1 AND locktype = 'advisory' AND NOT granted)", [String(rawPid)]))
+        #expect(
+            try waitFor(
+                admin,
+                "SELECT EXISTS (SELECT 1 FROM pg_locks WHERE pid = $1 AND locktype = 'advisory' AND NOT granted)",
+                [String(rawPid)]))
         let base = try alice.load()
         var ours = base
         let moved = try #require(ours.columns[0].cards.firstIndex { Int64(bitPattern: $0.id.rawValue) != rawCard })
@@ -144,16 +157,21 @@ struct FlowLockOrderTests {
         try raw.query("RESET lanes.test_pause")
 
         // Both writes are on the board, and the aggregates still give the whole record's report.
-        let now = try raw.query("SELECT column_id FROM lanes.cards WHERE board_id = $1 AND id = $2", [b, String(Int64(bitPattern: card.id.rawValue))])
+        let now = try raw.query(
+            "SELECT column_id FROM lanes.cards WHERE board_id = $1 AND id = $2",
+            [b, String(Int64(bitPattern: card.id.rawValue))])
         #expect(now.int(0, 0) == cols.int(2, 0))
-        let rawNow = try raw.query("SELECT column_id FROM lanes.cards WHERE board_id = $1 AND id = $2",
-                                   [b, statement == "INSERT" ? "990001" : String(rawCard)])
+        let rawNow = try raw.query(
+            "SELECT column_id FROM lanes.cards WHERE board_id = $1 AND id = $2",
+            [b, statement == "INSERT" ? "990001" : String(rawCard)])
         switch statement {
         case "UPDATE": #expect(rawNow.int(0, 0) == cols.int(1, 0))
         case "INSERT": #expect(rawNow.int(0, 0) == cols.int(2, 0))
         default: #expect(rawNow.count == 0)
         }
-        let last = try admin.query("SELECT floor(extract(epoch FROM max(at)))::bigint FROM lanes.history WHERE board_id = $1", [b]).int(0, 0)!
+        let last = try admin.query(
+            "SELECT floor(extract(epoch FROM max(at)))::bigint FROM lanes.history WHERE board_id = $1", [b]
+        ).int(0, 0)!
         try FlowAggregateTests().compare(url: url, last: last, expectSummary: true, seed: 1)
     }
 

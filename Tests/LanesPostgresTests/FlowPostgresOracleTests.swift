@@ -56,19 +56,22 @@ struct FlowPostgresOracleTests {
         var versions: [Version] = []
         /// Gives the rows written since the last call the script's time, and records the version.
         func stamp(_ board: Board) throws {
-            let r = try admin.query("UPDATE lanes.history SET at = to_timestamp($1) WHERE board_id = $2 AND id > $3 RETURNING id",
-                                    [String(time), boardID, String(seen)])
+            let r = try admin.query(
+                "UPDATE lanes.history SET at = to_timestamp($1) WHERE board_id = $2 AND id > $3 RETURNING id",
+                [String(time), boardID, String(seen)])
             #expect(r.count > 0, "a change recorded no history")
             for i in 0..<r.count { seen = max(seen, r.int(i, 0) ?? seen) }
             var placement: [Int: Int] = [:], titles: [Int: String] = [:]
             for (c, column) in board.columns.enumerated() {
                 for card in column.cards {
-                    let id = try #require(titleOf.first { $0.value == card.title }?.key, "card “\(card.title)” is not the script's")
+                    let id = try #require(
+                        titleOf.first { $0.value == card.title }?.key, "card “\(card.title)” is not the script's")
                     placement[id] = c
                     titles[id] = card.title
                 }
             }
-            versions.append(Version(time: time, columns: board.columns.map(\.title), placement: placement, titles: titles))
+            versions.append(
+                Version(time: time, columns: board.columns.map(\.title), placement: placement, titles: titles))
         }
         try stamp(try alice.load())
         for k in 1..<60 {
@@ -106,7 +109,8 @@ struct FlowPostgresOracleTests {
                     if op < 2 || all.isEmpty {
                         let (_, title) = newTitle()
                         let c = int(4) == 0 ? int(4) : 0
-                        ours.columns[c].cards.insert(Card(id: ours.makeID(), title: title), at: int(ours.columns[c].cards.count + 1))
+                        ours.columns[c].cards.insert(
+                            Card(id: ours.makeID(), title: title), at: int(ours.columns[c].cards.count + 1))
                         touched.insert(title)
                     } else if op < 8 {
                         let (c, p) = all[int(all.count)]
@@ -199,21 +203,29 @@ struct FlowPostgresOracleTests {
         return path
     }
 
-    @Test("two roles' seeded changes: lanes metrics postgresql://… as JSON matches the oracle", arguments: [1, 2] as [UInt64])
+    @Test(
+        "two roles' seeded changes: lanes metrics postgresql://… as JSON matches the oracle",
+        arguments: [1, 2] as [UInt64])
     func oracle(seed: UInt64) throws {
         let (versions, url) = try runScript(seed: seed)
         let now = versions.last!.time + 2 * 86_400 + 3_600
         let oracle = Oracle(versions, now: now)
-        #expect(!oracle.cycle.isEmpty && !oracle.aging.isEmpty, "the script finishes some cards and leaves some in progress")
+        #expect(
+            !oracle.cycle.isEmpty && !oracle.aging.isEmpty, "the script finishes some cards and leaves some in progress"
+        )
 
         // The reader itself.
         let (history, setting) = try PostgresFlowHistory.read(url: url)
         let report = FlowMetrics.compute(history, options: FlowOptions(columns: setting, now: now, seed: seed))
-        #expect(report.cycle.map { "\($0.title) \($0.started) \($0.finished)" } == oracle.cycle.map { "\($0.title) \($0.started) \($0.finished)" })
+        #expect(
+            report.cycle.map { "\($0.title) \($0.started) \($0.finished)" }
+                == oracle.cycle.map { "\($0.title) \($0.started) \($0.finished)" })
         #expect(report.daily.map { "\($0.day):\($0.done)" } == oracle.daily.map { "\($0.day):\($0.done)" })
-        #expect(report.cfd.map { d in "\(d.day) " + d.counts.map { "\($0.title)=\($0.cards)" }.joined(separator: ",") }
+        #expect(
+            report.cfd.map { d in "\(d.day) " + d.counts.map { "\($0.title)=\($0.cards)" }.joined(separator: ",") }
                 == oracle.cfd.map { d in "\(d.day) " + d.counts.map { "\($0.0)=\($0.1)" }.joined(separator: ",") })
-        #expect(report.aging.map { "\($0.title)|\($0.column)|\($0.seconds)" }.sorted()
+        #expect(
+            report.aging.map { "\($0.title)|\($0.column)|\($0.seconds)" }.sorted()
                 == oracle.aging.map { "\($0.title)|\($0.column)|\($0.age)" }.sorted())
         #expect(report.forecast.cards == oracle.remaining)
 
@@ -233,7 +245,10 @@ struct FlowPostgresOracleTests {
         let cycle = try #require(json["cycle_time_days"] as? [String: Any])
         #expect(cycle["count"] as? Int == oracle.cycle.count)
         let cards = try #require(cycle["cards"] as? [[String: Any]])
-        #expect(cards.map { "\($0["title"] as? String ?? "?") \($0["started"] as? String ?? "?") \($0["finished"] as? String ?? "?")" }
+        #expect(
+            cards.map {
+                "\($0["title"] as? String ?? "?") \($0["started"] as? String ?? "?") \($0["finished"] as? String ?? "?")"
+            }
                 == oracle.cycle.map { "\($0.title) \(FlowDate.iso($0.started)) \(FlowDate.iso($0.finished))" })
         let sorted = oracle.cycle.map { $0.finished - $0.started }.sorted()
         for p in [50, 85, 95] {
@@ -241,27 +256,39 @@ struct FlowPostgresOracleTests {
             #expect((cycle["p\(p)"] as? NSNumber)?.doubleValue == Double(nearest) / 86_400)
         }
         let daily = try #require((json["throughput"] as? [String: Any])?["daily"] as? [[String: Any]])
-        #expect(daily.map { "\($0["date"] as? String ?? "?"):\($0["done"] as? Int ?? -1)" }
+        #expect(
+            daily.map { "\($0["date"] as? String ?? "?"):\($0["done"] as? Int ?? -1)" }
                 == oracle.daily.map { "\(FlowDate.date($0.day)):\($0.done)" })
         let cfd = try #require(json["cfd"] as? [[String: Any]])
-        #expect(cfd.map { d in
-            let counts = d["counts"] as? [String: Int] ?? [:]
-            return "\(d["date"] as? String ?? "?") " + counts.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ",")
-        } == oracle.cfd.map { d in "\(FlowDate.date(d.day)) " + d.counts.sorted { $0.0 < $1.0 }.map { "\($0.0)=\($0.1)" }.joined(separator: ",") })
+        #expect(
+            cfd.map { d in
+                let counts = d["counts"] as? [String: Int] ?? [:]
+                return "\(d["date"] as? String ?? "?") "
+                    + counts.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ",")
+            }
+                == oracle.cfd.map { d in
+                    "\(FlowDate.date(d.day)) "
+                        + d.counts.sorted { $0.0 < $1.0 }.map { "\($0.0)=\($0.1)" }.joined(separator: ",")
+                })
         let aging = try #require(json["aging"] as? [[String: Any]])
-        #expect(aging.map { "\($0["title"] as? String ?? "?")|\($0["column"] as? String ?? "?")" }.sorted()
+        #expect(
+            aging.map { "\($0["title"] as? String ?? "?")|\($0["column"] as? String ?? "?")" }.sorted()
                 == oracle.aging.map { "\($0.title)|\($0.column)" }.sorted())
         #expect(json["board"] as? String != nil)
     }
 
-    @Test("a board with columns and no card change has no history yet, said in words with what gives one; one card added gives one")
+    @Test(
+        "a board with columns and no card change has no history yet, said in words with what gives one; one card added gives one"
+    )
     func noCardHistoryYet() throws {
         let name = TestServer.boardName("flow-empty")
         let (board, info) = try BoardFormat.parse("## A\n\n## B\n", file: "empty.md")
         let store = try PostgresBoardStore.create(url: server.url("alice", board: name), board: board, info: info)
         defer { store.disconnect() }
         // Creating the board recorded its columns; no card is in the record.
-        let error = #expect(throws: NoHistory.self) { try PostgresFlowHistory.read(url: server.url("alice", board: name)) }
+        let error = #expect(throws: NoHistory.self) {
+            try PostgresFlowHistory.read(url: server.url("alice", board: name))
+        }
         #expect(error?.message.contains("board “\(name)” has no history yet") == true)
         #expect(error?.message.contains("no card added, moved or deleted") == true)
         #expect(error?.message.contains("Add cards and move them through the columns") == true)
@@ -271,7 +298,8 @@ struct FlowPostgresOracleTests {
         ours.columns[0].cards.append(Card(id: ours.makeID(), title: "first"))
         _ = try store.commit(base: loaded, ours: ours)
         let (history, _) = try PostgresFlowHistory.read(url: server.url("alice", board: name))
-        let report = FlowMetrics.compute(history, options: FlowOptions(now: FlowTime(Date().timeIntervalSince1970) + 60))
+        let report = FlowMetrics.compute(
+            history, options: FlowOptions(now: FlowTime(Date().timeIntervalSince1970) + 60))
         #expect(report.cycle.isEmpty && report.aging.isEmpty)
         #expect(report.cards.count == 1 && report.columns.map(\.title) == ["A", "B"])
         #expect(report.forecast.unavailable != nil)

@@ -15,10 +15,13 @@ struct HandWrittenKeyTests {
         server = try TestServer.get()
     }
 
-    @Test("a card moved between cards whose keys leave no room, and a column between columns alike: placed as shown, every card once")
+    @Test(
+        "a card moved between cards whose keys leave no room, and a column between columns alike: placed as shown, every card once"
+    )
     func noRoomBetweenKeys() throws {
         let name = TestServer.boardName("handkeys")
-        let (board0, info) = try BoardFormat.parse("## A\n\n- One\n- Two\n- Three\n- Five\n\n## B\n\n- Four\n\n## C\n\n", file: "keys.md")
+        let (board0, info) = try BoardFormat.parse(
+            "## A\n\n- One\n- Two\n- Three\n- Five\n\n## B\n\n- Four\n\n## C\n\n", file: "keys.md")
         let alice = try PostgresBoardStore.create(url: server.url("alice", board: name), board: board0, info: info)
         defer { alice.disconnect() }
         try alice.grant(role: "bob")

@@ -5,7 +5,7 @@ import Synchronization
 import Testing
 @testable import LanesPostgres
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Against a real PostgreSQL server (see `TestServer`); serialized, since one test restarts it.
@@ -18,7 +18,9 @@ struct PostgresStoreTests {
     }
 
     /// A board copied in by alice, with bob granted; returns both stores and the board name.
-    func sharedBoard(_ text: String = taskellBoard, grant: [String] = ["bob"], on other: TestServer? = nil) throws -> (alice: PostgresBoardStore, bob: PostgresBoardStore, name: String) {
+    func sharedBoard(_ text: String = taskellBoard, grant: [String] = ["bob"], on other: TestServer? = nil) throws -> (
+        alice: PostgresBoardStore, bob: PostgresBoardStore, name: String
+    ) {
         let server = other ?? server
         let name = TestServer.boardName("shared")
         let (board, info) = try BoardFormat.parse(text, file: "fixture.md")
@@ -119,7 +121,10 @@ struct PostgresStoreTests {
         #expect(conflict.kind == .refused)
         #expect(conflict.message == "“Fix login” was moved to “Done” by alice")
         // The database's board: alice's move stands, bob's other move went through.
-        #expect(titles(lost.board) == [["Plan release #ops"], ["Review PR", "Deploy staging", "Write docs"], ["Set up CI", "Fix login"]])
+        #expect(
+            titles(lost.board) == [
+                ["Plan release #ops"], ["Review PR", "Deploy staging", "Write docs"], ["Set up CI", "Fix login"],
+            ])
         #expect(titles(try alice.load()) == titles(lost.board))
         #expect(lost.incomingChanges >= 1)
     }
@@ -163,13 +168,19 @@ struct PostgresStoreTests {
         bobs[at].title = "Docs!"
         #expect(try bob.commit(base: b1, ours: bobs).conflicts.isEmpty)
         let a1 = try alice.load()
-        _ = try bob.commit(base: bobs, ours: { var b = bobs; b[at].title = "Docs, final"; return b }())
+        _ = try bob.commit(
+            base: bobs,
+            ours: {
+                var b = bobs; b[at].title = "Docs, final"; return b
+            }())
         var alices = a1
         let mine = try #require(a1.indexPath(for: b1.columns[1].cards[1].id))
         alices[mine].title = "Alice's docs"
         let both = try alice.commit(base: a1, ours: alices)
         #expect(both.conflicts.map(\.kind) == [.editedTwice])
-        #expect(both.conflicts.first?.message == "“Alice's docs ⟷ Docs, final” was edited here and by bob: both titles kept")
+        #expect(
+            both.conflicts.first?.message == "“Alice's docs ⟷ Docs, final” was edited here and by bob: both titles kept"
+        )
         #expect(titles(both.board)[1][1] == "Alice's docs ⟷ Docs, final")
         #expect(titles(try bob.load())[1][1] == "Alice's docs ⟷ Docs, final", "stored, not only shown")
     }
@@ -193,7 +204,10 @@ struct PostgresStoreTests {
         b1.columns[1].title = "WIP"
         b1.columns.swapAt(0, 2)
         let bobs = try bob.commit(base: b0, ours: b1)
-        #expect(bobs.conflicts.map(\.message) == ["Column “Doing” was renamed to “In progress” by alice first: “WIP” was not saved"])
+        #expect(
+            bobs.conflicts.map(\.message) == [
+                "Column “Doing” was renamed to “In progress” by alice first: “WIP” was not saved"
+            ])
         let order = bobs.board.columns.map(\.title)
         #expect(order.filter { $0 != "QA" } == ["Done", "In progress", "To do"])
         #expect(order.contains("QA"))
@@ -238,11 +252,16 @@ struct PostgresStoreTests {
             try carol.query("INSERT INTO lanes.members (board_id, role) VALUES ($1, 'carol')", [String(alice.boardID)])
         }
         #expect(throws: PostgresError.self) {
-            let column = try server.connect("alice").query("SELECT id FROM lanes.columns WHERE board_id = $1 LIMIT 1", [String(alice.boardID)])[0, 0]
-            try carol.query("INSERT INTO lanes.cards (board_id, id, column_id, key, title, seq) VALUES ($1, 1, $2, 'x', 'planted', 1)", [String(alice.boardID), column])
+            let column = try server.connect("alice").query(
+                "SELECT id FROM lanes.columns WHERE board_id = $1 LIMIT 1", [String(alice.boardID)])[0, 0]
+            try carol.query(
+                "INSERT INTO lanes.cards (board_id, id, column_id, key, title, seq) VALUES ($1, 1, $2, 'x', 'planted', 1)",
+                [String(alice.boardID), column])
         }
         #expect(throws: PostgresError.self) {
-            try carol.query("UPDATE lanes.boards SET owner = 'carol' WHERE id = $1 RETURNING id", [String(alice.boardID)]).count == 0 ? { throw PostgresError(message: "nothing updated") }() : ()
+            try carol.query(
+                "UPDATE lanes.boards SET owner = 'carol' WHERE id = $1 RETURNING id", [String(alice.boardID)]
+            ).count == 0 ? { throw PostgresError(message: "nothing updated") }() : ()
         }
         let board = try alice.load()
         #expect(board.cardCount == 6)
@@ -329,7 +348,8 @@ struct PostgresStoreTests {
         let boardID = try victim.query("SELECT id FROM lanes.boards WHERE name = $1", [name]).int(0, 0)!
         try victim.query("UPDATE lanes.boards SET version = version + 1 WHERE id = $1", [String(boardID)])
         try victim.query("UPDATE lanes.cards SET title = 'half done' WHERE board_id = $1", [String(boardID)])
-        try victim.query("DELETE FROM lanes.cards WHERE board_id = $1 AND title = 'half done' AND key < 'V'", [String(boardID)])
+        try victim.query(
+            "DELETE FROM lanes.cards WHERE board_id = $1 AND title = 'half done' AND key < 'V'", [String(boardID)])
         let killer = try server.connect("postgres")
         #expect(try killer.query("SELECT pg_terminate_backend($1)", [pid])[0, 0] == "t")
         #expect(throws: StorageUnavailable.self) { try victim.query("COMMIT") }
@@ -350,7 +370,9 @@ struct PostgresStoreTests {
             let who = Int.random(in: 0...1, using: &rng)
             if let fresh = try stores[who].refresh() { boards[who] = fresh }
             var ours = boards[who]
-            let all = ours.columns.indices.flatMap { s in ours.columns[s].cards.indices.map { ItemPath(section: s, item: $0) } }
+            let all = ours.columns.indices.flatMap { s in
+                ours.columns[s].cards.indices.map { ItemPath(section: s, item: $0) }
+            }
             switch Int.random(in: 0..<10, using: &rng) {
             case 0..<6 where !all.isEmpty:
                 let from = all.randomElement(using: &rng)!
@@ -358,7 +380,8 @@ struct PostgresStoreTests {
                 let to = Int.random(in: 0..<ours.columns.count, using: &rng)
                 ours.columns[to].cards.insert(card, at: Int.random(in: 0...ours.columns[to].cards.count, using: &rng))
             case 6:
-                ours.columns[Int.random(in: 0..<ours.columns.count, using: &rng)].cards.insert(Card(id: ItemID.fresh(), title: "card \(step)"), at: 0)
+                ours.columns[Int.random(in: 0..<ours.columns.count, using: &rng)].cards.insert(
+                    Card(id: ItemID.fresh(), title: "card \(step)"), at: 0)
             case 7 where !all.isEmpty:
                 let at = all.randomElement(using: &rng)!
                 ours.columns[at.section].cards.remove(at: at.item)
@@ -420,7 +443,9 @@ struct PostgresStoreTests {
         let pieces = ["0", "1", "9", "A", "V", "z", "-", "~", "00", "zx5", "zx50"]
         var rng = SystemRandomNumberGenerator()
         func random() -> String? {
-            Int.random(in: 0..<6, using: &rng) == 0 ? nil : (0..<Int.random(in: 0...3, using: &rng)).map { _ in pieces.randomElement(using: &rng)! }.joined()
+            Int.random(in: 0..<6, using: &rng) == 0
+                ? nil
+                : (0..<Int.random(in: 0...3, using: &rng)).map { _ in pieces.randomElement(using: &rng)! }.joined()
         }
         let digits = Set("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz".utf8)
         var found = 0, none = 0
@@ -437,8 +462,10 @@ struct PostgresStoreTests {
                 none += 1
                 // No key fits: b is not after a, or b is a then "0" alone or a byte below every digit.
                 let bb = Array((b ?? "").utf8)
-                let roomless = !ab.lexicographicallyPrecedes(bb)
-                    || (bb.starts(with: ab) && (bb.dropFirst(ab.count) == [UInt8(ascii: "0")] || bb[ab.count] < UInt8(ascii: "0")))
+                let roomless =
+                    !ab.lexicographicallyPrecedes(bb)
+                    || (bb.starts(with: ab)
+                        && (bb.dropFirst(ab.count) == [UInt8(ascii: "0")] || bb[ab.count] < UInt8(ascii: "0")))
                 #expect(b != nil && roomless, "\(a ?? "nil") … \(b ?? "nil"): a key fits")
             }
         }
@@ -454,7 +481,8 @@ struct PostgresStoreTests {
 
 @Suite struct PostgresURLTests {
     @Test func boardIsTakenOutAndThePasswordNeverShown() throws {
-        let u = try PostgresURL("postgresql://bob:s3cret@db.example:5433/team?sslmode=require&board=My%20Board&password=other")
+        let u = try PostgresURL(
+            "postgresql://bob:s3cret@db.example:5433/team?sslmode=require&board=My%20Board&password=other")
         #expect(u.board == "My Board")
         #expect(u.conninfo == "postgresql://bob:s3cret@db.example:5433/team?sslmode=require&password=other")
         #expect(u.display == "postgresql://bob@db.example:5433/team?sslmode=require&password=***&board=My%20Board")
@@ -467,7 +495,9 @@ struct PostgresStoreTests {
         } catch {
             #expect(!"\(error)".contains("s3cret"))
         }
-        #expect(Masking.mask("connection to postgresql://u:pw@h failed, password=pw2 bad") == "connection to postgresql://u@h failed, password=*** bad")
+        #expect(
+            Masking.mask("connection to postgresql://u:pw@h failed, password=pw2 bad")
+                == "connection to postgresql://u@h failed, password=*** bad")
     }
 
     @Test func anUnreachableServerIsOfflineQuicklyWithoutThePassword() throws {

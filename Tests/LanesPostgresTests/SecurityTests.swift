@@ -5,7 +5,7 @@ import Synchronization
 import Testing
 @testable import LanesPostgres
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 extension PostgresStoreTests {
@@ -19,7 +19,9 @@ extension PostgresStoreTests {
             server = try TestServer.get()
         }
 
-        func sharedBoard(grant: [String] = ["bob"]) throws -> (alice: PostgresBoardStore, bob: PostgresBoardStore, name: String) {
+        func sharedBoard(grant: [String] = ["bob"]) throws -> (
+            alice: PostgresBoardStore, bob: PostgresBoardStore, name: String
+        ) {
             let name = TestServer.boardName("sec")
             let (board, info) = try BoardFormat.parse(taskellBoard, file: "fixture.md")
             let alice = try PostgresBoardStore.create(url: server.url("alice", board: name), board: board, info: info)
@@ -42,7 +44,8 @@ extension PostgresStoreTests {
             try db.query("BEGIN")
             try db.query("SELECT pg_advisory_xact_lock(\(Schema.migrationLock))")
             try db.query("CREATE SCHEMA IF NOT EXISTS lanes")
-            try db.query("""
+            try db.query(
+                """
                 CREATE TABLE IF NOT EXISTS lanes.schema_migrations (
                     version int PRIMARY KEY,
                     applied_at timestamptz NOT NULL DEFAULT now(),
@@ -66,13 +69,17 @@ extension PostgresStoreTests {
             for (who, board) in [(alice, "team"), (bob, "bobs")] {
                 let id = try who.query("SELECT nextval('lanes.board_ids')")[0, 0]!
                 try who.query("INSERT INTO lanes.boards (id, name, version) VALUES ($1, $2, 0)", [id, board])
-                try who.query("UPDATE lanes.boards SET version = 1, accept_rules = '', changed_by = current_user WHERE id = $1", [id])
+                try who.query(
+                    "UPDATE lanes.boards SET version = 1, accept_rules = '', changed_by = current_user WHERE id = $1",
+                    [id])
                 for (i, title) in ["To do", "Done"].enumerated() {
-                    let col = try who.query("INSERT INTO lanes.columns (board_id, key, title, seq) VALUES ($1, $2, $3, 1) RETURNING id",
-                                            [id, "k\(i)", title])[0, 0]!
+                    let col = try who.query(
+                        "INSERT INTO lanes.columns (board_id, key, title, seq) VALUES ($1, $2, $3, 1) RETURNING id",
+                        [id, "k\(i)", title])[0, 0]!
                     for j in 0..<3 {
-                        try who.query("INSERT INTO lanes.cards (board_id, id, column_id, key, title, seq) VALUES ($1, $2, $3, $4, $5, 1)",
-                                      [id, String(Int64(i * 10 + j + 1) * 1_000_003), col, "c\(j)", "\(board) \(title) \(j)"])
+                        try who.query(
+                            "INSERT INTO lanes.cards (board_id, id, column_id, key, title, seq) VALUES ($1, $2, $3, $4, $5, 1)",
+                            [id, String(Int64(i * 10 + j + 1) * 1_000_003), col, "c\(j)", "\(board) \(title) \(j)"])
                     }
                 }
                 try who.query("INSERT INTO lanes.removals (board_id, card_id, seq) VALUES ($1, 99, 1)", [id])
@@ -80,7 +87,9 @@ extension PostgresStoreTests {
             }
             let team = try alice.query("SELECT id FROM lanes.boards WHERE name = 'team'")[0, 0]!
             try alice.query("INSERT INTO lanes.members (board_id, role, can_grant) VALUES ($1, 'bob', true)", [team])
-            try bob.query("UPDATE lanes.cards SET title = 'edited by bob', changed_by = current_user WHERE board_id = $1 AND key = 'c0'", [team])
+            try bob.query(
+                "UPDATE lanes.cards SET title = 'edited by bob', changed_by = current_user WHERE board_id = $1 AND key = 'c0'",
+                [team])
             return (db, { _ = try? super_.query("DROP DATABASE \(db) WITH (FORCE)") })
         }
 
@@ -96,11 +105,19 @@ extension PostgresStoreTests {
 
         /// The tables and columns migration 1 made (a new column of migration 2 is not compared).
         static let migration1Columns = [
-            ("boards", "id, name, owner, version, dialect, frontmatter, preamble, archive, settings, epilogue, accept_rules, changed_by, created_at", "id"),
+            (
+                "boards",
+                "id, name, owner, version, dialect, frontmatter, preamble, archive, settings, epilogue, accept_rules, changed_by, created_at",
+                "id"
+            ),
             ("members", "board_id, role, can_grant, is_owner", "board_id, role"),
             ("board_names", "name, board_id", "name"),
             ("columns", "id, board_id, key, title, wip_limit, extra_lines, version, seq, changed_by", "id"),
-            ("cards", "board_id, id, column_id, key, title, due, description, subtasks, done, extra_lines, version, seq, changed_by", "board_id, id"),
+            (
+                "cards",
+                "board_id, id, column_id, key, title, due, description, subtasks, done, extra_lines, version, seq, changed_by",
+                "board_id, id"
+            ),
             ("removals", "board_id, card_id, seq, removed_by", "board_id, card_id"),
             ("commits", "board_id, token, seq, at", "board_id, token"),
         ]
@@ -115,7 +132,7 @@ extension PostgresStoreTests {
             // The same path every open takes: connect, migrate.
             let admin = try server.connect("lanes_admin", database: db)
             try Schema.migrate(admin)
-            try Schema.migrate(admin)   // a no-op the second time
+            try Schema.migrate(admin)  // a no-op the second time
             let applied = try admin.query("SELECT version, applied_by FROM lanes.schema_migrations ORDER BY version")
             #expect(applied.values == (1...Schema.latest).map { [String($0), "lanes_admin"] })
             #expect(try snapshot(db) == before)
@@ -124,14 +141,20 @@ extension PostgresStoreTests {
             let url = "postgresql://bob@/\(db)?host=\(server.dir)&port=\(server.port)&board=team"
             let bob = try PostgresBoardStore.open(url: url)
             let board = try bob.load()
-            #expect(titles(board) == [["edited by bob", "team To do 1", "team To do 2"], ["edited by bob", "team Done 1", "team Done 2"]])
+            #expect(
+                titles(board) == [
+                    ["edited by bob", "team To do 1", "team To do 2"], ["edited by bob", "team Done 1", "team Done 2"],
+                ])
             let raw = try server.connect("bob", database: db)
-            #expect(throws: PostgresError.self) { try raw.query("UPDATE lanes.boards SET owner = 'bob' WHERE name = 'team'") }
+            #expect(throws: PostgresError.self) {
+                try raw.query("UPDATE lanes.boards SET owner = 'bob' WHERE name = 'team'")
+            }
             #expect(throws: PostgresError.self) { try raw.query("UPDATE lanes.cards SET changed_by = 'alice'") }
             let out = try bob.commit(base: board, ours: moved(board, "team To do 1", to: 1))
             #expect(out.conflicts.isEmpty)
             let h = try bob.history(limit: 5)
-            #expect(h.first.map { [$0.role, $0.entity, $0.kind, $0.subject] } == ["bob", "card", "moved", "team To do 1"])
+            #expect(
+                h.first.map { [$0.role, $0.entity, $0.kind, $0.subject] } == ["bob", "card", "moved", "team To do 1"])
             #expect(try Schema.currentVersion(admin) == Schema.latest)
         }
 
@@ -140,7 +163,8 @@ extension PostgresStoreTests {
             defer { drop() }
             // Under migration 1 a member could point a card at another board's column.
             let bob = try server.connect("bob", database: db)
-            try bob.query("""
+            try bob.query(
+                """
                 UPDATE lanes.cards SET key = 'planted', column_id = (SELECT min(c.id) FROM lanes.columns c JOIN lanes.boards b ON b.id = c.board_id WHERE b.name = 'bobs')
                 WHERE board_id = (SELECT id FROM lanes.boards WHERE name = 'team') AND key = 'c1' AND title LIKE '%To do%'
                 """)
@@ -167,7 +191,9 @@ extension PostgresStoreTests {
             _ = try PostgresBoardStore.create(url: server.url("lanes_admin", board: other), board: board, info: info)
 
             func status(_ body: () throws -> Void) -> (Int32, String)? {
-                do { try body(); return nil } catch let e as CommandError { return (e.status, e.message) } catch { return (-1, "\(error)") }
+                do { try body(); return nil } catch let e as CommandError { return (e.status, e.message) } catch {
+                    return (-1, "\(error)")
+                }
             }
             #expect(status { try bob.rename(to: "stolen") }?.0 == 2)
             #expect(status { try bob.handOver(to: "bob") }?.0 == 2)
@@ -181,13 +207,20 @@ extension PostgresStoreTests {
             #expect(status { try alice.rename(to: " ") }?.0 == 2)
             // Nothing of that changed anything.
             let check = try server.connect("alice")
-            #expect(try check.query("SELECT name, owner FROM lanes.boards WHERE id = $1", [String(alice.boardID)]).values == [[name, "alice"]])
-            #expect(try check.query("SELECT name FROM lanes.board_names WHERE board_id = $1", [String(alice.boardID)]).values == [[name]])
+            #expect(
+                try check.query("SELECT name, owner FROM lanes.boards WHERE id = $1", [String(alice.boardID)]).values
+                    == [[name, "alice"]])
+            #expect(
+                try check.query("SELECT name FROM lanes.board_names WHERE board_id = $1", [String(alice.boardID)])
+                    .values == [[name]])
             #expect(try alice.members().map(\.role) == ["alice", "bob"])
 
             // The owner hands over: bob owns it, alice stays a member who may grant.
             try alice.handOver(to: "bob")
-            #expect(try alice.members().map { "\($0.role) \($0.canGrant) \($0.owner)" } == ["alice true false", "bob true true"])
+            #expect(
+                try alice.members().map { "\($0.role) \($0.canGrant) \($0.owner)" } == [
+                    "alice true false", "bob true true",
+                ])
             #expect(status { try alice.delete() }?.0 == 2)
             let renamed = TestServer.boardName("renamed")
             try bob.rename(to: renamed)
@@ -215,8 +248,14 @@ extension PostgresStoreTests {
 
             let h = try alice.history(limit: 50)
             #expect(h.filter { $0.role == "bob" && $0.kind == "deleted" }.count == 6)
-            #expect(h.contains { $0.role == "alice" && $0.kind == "moved" && $0.subject == "Fix login" && $0.columnTitle == "Doing" })
-            #expect(h.contains { $0.role == "alice" && $0.kind == "edited" && $0.detail == "title “Write docs” → “Write the docs”" })
+            #expect(
+                h.contains {
+                    $0.role == "alice" && $0.kind == "moved" && $0.subject == "Fix login" && $0.columnTitle == "Doing"
+                })
+            #expect(
+                h.contains {
+                    $0.role == "alice" && $0.kind == "edited" && $0.detail == "title “Write docs” → “Write the docs”"
+                })
 
             let done = try alice.restore(at: beforeBob)
             #expect(done.undone == 6)
@@ -234,7 +273,9 @@ extension PostgresStoreTests {
             #expect(try bob.refresh().map(titles) == titles(a))
             // Nobody can write the history, not even the board's owner.
             let raw = try server.connect("alice")
-            #expect(throws: PostgresError.self) { try raw.query("DELETE FROM lanes.history WHERE board_id = $1", [String(alice.boardID)]) }
+            #expect(throws: PostgresError.self) {
+                try raw.query("DELETE FROM lanes.history WHERE board_id = $1", [String(alice.boardID)])
+            }
             #expect(throws: PostgresError.self) { try raw.query("UPDATE lanes.history SET role = 'bob'") }
             #expect(throws: CommandError.self) { try alice.restore(at: "not a time") }
         }
@@ -254,18 +295,23 @@ extension PostgresStoreTests {
                 let who = Int.random(in: 0...1, using: &rng)
                 if Int.random(in: 0..<3, using: &rng) > 0, let fresh = try stores[who].refresh() { boards[who] = fresh }
                 var ours = boards[who]
-                let all = ours.columns.indices.flatMap { c in ours.columns[c].cards.indices.map { ItemPath(section: c, item: $0) } }
+                let all = ours.columns.indices.flatMap { c in
+                    ours.columns[c].cards.indices.map { ItemPath(section: c, item: $0) }
+                }
                 switch Int.random(in: 0..<10, using: &rng) {
                 case 0..<4 where !all.isEmpty:
                     let from = all.randomElement(using: &rng)!
                     let card = ours.columns[from.section].cards.remove(at: from.item)
                     let to = Int.random(in: 0..<ours.columns.count, using: &rng)
-                    ours.columns[to].cards.insert(card, at: Int.random(in: 0...ours.columns[to].cards.count, using: &rng))
+                    ours.columns[to].cards.insert(
+                        card, at: Int.random(in: 0...ours.columns[to].cards.count, using: &rng))
                 case 4 where !all.isEmpty:
                     ours.columns[all.randomElement(using: &rng)!.section].cards.remove(at: 0)
                 case 5, 6:
                     let c = Int.random(in: 0..<ours.columns.count, using: &rng)
-                    ours.columns[c].cards.insert(Card(id: ItemID.fresh(), title: "new \(step)"), at: Int.random(in: 0...ours.columns[c].cards.count, using: &rng))
+                    ours.columns[c].cards.insert(
+                        Card(id: ItemID.fresh(), title: "new \(step)"),
+                        at: Int.random(in: 0...ours.columns[c].cards.count, using: &rng))
                 case 7 where !all.isEmpty:
                     let at = all.randomElement(using: &rng)!
                     ours[at].title += " ·\(step)"
@@ -288,9 +334,13 @@ extension PostgresStoreTests {
                 #expect(done.outcome.conflicts.isEmpty)
                 let now = try observer.load()
                 #expect(now.columns.map(\.title) == moments[k].board.columns.map(\.title), "moment \(k)")
-                #expect(now.columns.map { $0.cards.map(\.id) } == moments[k].board.columns.map { $0.cards.map(\.id) }, "moment \(k)")
+                #expect(
+                    now.columns.map { $0.cards.map(\.id) } == moments[k].board.columns.map { $0.cards.map(\.id) },
+                    "moment \(k)")
                 #expect(titles(now) == titles(moments[k].board), "moment \(k)")
-                #expect(now.columns.map { $0.cards.map(\.done) } == moments[k].board.columns.map { $0.cards.map(\.done) }, "moment \(k)")
+                #expect(
+                    now.columns.map { $0.cards.map(\.done) } == moments[k].board.columns.map { $0.cards.map(\.done) },
+                    "moment \(k)")
             }
         }
 
@@ -302,8 +352,9 @@ extension PostgresStoreTests {
             let victim = a.columns[0].cards[0]
             let raw = try server.connect("bob")
             let b = String(alice.boardID)
-            try raw.query("INSERT INTO lanes.removals (board_id, card_id, seq) VALUES ($1, $2, (SELECT version + 1 FROM lanes.boards WHERE id = $1))",
-                          [b, String(Int64(bitPattern: victim.id.rawValue))])
+            try raw.query(
+                "INSERT INTO lanes.removals (board_id, card_id, seq) VALUES ($1, $2, (SELECT version + 1 FROM lanes.boards WHERE id = $1))",
+                [b, String(Int64(bitPattern: victim.id.rawValue))])
             try raw.query("UPDATE lanes.boards SET version = version + 1 WHERE id = $1", [b])
             #expect(try readable(alice, within: 2000))
             let seen = try #require(try alice.refresh())
@@ -316,8 +367,12 @@ extension PostgresStoreTests {
         @Test func notificationsCarryNothingAndTheOldChannelIsSilent() throws {
             let (alice, _, _) = try sharedBoard()
             let a = try alice.load()
-            let channel = try #require(try server.connect("bob").query("SELECT channel FROM lanes.board_names WHERE board_id = $1", [String(alice.boardID)])[0, 0])
-            #expect(try server.connect("carol").query("SELECT count(*) FROM lanes.board_names WHERE board_id = $1", [String(alice.boardID)])[0, 0] == "0")
+            let channel = try #require(
+                try server.connect("bob").query(
+                    "SELECT channel FROM lanes.board_names WHERE board_id = $1", [String(alice.boardID)])[0, 0])
+            #expect(
+                try server.connect("carol").query(
+                    "SELECT count(*) FROM lanes.board_names WHERE board_id = $1", [String(alice.boardID)])[0, 0] == "0")
             let member = try server.connect("bob")
             try member.query("LISTEN \(PGConnection.identifier(channel))")
             let outsider = try server.connect("carol")
@@ -333,7 +388,9 @@ extension PostgresStoreTests {
         @Test func tenThousandForgedNotificationsCostFewLooksAndDoNotStallRealChanges() throws {
             let (alice, bob, _) = try sharedBoard()
             var b = try bob.load()
-            let channel = try #require(try server.connect("bob").query("SELECT channel FROM lanes.board_names WHERE board_id = $1", [String(alice.boardID)])[0, 0])
+            let channel = try #require(
+                try server.connect("bob").query(
+                    "SELECT channel FROM lanes.board_names WHERE board_id = $1", [String(alice.boardID)])[0, 0])
             let flood = Flood()
             let server = self.server
             let thread = Thread {
@@ -373,7 +430,9 @@ extension PostgresStoreTests {
             // At most one look per 50 ms (plus the first), however many notifications came.
             #expect(Double(looks) <= elapsed / PostgresBoardStore.lookInterval + 2)
             #expect(looks < 10_000 / 20)
-            print("forged flood: 10000 notifications in \(String(format: "%.2f", elapsed)) s → \(looks) looks, \(refreshes) refresh calls; the real move seen after \(String(format: "%.0f", (seenAfter ?? 0) * 1000)) ms")
+            print(
+                "forged flood: 10000 notifications in \(String(format: "%.2f", elapsed)) s → \(looks) looks, \(refreshes) refresh calls; the real move seen after \(String(format: "%.0f", (seenAfter ?? 0) * 1000)) ms"
+            )
         }
 
         // MARK: Revocation

@@ -3,7 +3,7 @@ import LanesCore
 import Synchronization
 @testable import LanesPostgres
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The PostgreSQL server the tests run against: `LANES_PG_*` from the environment (make test,
@@ -63,12 +63,17 @@ struct TestServer: Sendable {
     private static func startCluster() -> Result<TestServer, TestServerError> {
         let (status, out) = run([repo + "/scripts/pg-test-cluster", "start"])
         guard status == 0 else {
-            return .failure(TestServerError(message: "scripts/pg-test-cluster start failed (status \(status)); PostgreSQL tests need Debian's postgresql and libpq-dev packages: \(out)"))
+            return .failure(
+                TestServerError(
+                    message:
+                        "scripts/pg-test-cluster start failed (status \(status)); PostgreSQL tests need Debian's postgresql and libpq-dev packages: \(out)"
+                ))
         }
         var values: [String: String] = [:]
         for line in out.split(separator: "\n") {
             guard let eq = line.firstIndex(of: "=") else { continue }
-            values[String(line[..<eq])] = String(line[line.index(after: eq)...]).trimmingCharacters(in: CharacterSet(charactersIn: "'"))
+            values[String(line[..<eq])] = String(line[line.index(after: eq)...]).trimmingCharacters(
+                in: CharacterSet(charactersIn: "'"))
         }
         guard let dir = values["LANES_PG_DIR"], let port = values["LANES_PG_PORT"] else {
             return .failure(TestServerError(message: "pg-test-cluster printed no LANES_PG_DIR/PORT: \(out)"))
@@ -189,7 +194,11 @@ func titles(_ board: Board) -> [[String]] { board.columns.map { $0.cards.map(\.t
 /// Moves the card titled `title` to column `column` at `index` (nil: the end).
 func moved(_ board: Board, _ title: String, to column: Int, at index: Int? = nil) -> Board {
     var b = board
-    guard let from = b.columns.indices.lazy.compactMap({ s in b.columns[s].cards.firstIndex { $0.title == title }.map { (s, $0) } }).first else {
+    guard
+        let from = b.columns.indices.lazy.compactMap({ s in
+            b.columns[s].cards.firstIndex { $0.title == title }.map { (s, $0) }
+        }).first
+    else {
         preconditionFailure("no card \(title)")
     }
     let card = b.columns[from.0].cards.remove(at: from.1)

@@ -144,7 +144,9 @@ private func row(_ screen: String, _ y: Int) -> String {
         d.key(.enter)
         #expect(d.app.status == "No column is called “Reviw”: the rule is unchanged")
         #expect(d.app.board == before)
-        #expect(d.screen().contains("Accepts from (names, commas; empty = any): Doing, Reviw"), "the prompt stays open with what was typed")
+        #expect(
+            d.screen().contains("Accepts from (names, commas; empty = any): Doing, Reviw"),
+            "the prompt stays open with what was typed")
         d.key(.char("u"), .ctrl)
         d.type("Done")
         d.key(.enter)

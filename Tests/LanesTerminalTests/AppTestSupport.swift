@@ -3,14 +3,19 @@ import LanesCore
 @testable import LanesTerminal
 
 /// A small board with known titles: columns A, B, C.
-func sampleBoard(_ spec: [(String, [String])] = [("To do", ["a0", "a1", "a2"]), ("Doing", ["b0", "b1"]), ("Done", [])]) -> Board {
+func sampleBoard(
+    _ spec: [(String, [String])] = [("To do", ["a0", "a1", "a2"]), ("Doing", ["b0", "b1"]), ("Done", [])]
+) -> Board {
     var next: UInt64 = 1
-    return Board(columns: spec.map { title, cards in
-        Column(title: title, cards: cards.map { t in
-            defer { next += 1 }
-            return Card(id: ItemID(next), title: t)
+    return Board(
+        columns: spec.map { title, cards in
+            Column(
+                title: title,
+                cards: cards.map { t in
+                    defer { next += 1 }
+                    return Card(id: ItemID(next), title: t)
+                })
         })
-    })
 }
 
 /// Titles per column, for comparing boards after moves.
@@ -24,7 +29,8 @@ struct AppDriver {
     var now = 100.0
 
     init(board: Board, width: Int = 80, height: Int = 16) {
-        app = BoardApp(board: board, title: "Lanes · test.md", size: Size(width: width, height: height), status: "ready")
+        app = BoardApp(
+            board: board, title: "Lanes · test.md", size: Size(width: width, height: height), status: "ready")
     }
 
     @discardableResult

@@ -255,12 +255,22 @@ import Testing
         let d = AppDriver(board: board, width: 80, height: 14)
         let lines = d.screen().split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         #expect(lines[0] == " Lanes · test.md" + String(repeating: " ", count: 57) + "? help")
-        #expect(lines[1] == "To do 3" + String(repeating: " ", count: 20) + "Doing 2" + String(repeating: " ", count: 20) + "Done 0")
-        #expect(lines[2] == String(repeating: "─", count: 26) + " " + String(repeating: "─", count: 26) + " " + String(repeating: "─", count: 26))
-        #expect(lines[3] == "╭" + String(repeating: "─", count: 24) + "╮ ╭" + String(repeating: "─", count: 24) + "╮  (empty)")
-        #expect(lines[4] == "│ a0" + String(repeating: " ", count: 21) + "│ │ b0" + String(repeating: " ", count: 21) + "│")
-        #expect(lines[7] == "│ a1" + String(repeating: " ", count: 21) + "│ │ b1" + String(repeating: " ", count: 21) + "│")
-        #expect(lines[8] == "│ ≡  ☑ 1/2" + String(repeating: " ", count: 15) + "│ ╰" + String(repeating: "─", count: 24) + "╯")
+        #expect(
+            lines[1] == "To do 3" + String(repeating: " ", count: 20) + "Doing 2" + String(repeating: " ", count: 20)
+                + "Done 0")
+        #expect(
+            lines[2] == String(repeating: "─", count: 26) + " " + String(repeating: "─", count: 26) + " "
+                + String(repeating: "─", count: 26))
+        #expect(
+            lines[3] == "╭" + String(repeating: "─", count: 24) + "╮ ╭" + String(repeating: "─", count: 24)
+                + "╮  (empty)")
+        #expect(
+            lines[4] == "│ a0" + String(repeating: " ", count: 21) + "│ │ b0" + String(repeating: " ", count: 21) + "│")
+        #expect(
+            lines[7] == "│ a1" + String(repeating: " ", count: 21) + "│ │ b1" + String(repeating: " ", count: 21) + "│")
+        #expect(
+            lines[8] == "│ ≡  ☑ 1/2" + String(repeating: " ", count: 15) + "│ ╰" + String(repeating: "─", count: 24)
+                + "╯")
         #expect(lines[13].hasPrefix(" ready"))
     }
 
@@ -376,7 +386,8 @@ import Testing
         guard let long = d.app.layout.column(section: 0) else { Issue.record("no column"); return }
         #expect(long.scroll > 0)
         let measured = long.metrics.storage.measured
-        #expect(measured < 100, "after half a second only what scrolled by is measured, not all 400 cards (\(measured))")
+        #expect(
+            measured < 100, "after half a second only what scrolled by is measured, not all 400 cards (\(measured))")
         for _ in 0..<2000 {
             t += 0.05
             d.app.tick(now: t)

@@ -19,15 +19,18 @@ private struct EvenRows: CardRows {
 
 /// The board's own keys as a value: exact selection and outcome for exact actions.
 @Suite struct BoardKeysTests {
-    let board = sampleBoard()   // To do: a0 a1 a2 · Doing: b0 b1 · Done: (empty)
+    let board = sampleBoard()  // To do: a0 a1 a2 · Doing: b0 b1 · Done: (empty)
 
     func at(_ s: Int, _ i: Int) -> ItemPath { ItemPath(section: s, item: i) }
 
     /// Takes `action` from `selection`; the selection after and the outcome.
-    func key(_ action: Action, from selection: ItemPath?, on board: Board? = nil, filter: String = "") -> (ItemPath?, BoardKeys.Outcome) {
+    func key(_ action: Action, from selection: ItemPath?, on board: Board? = nil, filter: String = "") -> (
+        ItemPath?, BoardKeys.Outcome
+    ) {
         let b = board ?? self.board
         var keys = BoardKeys(selection: selection)
-        let outcome = keys.take(action, on: b, rows: EvenRows(board: b), filter: FilterMode(query: filter), keymap: Keymap())
+        let outcome = keys.take(
+            action, on: b, rows: EvenRows(board: b), filter: FilterMode(query: filter), keymap: Keymap())
         return (keys.selection, outcome)
     }
 
@@ -65,7 +68,11 @@ private struct EvenRows: CardRows {
         #expect(moved?.section == 1 && moved?.words == "Moved “a1” to Doing, position 2")
         #expect(keys.selection == at(1, 1))
 
-        #expect(key(.moveDown, from: at(0, 0)) == (at(0, 0), .move(.moveCards([card(0, 0).id], to: board.columns[0].id, at: .index(1)), card: card(0, 0).id)))
+        #expect(
+            key(.moveDown, from: at(0, 0)) == (
+                at(0, 0),
+                .move(.moveCards([card(0, 0).id], to: board.columns[0].id, at: .index(1)), card: card(0, 0).id)
+            ))
         #expect(key(.moveUp, from: at(0, 0)) == (at(0, 0), .stay), "the top card goes no higher")
         #expect(key(.moveDown, from: at(0, 2)) == (at(0, 2), .stay))
         #expect(key(.moveLeft, from: at(2, -1)) == (at(2, -1), .words("No card selected")))
@@ -76,11 +83,13 @@ private struct EvenRows: CardRows {
         var full = board
         full.columns[1].wipLimit = 2
         let a0 = card(0, 0)
-        #expect(key(.moveRight, from: at(0, 0), on: full)
+        #expect(
+            key(.moveRight, from: at(0, 0), on: full)
                 == (at(0, 0), .move(.moveCards([a0.id], to: full.columns[2].id, at: .index(0)), card: a0.id)))
         var ruled = full
         ruled.acceptRules.setSources(["Doing"], for: "Done")
-        #expect(key(.moveRight, from: at(0, 0), on: ruled)
+        #expect(
+            key(.moveRight, from: at(0, 0), on: ruled)
                 == (at(0, 0), .words("No column there takes the card (Done accepts only from Doing)")))
     }
 
@@ -89,14 +98,21 @@ private struct EvenRows: CardRows {
         let seen = SeenCard(card: a1, column: col, columnIndex: 0, position: 1)
         #expect(key(.editTitle, from: at(0, 1)) == (at(0, 1), .prompt(PromptMode(.editTitle(seen), text: "a1"))))
         #expect(key(.setDue, from: at(0, 1)) == (at(0, 1), .prompt(PromptMode(.setDue(seen), text: ""))))
-        #expect(key(.addBelow, from: at(0, 1))
+        #expect(
+            key(.addBelow, from: at(0, 1))
                 == (at(0, 1), .prompt(PromptMode(.addCard(column: col, index: 0, slot: .after(a1.id, orIndex: 2))))))
-        #expect(key(.addTop, from: at(2, -1))
+        #expect(
+            key(.addTop, from: at(2, -1))
                 == (at(2, -1), .prompt(PromptMode(.addCard(column: board.columns[2].id, index: 2, slot: .top)))))
-        #expect(key(.addBelow, from: at(2, -1))
+        #expect(
+            key(.addBelow, from: at(2, -1))
                 == (at(2, -1), .prompt(PromptMode(.addCard(column: board.columns[2].id, index: 2, slot: .index(0))))))
-        #expect(key(.renameColumn, from: at(1, 0)) == (at(1, 0), .prompt(PromptMode(.renameColumn(board.columns[1].id), text: "Doing"))))
-        #expect(key(.addColumn, from: at(1, 0))
+        #expect(
+            key(.renameColumn, from: at(1, 0)) == (
+                at(1, 0), .prompt(PromptMode(.renameColumn(board.columns[1].id), text: "Doing"))
+            ))
+        #expect(
+            key(.addColumn, from: at(1, 0))
                 == (at(1, 0), .prompt(PromptMode(.addColumn(.after(board.columns[1].id, orIndex: 2))))))
         #expect(key(.filter, from: at(0, 0), filter: "a") == (at(0, 0), .prompt(PromptMode(.filter, text: "a"))))
         #expect(key(.addBelow, from: nil, on: Board()) == (nil, .words("Add a column first (A)")))
@@ -104,15 +120,25 @@ private struct EvenRows: CardRows {
 
     @Test func cardEditsGoToTheDoorAsEdits() {
         let b0 = card(1, 0)
-        #expect(key(.deleteCard, from: at(1, 0)) == (at(1, 0), .send(.deleteCards([b0.id], seen: [b0]), undoHint: true)))
-        #expect(key(.toggleSubtask, from: at(1, 0)) == (at(1, 0), .words("This card has no sub-tasks (E edits the whole card)")))
+        #expect(
+            key(.deleteCard, from: at(1, 0)) == (at(1, 0), .send(.deleteCards([b0.id], seen: [b0]), undoHint: true)))
+        #expect(
+            key(.toggleSubtask, from: at(1, 0)) == (
+                at(1, 0), .words("This card has no sub-tasks (E edits the whole card)")
+            ))
         var withSub = board
         withSub[at(1, 0)].subtasks = [Subtask("s")]
-        #expect(key(.toggleSubtask, from: at(1, 0), on: withSub) == (at(1, 0), .send(.tickSubtask(b0.id), undoHint: false)))
+        #expect(
+            key(.toggleSubtask, from: at(1, 0), on: withSub) == (at(1, 0), .send(.tickSubtask(b0.id), undoHint: false)))
         #expect(key(.toggleMark, from: at(1, 0)) == (at(1, 0), .mark(b0.id)))
-        #expect(key(.editExternal, from: at(1, 0))
-                == (at(1, 0), .editExternally(SeenCard(card: b0, column: board.columns[1].id, columnIndex: 1, position: 0))))
-        #expect(key(.moveColumnRight, from: at(0, 2))
+        #expect(
+            key(.editExternal, from: at(1, 0))
+                == (
+                    at(1, 0),
+                    .editExternally(SeenCard(card: b0, column: board.columns[1].id, columnIndex: 1, position: 0))
+                ))
+        #expect(
+            key(.moveColumnRight, from: at(0, 2))
                 == (at(0, 2), .moveColumn(.moveColumn(board.columns[0].id, to: 1), select: at(1, 2))))
         #expect(key(.moveColumnLeft, from: at(0, 2)) == (at(0, 2), .stay), "the first column goes no further left")
         for action in [Action.editTitle, .deleteCard, .setTags, .editExternal] {

@@ -55,9 +55,13 @@ import Testing
 
     @Test func aCardWithoutSubTasksSaysSoAndScrollsNothing() {
         let plain = Card(id: ItemID(8), title: "Plain")
-        let p = CardDetail.Page(card: plain, content: CardDetailView.content(card: plain, column: "A", storesDoneMark: true, width: 36), rows: 20)
+        let p = CardDetail.Page(
+            card: plain, content: CardDetailView.content(card: plain, column: "A", storesDoneMark: true, width: 36),
+            rows: 20)
         var d = CardDetail(id: ItemID(8))
-        #expect(d.handle(.char(" "), [], keymap: keymap, page: p) == .say("This card has no sub-tasks (E edits the whole card)"))
+        #expect(
+            d.handle(.char(" "), [], keymap: keymap, page: p)
+                == .say("This card has no sub-tasks (E edits the whole card)"))
         #expect(d.handle(.down, [], keymap: keymap, page: p) == .stay)
         #expect(d == CardDetail(id: ItemID(8)))
     }
@@ -87,7 +91,9 @@ import Testing
         // Content line 13 (sub-task 3) is on row 1 + 1 + (13 - 8).
         #expect(d.handle(MouseEvent(.press, .left, x: 10, y: 7), keymap: keymap, page: page, box: box) == .stay)
         #expect(d == at(8, 3))
-        #expect(d.handle(MouseEvent(.press, .left, x: 10, y: 3), keymap: keymap, page: page, box: box) == .stay, "a line that is no sub-task")
+        #expect(
+            d.handle(MouseEvent(.press, .left, x: 10, y: 3), keymap: keymap, page: page, box: box) == .stay,
+            "a line that is no sub-task")
         #expect(d == at(8, 3))
         #expect(d.handle(MouseEvent(.wheelUp, .none, x: 10, y: 3), keymap: keymap, page: page, box: box) == .stay)
         #expect(d == at(4, 3), "a page up; no sub-task shown, the choice stays")

@@ -90,19 +90,23 @@ struct CardTextFixtureTests {
     /// Every card of every Markdown fixture (ours and `../shared/fixtures` when present) comes back
     /// from its editor text unchanged: `E` with no change changes nothing.
     @Test func everyFixtureCardSurvivesTheEditorUnchanged() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
         var dirs = [root.appendingPathComponent("Tests/Fixtures")]
         let shared = root.appendingPathComponent("../shared/fixtures").standardizedFileURL
         if FileManager.default.fileExists(atPath: shared.path) { dirs.append(shared) }
         var cards = 0
         for dir in dirs {
-            for name in try FileManager.default.contentsOfDirectory(atPath: dir.path) where name.hasSuffix(".md") && name != "README.md" {
+            for name in try FileManager.default.contentsOfDirectory(atPath: dir.path)
+            where name.hasSuffix(".md") && name != "README.md" {
                 let data = try #require(FileManager.default.contents(atPath: dir.appendingPathComponent(name).path))
                 let (board, info) = try BoardFormat.parse(Array(data), file: name)
                 let done = info.dialect != .taskell
                 for card in board.columns.flatMap(\.cards) {
-                    #expect(try CardText.parse(CardText.render(card, storesDoneMark: done), original: card, storesDoneMark: done) == card,
-                            "\(name): \(card.title)")
+                    #expect(
+                        try CardText.parse(
+                            CardText.render(card, storesDoneMark: done), original: card, storesDoneMark: done) == card,
+                        "\(name): \(card.title)")
                     cards += 1
                 }
             }
@@ -116,7 +120,9 @@ struct CardTextFixtureTests {
             let (board, info) = try BoardFormat.parse(corpus.file(), file: "g.md")
             let done = info.dialect != .taskell
             for card in board.columns.flatMap(\.cards) {
-                #expect(try CardText.parse(CardText.render(card, storesDoneMark: done), original: card, storesDoneMark: done) == card)
+                #expect(
+                    try CardText.parse(
+                        CardText.render(card, storesDoneMark: done), original: card, storesDoneMark: done) == card)
             }
         }
     }

@@ -27,7 +27,8 @@ import Testing
         let top = layout.columns[0].frame.minY
         #expect(draggable.viewport == Rect(x: layout.boardArea.minX, y: top, width: layout.boardArea.width, height: 2))
         for c in layout.columns {
-            #expect(draggable.frameOfItem(at: c.section) == Rect(x: c.frame.minX, y: top, width: c.frame.width, height: 2))
+            #expect(
+                draggable.frameOfItem(at: c.section) == Rect(x: c.frame.minX, y: top, width: c.frame.width, height: 2))
         }
     }
 

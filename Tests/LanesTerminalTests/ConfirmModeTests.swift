@@ -10,7 +10,9 @@ import Testing
 
     @Test func deletingAColumnTakesYOnlyAndNamesTheCardsItSaw() {
         let q = ConfirmMode.deleteColumn(todo.id, seen: todo.cards.map(\.id))
-        #expect(q.answer(.char("y"), copyPath: "") == .send(.deleteColumn(todo.id, seen: [ItemID(1), ItemID(2), ItemID(3)])))
+        #expect(
+            q.answer(.char("y"), copyPath: "")
+                == .send(.deleteColumn(todo.id, seen: [ItemID(1), ItemID(2), ItemID(3)])))
         for key in [Key.char("n"), .char("Y"), .escape, .enter, .char("q")] {
             #expect(q.answer(key, copyPath: "") == .close("Kept the column"), "\(key)")
         }

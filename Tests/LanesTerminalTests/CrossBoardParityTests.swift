@@ -23,7 +23,9 @@ private struct TwoFiles {
     }
 
     func endpoint(_ path: String) -> CrossBoardMove.Endpoint { .init(key: path, storage: FileBoardStore.unread(path)) }
-    func titles(_ path: String) throws -> [[String]] { LanesTerminalTests.titles(try FileBoardStore.unread(path).load()) }
+    func titles(_ path: String) throws -> [[String]] {
+        LanesTerminalTests.titles(try FileBoardStore.unread(path).load())
+    }
     func remove() { try? FileManager.default.removeItem(atPath: dir) }
 }
 
@@ -40,13 +42,17 @@ extension OneDoorParityTests {
     }
 
     static let crossRows: [CrossRow] = [
-        CrossRow(name: "to a column of another board its rule allows (from a column called Doing)",
-                 keys: k("lmB.md:Done") + enter, card: "b0", column: "Done"),
+        CrossRow(
+            name: "to a column of another board its rule allows (from a column called Doing)",
+            keys: k("lmB.md:Done") + enter, card: "b0", column: "Done"),
         CrossRow(name: "to another board's full column", keys: k("mB.md:Doing") + enter, card: "a0", column: "Doing"),
-        CrossRow(name: "to another board's column whose rule names no such column", keys: k("mB.md:Done") + enter,
-                 card: "a0", column: "Done"),
+        CrossRow(
+            name: "to another board's column whose rule names no such column", keys: k("mB.md:Done") + enter,
+            card: "a0", column: "Done"),
         CrossRow(name: "at a position", keys: k("jmB.md:To do:2") + enter, card: "a1", column: "To do", position: 2),
-        CrossRow(name: "at a position past the end", keys: k("mB.md:To do:9") + enter, card: "a0", column: "To do", position: 9),
+        CrossRow(
+            name: "at a position past the end", keys: k("mB.md:To do:9") + enter, card: "a0", column: "To do",
+            position: 9),
         CrossRow(name: "at the end, named by the column's number", keys: k("mB.md:1") + enter, card: "a0", column: "1"),
     ]
 
@@ -60,23 +66,29 @@ extension OneDoorParityTests {
         var effects: [WorkspaceEffect] = []
         for (key, mods) in row.keys { effects = d.key(key, mods) }
         let move = try #require(WorkspaceDriver.moves(effects).first, "\(row.name): the keys ask for a move")
-        let result = Result { try move.run(from: shown.endpoint(shown.a), to: shown.endpoint(shown.b), journal: shown.journal) }
+        let result = Result {
+            try move.run(from: shown.endpoint(shown.a), to: shown.endpoint(shown.b), journal: shown.journal)
+        }
         d.ws.moveFinished(move, result: result)
         // The command.
         let typed = try TwoFiles()
         defer { typed.remove() }
         var refusal: String?
         do {
-            _ = try CrossBoardMove.move(cards: [row.card], from: typed.endpoint(typed.a), to: typed.endpoint(typed.b),
-                                        column: row.column, position: row.position, journal: typed.journal)
+            _ = try CrossBoardMove.move(
+                cards: [row.card], from: typed.endpoint(typed.a), to: typed.endpoint(typed.b),
+                column: row.column, position: row.position, journal: typed.journal)
         } catch let e as CommandError { refusal = e.message }
         #expect(try shown.titles(shown.a) == typed.titles(typed.a), "\(row.name): the same source board")
         #expect(try shown.titles(shown.b) == typed.titles(typed.b), "\(row.name): the same target board")
         if let refusal {
-            #expect(d.ws.app.status == "Not moved: " + Self.core(refusal).replacingOccurrences(of: typed.dir, with: shown.dir),
-                    "\(row.name): the same words")
-            #expect(try shown.titles(shown.a) == titles(sampleBoard()) && shown.titles(shown.b) == titles(Self.board()),
-                    "\(row.name): a refusal changes nothing")
+            #expect(
+                d.ws.app.status == "Not moved: "
+                    + Self.core(refusal).replacingOccurrences(of: typed.dir, with: shown.dir),
+                "\(row.name): the same words")
+            #expect(
+                try shown.titles(shown.a) == titles(sampleBoard()) && shown.titles(shown.b) == titles(Self.board()),
+                "\(row.name): a refusal changes nothing")
         } else {
             #expect(try shown.titles(shown.a) != titles(sampleBoard()), "\(row.name): the move was made")
         }
@@ -92,15 +104,22 @@ extension OneDoorParityTests {
         func refusal(_ edit: BoardEdit, force: Bool = false) -> EditRefusal? {
             do { _ = try b.applying(edit, force: force); return nil } catch { return error }
         }
-        #expect(refusal(.receiveCards([incoming], to: doing, position: nil, from: ["To do"], board: "B.md"))
-            == EditRefusal(.full, "column \"Doing\" of B.md is full (WIP limit 2)"))
-        #expect(refusal(.receiveCards([incoming], to: done, position: nil, from: ["To do"], board: "B.md"))
-            == EditRefusal(.acceptRule, "column \"Done\" of B.md accepts cards only from \"Doing\", not from \"To do\""))
-        #expect(refusal(.receiveCards([incoming], to: done, position: nil, from: ["doing"], board: "B.md")) == nil,
-                "the rule names the column the card left, any case")
-        #expect(refusal(.receiveCards([incoming], to: doing, position: nil, from: ["To do"], board: "B.md"), force: true) == nil)
-        #expect(refusal(.receiveCards([incoming], to: todo, position: 5, from: ["x"], board: "B.md"), force: true)
-            == EditRefusal(.number, "position 5 is outside column \"To do\" of B.md; use 1 to 4"))
+        #expect(
+            refusal(.receiveCards([incoming], to: doing, position: nil, from: ["To do"], board: "B.md"))
+                == EditRefusal(.full, "column \"Doing\" of B.md is full (WIP limit 2)"))
+        #expect(
+            refusal(.receiveCards([incoming], to: done, position: nil, from: ["To do"], board: "B.md"))
+                == EditRefusal(
+                    .acceptRule, "column \"Done\" of B.md accepts cards only from \"Doing\", not from \"To do\""))
+        #expect(
+            refusal(.receiveCards([incoming], to: done, position: nil, from: ["doing"], board: "B.md")) == nil,
+            "the rule names the column the card left, any case")
+        #expect(
+            refusal(.receiveCards([incoming], to: doing, position: nil, from: ["To do"], board: "B.md"), force: true)
+                == nil)
+        #expect(
+            refusal(.receiveCards([incoming], to: todo, position: 5, from: ["x"], board: "B.md"), force: true)
+                == EditRefusal(.number, "position 5 is outside column \"To do\" of B.md; use 1 to 4"))
         let arrived = try b.applying(.receiveCards([incoming], to: todo, position: 2, from: ["x"], board: "B.md"))
         #expect(titles(arrived.board)[0] == ["a0", "visitor", "a1", "a2"])
         #expect(arrived.words == "“visitor” arrived in “To do”")

@@ -14,8 +14,12 @@ import Testing
             return Card(id: ItemID(next), title: t, descriptionLines: desc ? ["notes"] : [])
         }
         return Board(columns: [
-            Column(title: "To do", cards: [card("first card with a long title that wraps", desc: true),
-                                           card("second with the words", desc: true), card("third", desc: false)]),
+            Column(
+                title: "To do",
+                cards: [
+                    card("first card with a long title that wraps", desc: true),
+                    card("second with the words", desc: true), card("third", desc: false),
+                ]),
             Column(title: "Doing", cards: [card("b0", desc: true), card("b1 with some words", desc: false)]),
             Column(title: "Done", cards: [card("c0", desc: true)]),
         ])
@@ -27,8 +31,10 @@ import Testing
         guard let g = scene.ghost, !scene.layout.tooSmall else { return nil }
         let size = app.size
         var alone = CellBuffer(width: size.width, height: size.height)
-        let statusRows = BoardView.statusLines(scene.status, width: size.width, height: size.height,
-                                               wraps: scene.wrapsStatus).count
+        let statusRows = BoardView.statusLines(
+            scene.status, width: size.width, height: size.height,
+            wraps: scene.wrapsStatus
+        ).count
         let clip = Rect(x: 0, y: 1, width: size.width, height: max(0, size.height - 2))
         BoardView.drawCard(g.card, frame: g.frame, clip: clip, border: scene.theme.ghost, scene: scene, into: &alone)
         var a: [String] = [], s: [String] = []
@@ -79,8 +85,10 @@ import Testing
                 pressed = false
                 d.key(.char("u"))
             case 9, 10:
-                d.app.resize(Size(width: [100, 70, 60, 45, 120][Int(random.next() % 5)],
-                                  height: [30, 24, 16, 12][Int(random.next() % 4)]))
+                d.app.resize(
+                    Size(
+                        width: [100, 70, 60, 45, 120][Int(random.next() % 5)],
+                        height: [30, 24, 16, 12][Int(random.next() % 4)]))
             default:
                 d.now += 0.6
                 d.app.tick(now: d.now)
@@ -89,7 +97,8 @@ import Testing
             d.app.render(into: &buf, now: d.now)
             if let ghost = Self.ghostInterior(d.app, frame: buf, now: d.now) {
                 checkedGhosts += 1
-                #expect(ghost.shown == ghost.alone, "seed \(seed) step \(step): the ghost's text is covered\n\(buf.text)")
+                #expect(
+                    ghost.shown == ghost.alone, "seed \(seed) step \(step): the ghost's text is covered\n\(buf.text)")
             }
             // The board under the ghost: a card hidden behind it may show its own `≡`.
             if let g = d.app.scene(now: d.now).ghost {

@@ -29,11 +29,16 @@ import Testing
 
     @Test func everyOtherActionWaitsForTheDropAndSaysWhichKeysEndIt() throws {
         let waiting: [Action] = Action.allCases.filter {
-            ![.up, .moveUp, .down, .moveDown, .left, .moveLeft, .right, .moveRight, .first, .last, .lift, .drop, .cancel, .quit].contains($0)
+            ![
+                .up, .moveUp, .down, .moveDown, .left, .moveLeft, .right, .moveRight, .first, .last, .lift, .drop,
+                .cancel, .quit,
+            ].contains($0)
         }
         #expect(waiting.contains(.deleteCard) && waiting.contains(.undo) && waiting.contains(.editTitle))
         for action in waiting {
-            #expect(DragSession.liftedCommand(action, keymap: Keymap()) == .refuse("Drop the card first (space or enter), or esc to cancel"), "\(action)")
+            #expect(
+                DragSession.liftedCommand(action, keymap: Keymap())
+                    == .refuse("Drop the card first (space or enter), or esc to cancel"), "\(action)")
         }
         var k = Keymap()
         try k.apply(line: "unbind enter", number: 1, file: "config")

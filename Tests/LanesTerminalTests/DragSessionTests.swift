@@ -8,7 +8,8 @@ import Testing
     let cache = LayoutCache()
 
     func layout(_ board: Board, size: Size = Size(width: 80, height: 24), page: Int = 0) -> ScreenLayout {
-        ScreenLayout(board: board, size: size, page: page, scroll: Array(repeating: 0, count: board.columns.count), cache: cache)
+        ScreenLayout(
+            board: board, size: size, page: page, scroll: Array(repeating: 0, count: board.columns.count), cache: cache)
     }
 
     @Test func eventsReachTheRendererAndAHoldAtTheEdgeScrollsOnTheInjectedClock() {
@@ -25,8 +26,8 @@ import Testing
         let column = l.column(section: 0)!
         let scroller = Scrollable(id: 0, viewport: column.viewport, contentLength: 600, offset: 0)
         s.pointerMoved(Point(x: 20, y: 22), scrollers: [scroller], board: l.boardArea, pages: l.pageCount, now: 1.0)
-        #expect(s.tick(now: 1.2).scroll == nil)                        // 0.8 rows
-        #expect(s.tick(now: 1.35).scroll == ScrollStep(id: 0, rows: 1))   // 1.4
+        #expect(s.tick(now: 1.2).scroll == nil)  // 0.8 rows
+        #expect(s.tick(now: 1.35).scroll == ScrollStep(id: 0, rows: 1))  // 1.4
         #expect(s.tick(now: 3.0).scroll == ScrollStep(id: 0, rows: 100))  // 101.1
         #expect(s.deadline(now: 3.0) != nil)
         // Release: the edges stop with the drag.
@@ -46,7 +47,8 @@ import Testing
         // Slowly into the middle first: the dwell starts outside its bands.
         for (i, x) in [6, 10, 20, 30, 40].enumerated() {
             _ = s.coordinator.handle(PointerInput(.move, Point(x: x, y: 4), at: 0.1 * Double(i + 1)), dataSource: &doc)
-            s.pointerMoved(Point(x: x, y: 4), scrollers: [], board: l.boardArea, pages: l.pageCount, now: 0.1 * Double(i + 1))
+            s.pointerMoved(
+                Point(x: x, y: 4), scrollers: [], board: l.boardArea, pages: l.pageCount, now: 0.1 * Double(i + 1))
         }
         #expect(s.tick(now: 0.55).flip == nil)
         // Then flung to the right edge in 20 ms: the engine's velocity (no estimator of the app's) flips now.
@@ -64,9 +66,10 @@ import Testing
         let board = sampleBoard()
         var doc = BoardDocument(board: board)
         var s = DragSession(arena: layout(board).arena)
-        _ = s.coordinator.handle(PointerInput(.press, Point(x: 5, y: 7), at: 0), dataSource: &doc)   // a1
-        _ = s.take(s.coordinator.handle(PointerInput(.move, Point(x: 32, y: 8), at: 0.05), dataSource: &doc),
-                   board: board, now: 0.05)
+        _ = s.coordinator.handle(PointerInput(.press, Point(x: 5, y: 7), at: 0), dataSource: &doc)  // a1
+        _ = s.take(
+            s.coordinator.handle(PointerInput(.move, Point(x: 32, y: 8), at: 0.05), dataSource: &doc),
+            board: board, now: 0.05)
         // Another writer adds a card at the top of To do: a1 is still in hand, now at index 2.
         doc.board.columns[0].cards.insert(Card(id: ItemID(99), title: "new"), at: 0)
         let kept = s.boardChanged(layout(doc.board).arena, dataSource: doc, board: doc.board, now: 0.1)
@@ -76,7 +79,8 @@ import Testing
         // Then deletes a1: the drag ends, and says why.
         doc.board.columns[0].cards.remove(at: 2)
         let gone = s.boardChanged(layout(doc.board).arena, dataSource: doc, board: doc.board, now: 0.2)
-        #expect(gone.events == [.cancelled(item: ItemID(2), source: ItemPath(section: 0, item: 2), reason: .itemVanished)])
+        #expect(
+            gone.events == [.cancelled(item: ItemID(2), source: ItemPath(section: 0, item: 2), reason: .itemVanished)])
         #expect(gone.words == "Cancelled: the card was removed")
         #expect(!s.isDragging && !s.renderer.isDragging)
     }

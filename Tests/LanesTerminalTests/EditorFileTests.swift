@@ -21,7 +21,9 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: base) }
         let file = try EditorFile(name: "card.md", contents: Array("- a card\n".utf8), temporaryDirectory: base + "/")
         #expect(file.path == file.directory + "/card.md")
-        #expect(file.directory.hasPrefix(base + "/lanes-card-") && file.directory.count == (base + "/lanes-card-").count + 6)
+        #expect(
+            file.directory.hasPrefix(base + "/lanes-card-") && file.directory.count == (base + "/lanes-card-").count + 6
+        )
         #expect(mode(file.directory)?.mode == 0o700 && mode(file.directory)?.isDirectory == true)
         #expect(mode(file.path)?.mode == 0o600 && mode(file.path)?.isDirectory == false)
         #expect(mode(file.path)?.owner == getuid())

@@ -6,18 +6,26 @@ import Testing
 /// The filter as a value: what it matches, its words, and where up and down land.
 @Suite struct FilterModeTests {
     /// Cards 0…5; the even ones say "bug".
-    static let cards = (0..<6).map { Card(id: ItemID(UInt64($0 + 1)), title: $0 % 2 == 0 ? "bug \($0)" : "feature \($0)") }
+    static let cards = (0..<6).map {
+        Card(id: ItemID(UInt64($0 + 1)), title: $0 % 2 == 0 ? "bug \($0)" : "feature \($0)")
+    }
 
     @Test func settingItCountsTheMatchesAndNamesTheKeys() {
         var f = FilterMode()
-        let board = Board(columns: [Column(title: "A", cards: Self.cards), Column(title: "B", cards: [Card(id: ItemID(50), title: "a bug")])])
-        #expect(f.set("bug", on: board, keymap: Keymap()) == "Filter “bug”: 4 matching (others dimmed; j/k jump between matches; esc clears)")
+        let board = Board(columns: [
+            Column(title: "A", cards: Self.cards), Column(title: "B", cards: [Card(id: ItemID(50), title: "a bug")]),
+        ])
+        #expect(
+            f.set("bug", on: board, keymap: Keymap())
+                == "Filter “bug”: 4 matching (others dimmed; j/k jump between matches; esc clears)")
         #expect(f == FilterMode(query: "bug"))
         #expect(f.set("", on: board, keymap: Keymap()) == "Filter cleared")
         #expect(f == FilterMode())
         var unbound = Keymap()
         try? unbound.apply(line: "unbind esc", number: 1, file: "config")
-        #expect(f.set("x", on: board, keymap: unbound) == "Filter “x”: 0 matching (others dimmed; j/k jump between matches)")
+        #expect(
+            f.set("x", on: board, keymap: unbound) == "Filter “x”: 0 matching (others dimmed; j/k jump between matches)"
+        )
     }
 
     @Test func clearSaysSoOnlyWhenOn() {
@@ -42,7 +50,8 @@ import Testing
         #expect(f.landing(in: Self.cards, from: 0, delta: 1, absolute: nil) == 2)
         #expect(f.landing(in: Self.cards, from: 4, delta: -1, absolute: nil) == 2)
         #expect(f.landing(in: Self.cards, from: 4, delta: 1, absolute: nil) == 4, "no match below: it stays")
-        #expect(f.landing(in: Self.cards, from: 3, delta: 0, absolute: Int.max) == 5, "the last card, past no later match")
+        #expect(
+            f.landing(in: Self.cards, from: 3, delta: 0, absolute: Int.max) == 5, "the last card, past no later match")
         #expect(f.landing(in: Self.cards, from: 3, delta: 0, absolute: 0) == 0, "the first match from the top")
         let late = FilterMode(query: "feature 5")
         #expect(late.landing(in: Self.cards, from: 0, delta: 0, absolute: 0) == 5)
@@ -51,7 +60,9 @@ import Testing
     }
 
     @Test func tagsMatchAsTagsAndWordsAnywhere() {
-        let card = Card(id: ItemID(1), title: "Fix login #urgent", descriptionLines: ["the Session expires"], subtasks: [Subtask("write test")])
+        let card = Card(
+            id: ItemID(1), title: "Fix login #urgent", descriptionLines: ["the Session expires"],
+            subtasks: [Subtask("write test")])
         #expect(FilterMode(query: "#urgent").matches(card))
         #expect(!FilterMode(query: "#urg").matches(card))
         #expect(FilterMode(query: "session TEST").matches(card))

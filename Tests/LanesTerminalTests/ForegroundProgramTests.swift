@@ -33,10 +33,14 @@ import Testing
 
     @Test func complaintsNameTheEditorAndSayTheCardIsKept() {
         #expect(ForegroundProgram.complaint(.exited(0), editor: "vi") == nil)
-        #expect(ForegroundProgram.complaint(.exited(127), editor: "vj")
-            == "The editor “vj” was not found; set $VISUAL or $EDITOR. The card is as it was")
-        #expect(ForegroundProgram.complaint(.exited(1), editor: "vi") == "The editor “vi” failed (exit status 1); the card is as it was")
-        #expect(ForegroundProgram.complaint(.killed(signal: SIGQUIT), editor: "ed")
-            == "The editor “ed” was ended by SIGQUIT; the card is as it was")
+        #expect(
+            ForegroundProgram.complaint(.exited(127), editor: "vj")
+                == "The editor “vj” was not found; set $VISUAL or $EDITOR. The card is as it was")
+        #expect(
+            ForegroundProgram.complaint(.exited(1), editor: "vi")
+                == "The editor “vi” failed (exit status 1); the card is as it was")
+        #expect(
+            ForegroundProgram.complaint(.killed(signal: SIGQUIT), editor: "ed")
+                == "The editor “ed” was ended by SIGQUIT; the card is as it was")
     }
 }

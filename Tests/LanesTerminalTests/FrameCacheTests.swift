@@ -10,11 +10,15 @@ import Testing
     static func board() -> Board {
         var next: UInt64 = 1
         let columns = (0..<9).map { c in
-            Column(title: "Col \(c)", cards: (0..<(c == 2 ? 3 : 4 + c * 5)).map { i in
-                defer { next += 1 }
-                return Card(id: ItemID(next), title: i % 3 == 0 ? "card \(c).\(i) 看板 🚀 a longer title that wraps" : "card \(c).\(i)",
-                            descriptionLines: i % 4 == 1 ? ["notes"] : [])
-            }, wipLimit: c == 2 ? 3 : nil)
+            Column(
+                title: "Col \(c)",
+                cards: (0..<(c == 2 ? 3 : 4 + c * 5)).map { i in
+                    defer { next += 1 }
+                    return Card(
+                        id: ItemID(next),
+                        title: i % 3 == 0 ? "card \(c).\(i) 看板 🚀 a longer title that wraps" : "card \(c).\(i)",
+                        descriptionLines: i % 4 == 1 ? ["notes"] : [])
+                }, wipLimit: c == 2 ? 3 : nil)
         }
         return Board(columns: columns)
     }
@@ -45,14 +49,18 @@ import Testing
             case 11:
                 driver.key([.char("]"), .char("["), .char(" "), .escape][Int(random.next() % 4)])
             case 12..<16:
-                driver.key([.up, .down, .left, .right, .char("j"), .char("l"), .char("k"), .char("h")][Int(random.next() % 8)])
+                driver.key(
+                    [.up, .down, .left, .right, .char("j"), .char("l"), .char("k"), .char("h")][Int(random.next() % 8)])
             case 16:
                 driver.key([.char("u"), .char("L"), .char("H"), .char("v")][Int(random.next() % 4)])
             case 17:
-                driver.now += 0.6   // let animations, the dwell and auto-scroll run
+                driver.now += 0.6  // let animations, the dwell and auto-scroll run
                 driver.app.tick(now: driver.now)
             case 18:
-                driver.app.resize(Size(width: [80, 100, 60, 120][Int(random.next() % 4)], height: [20, 24, 30][Int(random.next() % 3)]))
+                driver.app.resize(
+                    Size(
+                        width: [80, 100, 60, 120][Int(random.next() % 4)], height: [20, 24, 30][Int(random.next() % 3)])
+                )
             default:
                 if step % 7 == 0 {
                     driver.key(.char("/"))

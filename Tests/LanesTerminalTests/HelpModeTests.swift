@@ -22,7 +22,10 @@ import Testing
 
     @Test func movementKeysScrollWithinTheList() {
         #expect(after([(.down, [])]) == (HelpMode(scroll: 1), [.stay]))
-        #expect(after([(.char("j"), []), (.char("j"), []), (.char("k"), [])]) == (HelpMode(scroll: 1), [.stay, .stay, .stay]))
+        #expect(
+            after([(.char("j"), []), (.char("j"), []), (.char("k"), [])]) == (
+                HelpMode(scroll: 1), [.stay, .stay, .stay]
+            ))
         #expect(after([(.up, [])]) == (HelpMode(scroll: 0), [.stay]), "no scrolling above the top")
         #expect(after([(.pageDown, [])]).0 == HelpMode(scroll: min(page, last)))
         #expect(after([(.char("]"), [])]).0 == HelpMode(scroll: min(page, last)), "the keymap's page key")

@@ -365,10 +365,12 @@ private func check(_ row: DecodeCase) {
         DecodeCase("wheel up", x10(64, 3, 3), [mouse(.wheelUp, .none, 3, 3)]),
         DecodeCase("wheel down", x10(65, 3, 3), [mouse(.wheelDown, .none, 3, 3)]),
         DecodeCase("ctrl-alt press", x10(24, 3, 3), [mouse(.press, .left, 3, 3, [.ctrl, .alt])]),
-        DecodeCase("column 100 is a raw byte, not UTF-8", x10(0, 100, 2) + bytes("é"),
-                   [mouse(.press, .left, 100, 2), char("é")]),
-        DecodeCase("bytes that look like UTF-8", [esc, 0x5B, 0x4D, 0x20, 0xC3, 0xA9],
-                   [mouse(.press, .left, 0xC3 - 33, 0xA9 - 33)]),
+        DecodeCase(
+            "column 100 is a raw byte, not UTF-8", x10(0, 100, 2) + bytes("é"),
+            [mouse(.press, .left, 100, 2), char("é")]),
+        DecodeCase(
+            "bytes that look like UTF-8", [esc, 0x5B, 0x4D, 0x20, 0xC3, 0xA9],
+            [mouse(.press, .left, 0xC3 - 33, 0xA9 - 33)]),
         DecodeCase("largest byte", [esc, 0x5B, 0x4D, 0x20, 0xFF, 0xFF], [mouse(.press, .left, 222, 222)]),
         DecodeCase("wrapped coordinate", x10(0, 230, 1), [mouse(.press, .left, 230, 1)]),
         DecodeCase("zero byte coordinate", [esc, 0x5B, 0x4D, 0x20, 0x00, 0x21], [mouse(.press, .left, 223, 0)]),
@@ -392,7 +394,8 @@ private func check(_ row: DecodeCase) {
     @Test func sameDragInAllThreeEncodings() {
         // Press at (5,5), drag through three cells, release at (8,6).
         let path = [(6, 5), (7, 6), (8, 6)]
-        let expected = [mouse(.press, .left, 5, 5)]
+        let expected =
+            [mouse(.press, .left, 5, 5)]
             + path.map { mouse(.drag, .left, $0.0, $0.1) }
             + [mouse(.release, .left, 8, 6)]
         let sgrBytes = sgr(0, 5, 5) + path.flatMap { sgr(32, $0.0, $0.1) } + sgr(0, 8, 6, release: true)
@@ -404,11 +407,12 @@ private func check(_ row: DecodeCase) {
     }
 
     @Test(arguments: ["sgr", "x10", "urxvt"]) func wholeDragInOneRead(_ encoding: String) {
-        let encode: (Int, Int, Int) -> [UInt8] = switch encoding {
-        case "sgr": { sgr($0, $1, $2) }
-        case "x10": { x10($0, $1, $2) }
-        default: { urxvt($0, $1, $2) }
-        }
+        let encode: (Int, Int, Int) -> [UInt8] =
+            switch encoding {
+            case "sgr": { sgr($0, $1, $2) }
+            case "x10": { x10($0, $1, $2) }
+            default: { urxvt($0, $1, $2) }
+            }
         var input = encode(0, 10, 3)
         var expected = [mouse(.press, .left, 10, 3)]
         for step in 1...200 {
@@ -426,12 +430,14 @@ private func check(_ row: DecodeCase) {
     }
 
     @Test func keysAndMouseMixedInOneRead() {
-        let input = bytes("a") + sgr(0, 1, 1) + bytes("\u{1B}[1;5A") + x10(32, 2, 2) + bytes("中")
+        let input =
+            bytes("a") + sgr(0, 1, 1) + bytes("\u{1B}[1;5A") + x10(32, 2, 2) + bytes("中")
             + urxvt(3, 3, 3) + bytes("\u{1B}[I\r")
-        #expect(decodeAll(input) == [
-            char("a"), mouse(.press, .left, 1, 1), key(.up, .ctrl), mouse(.drag, .left, 2, 2), char("中"),
-            mouse(.release, .left, 3, 3), .focusIn, key(.enter),
-        ])
+        #expect(
+            decodeAll(input) == [
+                char("a"), mouse(.press, .left, 1, 1), key(.up, .ctrl), mouse(.drag, .left, 2, 2), char("中"),
+                mouse(.release, .left, 3, 3), .focusIn, key(.enter),
+            ])
     }
 
     @Test func inputThatIsNotContiguous() {
@@ -465,7 +471,8 @@ private func check(_ row: DecodeCase) {
 
             for split in 0...input.count {
                 var decoder = InputDecoder()
-                let events = decoder.feed(input[..<split], now: 0) + decoder.feed(input[split...], now: 0)
+                let events =
+                    decoder.feed(input[..<split], now: 0) + decoder.feed(input[split...], now: 0)
                     + decoder.flush(now: .infinity)
                 #expect(events == expected, "seed \(seed): split at \(split)")
                 if events != expected { break }
@@ -527,7 +534,9 @@ private func randomStream(_ random: inout SplitMix64) -> ([UInt8], [InputEvent])
         expected += e
     }
     let texts: [Character] = ["a", "Z", "5", " ", "~", "é", "ß", "中", "界", "😀", "🎉"]
-    let navigation: [(Key, UInt8)] = [(.up, 0x41), (.down, 0x42), (.right, 0x43), (.left, 0x44), (.home, 0x48), (.end, 0x46)]
+    let navigation: [(Key, UInt8)] = [
+        (.up, 0x41), (.down, 0x42), (.right, 0x43), (.left, 0x44), (.home, 0x48), (.end, 0x46),
+    ]
     let tilde: [(Key, Int)] = [
         (.insert, 2), (.delete, 3), (.pageUp, 5), (.pageDown, 6), (.function(5), 15), (.function(8), 19),
         (.function(12), 24),

@@ -33,7 +33,10 @@ import Testing
         ("bind q\n", 1, "expected \"bind KEY ACTION\", \"unbind KEY\" or \"set view compact|cards\", found \"bind q\""),
         ("\nbind zz down\n", 2, "unknown key \"zz\""),
         ("bind x\tfly\n", 1, "unknown action \"fly\" (lanes keys lists the actions)"),
-        ("# ok\nunbind\n", 2, "expected \"bind KEY ACTION\", \"unbind KEY\" or \"set view compact|cards\", found \"unbind\""),
+        (
+            "# ok\nunbind\n", 2,
+            "expected \"bind KEY ACTION\", \"unbind KEY\" or \"set view compact|cards\", found \"unbind\""
+        ),
     ])
     func badConfigNamesTheLine(_ text: String, _ line: Int, _ message: String) {
         var k = Keymap()
@@ -43,20 +46,27 @@ import Testing
     }
 
     @Test func readmeListsEveryBinding() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
         let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
-        #expect(readme.contains(HelpView.markdownTable()), "README's key table is out of date; paste HelpView.markdownTable()")
+        #expect(
+            readme.contains(HelpView.markdownTable()),
+            "README's key table is out of date; paste HelpView.markdownTable()")
     }
 
     /// The man page's KEYS section is the keymap table, between its two marker comments.
     @Test func manPageListsEveryBinding() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
         let page = try String(contentsOf: root.appendingPathComponent("Resources/lanes.1"), encoding: .utf8)
         let begin = try #require(page.range(of: ".\\\" keys: begin\n"))
         let end = try #require(page.range(of: ".\\\" keys: end\n"))
         let section = String(page[begin.upperBound..<end.lowerBound])
-        #expect(section == HelpView.manPageKeys(), "Resources/lanes.1's KEYS are out of date; paste HelpView.manPageKeys()")
-        #expect(section.contains(".B F\nset which columns this one accepts cards from (empty: any) (\\fIset\\-accepts\\fP).\n"))
+        #expect(
+            section == HelpView.manPageKeys(), "Resources/lanes.1's KEYS are out of date; paste HelpView.manPageKeys()")
+        #expect(
+            section.contains(
+                ".B F\nset which columns this one accepts cards from (empty: any) (\\fIset\\-accepts\\fP).\n"))
     }
 }
 

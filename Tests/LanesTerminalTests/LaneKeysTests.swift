@@ -31,16 +31,21 @@ struct LaneKeysTests {
         // The marked cards drag together into Done · #frontend, in the order the lanes show them:
         // both take the lane's tag, in one edit.
         d.drag([(8, 10), (30, 6), (60, 5), (61, 5)])
-        #expect(titles(d.app.board) == [["Fix login #frontend"], ["Ship #backend #frontend"],
-                                        ["API #frontend", "Write docs #frontend"]])
+        #expect(
+            titles(d.app.board) == [
+                ["Fix login #frontend"], ["Ship #backend #frontend"],
+                ["API #frontend", "Write docs #frontend"],
+            ])
         d.key(.char("u"))
         #expect(titles(d.app.board) == titles(laneBoard()))
     }
 
     /// To do: A1, B1, A2, N1, B2, A3 (A: #frontend, B: #backend, N: no lane).
     static func mixed() -> Board {
-        var b = sampleBoard([("To do", ["A1 #frontend", "B1 #backend", "A2 #frontend", "N1", "B2 #backend", "A3 #frontend"]),
-                             ("Done", [])])
+        var b = sampleBoard([
+            ("To do", ["A1 #frontend", "B1 #backend", "A2 #frontend", "N1", "B2 #backend", "A3 #frontend"]),
+            ("Done", []),
+        ])
         b.acceptRules.swimlanes = try! Swimlanes(["frontend", "backend"])
         return b
     }
@@ -50,16 +55,25 @@ struct LaneKeysTests {
         #expect(d.app.selection == ItemPath(section: 0, item: 0))
         d.key(.char("J"))
         // A1 after A2 (not after B1, the next card of the column).
-        #expect(titles(d.app.board)[0] == ["B1 #backend", "A2 #frontend", "A1 #frontend", "N1", "B2 #backend", "A3 #frontend"])
+        #expect(
+            titles(d.app.board)[0] == [
+                "B1 #backend", "A2 #frontend", "A1 #frontend", "N1", "B2 #backend", "A3 #frontend",
+            ])
         #expect(d.app.selection == ItemPath(section: 0, item: 2))
         #expect(d.app.status == "Moved “A1 #frontend” to position 2 of lane #frontend in To do")
         d.key(.char("J"))
-        #expect(titles(d.app.board)[0] == ["B1 #backend", "A2 #frontend", "N1", "B2 #backend", "A3 #frontend", "A1 #frontend"])
+        #expect(
+            titles(d.app.board)[0] == [
+                "B1 #backend", "A2 #frontend", "N1", "B2 #backend", "A3 #frontend", "A1 #frontend",
+            ])
         #expect(d.app.selection == ItemPath(section: 0, item: 5))
         d.key(.char("J"))
         #expect(d.app.status == "Already the last card of lane #frontend here")
         d.key(.char("K"))
-        #expect(titles(d.app.board)[0] == ["B1 #backend", "A2 #frontend", "N1", "B2 #backend", "A1 #frontend", "A3 #frontend"])
+        #expect(
+            titles(d.app.board)[0] == [
+                "B1 #backend", "A2 #frontend", "N1", "B2 #backend", "A1 #frontend", "A3 #frontend",
+            ])
         #expect(d.app.selection == ItemPath(section: 0, item: 4))
         // Down the lanes on screen to B1, the first of lane backend: K has nowhere to go in its lane.
         d.key(.char("j")); d.key(.char("j"))
@@ -69,7 +83,10 @@ struct LaneKeysTests {
         #expect(d.app.status == "Already the first card of lane #backend here")
         #expect(d.app.board == before)
         d.key(.char("J"))
-        #expect(titles(d.app.board)[0] == ["A2 #frontend", "N1", "B2 #backend", "B1 #backend", "A1 #frontend", "A3 #frontend"])
+        #expect(
+            titles(d.app.board)[0] == [
+                "A2 #frontend", "N1", "B2 #backend", "B1 #backend", "A1 #frontend", "A3 #frontend",
+            ])
         #expect(d.app.selection == ItemPath(section: 0, item: 3))
         // Four moves, four undos, and the first board is back.
         for _ in 0..<4 { d.key(.char("u")) }
@@ -78,15 +95,20 @@ struct LaneKeysTests {
         d.key(.char("S"))
         d.key(.char("g"))
         d.key(.char("J"))
-        #expect(titles(d.app.board)[0] == ["B1 #backend", "A1 #frontend", "A2 #frontend", "N1", "B2 #backend", "A3 #frontend"])
+        #expect(
+            titles(d.app.board)[0] == [
+                "B1 #backend", "A1 #frontend", "A2 #frontend", "N1", "B2 #backend", "A3 #frontend",
+            ])
     }
 
     /// Six columns, three a page at 80×24. C0: 8 frontend then 8 backend cards; C3: 6 frontend then 8 backend.
     static func wide() -> Board {
         let f = { (c: Int, n: Int) in (0..<n).map { "f\(c)-\($0) #frontend" } }
         let k = { (c: Int, n: Int) in (0..<n).map { "b\(c)-\($0) #backend" } }
-        var b = sampleBoard([("C0", f(0, 8) + k(0, 8)), ("C1", f(1, 1)), ("C2", k(2, 1)),
-                             ("C3", f(3, 6) + k(3, 8)), ("C4", k(4, 2)), ("C5", [])])
+        var b = sampleBoard([
+            ("C0", f(0, 8) + k(0, 8)), ("C1", f(1, 1)), ("C2", k(2, 1)),
+            ("C3", f(3, 6) + k(3, 8)), ("C4", k(4, 2)), ("C5", []),
+        ])
         b.acceptRules.swimlanes = try! Swimlanes(["frontend", "backend"])
         return b
     }

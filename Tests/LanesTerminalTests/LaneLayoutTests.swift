@@ -7,17 +7,25 @@ import Testing
 struct LaneLayoutTests {
     /// Area rows 3..<13 (10 rows); lanes: 4 rows of cards, collapsed, empty (minimum 3), 6 rows.
     let area = Rect(x: 0, y: 3, width: 40, height: 10)
-    let lanes = [LaneLayout.Lane(contentHeight: 4), LaneLayout.Lane(contentHeight: 9, collapsed: true),
-                 LaneLayout.Lane(contentHeight: 0), LaneLayout.Lane(contentHeight: 6)]
+    let lanes = [
+        LaneLayout.Lane(contentHeight: 4), LaneLayout.Lane(contentHeight: 9, collapsed: true),
+        LaneLayout.Lane(contentHeight: 0), LaneLayout.Lane(contentHeight: 6),
+    ]
 
     @Test func unscrolledBandsStackHeaderThenBody_collapsedIsItsHeaderAlone() {
         let l = LaneLayout(area: area, lanes: lanes, scroll: 0, minimumBody: 3)
         #expect(l.contentHeight == 5 + 1 + 4 + 7)
         #expect(l.scroll == 0)
-        #expect(l.bands.map(\.header) == [Rect(x: 0, y: 3, width: 40, height: 1), Rect(x: 0, y: 8, width: 40, height: 1),
-                                          Rect(x: 0, y: 9, width: 40, height: 1), Rect(x: 0, y: 13, width: 40, height: 0)])
-        #expect(l.bands.map(\.body) == [Rect(x: 0, y: 4, width: 40, height: 4), Rect(x: 0, y: 9, width: 40, height: 0),
-                                        Rect(x: 0, y: 10, width: 40, height: 3), Rect(x: 0, y: 13, width: 40, height: 0)])
+        #expect(
+            l.bands.map(\.header) == [
+                Rect(x: 0, y: 3, width: 40, height: 1), Rect(x: 0, y: 8, width: 40, height: 1),
+                Rect(x: 0, y: 9, width: 40, height: 1), Rect(x: 0, y: 13, width: 40, height: 0),
+            ])
+        #expect(
+            l.bands.map(\.body) == [
+                Rect(x: 0, y: 4, width: 40, height: 4), Rect(x: 0, y: 9, width: 40, height: 0),
+                Rect(x: 0, y: 10, width: 40, height: 3), Rect(x: 0, y: 13, width: 40, height: 0),
+            ])
         #expect(l.bands.map(\.contentTop) == [4, 9, 10, 14])
         #expect(l.bands.map(\.top) == [0, 5, 6, 10])
     }
@@ -48,8 +56,10 @@ struct LaneLayoutTests {
 
 /// To do: "Fix login #frontend", "Write docs", "API #backend"; Doing: "Ship #backend #frontend"; Done: none.
 func laneBoard() -> Board {
-    var b = sampleBoard([("To do", ["Fix login #frontend", "Write docs", "API #backend"]), ("Doing", ["Ship #backend #frontend"]),
-                         ("Done", [])])
+    var b = sampleBoard([
+        ("To do", ["Fix login #frontend", "Write docs", "API #backend"]), ("Doing", ["Ship #backend #frontend"]),
+        ("Done", []),
+    ])
     b.acceptRules.swimlanes = try! Swimlanes(["frontend", "backend"])
     return b
 }
@@ -59,8 +69,9 @@ struct LaneViewTests {
     @Test func gridCellsAreOnePerLaneAndColumn_pathsRoundTrip() throws {
         var state = LaneViewState()
         state.scroll = 0
-        let layout = ScreenLayout(board: laneBoard(), size: Size(width: 80, height: 24), page: 0, scroll: [0, 0, 0],
-                                  cache: LayoutCache(), laneView: state)
+        let layout = ScreenLayout(
+            board: laneBoard(), size: Size(width: 80, height: 24), page: 0, scroll: [0, 0, 0],
+            cache: LayoutCache(), laneView: state)
         let grid = try #require(layout.lanes)
         #expect(grid.lanes == [0, 1, 2])
         #expect(grid.cells.map(\.section) == [0, 1, 2, 3, 4, 5, 6, 7, 8])
@@ -82,27 +93,29 @@ struct LaneViewTests {
 @Suite("Lane view in the app")
 struct LaneAppTests {
     static let screen80 = """
-     Lanes · test.md                                                         ? help
-    To do 3                    Doing 1                    Done 0
-    ────────────────────────── ────────────────────────── ──────────────────────────
-    ▾ #frontend  2 cards ┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄
-    ╭────────────────────────╮ ╭──────────────────────⧉─╮  (empty)
-    │ Fix login #frontend    │ │ Ship #backend          │
-    ╰────────────────────────╯ │ #frontend              │
-                               ╰────────────────────────╯
-    ▾ #backend  1 card ┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄
-    ╭────────────────────────╮  (empty)                    (empty)
-    │ API #backend           │
-    ╰────────────────────────╯
-    ▾ No lane  1 card ┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄
-    ╭────────────────────────╮  (empty)                    (empty)
-    │ Write docs             │
-    ╰────────────────────────╯
-    """
+         Lanes · test.md                                                         ? help
+        To do 3                    Doing 1                    Done 0
+        ────────────────────────── ────────────────────────── ──────────────────────────
+        ▾ #frontend  2 cards ┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄
+        ╭────────────────────────╮ ╭──────────────────────⧉─╮  (empty)
+        │ Fix login #frontend    │ │ Ship #backend          │
+        ╰────────────────────────╯ │ #frontend              │
+                                   ╰────────────────────────╯
+        ▾ #backend  1 card ┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄
+        ╭────────────────────────╮  (empty)                    (empty)
+        │ API #backend           │
+        ╰────────────────────────╯
+        ▾ No lane  1 card ┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄
+        ╭────────────────────────╮  (empty)                    (empty)
+        │ Write docs             │
+        ╰────────────────────────╯
+        """
 
     /// The screen's rows, trailing blanks trimmed.
     static func rows(_ text: String) -> [String] {
-        text.split(separator: "\n", omittingEmptySubsequences: false).map { String($0.reversed().drop { $0 == " " }.reversed()) }
+        text.split(separator: "\n", omittingEmptySubsequences: false).map {
+            String($0.reversed().drop { $0 == " " }.reversed())
+        }
     }
 
     @Test func drawsOneBandPerLaneWithCountsTotalsAndTheOtherLaneMark() {
@@ -115,7 +128,10 @@ struct LaneAppTests {
         let before = d.app.board
         // "Fix login #frontend" (To do, lane frontend) to Doing in lane backend (its empty cell at row 9).
         d.drag([(5, 5), (10, 7), (20, 9), (30, 10), (31, 10)])
-        #expect(titles(d.app.board) == [["Write docs", "API #backend"], ["Ship #backend #frontend", "Fix login #backend"], []])
+        #expect(
+            titles(d.app.board) == [
+                ["Write docs", "API #backend"], ["Ship #backend #frontend", "Fix login #backend"], [],
+            ])
         #expect(d.app.status == "Dropped “Fix login #frontend” in Doing · #backend at position 1")
         #expect(d.app.selection == ItemPath(section: 1, item: 1))
         #expect(d.app.revision == 1)

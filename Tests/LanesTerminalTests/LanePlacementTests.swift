@@ -7,8 +7,12 @@ import Testing
 @Suite("Lane placement: cells sorted from the scan, the cache, and bands measured only as far as the screen")
 struct LanePlacementTests {
     /// Title pieces: lane tags in several cases, a tag glued to a word, blanks, a non-ASCII letter.
-    static let pieces = ["#", " ", "\t", "team0", "Team1", "TEAM2", " #team0", " #team1", " #TEAM2", "word", "é", "#é", "ops", " #ops"]
-    static let laneSets: [[String]] = [["team0", "Team1", "team2"], ["é", "ops"], ["word", "team1"], ["ops", "team2", "team0"]]
+    static let pieces = [
+        "#", " ", "\t", "team0", "Team1", "TEAM2", " #team0", " #team1", " #TEAM2", "word", "é", "#é", "ops", " #ops",
+    ]
+    static let laneSets: [[String]] = [
+        ["team0", "Team1", "team2"], ["é", "ops"], ["word", "team1"], ["ops", "team2", "team0"],
+    ]
 
     /// Whole columns (several chunks long): the two-pass placement gives every lane's indices as
     /// `Swimlanes.cells` does, the cards carrying another lane's tag as `Swimlanes.placement`, and
@@ -19,12 +23,15 @@ struct LanePlacementTests {
         var random = SplitMix64(seed: UInt64(200 + set))
         var next: UInt64 = 1
         let columns = [0, 1, 700, 2600].map { size in
-            Column(title: "C\(size)", cards: (0..<size).map { _ in
-                let n = Int(random.next() % 7)
-                let title = (0..<n).map { _ in Self.pieces[Int(random.next() % UInt64(Self.pieces.count))] }.joined()
-                defer { next += 1 }
-                return Card(id: ItemID(next), title: title)
-            })
+            Column(
+                title: "C\(size)",
+                cards: (0..<size).map { _ in
+                    let n = Int(random.next() % 7)
+                    let title = (0..<n).map { _ in Self.pieces[Int(random.next() % UInt64(Self.pieces.count))] }
+                        .joined()
+                    defer { next += 1 }
+                    return Card(id: ItemID(next), title: title)
+                })
         }
         let board = Board(columns: columns)
         let expected = lanes.cells(of: board)
@@ -66,12 +73,14 @@ struct LanePlacementTests {
             let tag = i % 4 == 3 ? "" : " #l\((i + c) % 3)"
             return Card(id: ItemID(UInt64(c * 1000 + i + 1)), title: "Card \(c)-\(i)" + tag)
         }
-        var board = Board(columns: (0..<8).map { c in Column(title: "Column \(c)", cards: (0..<300).map { card(c, $0) }) })
+        var board = Board(
+            columns: (0..<8).map { c in Column(title: "Column \(c)", cards: (0..<300).map { card(c, $0) }) })
         let lanes = try Swimlanes(["l0", "l1", "l2"])
         board.acceptRules.swimlanes = lanes
         let cache = LayoutCache()
-        let layout = ScreenLayout(board: board, size: Size(width: 120, height: 40), page: 0, scroll: Array(repeating: 0, count: 8),
-                                  cache: cache, laneView: LaneViewState())
+        let layout = ScreenLayout(
+            board: board, size: Size(width: 120, height: 40), page: 0, scroll: Array(repeating: 0, count: 8),
+            cache: cache, laneView: LaneViewState())
         let grid = try #require(layout.lanes)
         let shown = Set(layout.columns.map { (c: ColumnDraggable) in c.section })
         #expect(!shown.isEmpty && shown.count < 8)
@@ -89,13 +98,16 @@ struct LanePlacementTests {
     /// measures every cell to its end.
     static func tallBoard() -> Board {
         var next: UInt64 = 1
-        var b = Board(columns: (0..<3).map { c in
-            Column(title: "C\(c)", cards: (0..<400).map { i in
-                defer { next += 1 }
-                let words = i % 7 == 0 ? " with a title long enough to wrap over two or three lines" : ""
-                return Card(id: ItemID(next), title: "Card \(c)-\(i)\(words) #l\((i * (c + 1)) % 5)")
+        var b = Board(
+            columns: (0..<3).map { c in
+                Column(
+                    title: "C\(c)",
+                    cards: (0..<400).map { i in
+                        defer { next += 1 }
+                        let words = i % 7 == 0 ? " with a title long enough to wrap over two or three lines" : ""
+                        return Card(id: ItemID(next), title: "Card \(c)-\(i)\(words) #l\((i * (c + 1)) % 5)")
+                    })
             })
-        })
         b.acceptRules.swimlanes = try! Swimlanes(["l0", "l1", "l2", "l3"])
         return b
     }
@@ -107,15 +119,19 @@ struct LanePlacementTests {
         state.scroll = scroll
         state.collapsed = ["l2"]
         let size = Size(width: 100, height: 30)
-        let layout = ScreenLayout(board: board, size: size, page: 0, scroll: [0, 0, 0], cache: LayoutCache(), laneView: state)
+        let layout = ScreenLayout(
+            board: board, size: size, page: 0, scroll: [0, 0, 0], cache: LayoutCache(), laneView: state)
         let grid = try #require(layout.lanes)
         // The reference: every cell of every lane measured to its end.
         let m = LayoutMetrics()
         let heights = grid.lanes.map { lane -> LanesTerminal.LaneLayout.Lane in
-            let tallest = layout.columns.map { c in
-                ColumnMetrics(cards: CardList(grid.placement[lane][c.section].map { board.columns[c.section].cards[$0] }),
-                              width: c.frame.width, maxTitleLines: m.maxTitleLines).contentHeight
-            }.max() ?? 0
+            let tallest =
+                layout.columns.map { c in
+                    ColumnMetrics(
+                        cards: CardList(grid.placement[lane][c.section].map { board.columns[c.section].cards[$0] }),
+                        width: c.frame.width, maxTitleLines: m.maxTitleLines
+                    ).contentHeight
+                }.max() ?? 0
             return LanesTerminal.LaneLayout.Lane(contentHeight: tallest, collapsed: lane == 2)
         }
         let exact = LanesTerminal.LaneLayout(area: grid.layout.area, lanes: heights, scroll: scroll, minimumBody: 3)

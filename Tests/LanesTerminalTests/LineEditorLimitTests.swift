@@ -10,7 +10,9 @@ struct LineEditorLimitTests {
         var e = LineEditor("x")
         e.insert("a\r\nb\0c\u{2028}d")
         #expect(e.text == "xa bc d")
-        #expect(e.note == "Pasted text: 2 line breaks became spaces and 1 NUL byte was removed (a title or name is one line)")
+        #expect(
+            e.note
+                == "Pasted text: 2 line breaks became spaces and 1 NUL byte was removed (a title or name is one line)")
         e.insert("plain")
         #expect(e.note == nil)
     }
@@ -75,8 +77,9 @@ struct LineEditorLimitTests {
     @Test func anEditorCardWithLineSeparatorsIsMadeStorable() throws {
         var d = AppDriver(board: sampleBoard())
         let id = d.app.board.columns[0].cards[0].id
-        let edited = try CardText.parse("## Card\n\n- one\u{2028}two\n    > a\u{2029}b\n", original: d.app.board.columns[0].cards[0],
-                                        storesDoneMark: false)
+        let edited = try CardText.parse(
+            "## Card\n\n- one\u{2028}two\n    > a\u{2029}b\n", original: d.app.board.columns[0].cards[0],
+            storesDoneMark: false)
         d.app.finishExternalEdit(id, edited: edited)
         #expect(d.app.board.columns[0].cards[0].title == "one two")
         #expect(d.app.board.columns[0].cards[0].descriptionLines == ["a", "b"])

@@ -30,7 +30,7 @@ struct MessagesViewTests {
     @Test func eachMessageIsShownWholeUnderItsTime() {
         var log = MessageLog()
         let long = (1...60).map { "word\($0)" }.joined(separator: " ")
-        log.record("Saved", at: 3600 * 13 + 62)          // 13:01:02 UTC
+        log.record("Saved", at: 3600 * 13 + 62)  // 13:01:02 UTC
         log.record(long, at: 3600 * 13 + 63)
         log.record(long, at: 3600 * 13 + 64)
         let rows = MessagesView.lines(log, width: 40, zone: utc)
@@ -86,7 +86,7 @@ struct MessagesViewTests {
 
     @Test func theAppKeepsWhatTheStatusSaidAndTheKeyShowsIt() {
         var d = AppDriver(board: sampleBoard(), width: 60, height: 14)
-        d.key(.char("u"))                        // "Nothing to undo"
+        d.key(.char("u"))  // "Nothing to undo"
         d.key(.char("u"))
         let long = (1...150).map { "part\($0)" }.joined(separator: " ")
         d.app.setStatus(long)
@@ -98,7 +98,7 @@ struct MessagesViewTests {
         #expect(d.app.messages.entries[1].count == 2)
         let screen = d.screen()
         #expect(screen.contains("Messages"))
-        #expect(screen.contains("part150"))      // the end of the long message is on screen
+        #expect(screen.contains("part150"))  // the end of the long message is on screen
         // Scrolled back to the top, the first message shows.
         d.key(.home)
         #expect(d.screen().contains("ready"))
@@ -114,7 +114,8 @@ struct MessagesViewTests {
         var d = AppDriver(board: sampleBoard(), width: 80, height: 16)
         let before = d.app.messages.entries.count
         guard let from = d.app.layout.columns.first?.frameOfItem(at: 0),
-              let to = d.app.layout.columns.dropFirst().first?.frameOfItem(at: 0) else { Issue.record("no layout"); return }
+            let to = d.app.layout.columns.dropFirst().first?.frameOfItem(at: 0)
+        else { Issue.record("no layout"); return }
         var points: [(Int, Int)] = [(from.minX + 2, from.minY + 1)]
         for x in stride(from: from.minX + 3, through: to.minX + 2, by: 1) { points.append((x, from.minY + 1)) }
         d.drag(points)

@@ -26,22 +26,31 @@ struct OneDoorParityTests {
     static let clear: [(Key, Modifiers)] = [(.char("u"), [.ctrl])]
 
     static let rows: [Row] = [
-        Row(name: "add to a full column (the terminal used to ignore the WIP limit)",
+        Row(
+            name: "add to a full column (the terminal used to ignore the WIP limit)",
             keys: k("lO") + k("new") + enter,
             command: { b in _ = try BoardCommands.add(&b, column: "Doing", title: "new", top: true) }),
-        Row(name: "add at the top", keys: k("O") + k("new") + enter,
+        Row(
+            name: "add at the top", keys: k("O") + k("new") + enter,
             command: { b in _ = try BoardCommands.add(&b, column: "To do", title: "new", top: true) }),
-        Row(name: "add below the last card is the end", keys: k("Ga") + k("  new ") + enter,
+        Row(
+            name: "add below the last card is the end", keys: k("Ga") + k("  new ") + enter,
             command: { b in _ = try BoardCommands.add(&b, column: "To do", title: "  new ") }),
-        Row(name: "add to a column a rule guards (adding is never refused by a rule)", keys: k("llO") + k("new") + enter,
+        Row(
+            name: "add to a column a rule guards (adding is never refused by a rule)",
+            keys: k("llO") + k("new") + enter,
             command: { b in _ = try BoardCommands.add(&b, column: "Done", title: "new", top: true) }),
-        Row(name: "move a card the rule allows", keys: k("lL"),
+        Row(
+            name: "move a card the rule allows", keys: k("lL"),
             command: { b in _ = try BoardCommands.move(&b, card: "b0", to: "Done") }),
-        Row(name: "a rule naming only its own column", keys: k("llF") + clear + k("Done") + enter,
+        Row(
+            name: "a rule naming only its own column", keys: k("llF") + clear + k("Done") + enter,
             command: { b in _ = try BoardCommands.setRule(&b, column: "Done", from: ["Done"]) }),
-        Row(name: "a rule naming another column", keys: k("llF") + clear + k("To do") + enter,
+        Row(
+            name: "a rule naming another column", keys: k("llF") + clear + k("To do") + enter,
             command: { b in _ = try BoardCommands.setRule(&b, column: "Done", from: ["To do"]) }),
-        Row(name: "clearing a rule", keys: k("llF") + clear + enter,
+        Row(
+            name: "clearing a rule", keys: k("llF") + clear + enter,
             command: { b in _ = try BoardCommands.setRule(&b, column: "Done", from: []) }),
     ]
 
@@ -92,7 +101,9 @@ struct OneDoorParityTests {
         var command: @Sendable (inout Board) throws -> Void
     }
 
-    static func edit(_ card: String, _ set: @escaping @Sendable (inout BoardCommands.CardChanges) -> Void) -> @Sendable (inout Board) throws -> Void {
+    static func edit(_ card: String, _ set: @escaping @Sendable (inout BoardCommands.CardChanges) -> Void)
+        -> @Sendable (inout Board) throws -> Void
+    {
         { b in
             var c = BoardCommands.CardChanges()
             set(&c)
@@ -103,60 +114,86 @@ struct OneDoorParityTests {
     static let esc: [(Key, Modifiers)] = [(.escape, [])]
 
     static let fieldRows: [FieldRow] = [
-        FieldRow(name: "edit a title", keys: k("e") + clear + k("renamed #t") + enter,
-                 command: edit("a0") { $0.title = "renamed #t" }),
-        FieldRow(name: "set a due date", keys: k("@") + clear + k("2025-02-03") + enter,
-                 command: edit("a0") { $0.due = .some("2025-02-03") }),
-        FieldRow(name: "a due date that is no date is refused", keys: k("@") + clear + k("soon") + enter,
-                 command: edit("a0") { $0.due = .some("soon") }),
-        FieldRow(name: "clear a due date", keys: k("jj@") + clear + enter,
-                 command: edit("a2") { $0.due = .some(nil) }),
-        FieldRow(name: "set tags", keys: k("#") + clear + k("#x y") + enter,
-                 command: edit("a0") { $0.tags = ["x", "y"] }),
-        FieldRow(name: "mark done", keys: k("x"),
-                 command: edit("a0") { $0.done = true }),
-        FieldRow(name: "tick the next sub-task", keys: k("jt"),
-                 command: edit("a1") { $0.tick = true }),
-        FieldRow(name: "tick with no sub-task is refused", keys: k("t"),
-                 command: edit("a0") { $0.tick = true }),
-        FieldRow(name: "untick a sub-task in the card view", keys: k("j") + enter + [(.char(" "), [])] + esc,
-                 command: edit("a1") { $0.subtaskDone = [.init(number: 1, done: false)] }),
-        FieldRow(name: "description and a new sub-task ($EDITOR)", keys: k("j"),
-                 externalEdit: { c in
-                     var c = c
-                     c.descriptionLines = ["why", "how"]
-                     c.subtasks.append(Subtask("s3"))
-                     return c
-                 },
-                 command: edit("a1") { $0.descriptionLines = ["why\nhow"]; $0.addSubtasks = ["s3"] }),
-        FieldRow(name: "delete a card", keys: k("d"),
-                 command: { b in _ = try BoardCommands.removeCards(&b, cards: ["a0"]) }),
-        FieldRow(name: "add a column after this one", keys: k("A") + k("Review") + enter,
-                 command: { b in _ = try BoardCommands.addColumn(&b, title: "Review", position: 2) }),
-        FieldRow(name: "a column title in use is refused", keys: k("A") + k("doing") + enter,
-                 command: { b in _ = try BoardCommands.addColumn(&b, title: "doing", position: 2) }),
-        FieldRow(name: "rename a column", keys: k("R") + clear + k("Backlog") + enter,
-                 command: { b in _ = try BoardCommands.renameColumn(&b, column: "To do", to: "Backlog") }),
-        FieldRow(name: "rename a column the rules name (they follow it)", keys: k("lR") + clear + k("Active") + enter,
-                 command: { b in _ = try BoardCommands.renameColumn(&b, column: "Doing", to: "Active") }),
-        FieldRow(name: "renaming to another column's title is refused", keys: k("R") + clear + k("DONE") + enter,
-                 command: { b in _ = try BoardCommands.renameColumn(&b, column: "To do", to: "DONE") }),
-        FieldRow(name: "move a column right", keys: k(">"),
-                 command: { b in _ = try BoardCommands.moveColumn(&b, column: "To do", to: 2) }),
-        FieldRow(name: "move a column left", keys: k("ll<"),
-                 command: { b in _ = try BoardCommands.moveColumn(&b, column: "Done", to: 2) }),
-        FieldRow(name: "delete a column with its cards (confirmed)", keys: k("Dy"),
-                 command: { b in _ = try BoardCommands.deleteColumn(&b, column: "To do", withCards: true) }),
-        FieldRow(name: "delete an empty column a rule guards", keys: k("llD"),
-                 command: { b in _ = try BoardCommands.deleteColumn(&b, column: "Done", withCards: false) }),
-        FieldRow(name: "delete a column another rule names", keys: k("lDy"),
-                 command: { b in _ = try BoardCommands.deleteColumn(&b, column: "Doing", withCards: true) }),
-        FieldRow(name: "set a WIP limit", keys: k("W") + clear + k("3") + enter,
-                 command: { b in _ = try BoardCommands.setLimit(&b, column: "To do", to: 3) }),
-        FieldRow(name: "a WIP limit of 0 is refused", keys: k("W") + clear + k("0") + enter,
-                 command: { b in _ = try BoardCommands.setLimit(&b, column: "To do", to: 0) }),
-        FieldRow(name: "remove a WIP limit", keys: k("lW") + clear + enter,
-                 command: { b in _ = try BoardCommands.setLimit(&b, column: "Doing", to: nil) }),
+        FieldRow(
+            name: "edit a title", keys: k("e") + clear + k("renamed #t") + enter,
+            command: edit("a0") { $0.title = "renamed #t" }),
+        FieldRow(
+            name: "set a due date", keys: k("@") + clear + k("2025-02-03") + enter,
+            command: edit("a0") { $0.due = .some("2025-02-03") }),
+        FieldRow(
+            name: "a due date that is no date is refused", keys: k("@") + clear + k("soon") + enter,
+            command: edit("a0") { $0.due = .some("soon") }),
+        FieldRow(
+            name: "clear a due date", keys: k("jj@") + clear + enter,
+            command: edit("a2") { $0.due = .some(nil) }),
+        FieldRow(
+            name: "set tags", keys: k("#") + clear + k("#x y") + enter,
+            command: edit("a0") { $0.tags = ["x", "y"] }),
+        FieldRow(
+            name: "mark done", keys: k("x"),
+            command: edit("a0") { $0.done = true }),
+        FieldRow(
+            name: "tick the next sub-task", keys: k("jt"),
+            command: edit("a1") { $0.tick = true }),
+        FieldRow(
+            name: "tick with no sub-task is refused", keys: k("t"),
+            command: edit("a0") { $0.tick = true }),
+        FieldRow(
+            name: "untick a sub-task in the card view", keys: k("j") + enter + [(.char(" "), [])] + esc,
+            command: edit("a1") { $0.subtaskDone = [.init(number: 1, done: false)] }),
+        FieldRow(
+            name: "description and a new sub-task ($EDITOR)", keys: k("j"),
+            externalEdit: { c in
+                var c = c
+                c.descriptionLines = ["why", "how"]
+                c.subtasks.append(Subtask("s3"))
+                return c
+            },
+            command: edit("a1") {
+                $0.descriptionLines = ["why\nhow"]; $0.addSubtasks = ["s3"]
+            }),
+        FieldRow(
+            name: "delete a card", keys: k("d"),
+            command: { b in _ = try BoardCommands.removeCards(&b, cards: ["a0"]) }),
+        FieldRow(
+            name: "add a column after this one", keys: k("A") + k("Review") + enter,
+            command: { b in _ = try BoardCommands.addColumn(&b, title: "Review", position: 2) }),
+        FieldRow(
+            name: "a column title in use is refused", keys: k("A") + k("doing") + enter,
+            command: { b in _ = try BoardCommands.addColumn(&b, title: "doing", position: 2) }),
+        FieldRow(
+            name: "rename a column", keys: k("R") + clear + k("Backlog") + enter,
+            command: { b in _ = try BoardCommands.renameColumn(&b, column: "To do", to: "Backlog") }),
+        FieldRow(
+            name: "rename a column the rules name (they follow it)", keys: k("lR") + clear + k("Active") + enter,
+            command: { b in _ = try BoardCommands.renameColumn(&b, column: "Doing", to: "Active") }),
+        FieldRow(
+            name: "renaming to another column's title is refused", keys: k("R") + clear + k("DONE") + enter,
+            command: { b in _ = try BoardCommands.renameColumn(&b, column: "To do", to: "DONE") }),
+        FieldRow(
+            name: "move a column right", keys: k(">"),
+            command: { b in _ = try BoardCommands.moveColumn(&b, column: "To do", to: 2) }),
+        FieldRow(
+            name: "move a column left", keys: k("ll<"),
+            command: { b in _ = try BoardCommands.moveColumn(&b, column: "Done", to: 2) }),
+        FieldRow(
+            name: "delete a column with its cards (confirmed)", keys: k("Dy"),
+            command: { b in _ = try BoardCommands.deleteColumn(&b, column: "To do", withCards: true) }),
+        FieldRow(
+            name: "delete an empty column a rule guards", keys: k("llD"),
+            command: { b in _ = try BoardCommands.deleteColumn(&b, column: "Done", withCards: false) }),
+        FieldRow(
+            name: "delete a column another rule names", keys: k("lDy"),
+            command: { b in _ = try BoardCommands.deleteColumn(&b, column: "Doing", withCards: true) }),
+        FieldRow(
+            name: "set a WIP limit", keys: k("W") + clear + k("3") + enter,
+            command: { b in _ = try BoardCommands.setLimit(&b, column: "To do", to: 3) }),
+        FieldRow(
+            name: "a WIP limit of 0 is refused", keys: k("W") + clear + k("0") + enter,
+            command: { b in _ = try BoardCommands.setLimit(&b, column: "To do", to: 0) }),
+        FieldRow(
+            name: "remove a WIP limit", keys: k("lW") + clear + enter,
+            command: { b in _ = try BoardCommands.setLimit(&b, column: "Doing", to: nil) }),
     ]
 
     /// Everything but identities: columns (title, limit, cards' fields) and rules.
@@ -182,8 +219,12 @@ struct OneDoorParityTests {
         #expect(Self.shape(d.app.board) == Self.shape(b), "\(row.name): the same board")
         if let refusal {
             let words = refusal.prefix(1).uppercased() + refusal.dropFirst()
-            #expect(d.app.board == Self.fieldBoard() || Self.shape(d.app.board) == Self.shape(Self.fieldBoard()), "\(row.name): a refusal changes nothing")
-            #expect(d.screen().contains(words) || refusalShown == words, "\(row.name): the same words: \(words) / \(refusalShown ?? "")")
+            #expect(
+                d.app.board == Self.fieldBoard() || Self.shape(d.app.board) == Self.shape(Self.fieldBoard()),
+                "\(row.name): a refusal changes nothing")
+            #expect(
+                d.screen().contains(words) || refusalShown == words,
+                "\(row.name): the same words: \(words) / \(refusalShown ?? "")")
         } else {
             #expect(Self.shape(b) != Self.shape(Self.fieldBoard()), "\(row.name): the edit was made")
         }
@@ -214,8 +255,11 @@ struct OneDoorParityTests {
         #expect(d.app.board.columns[0].cards[0].done == (dialect == .obsidian))
         if dialect == .taskell {
             let words = try #require(refusal)
-            #expect(words == "taskell files have no done mark: nothing changed (move the card to a done column instead)")
-            #expect(d.app.status == "Taskell files have no done mark: nothing changed (move the card to a done column instead)")
+            #expect(
+                words == "taskell files have no done mark: nothing changed (move the card to a done column instead)")
+            #expect(
+                d.app.status
+                    == "Taskell files have no done mark: nothing changed (move the card to a done column instead)")
             #expect(!d.app.document.history.canUndo, "a refusal records no undo step")
         } else {
             #expect(refusal == nil)
@@ -235,9 +279,11 @@ struct OneDoorParityTests {
         guard case .detail(let after) = d.app.mode else { Issue.record("x closed the card view"); return }
         #expect(after == open)
         #expect(d.app.board.columns[0].cards[0].done == (dialect == .obsidian))
-        #expect(d.app.status == (dialect == .taskell
-            ? "Taskell files have no done mark: nothing changed (move the card to a done column instead)"
-            : "Marked “a0” done"))
+        #expect(
+            d.app.status
+                == (dialect == .taskell
+                    ? "Taskell files have no done mark: nothing changed (move the card to a done column instead)"
+                    : "Marked “a0” done"))
         #expect(d.app.document.history.canUndo == (dialect == .obsidian))
     }
 }

@@ -16,7 +16,9 @@ import Testing
     }
 
     /// Types `text`, then Enter; every key before Enter answers `.editing`.
-    func answer(_ purpose: PromptMode.Purpose, start: String = "", typing text: String) -> (PromptMode, PromptMode.Outcome) {
+    func answer(_ purpose: PromptMode.Purpose, start: String = "", typing text: String) -> (
+        PromptMode, PromptMode.Outcome
+    ) {
         var p = PromptMode(purpose, text: start)
         for ch in text { #expect(p.handle(.char(ch), [], on: board) == .editing) }
         let outcome = p.handle(.enter, [], on: board, newCard: { ItemID(900) }, newColumn: { ColumnID(901) })
@@ -27,12 +29,19 @@ import Testing
         let purpose = PromptMode.Purpose.addCard(column: doing, index: 1, slot: .after(ItemID(4), orIndex: 1))
         let (p, outcome) = answer(purpose, typing: "  new card ")
         #expect(p.editor.text == "  new card ")
-        #expect(outcome == .submit(.send(.addCard(Card(id: ItemID(900), title: "new card"), column: doing,
-                                                   at: .after(ItemID(4), orIndex: 1), fallbackColumn: 1))))
+        #expect(
+            outcome
+                == .submit(
+                    .send(
+                        .addCard(
+                            Card(id: ItemID(900), title: "new card"), column: doing,
+                            at: .after(ItemID(4), orIndex: 1), fallbackColumn: 1))))
     }
 
     @Test func anEmptyTitleAddsNothingAndSaysSo() {
-        #expect(answer(.addCard(column: todo, index: 0, slot: .top), typing: " \t ").1 == .submit(.nothing("Empty title: nothing added")))
+        #expect(
+            answer(.addCard(column: todo, index: 0, slot: .top), typing: " \t ").1
+                == .submit(.nothing("Empty title: nothing added")))
         #expect(answer(.addColumn(.index(0)), typing: "").1 == .submit(.nothing("Empty title: nothing added")))
         #expect(answer(.editTitle(seen(0, 0)), typing: "  ").1 == .submit(.nothing("Empty title: kept the old one")))
         #expect(answer(.renameColumn(todo), typing: "").1 == .submit(.nothing("Empty title: kept the old one")))
@@ -47,9 +56,12 @@ import Testing
     }
 
     @Test func columnsByIdentity() {
-        #expect(answer(.addColumn(.after(doing, orIndex: 2)), typing: "Review").1
-                == .submit(.send(.addColumn(Column(id: ColumnID(901), title: "Review"), at: .after(doing, orIndex: 2)))))
-        #expect(answer(.renameColumn(done), start: "Done", typing: "!").1 == .submit(.send(.renameColumn(done, "Done!"))))
+        #expect(
+            answer(.addColumn(.after(doing, orIndex: 2)), typing: "Review").1
+                == .submit(.send(.addColumn(Column(id: ColumnID(901), title: "Review"), at: .after(doing, orIndex: 2))))
+        )
+        #expect(
+            answer(.renameColumn(done), start: "Done", typing: "!").1 == .submit(.send(.renameColumn(done, "Done!"))))
     }
 
     @Test func aLimitIsANumberOrNothingAndTheDoorJudgesTheRest() {
@@ -61,17 +73,27 @@ import Testing
     }
 
     @Test func dueAndTagsAreSentAsTyped() {
-        #expect(answer(.setDue(seen(1, 0)), typing: "2026-12-01").1 == .submit(.send(.setDue(ItemID(4), "2026-12-01", seen: seen(1, 0)))))
+        #expect(
+            answer(.setDue(seen(1, 0)), typing: "2026-12-01").1
+                == .submit(.send(.setDue(ItemID(4), "2026-12-01", seen: seen(1, 0)))))
         #expect(answer(.setDue(seen(1, 0)), typing: "").1 == .submit(.send(.setDue(ItemID(4), "", seen: seen(1, 0)))))
-        #expect(answer(.setTags(seen(1, 1)), typing: "#a  b ").1 == .submit(.send(.setTags(ItemID(5), ["#a", "b"], seen: seen(1, 1)))))
+        #expect(
+            answer(.setTags(seen(1, 1)), typing: "#a  b ").1
+                == .submit(.send(.setTags(ItemID(5), ["#a", "b"], seen: seen(1, 1)))))
     }
 
     @Test func acceptRulesNameColumnsExactlyOrIgnoringCase() {
-        #expect(answer(.setAccepts(done), typing: "doing, To do").1 == .submit(.send(.setAcceptRule(done, from: [doing, todo]))))
+        #expect(
+            answer(.setAccepts(done), typing: "doing, To do").1
+                == .submit(.send(.setAcceptRule(done, from: [doing, todo]))))
         #expect(answer(.setAccepts(done), typing: "").1 == .submit(.send(.setAcceptRule(done, from: []))))
-        #expect(answer(.setAccepts(done), typing: "Doing, Nowhere").1
+        #expect(
+            answer(.setAccepts(done), typing: "Doing, Nowhere").1
                 == .submit(.again("No column is called “Nowhere”: the rule is unchanged")))
-        let twins = Board(columns: [Column(id: ColumnID(1), title: "ab"), Column(id: ColumnID(2), title: "AB"), Column(id: ColumnID(3), title: "C")])
+        let twins = Board(columns: [
+            Column(id: ColumnID(1), title: "ab"), Column(id: ColumnID(2), title: "AB"),
+            Column(id: ColumnID(3), title: "C"),
+        ])
         var p = PromptMode(.setAccepts(ColumnID(3)), text: "Ab")
         #expect(p.handle(.enter, [], on: twins) == .submit(.again("“Ab” could be ab or AB: write it exactly")))
         p = PromptMode(.setAccepts(ColumnID(3)), text: "AB")
@@ -106,16 +128,24 @@ import Testing
         p.paste("one\ntwo")
         #expect(p.editor.text == "one two")
         #expect(p.editor.note == "Pasted text: 1 line break became a space (a title or name is one line)")
-        #expect(p.handle(.enter, [], on: board, newCard: { ItemID(7) })
-                == .submit(.send(.addCard(Card(id: ItemID(7), title: "one two"), column: todo, at: .end, fallbackColumn: 0))))
+        #expect(
+            p.handle(.enter, [], on: board, newCard: { ItemID(7) })
+                == .submit(
+                    .send(.addCard(Card(id: ItemID(7), title: "one two"), column: todo, at: .end, fallbackColumn: 0))))
     }
 
     @Test func eachPromptSaysWhatItAsks() {
-        let labels = [PromptMode.Purpose.addCard(column: todo, index: 0, slot: .top), .editTitle(seen(0, 0)), .addColumn(.index(0)),
-                      .renameColumn(todo), .setLimit(todo), .setAccepts(todo), .setDue(seen(0, 0)), .setTags(seen(0, 0)),
-                      .filter, .saveCopy].map { PromptMode($0).label }
-        #expect(labels == ["New card: ", "Title: ", "New column: ", "Column title: ", "WIP limit (empty for none): ",
-                           "Accepts from (names, commas; empty = any): ", "Due date (empty clears): ", "Tags: ", "Filter: ",
-                           "Save a copy to: "])
+        let labels = [
+            PromptMode.Purpose.addCard(column: todo, index: 0, slot: .top), .editTitle(seen(0, 0)),
+            .addColumn(.index(0)),
+            .renameColumn(todo), .setLimit(todo), .setAccepts(todo), .setDue(seen(0, 0)), .setTags(seen(0, 0)),
+            .filter, .saveCopy,
+        ].map { PromptMode($0).label }
+        #expect(
+            labels == [
+                "New card: ", "Title: ", "New column: ", "Column title: ", "WIP limit (empty for none): ",
+                "Accepts from (names, commas; empty = any): ", "Due date (empty clears): ", "Tags: ", "Filter: ",
+                "Save a copy to: ",
+            ])
     }
 }

@@ -6,9 +6,9 @@ import Testing
 
 /// Whole graphemes: widths as terminals draw them, cells that keep every code point.
 @Suite struct GraphemeCellTests {
-    static let zwj = "\u{1F469}\u{200D}\u{1F4BB}"      // 👩‍💻
-    static let flag = "\u{1F1EF}\u{1F1F5}"             // 🇯🇵
-    static let thumb = "\u{1F44D}\u{1F3FD}"            // 👍🏽
+    static let zwj = "\u{1F469}\u{200D}\u{1F4BB}"  // 👩‍💻
+    static let flag = "\u{1F1EF}\u{1F1F5}"  // 🇯🇵
+    static let thumb = "\u{1F44D}\u{1F3FD}"  // 👍🏽
 
     @Test(arguments: [zwj, flag, thumb, "\u{2764}\u{FE0F}", "看"])
     func emojiClustersAreTwoCells(_ text: String) {
@@ -60,7 +60,9 @@ import Testing
 @Suite struct CardDetailViewTests {
     static func board() -> Board {
         var b = sampleBoard([("To do", ["Report #docs", "b"]), ("Done", [])])
-        b.columns[0].cards[0].descriptionLines = [String(repeating: "word ", count: 40) + "omega", "", "second paragraph"]
+        b.columns[0].cards[0].descriptionLines = [
+            String(repeating: "word ", count: 40) + "omega", "", "second paragraph",
+        ]
         b.columns[0].cards[0].subtasks = [Subtask("one"), Subtask("two", done: true), Subtask("three")]
         b.columns[0].cards[0].due = "2026-03-31"
         return b
@@ -107,7 +109,9 @@ import Testing
         d.type("2026-02-30")
         d.key(.enter)
         #expect(d.app.status.hasPrefix("Not set: day 30 does not exist"))
-        #expect(d.screen().contains("Due date (empty clears): 2026-02-30"), "the refused prompt stays open with what was typed")
+        #expect(
+            d.screen().contains("Due date (empty clears): 2026-02-30"),
+            "the refused prompt stays open with what was typed")
         d.key(.escape)
         #expect(d.screen().contains(" Card "))
         #expect(d.app.board.columns[0].cards[0].due == "2026-03-31")
@@ -175,7 +179,9 @@ import Testing
         if let (x, y) = marks.first {
             #expect(buf[x, y].style.dim && buf[x + 2, y].text == "c" && buf[x + 2, y].style.dim)
         }
-        let open = (0..<16).flatMap { y in (0..<79).filter { buf[$0, y].text == "o" && buf[$0 + 1, y].text == "p" }.map { ($0, y) } }
+        let open = (0..<16).flatMap { y in
+            (0..<79).filter { buf[$0, y].text == "o" && buf[$0 + 1, y].text == "p" }.map { ($0, y) }
+        }
         #expect(open.count == 1 && !buf[open[0].0, open[0].1].style.dim)
     }
 
@@ -220,7 +226,11 @@ import Testing
         try c.apply(config: "set view compact\nbind n down\n", file: "cfg")
         #expect(c.compact)
         #expect(c.keymap.action(for: .char("n"), []) == .down)
-        #expect(throws: ConfigError(file: "cfg", line: 1, message: "expected \"set view compact\" or \"set view cards\", found \"set view tiny\"")) {
+        #expect(
+            throws: ConfigError(
+                file: "cfg", line: 1,
+                message: "expected \"set view compact\" or \"set view cards\", found \"set view tiny\"")
+        ) {
             try c.apply(config: "set view tiny\n", file: "cfg")
         }
     }
@@ -247,7 +257,9 @@ import Testing
         #expect(!hint.contains("q quit"))
         #expect(hint.contains("ctrl-c quit"))
         #expect(!hint.contains("space to lift"))
-        #expect(BoardApp.idleHint(keymap: Keymap(), filter: "") == "Drag with the mouse or space to lift · enter opens a card · ? help · q quit")
+        #expect(
+            BoardApp.idleHint(keymap: Keymap(), filter: "")
+                == "Drag with the mouse or space to lift · enter opens a card · ? help · q quit")
     }
 
     @Test func datesMustBeRealDates() {
@@ -317,18 +329,24 @@ import Testing
         b.columns[0].cards[0].subtasks = (0..<8).map { Subtask("step \($0)") }
         b.columns[0].wipLimit = 3
         var d = AppDriver(board: b, width: 80, height: 24)
-        let keys: [Key] = [.enter, .escape, .char("?"), .char("z"), .char("j"), .char("k"), .char(" "), .char("t"), .char("x"),
-                           .pageDown, .pageUp, .home, .end, .up, .down, .char("u"), .char("l"), .char("h"), .char("G")]
+        let keys: [Key] = [
+            .enter, .escape, .char("?"), .char("z"), .char("j"), .char("k"), .char(" "), .char("t"), .char("x"),
+            .pageDown, .pageUp, .home, .end, .up, .down, .char("u"), .char("l"), .char("h"), .char("G"),
+        ]
         for _ in 0..<1500 {
             switch random.next() % 10 {
             case 0..<7: d.key(keys[Int(random.next() % UInt64(keys.count))])
             case 7:
-                let x = Int(random.next() % UInt64(d.app.size.width)), y = Int(random.next() % UInt64(d.app.size.height))
+                let x = Int(random.next() % UInt64(d.app.size.width)),
+                    y = Int(random.next() % UInt64(d.app.size.height))
                 d.mouse(.press, x, y)
                 d.mouse(.release, x, y)
             case 8: d.mouse(random.next() % 2 == 0 ? .wheelUp : .wheelDown, 10, 5, button: .none)
             default:
-                d.app.resize(Size(width: [24, 30, 60, 80, 120][Int(random.next() % 5)], height: [8, 10, 20, 24, 40][Int(random.next() % 5)]))
+                d.app.resize(
+                    Size(
+                        width: [24, 30, 60, 80, 120][Int(random.next() % 5)],
+                        height: [8, 10, 20, 24, 40][Int(random.next() % 5)]))
             }
             var buf = CellBuffer(width: 0, height: 0)
             d.app.render(into: &buf, now: d.now)

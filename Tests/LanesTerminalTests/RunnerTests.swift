@@ -62,10 +62,12 @@ func sgrReport(_ b: Int, _ x: Int, _ y: Int, release: Bool = false) -> [UInt8] {
     @Test func aMouseDragInOneReadIsSavedAtOnce() throws {
         let (store, board, path) = try open("## A\n\n- a0\n- a1\n\n## B\n\n- b0\n")
         // Press on a0, drag into B (x 40–78) below b0, release: all in one read.
-        let bytes = sgrReport(0, 3, 4) + sgrReport(32, 20, 5) + sgrReport(32, 45, 5) + sgrReport(0, 45, 5, release: true)
+        let bytes =
+            sgrReport(0, 3, 4) + sgrReport(32, 20, 5) + sgrReport(32, 45, 5) + sgrReport(0, 45, 5, release: true)
         let device = ScriptedTerminal(script: [[.bytes(bytes)], [.bytes(Array("q".utf8))]])
-        let runner = AppRunner(app: BoardApp(board: board, title: "t"), device: device, storage: store,
-                               environment: ["HOME": dir], clock: { 10 })
+        let runner = AppRunner(
+            app: BoardApp(board: board, title: "t"), device: device, storage: store,
+            environment: ["HOME": dir], clock: { 10 })
         try runner.run()
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "## A\n\n- a1\n\n## B\n\n- b0\n- a0\n")
         #expect(device.started && device.stopped)
@@ -75,8 +77,10 @@ func sgrReport(_ b: Int, _ x: Int, _ y: Int, release: Bool = false) -> [UInt8] {
     @Test func terminateSavesAndStops() throws {
         let (store, board, path) = try open("## A\n\n- a0\n- a1\n")
         let device = ScriptedTerminal(script: [[.bytes(Array("J".utf8)), .terminate(signal: 1)]])
-        try AppRunner(app: BoardApp(board: board, title: "t"), device: device, storage: store,
-                      environment: ["HOME": dir], clock: { 10 }).run()
+        try AppRunner(
+            app: BoardApp(board: board, title: "t"), device: device, storage: store,
+            environment: ["HOME": dir], clock: { 10 }
+        ).run()
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "## A\n\n- a1\n- a0\n")
         #expect(device.stopped)
     }
@@ -87,8 +91,9 @@ func sgrReport(_ b: Int, _ x: Int, _ y: Int, release: Bool = false) -> [UInt8] {
         device.onWait = { n in
             if n == 0 { try? "## A\n\n- changed elsewhere\n".write(toFile: path, atomically: true, encoding: .utf8) }
         }
-        let runner = AppRunner(app: BoardApp(board: board, title: "t"), device: device, storage: store,
-                               environment: ["HOME": dir])
+        let runner = AppRunner(
+            app: BoardApp(board: board, title: "t"), device: device, storage: store,
+            environment: ["HOME": dir])
         try runner.run()
         #expect(runner.app.board.columns[0].cards.map(\.title) == ["changed elsewhere"])
         #expect(runner.app.status == "1 card changed elsewhere")
@@ -103,8 +108,9 @@ func sgrReport(_ b: Int, _ x: Int, _ y: Int, release: Bool = false) -> [UInt8] {
         device.onWait = { n in
             if n == 0 { try? "## A\n\n- a0\n- a1\n- theirs\n".write(toFile: path, atomically: true, encoding: .utf8) }
         }
-        let runner = AppRunner(app: BoardApp(board: board, title: "t"), device: device, storage: store,
-                               environment: ["HOME": dir])
+        let runner = AppRunner(
+            app: BoardApp(board: board, title: "t"), device: device, storage: store,
+            environment: ["HOME": dir])
         try runner.run()
         // Both changes kept: a0 below a1, and the other program's card still last.
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "## A\n\n- a1\n- a0\n- theirs\n")
@@ -115,15 +121,21 @@ func sgrReport(_ b: Int, _ x: Int, _ y: Int, release: Bool = false) -> [UInt8] {
     @Test func quittingAfterAFailedSaveAsksAndDiscardingIsAChoice() throws {
         let (store, board, path) = try open("## A\n\n- a0\n- a1\n")
         chmod(path, 0o444)
-        let device = ScriptedTerminal(script: [[.bytes(Array("J".utf8))], [], [.bytes(Array("q".utf8))], [.bytes(Array("d".utf8))]])
-        let runner = AppRunner(app: BoardApp(board: board, title: "t"), device: device, storage: store,
-                               environment: ["HOME": dir])
+        let device = ScriptedTerminal(script: [
+            [.bytes(Array("J".utf8))], [], [.bytes(Array("q".utf8))], [.bytes(Array("d".utf8))],
+        ])
+        let runner = AppRunner(
+            app: BoardApp(board: board, title: "t"), device: device, storage: store,
+            environment: ["HOME": dir])
         try runner.run()
         // The question is longer than 80 cells: it wraps onto the rows above the last (read joined).
-        #expect(device.frames.contains { frame in
-            frame.text.split(separator: "\n").suffix(6).map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+        #expect(
+            device.frames.contains { frame in
+                frame.text.split(separator: "\n").suffix(6).map { $0.trimmingCharacters(in: .whitespaces) }.joined(
+                    separator: " "
+                )
                 .contains("NOT SAVED — r retry · s save a copy · d quit, discard · esc stay — ")
-        })
+            })
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "## A\n\n- a0\n- a1\n")
     }
 
@@ -131,8 +143,9 @@ func sgrReport(_ b: Int, _ x: Int, _ y: Int, release: Bool = false) -> [UInt8] {
         let (store, board, path) = try open("## A\n\n- a0\n- a1\n")
         chmod(path, 0o444)
         let device = ScriptedTerminal(script: [[.bytes(Array("J".utf8))], [], [.terminate(signal: SIGTERM)]])
-        let runner = AppRunner(app: BoardApp(board: board, title: "t"), device: device, storage: store, boardName: path,
-                               environment: ["HOME": dir])
+        let runner = AppRunner(
+            app: BoardApp(board: board, title: "t"), device: device, storage: store, boardName: path,
+            environment: ["HOME": dir])
         try runner.run()
         let copy = try #require(runner.recoveryCopy)
         #expect(copy.hasPrefix(dir + "/.local/state/lanes/recovery/"))

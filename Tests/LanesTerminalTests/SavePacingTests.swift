@@ -24,7 +24,7 @@ private func may(_ p: inout SavePacing, _ t: Double, _ unsaved: Bool) -> Bool { 
         p.input(at: 10.000)
         #expect(!may(&p, 10.001, true))
         #expect(p.deadline == 10.050)
-        p.input(at: 10.030)                       // a key: the wait starts again
+        p.input(at: 10.030)  // a key: the wait starts again
         #expect(!may(&p, 10.031, true))
         #expect(p.deadline == 10.080)
         #expect(!may(&p, 10.079, true))

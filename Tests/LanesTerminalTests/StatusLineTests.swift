@@ -17,7 +17,8 @@ struct StatusLineTests {
 
     @Test func everyRowButTheTitleThenCutWithAnEllipsis() {
         let fits = Array(repeating: "word", count: 30).joined(separator: " ")  // 149 cells: 9 rows of 19
-        #expect(BoardView.statusLines(fits, width: 20, height: 10).map { $0.dropFirst() }.joined(separator: " ") == fits)
+        #expect(
+            BoardView.statusLines(fits, width: 20, height: 10).map { $0.dropFirst() }.joined(separator: " ") == fits)
         let message = Array(repeating: "word", count: 200).joined(separator: " ")
         let rows = BoardView.statusLines(message, width: 20, height: 10)
         #expect(rows.count == 9)

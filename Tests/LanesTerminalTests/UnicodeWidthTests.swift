@@ -10,7 +10,8 @@ import Testing
 @Suite struct UnicodeWidthTests {
     /// GraphemeBreakTest of the table's version, as scripts/gen-widths copies it: clusters of code points.
     static let breakCases: [[[UInt32]]] = {
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/GraphemeBreakTest.txt")
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+            "Fixtures/GraphemeBreakTest.txt")
         let text = (try? String(contentsOf: url, encoding: .utf8)) ?? ""
         return text.split(separator: "\n").filter { !$0.hasPrefix("#") }.map { line in
             line.split(separator: "/").map { $0.split(separator: " ").map { UInt32($0, radix: 16)! } }
@@ -30,8 +31,10 @@ import Testing
         "\u{200D}\u{200D}\u{200D}\u{200D}", "\u{FE0F}\u{FE0F}\u{FE0F}", "e\u{0301}\u{0302}\u{0303}\u{0304} stacked",
         "snow \u{2603}\u{FE0E} text", "snow \u{2603}\u{FE0F} emoji", "a\u{FE0F} selector on a letter",
         "family \u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}\u{200D}\u{1F466} z", "\u{1F469}\u{200D}\u{1F4BB}\u{200D}",
-        "\u{200D}\u{1F469}", "tone \u{1F44D}\u{1F3FD} \u{1F3FD}", "flag \u{1F1EB}\u{1F1F7} \u{1F1EF}\u{1F1F5}\u{1F1FA} z",
-        "\u{1F1E6}", "keycap 1\u{FE0F}\u{20E3} #\u{FE0F}\u{20E3} *\u{20E3}", "rainbow \u{1F3F3}\u{FE0F}\u{200D}\u{1F308}",
+        "\u{200D}\u{1F469}", "tone \u{1F44D}\u{1F3FD} \u{1F3FD}",
+        "flag \u{1F1EB}\u{1F1F7} \u{1F1EF}\u{1F1F5}\u{1F1FA} z",
+        "\u{1F1E6}", "keycap 1\u{FE0F}\u{20E3} #\u{FE0F}\u{20E3} *\u{20E3}",
+        "rainbow \u{1F3F3}\u{FE0F}\u{200D}\u{1F308}",
         "cjk 看板看板看板看板看板看板看板看板看板看板看板看板看板看板看板看板 z", "ｆｕｌｌｗｉｄｔｈ", "한국어 \u{1100}\u{1161}\u{11A8}",
         "\u{1160}\u{11A8}\u{D7B0}", "bidi \u{202E}evil\u{202C} \u{200F}\u{200E}\u{061C}", "soft\u{00AD}hyphen",
         "\u{0600}\u{0661} arabic number sign", "tag \u{1F3F4}\u{E0067}\u{E0062}\u{E0073}\u{E0063}\u{E0074}\u{E007F}",
@@ -41,7 +44,8 @@ import Testing
 
     @Test func theTableNamesItsUnicodeVersionAndTheTestDataIsThatVersions() throws {
         #expect(TextWidth.unicodeVersion == "15.0.0")
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/GraphemeBreakTest.txt")
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+            "Fixtures/GraphemeBreakTest.txt")
         let head = try String(contentsOf: url, encoding: .utf8).prefix(200)
         #expect(head.contains("GraphemeBreakTest-\(TextWidth.unicodeVersion).txt"))
         #expect(Self.breakCases.count > 600)
@@ -58,7 +62,9 @@ import Testing
             let got = s.map { $0.unicodeScalars.map(\.value) }
             if got != clusters { wrong.append("\(clusters) → \(got)") }
         }
-        #expect(wrong == ["[[9985, 8205, 9985]] → [[9985, 8205], [9985]]"], "\(wrong.count) of \(Self.breakCases.count): \(wrong.prefix(5))")
+        #expect(
+            wrong == ["[[9985, 8205, 9985]] → [[9985, 8205], [9985]]"],
+            "\(wrong.count) of \(Self.breakCases.count): \(wrong.prefix(5))")
         #expect(TextWidth.terminalScalars(of: Character("\u{2701}\u{200D}")).map(\.value) == [0x2701])
     }
 
@@ -113,7 +119,7 @@ import Testing
         #expect(TextWidth.width(of: "\u{200D}") == 0)
         #expect(TextWidth.width(of: "\u{200B}") == 0)
         #expect(TextWidth.width(of: "\u{FE0F}") == 0)
-        #expect(TextWidth.width(of: "a\u{FE0F}") == 1)     // a selector widens only an emoji
+        #expect(TextWidth.width(of: "a\u{FE0F}") == 1)  // a selector widens only an emoji
         #expect(TextWidth.width(of: "\u{2603}\u{FE0F}") == 2)
         #expect(TextWidth.width(of: "1\u{FE0F}\u{20E3}") == 2)
         #expect(TextWidth.width(of: "\u{1F1EB}\u{1F1F7}") == 2)
@@ -132,8 +138,10 @@ import Testing
             defer { next += 1 }
             return Card(id: ItemID(next), title: s, descriptionLines: [s, "more " + s], subtasks: [Subtask(s)])
         }
-        let board = Board(columns: [Column(title: "Zero \u{200D}\u{0301}width", cards: Array(cards.prefix(20))),
-                                    Column(title: "看板 \u{1F1EB}\u{1F1F7}", cards: Array(cards.dropFirst(20)))])
+        let board = Board(columns: [
+            Column(title: "Zero \u{200D}\u{0301}width", cards: Array(cards.prefix(20))),
+            Column(title: "看板 \u{1F1EB}\u{1F1F7}", cards: Array(cards.dropFirst(20))),
+        ])
         let d = AppDriver(board: board, width: width, height: 200)
         var buf = CellBuffer(width: width, height: 200)
         d.app.render(into: &buf, now: d.now)
@@ -142,8 +150,9 @@ import Testing
                 let f = column.frameOfItem(at: i)
                 guard f.minY >= column.viewport.minY, f.maxY <= column.viewport.maxY else { continue }
                 for y in (f.minY + 1)..<(f.maxY - 1) {
-                    #expect(buf[f.minX, y].text == "│" && buf[f.maxX - 1, y].text == "│",
-                            "card \(i) of column \(column.section), row \(y), width \(width)\n\(buf.text)")
+                    #expect(
+                        buf[f.minX, y].text == "│" && buf[f.maxX - 1, y].text == "│",
+                        "card \(i) of column \(column.section), row \(y), width \(width)\n\(buf.text)")
                 }
                 #expect(buf[f.minX, f.minY].text == "╭" || buf[f.minX, f.minY].text == "┏", "\(buf.text)")
                 #expect(["╯", "┛"].contains(buf[f.maxX - 1, f.maxY - 1].text), "\(buf.text)")

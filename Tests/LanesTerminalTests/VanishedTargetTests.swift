@@ -29,7 +29,8 @@ struct VanishedTargetTests {
         #expect(d.app.board.columns[0].cards.map(\.title) == ["a0", "a1 rewritten", "a2"])
         #expect(d.app.status == "“a1” was deleted elsewhere: brought back in “To do” with your change")
         d.key(.char("u"))
-        #expect(d.app.board.columns[0].cards.map(\.title) == ["a0", "a2"], "undo takes back only what this session did")
+        #expect(
+            d.app.board.columns[0].cards.map(\.title) == ["a0", "a2"], "undo takes back only what this session did")
     }
 
     @Test func aDueDateAndTagsBringADeletedCardBackToo() {
@@ -144,7 +145,8 @@ struct VanishedTargetTests {
             b.columns[2].cards.append(card)
         }
         d.key(.char("u"))
-        #expect(Self.all(d.app.board).sorted() == ["a1", "a2", "b0", "b1", "theirs"], "no second copy, their title kept")
+        #expect(
+            Self.all(d.app.board).sorted() == ["a1", "a2", "b0", "b1", "theirs"], "no second copy, their title kept")
         #expect(d.app.status.hasPrefix("Nothing to undo of edit title"))
     }
 

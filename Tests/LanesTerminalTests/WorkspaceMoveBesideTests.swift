@@ -29,9 +29,10 @@ private struct Mix: RandomNumberGenerator {
 
     func hosted(_ path: String, _ name: String) throws -> HostedBoard {
         let (store, board, _) = try FileBoardStore.open(path, starter: nil)
-        return HostedBoard(app: BoardApp(board: board, title: "Lanes · \(name)"), tabName: name, storage: store,
-                           boardName: path, copyInfo: store.info,
-                           mover: (path, { FileBoardStore.unread(path) }))
+        return HostedBoard(
+            app: BoardApp(board: board, title: "Lanes · \(name)"), tabName: name, storage: store,
+            boardName: path, copyInfo: store.info,
+            mover: (path, { FileBoardStore.unread(path) }))
     }
 
     /// Another program adding a card at the end of a file's first column (through a store of its own).
@@ -53,7 +54,8 @@ private struct Mix: RandomNumberGenerator {
         let run = dir + "/\(seed)"
         try FileManager.default.createDirectory(atPath: run, withIntermediateDirectories: true)
         let a = run + "/A.md", b = run + "/B.md"
-        try "## To do\n\n- a0\n- a1\n- a2\n- a3\n\n## Done\n\n- a4\n".write(toFile: a, atomically: true, encoding: .utf8)
+        try "## To do\n\n- a0\n- a1\n- a2\n- a3\n\n## Done\n\n- a4\n".write(
+            toFile: a, atomically: true, encoding: .utf8)
         try "## Backlog\n\n- b0\n\n## Doing\n\n- b1\n".write(toFile: b, atomically: true, encoding: .utf8)
         let journal = MoveJournal(folder: run + "/moves")
         // Another mover holds B: this move waits for it, for real, until the script lets go.
@@ -111,7 +113,8 @@ private struct Mix: RandomNumberGenerator {
             if w == releaseAt { blocker = nil }
             framesAt[w] = device.frames.last.map(\.text) ?? ""
         }
-        let runner = AppRunner(boards: [try hosted(a, "A.md"), try hosted(b, "B.md")], device: device, environment: ["HOME": run])
+        let runner = AppRunner(
+            boards: [try hosted(a, "A.md"), try hosted(b, "B.md")], device: device, environment: ["HOME": run])
         runner.moveJournal = journal
         try runner.run()
         withExtendedLifetime(blocker) {}
@@ -119,7 +122,9 @@ private struct Mix: RandomNumberGenerator {
         // While the move waited: the screen answered, said so, and refused the card on its way.
         let during = framesAt[refusedAt] ?? ""
         #expect(during.contains("Moving “\(movingTitle)” to B.md") || during.contains("is moving to B.md"), "\(during)")
-        #expect(during.contains("“\(movingTitle)” is moving to B.md; edit it there once the move is done"), "x refused: \(during)")
+        #expect(
+            during.contains("“\(movingTitle)” is moving to B.md; edit it there once the move is done"),
+            "x refused: \(during)")
         let prompt = framesAt[promptKeptAt] ?? ""
         #expect(prompt.contains("\(movingTitle) edited"), "the typed title stays in the prompt: \(prompt)")
 
@@ -128,8 +133,10 @@ private struct Mix: RandomNumberGenerator {
         let expected = ["a0", "a1", "a2", "a3", "a4", "b0", "b1"] + typed + external
         #expect(all.sorted() == expected.sorted(), "every card exactly once; A \(inA), B \(inB)")
         #expect(inB.contains(movingTitle) && !inA.contains(movingTitle), "the card moved: A \(inA), B \(inB)")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: run + "/moves").filter { $0.hasSuffix(".move") }.isEmpty,
-                "no move record left")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: run + "/moves").filter { $0.hasSuffix(".move") }
+                .isEmpty,
+            "no move record left")
         #expect(runner.workspace.moveUnderWay == nil)
     }
 
@@ -151,11 +158,14 @@ private struct Mix: RandomNumberGenerator {
         let device = ScriptedTerminal(size: Size(width: 100, height: 20), script: script)
         var seen: [Int: (frame: String, a: String, b: String)] = [:]
         device.onWait = { w in
-            seen[w] = (device.frames.last?.text ?? "", (try? String(contentsOfFile: a, encoding: .utf8)) ?? "",
-                       (try? String(contentsOfFile: b, encoding: .utf8)) ?? "")
+            seen[w] = (
+                device.frames.last?.text ?? "", (try? String(contentsOfFile: a, encoding: .utf8)) ?? "",
+                (try? String(contentsOfFile: b, encoding: .utf8)) ?? ""
+            )
             if w == 7, locked { flock(fd, LOCK_UN); close(fd); locked = false }
         }
-        let runner = AppRunner(boards: [try hosted(a, "A.md"), try hosted(b, "B.md")], device: device, environment: ["HOME": dir])
+        let runner = AppRunner(
+            boards: [try hosted(a, "A.md"), try hosted(b, "B.md")], device: device, environment: ["HOME": dir])
         runner.moveJournal = MoveJournal(folder: dir + "/moves")
         try runner.run()
         if locked { close(fd) }
@@ -165,7 +175,8 @@ private struct Mix: RandomNumberGenerator {
         #expect(waiting.b == bBefore, "the move waits for A's save")
         #expect(waiting.frame.contains("│ ✓ fresh"), "x toggled the card below: \(waiting.frame)")
         let refused = try #require(seen[7])
-        #expect(refused.frame.contains("“a0” is moving to B.md; edit it there once the move is done"), "\(refused.frame)")
+        #expect(
+            refused.frame.contains("“a0” is moving to B.md; edit it there once the move is done"), "\(refused.frame)")
         #expect(try Self.allTitles(a) == ["fresh", "a1"] || Self.allTitles(a) == ["a1", "fresh"])
         #expect(try Self.allTitles(b) == ["b0", "b1", "a0"])
     }

@@ -1,7 +1,7 @@
 import DragKit
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import LanesCore
 import Testing
@@ -12,10 +12,13 @@ struct WorkspaceDriver {
     var ws: Workspace
     var now = 100.0
 
-    init(boards: [Board] = [sampleBoard(), sampleBoard([("Backlog", ["x0"]), ("Doing", ["y0", "y1"])])],
-         names: [String] = ["A.md", "B.md"], width: Int = 80, height: Int = 20) {
+    init(
+        boards: [Board] = [sampleBoard(), sampleBoard([("Backlog", ["x0"]), ("Doing", ["y0", "y1"])])],
+        names: [String] = ["A.md", "B.md"], width: Int = 80, height: Int = 20
+    ) {
         let apps = boards.enumerated().map { i, b in BoardApp(board: b, title: "Lanes · \(names[i])", status: "ready") }
-        ws = Workspace(boards: apps, tabs: names.map { Workspace.Tab(name: $0) }, size: Size(width: width, height: height))
+        ws = Workspace(
+            boards: apps, tabs: names.map { Workspace.Tab(name: $0) }, size: Size(width: width, height: height))
     }
 
     @discardableResult
@@ -82,16 +85,16 @@ private func firstCardPoint(_ ws: Workspace, column k: Int, card i: Int) -> (Int
 
     @Test func switchingKeepsEachBoardsSelectionAndUndo() {
         var d = WorkspaceDriver()
-        d.key(.char("j"))                       // A: a1
-        d.key(.char("d"))                       // A: a1 deleted, one undo step
+        d.key(.char("j"))  // A: a1
+        d.key(.char("d"))  // A: a1 deleted, one undo step
         #expect(titles(d.ws.boards[0].board) == [["a0", "a2"], ["b0", "b1"], []])
         let selA = d.ws.boards[0].selection
         d.key(.char("n"), .ctrl)
         #expect(d.ws.active == 1)
         #expect(d.screen()[1].contains("Lanes · B.md"))
-        d.key(.char("l")); d.key(.char("j"))    // B: y1
+        d.key(.char("l")); d.key(.char("j"))  // B: y1
         #expect(d.ws.app.selection == ItemPath(section: 1, item: 1))
-        d.key(.char("u"))                       // B has no undo of its own
+        d.key(.char("u"))  // B has no undo of its own
         #expect(d.ws.app.status == "Nothing to undo")
         #expect(titles(d.ws.boards[0].board) == [["a0", "a2"], ["b0", "b1"], []])
         d.key(.char("p"), .ctrl)
@@ -172,11 +175,14 @@ private func firstCardPoint(_ ws: Workspace, column k: Int, card i: Int) -> (Int
         d.key(.char("j"))
         d.key(.char("m")); d.type("B.md:Doing")
         let m = try #require(WorkspaceDriver.moves(d.key(.enter)).first)
-        let outcome = CrossBoardMove.Outcome(titles: ["a1"], targetColumn: "Doing", position: 3, conflicts: [], keptOnSource: [])
+        let outcome = CrossBoardMove.Outcome(
+            titles: ["a1"], targetColumn: "Doing", position: 3, conflicts: [], keptOnSource: [])
         d.ws.moveFinished(m, result: .success(outcome))
         #expect(d.ws.app.status == "Moved “a1” to B.md, “Doing” at 3 · u undoes")
         let back = try #require(WorkspaceDriver.moves(d.key(.char("u"))).first)
-        #expect(back.from == 1 && back.to == 0 && back.column == "To do" && back.position == 2 && back.force && back.undoing)
+        #expect(
+            back.from == 1 && back.to == 0 && back.column == "To do" && back.position == 2 && back.force && back.undoing
+        )
         #expect(back.cards.map(\.card.title) == ["a1"] && back.cards[0].column == "Doing" && back.cards[0].row == 2)
         // The undo is spent: the next u is the board's own.
         d.key(.char("u"))
@@ -187,7 +193,10 @@ private func firstCardPoint(_ ws: Workspace, column k: Int, card i: Int) -> (Int
         var d = WorkspaceDriver()
         d.key(.char("m")); d.type("B.md:Doing")
         let m = try #require(WorkspaceDriver.moves(d.key(.enter)).first)
-        d.ws.moveFinished(m, result: .success(.init(titles: ["a0"], targetColumn: "Doing", position: 3, conflicts: [], keptOnSource: [])))
+        d.ws.moveFinished(
+            m,
+            result: .success(.init(titles: ["a0"], targetColumn: "Doing", position: 3, conflicts: [], keptOnSource: []))
+        )
         d.key(.char("x"))  // a local edit on A after the move
         #expect(WorkspaceDriver.moves(d.key(.char("u"))).isEmpty, "u undoes the later local edit first")
         #expect(WorkspaceDriver.moves(d.key(.char("u"))).count == 1, "then the move")
@@ -204,7 +213,9 @@ private func firstCardPoint(_ ws: Workspace, column k: Int, card i: Int) -> (Int
         let m = try #require(WorkspaceDriver.moves(d.mouse(.release, 14, 0)).first)
         #expect(m.to == 1 && m.column == "Backlog" && m.position == nil && m.cards.map(\.card.title) == ["a0"])
         #expect(!d.ws.app.coordinator.isDragging)
-        #expect(titles(d.ws.boards[0].board) == [["a0", "a1", "a2"], ["b0", "b1"], []], "the source is unchanged until the move runs")
+        #expect(
+            titles(d.ws.boards[0].board) == [["a0", "a1", "a2"], ["b0", "b1"], []],
+            "the source is unchanged until the move runs")
     }
 
     @Test func holdingOverATabOpensThatBoardUnderTheCardWhereItDrops() throws {
@@ -277,24 +288,41 @@ private func firstCardPoint(_ ws: Workspace, column k: Int, card i: Int) -> (Int
         d.key(.char("j"))
         d.key(.char("m")); d.type("B.md:Doing")
         let m = try #require(WorkspaceDriver.moves(d.key(.enter)).first)
-        d.ws.moveFinished(m, result: .success(.init(titles: ["a1"], targetColumn: "Doing", position: 3, conflicts: [], keptOnSource: [])))
+        d.ws.moveFinished(
+            m,
+            result: .success(.init(titles: ["a1"], targetColumn: "Doing", position: 3, conflicts: [], keptOnSource: []))
+        )
         #expect(WorkspaceDriver.moves(d.key(.char("r"), .ctrl)).isEmpty, "nothing undone yet: the board's own redo")
         let back = try #require(WorkspaceDriver.moves(d.key(.char("u"))).first)
-        d.ws.moveFinished(back, result: .success(.init(titles: ["a1"], targetColumn: "To do", position: 2, conflicts: [], keptOnSource: [])))
+        d.ws.moveFinished(
+            back,
+            result: .success(.init(titles: ["a1"], targetColumn: "To do", position: 2, conflicts: [], keptOnSource: []))
+        )
         #expect(d.ws.app.status == "Undid the move: “a1” back on A.md, “To do” · ctrl-r redoes")
         let again = try #require(WorkspaceDriver.moves(d.key(.char("r"), .ctrl)).first)
-        #expect(again.from == 0 && again.to == 1 && again.column == "Doing" && again.position == 3 && again.force && again.redoing)
+        #expect(
+            again.from == 0 && again.to == 1 && again.column == "Doing" && again.position == 3 && again.force
+                && again.redoing)
         #expect(again.cards.map(\.card.title) == ["a1"] && again.cards[0].column == "To do" && again.cards[0].row == 1)
-        d.ws.moveFinished(again, result: .success(.init(titles: ["a1"], targetColumn: "Doing", position: 3, conflicts: [], keptOnSource: [])))
+        d.ws.moveFinished(
+            again,
+            result: .success(.init(titles: ["a1"], targetColumn: "Doing", position: 3, conflicts: [], keptOnSource: []))
+        )
         #expect(d.ws.app.status == "Redid the move: moved “a1” to B.md, “Doing” at 3 · u undoes")
         #expect(WorkspaceDriver.moves(d.key(.char("r"), .ctrl)).isEmpty, "the redo is spent")
         let backAgain = try #require(WorkspaceDriver.moves(d.key(.char("u"))).first)
         #expect(backAgain.undoing && backAgain.column == "To do" && backAgain.position == 2)
         // A new move forgets what was undone.
-        d.ws.moveFinished(backAgain, result: .success(.init(titles: ["a1"], targetColumn: "To do", position: 2, conflicts: [], keptOnSource: [])))
+        d.ws.moveFinished(
+            backAgain,
+            result: .success(.init(titles: ["a1"], targetColumn: "To do", position: 2, conflicts: [], keptOnSource: []))
+        )
         d.key(.char("m")); d.type("B.md:Backlog")
         let other = try #require(WorkspaceDriver.moves(d.key(.enter)).first)
-        d.ws.moveFinished(other, result: .success(.init(titles: ["a0"], targetColumn: "Backlog", position: 2, conflicts: [], keptOnSource: [])))
+        d.ws.moveFinished(
+            other,
+            result: .success(
+                .init(titles: ["a0"], targetColumn: "Backlog", position: 2, conflicts: [], keptOnSource: [])))
         #expect(WorkspaceDriver.moves(d.key(.char("r"), .ctrl)).isEmpty)
     }
 
@@ -302,7 +330,10 @@ private func firstCardPoint(_ ws: Workspace, column k: Int, card i: Int) -> (Int
         var d = WorkspaceDriver()
         d.key(.char("m")); d.type("B.md:Doing")
         let m = try #require(WorkspaceDriver.moves(d.key(.enter)).first)
-        d.ws.moveFinished(m, result: .failure(CommandError(.badInput, "column \"Doing\" of B.md is full (WIP limit 2); --force moves anyway")))
+        d.ws.moveFinished(
+            m,
+            result: .failure(
+                CommandError(.badInput, "column \"Doing\" of B.md is full (WIP limit 2); --force moves anyway")))
         #expect(d.ws.app.status == "Not moved: column \"Doing\" of B.md is full (WIP limit 2)")
     }
 }
@@ -312,8 +343,9 @@ private func firstCardPoint(_ ws: Workspace, column k: Int, card i: Int) -> (Int
     static func loadingWorkspace() -> WorkspaceDriver {
         var d = WorkspaceDriver()
         let first = d.ws.boards[0]
-        d.ws = Workspace(boards: [first, Workspace.standIn(named: "B.md", like: first)],
-                         tabs: [Workspace.Tab(name: "A.md"), Workspace.Tab(name: "B.md", loading: true)], size: d.ws.size)
+        d.ws = Workspace(
+            boards: [first, Workspace.standIn(named: "B.md", like: first)],
+            tabs: [Workspace.Tab(name: "A.md"), Workspace.Tab(name: "B.md", loading: true)], size: d.ws.size)
         return d
     }
 
@@ -338,7 +370,8 @@ private func firstCardPoint(_ ws: Workspace, column k: Int, card i: Int) -> (Int
     @Test func aBoardShownWhileOpeningAppearsAsSoonAsItIsReady() {
         var d = Self.loadingWorkspace()
         d.key(.char("n"), .ctrl)
-        let b = BoardApp(board: sampleBoard([("Backlog", ["x0"]), ("Doing", ["y0", "y1"])]), title: "Lanes · B.md", status: "ready")
+        let b = BoardApp(
+            board: sampleBoard([("Backlog", ["x0"]), ("Doing", ["y0", "y1"])]), title: "Lanes · B.md", status: "ready")
         d.ws.loaded(1, b)
         let s = d.screen()
         #expect(s[0].hasPrefix(" A.md (5) │ B.md (3) │"))
@@ -366,8 +399,9 @@ private func firstCardPoint(_ ws: Workspace, column k: Int, card i: Int) -> (Int
         let later = names.map { name in
             BoardLoader.Later(tabName: name) {
                 if name == "C.md" { throw CommandError(.badInput, "C.md: not a board") }
-                return HostedBoard(app: BoardApp(board: sampleBoard([(name, ["card of \(name)"])]), title: name),
-                                   tabName: name, storage: nil, boardName: name, copyInfo: BoardFileInfo(dialect: .taskell))
+                return HostedBoard(
+                    app: BoardApp(board: sampleBoard([(name, ["card of \(name)"])]), title: name),
+                    tabName: name, storage: nil, boardName: name, copyInfo: BoardFileInfo(dialect: .taskell))
             }
         }
         let loader = BoardLoader(later, firstIndex: 1)
@@ -393,8 +427,8 @@ private func firstCardPoint(_ ws: Workspace, column k: Int, card i: Int) -> (Int
 @Suite struct WorkspaceKeyboardCarryTests {
     @Test func spaceLiftsCtrlNCarriesArrowsPlaceAndSpaceDrops() throws {
         var d = WorkspaceDriver()
-        d.key(.char("j"))          // a1
-        d.key(.char(" "))          // lifted
+        d.key(.char("j"))  // a1
+        d.key(.char(" "))  // lifted
         #expect(d.ws.app.coordinator.session?.isKeyboard == true)
         #expect(d.key(.char("n"), .ctrl).isEmpty)
         #expect(d.ws.active == 1 && d.ws.carry.keyboard != nil)
@@ -402,8 +436,8 @@ private func firstCardPoint(_ ws: Workspace, column k: Int, card i: Int) -> (Int
         #expect(titles(d.ws.boards[0].board)[0] == ["a0", "a1", "a2"])
         #expect(d.ws.app.status.hasPrefix("Carrying “a1” from A.md → “Backlog” at 1"))
         #expect(d.screen().contains { $0.contains("▸ a1") }, "the ghost is drawn on B")
-        d.key(.char("l"))          // Doing
-        d.key(.char("j"))          // before y1
+        d.key(.char("l"))  // Doing
+        d.key(.char("j"))  // before y1
         #expect(d.ws.app.status.hasPrefix("Carrying “a1” from A.md → “Doing” at 2"))
         d.key(.char("j")); d.key(.char("j"))  // past the end: clamped to the end
         #expect(d.ws.app.status.hasPrefix("Carrying “a1” from A.md → “Doing” at 3"))
@@ -424,7 +458,7 @@ private func firstCardPoint(_ ws: Workspace, column k: Int, card i: Int) -> (Int
         #expect(d.ws.app.status == "Cancelled: “a0” stays on A.md")
         d.key(.char(" "))
         d.key(.char("n"), .ctrl)
-        d.key(.char("n"), .ctrl)   // two boards: on to A again
+        d.key(.char("n"), .ctrl)  // two boards: on to A again
         #expect(d.ws.active == 0 && !d.ws.carry.isActive)
         #expect(d.ws.app.status == "Back on its own board: “a0” stays on A.md")
         #expect(titles(d.ws.app.board) == titles(sampleBoard()))
@@ -455,12 +489,18 @@ extension WorkspaceKeyboardCarryTests {
         d.key(.char("n"), .ctrl)
         #expect(!d.ws.app.status.contains("refused here"), "Backlog takes it")
         d.key(.char("l"))
-        #expect(d.ws.app.status.contains("→ “Doing” at 1 · refused here: column \"Doing\" of B.md is full (WIP limit 2) ·"))
+        #expect(
+            d.ws.app.status.contains("→ “Doing” at 1 · refused here: column \"Doing\" of B.md is full (WIP limit 2) ·"))
         #expect(d.key(.char(" ")).isEmpty)
         #expect(d.ws.carry.isActive, "still carried")
-        #expect(d.ws.app.status == "Refused: column \"Doing\" of B.md is full (WIP limit 2) · choose another column, or esc brings it back")
+        #expect(
+            d.ws.app.status
+                == "Refused: column \"Doing\" of B.md is full (WIP limit 2) · choose another column, or esc brings it back"
+        )
         d.key(.char("l"))
-        #expect(d.ws.app.status.contains("refused here: column \"Done\" of B.md accepts cards only from \"Doing\", not from \"To do\""))
+        #expect(
+            d.ws.app.status.contains(
+                "refused here: column \"Done\" of B.md accepts cards only from \"Doing\", not from \"To do\""))
         d.key(.char("h")); d.key(.char("h"))
         let m = try #require(WorkspaceDriver.moves(d.key(.char(" "))).first)
         #expect(m.column == "1" && m.position == 1)
@@ -493,7 +533,7 @@ extension WorkspaceKeyboardCarryTests {
         #expect(d.ws.active == 3, "‹ shows the board just before the shown ones (5–7 fit beside the markers)")
         while d.ws.active != 0 { d.key(.char("p"), .ctrl) }
         #expect(d.screen()[0].hasSuffix("9›") && !d.screen()[0].hasPrefix("‹"), "back at the start")
-        d.key(.char("p"), .ctrl)   // round to the last board: the row scrolls to the end
+        d.key(.char("p"), .ctrl)  // round to the last board: the row scrolls to the end
         #expect(d.screen()[0].hasPrefix("‹") && !d.screen()[0].contains("›"))
         #expect(d.screen()[0].hasSuffix("│ project-board-12.md (5)"), "the last board whole at the right edge")
     }

@@ -9,7 +9,9 @@ extension Board {
     /// `force` lifts the WIP limits and accept rules (`lanes add --force`, and undo and redo,
     /// which put back what was there). `dialect` is the format the board is stored in, when
     /// known: an edit it cannot store is refused (a taskell file has no done mark).
-    public func applying(_ edit: BoardEdit, force: Bool = false, dialect: BoardDialect? = nil) throws(EditRefusal) -> EditOutcome {
+    public func applying(_ edit: BoardEdit, force: Bool = false, dialect: BoardDialect? = nil) throws(EditRefusal)
+        -> EditOutcome
+    {
         var door = EditDoor(board: self, force: force, dialect: dialect)
         return try door.apply(edit)
     }
@@ -18,7 +20,9 @@ extension Board {
     /// (moves inside `target` are always allowed); nil when they may come. The drag engine
     /// asks it while a card hovers, and the door when the card lands.
     public func moveRefusal(into target: Int, from sources: [Int]) -> EditRefusal? {
-        guard columns.indices.contains(target) else { return EditRefusal(.missingColumn, "the column is gone (deleted elsewhere)") }
+        guard columns.indices.contains(target) else {
+            return EditRefusal(.missingColumn, "the column is gone (deleted elsewhere)")
+        }
         let column = columns[target]
         let incoming = sources.filter { $0 != target }
         guard !incoming.isEmpty else { return nil }
@@ -26,7 +30,9 @@ extension Board {
             for s in incoming where !allowed.contains(s) {
                 let names = (acceptRules.sources(for: column.title) ?? []).map { "\"\($0)\"" }
                 let from = columns.indices.contains(s) ? columns[s].title : "?"
-                return EditRefusal(.acceptRule, "column \"\(column.title)\" accepts cards only from \(Board.listed(names)), not from \"\(from)\"")
+                return EditRefusal(
+                    .acceptRule,
+                    "column \"\(column.title)\" accepts cards only from \(Board.listed(names)), not from \"\(from)\"")
             }
         }
         if let limit = column.wipLimit, column.cards.count + incoming.count > limit {
@@ -44,8 +50,9 @@ extension Board {
             if !moving.contains(cards[i].id) { next = cards[i].id; break }
             i += 1
         }
-        return PlacedCard(card: cards[path.item], column: columns[path.section].id, columnIndex: path.section,
-                          before: next, position: path.item)
+        return PlacedCard(
+            card: cards[path.item], column: columns[path.section].id, columnIndex: path.section,
+            before: next, position: path.item)
     }
 }
 
@@ -89,7 +96,9 @@ struct EditDoor {
     // MARK: Finding
 
     func column(_ id: ColumnID) throws(EditRefusal) -> Int {
-        guard let s = board.index(of: id) else { throw refuse(.missingColumn, "the column is gone (deleted elsewhere)") }
+        guard let s = board.index(of: id) else {
+            throw refuse(.missingColumn, "the column is gone (deleted elsewhere)")
+        }
         return s
     }
 
@@ -135,7 +144,8 @@ struct EditDoor {
             }
             insert(card, in: s, at: moved ? board.columns[s].cards.count : index(of: slot, in: s))
             let name = board.columns[s].title
-            let words = moved ? "Its column was deleted elsewhere: added the card to \(q(name))" : "Added a card to \(name)"
+            let words =
+                moved ? "Its column was deleted elsewhere: added the card to \(q(name))" : "Added a card to \(name)"
             return Outcome(board: board, inverse: .removeCards([card]), words: words, focus: .card(card.id))
 
         case .setTitle(let id, let raw, let seen):
@@ -157,31 +167,47 @@ struct EditDoor {
             for t in tags where t.contains(" ") || TextRules.problem(in: t) != nil {
                 throw refuse(.text, "a tag is one word: \(q(t))")
             }
-            return try change(id, seen: seen, words: tags.isEmpty ? "Tags cleared" : "Tagged " + tags.map { "#" + $0 }.joined(separator: " ")) {
+            return try change(
+                id, seen: seen,
+                words: tags.isEmpty ? "Tags cleared" : "Tagged " + tags.map { "#" + $0 }.joined(separator: " ")
+            ) {
                 $0.title = Card.retagged(title: $0.title, tags: tags)
             }
 
         case .setDone(let id, let done):
             if dialect == .taskell {
-                throw refuse(.format, "taskell files have no done mark: nothing changed (move the card to a done column instead)")
+                throw refuse(
+                    .format, "taskell files have no done mark: nothing changed (move the card to a done column instead)"
+                )
             }
             let title = board.indexPath(for: id).map { q(board[$0].title) } ?? "the card"
-            return try change(id, seen: nil, words: done ? "Marked \(title) done" : "Marked \(title) not done") { $0.done = done }
+            return try change(id, seen: nil, words: done ? "Marked \(title) done" : "Marked \(title) not done") {
+                $0.done = done
+            }
 
         case .setSubtaskDone(let id, let i, let done):
-            guard let path = board.indexPath(for: id) else { throw refuse(.missingCard, "the card is gone (deleted elsewhere)") }
+            guard let path = board.indexPath(for: id) else {
+                throw refuse(.missingCard, "the card is gone (deleted elsewhere)")
+            }
             let subs = board[path].subtasks
             guard subs.indices.contains(i) else { throw refuse(.missingCard, "This card has no such sub-task") }
-            return try change(id, seen: nil, words: (done ? "Ticked " : "Unticked ") + "\(q(subs[i].title)) (\(i + 1) of \(subs.count))") {
+            return try change(
+                id, seen: nil,
+                words: (done ? "Ticked " : "Unticked ") + "\(q(subs[i].title)) (\(i + 1) of \(subs.count))"
+            ) {
                 $0.subtasks[i].done = done
             }
 
         case .tickSubtask(let id):
-            guard let path = board.indexPath(for: id) else { throw refuse(.missingCard, "the card is gone (deleted elsewhere)") }
+            guard let path = board.indexPath(for: id) else {
+                throw refuse(.missingCard, "the card is gone (deleted elsewhere)")
+            }
             let subs = board[path].subtasks
             guard !subs.isEmpty else { throw refuse(.missingCard, "This card has no sub-tasks") }
             if let i = subs.firstIndex(where: { !$0.done }) {
-                return try change(id, seen: nil, words: "Ticked \(q(subs[i].title)) (\(i + 1) of \(subs.count))") { $0.subtasks[i].done = true }
+                return try change(id, seen: nil, words: "Ticked \(q(subs[i].title)) (\(i + 1) of \(subs.count))") {
+                    $0.subtasks[i].done = true
+                }
             }
             return try change(id, seen: nil, words: "Unticked all \(subs.count) sub-tasks") { c in
                 for i in c.subtasks.indices { c.subtasks[i].done = false }
@@ -215,17 +241,24 @@ struct EditDoor {
             var paths: [ItemPath] = []
             for id in ids {
                 guard let p = board.indexPath(for: id) else { continue }
-                if let s = seenByID[id], CardFields(s) != CardFields(board[p]) { kept.append(q(board[p].title)); continue }
+                if let s = seenByID[id], CardFields(s) != CardFields(board[p]) {
+                    kept.append(q(board[p].title)); continue
+                }
                 paths.append(p)
             }
-            guard !paths.isEmpty || !kept.isEmpty else { throw refuse(.missingCard, "the card is gone (deleted elsewhere)") }
+            guard !paths.isEmpty || !kept.isEmpty else {
+                throw refuse(.missingCard, "the card is gone (deleted elsewhere)")
+            }
             for p in paths { removed.append(board.placed(p, excluding: moving)) }
             for p in paths.sorted(by: { ($0.section, $0.item) > ($1.section, $1.item) }) { board.deleteItem(at: p) }
             var words = removed.count == 1 ? "Deleted \(q(removed[0].card.title))" : "Deleted \(removed.count) cards"
             if !kept.isEmpty {
-                words = (removed.isEmpty ? "" : words + "; ") + "kept \(Board.listed(kept, or: "and")): changed elsewhere meanwhile"
+                words =
+                    (removed.isEmpty ? "" : words + "; ")
+                    + "kept \(Board.listed(kept, or: "and")): changed elsewhere meanwhile"
             }
-            return Outcome(board: board, inverse: removed.isEmpty ? nil : .restoreCards(removed), words: words, focus: nil)
+            return Outcome(
+                board: board, inverse: removed.isEmpty ? nil : .restoreCards(removed), words: words, focus: nil)
 
         case .addColumn(var column, let slot):
             column.title = try columnTitle(column.title, except: nil, refused: "Not added: ")
@@ -236,27 +269,33 @@ struct EditDoor {
             case .after(let id, let i): at = board.index(of: id).map { $0 + 1 } ?? i
             }
             board.columns.insert(column, at: min(max(0, at), board.columns.count))
-            return Outcome(board: board, inverse: .removeEmptyColumn(column.id), words: "Added column \(q(column.title))",
-                           focus: .column(column.id))
+            return Outcome(
+                board: board, inverse: .removeEmptyColumn(column.id), words: "Added column \(q(column.title))",
+                focus: .column(column.id))
 
         case .renameColumn(let id, let raw):
             let s = try column(id)
             let title = try columnTitle(raw, except: s, refused: "Not renamed: ")
             let before = fields(s)
             guard board.columns[s].title != title else {
-                return Outcome(board: board, inverse: nil, words: "The column already is \(q(title))", focus: .column(id))
+                return Outcome(
+                    board: board, inverse: nil, words: "The column already is \(q(title))", focus: .column(id))
             }
             board.renameColumn(at: s, to: title)
-            return Outcome(board: board, inverse: .revertColumn(id, from: fields(s), to: before),
-                           words: "Renamed the column to \(q(title))", focus: .column(id))
+            return Outcome(
+                board: board, inverse: .revertColumn(id, from: fields(s), to: before),
+                words: "Renamed the column to \(q(title))", focus: .column(id))
 
         case .moveColumn(let id, let to):
             let s = try column(id)
             let t = min(max(0, to), board.columns.count - 1)
-            guard s != t else { return Outcome(board: board, inverse: nil, words: "The column stays where it is", focus: .column(id)) }
+            guard s != t else {
+                return Outcome(board: board, inverse: nil, words: "The column stays where it is", focus: .column(id))
+            }
             board.moveColumn(from: s, to: t)
-            return Outcome(board: board, inverse: .moveColumn(id, to: s), words: "Moved column \(q(board.columns[t].title))",
-                           focus: .column(id))
+            return Outcome(
+                board: board, inverse: .moveColumn(id, to: s), words: "Moved column \(q(board.columns[t].title))",
+                focus: .column(id))
 
         case .deleteColumn(let id, let seen):
             let s = try column(id)
@@ -265,52 +304,74 @@ struct EditDoor {
                 let agreed = Set(seen)
                 let others = column.cards.filter { !agreed.contains($0.id) }.count
                 if others > 0 {
-                    throw refuse(.changedElsewhere, "Not deleted: \(others == 1 ? "a card was" : "\(others) cards were") added to \(q(column.title)) elsewhere meanwhile")
+                    throw refuse(
+                        .changedElsewhere,
+                        "Not deleted: \(others == 1 ? "a card was" : "\(others) cards were") added to \(q(column.title)) elsewhere meanwhile"
+                    )
                 }
             }
             let rule = board.acceptRules.sources(for: column.title)
             let mentions = board.columns.compactMap { c -> RuleMention? in
-                guard c.id != id, let sources = board.acceptRules.sources(for: c.title), sources.contains(column.title) else { return nil }
+                guard c.id != id, let sources = board.acceptRules.sources(for: c.title), sources.contains(column.title)
+                else { return nil }
                 return RuleMention(column: c.id, sources: sources)
             }
             let opened = board.removeColumn(at: s)
             var words = "Deleted column \(q(column.title))"
-            if !opened.isEmpty { words += "; \(Board.listed(opened, or: "and")) now \(opened.count == 1 ? "accepts" : "accept") from any column" }
-            return Outcome(board: board, inverse: .restoreColumn(column, at: s, rule: rule, mentions: mentions), words: words, focus: nil)
+            if !opened.isEmpty {
+                words +=
+                    "; \(Board.listed(opened, or: "and")) now \(opened.count == 1 ? "accepts" : "accept") from any column"
+            }
+            return Outcome(
+                board: board, inverse: .restoreColumn(column, at: s, rule: rule, mentions: mentions), words: words,
+                focus: nil)
 
         case .setWIPLimit(let id, let limit):
             let s = try column(id)
             if let limit, limit <= 0 { throw refuse(.number, "A WIP limit is a whole number above 0") }
             let before = fields(s)
             let name = board.columns[s].title
-            let words = limit.map { "\(name) takes at most \($0) card\($0 == 1 ? "" : "s")" } ?? "\(name) has no WIP limit"
-            guard board.columns[s].wipLimit != limit else { return Outcome(board: board, inverse: nil, words: words, focus: .column(id)) }
+            let words =
+                limit.map { "\(name) takes at most \($0) card\($0 == 1 ? "" : "s")" } ?? "\(name) has no WIP limit"
+            guard board.columns[s].wipLimit != limit else {
+                return Outcome(board: board, inverse: nil, words: words, focus: .column(id))
+            }
             board.columns[s].wipLimit = limit
-            return Outcome(board: board, inverse: .revertColumn(id, from: fields(s), to: before), words: words, focus: .column(id))
+            return Outcome(
+                board: board, inverse: .revertColumn(id, from: fields(s), to: before), words: words, focus: .column(id))
 
         case .setAcceptRule(let id, let from):
             let s = try column(id)
             let title = board.columns[s].title
             var sources: [String] = []
             for c in from {
-                guard let i = board.index(of: c) else { throw refuse(.missingColumn, "a column it would accept from is gone (deleted elsewhere)") }
+                guard let i = board.index(of: c) else {
+                    throw refuse(.missingColumn, "a column it would accept from is gone (deleted elsewhere)")
+                }
                 let name = board.columns[i].title
                 if i != s && !sources.contains(name) { sources.append(name) }
             }
             if !from.isEmpty && sources.isEmpty {
                 throw refuse(.name, "a column always takes its own cards; name another column to accept from")
             }
-            let words = sources.isEmpty ? "\(title) accepts from any column" : "\(title) accepts only from \(Board.listed(sources))"
+            let words =
+                sources.isEmpty
+                ? "\(title) accepts from any column" : "\(title) accepts only from \(Board.listed(sources))"
             let before = fields(s)
             guard (board.acceptRules.sources(for: title) ?? []) != sources else {
-                return Outcome(board: board, inverse: nil, words: "\(title) already " + words.dropFirst(title.count + 1), focus: .column(id))
+                return Outcome(
+                    board: board, inverse: nil, words: "\(title) already " + words.dropFirst(title.count + 1),
+                    focus: .column(id))
             }
             board.acceptRules.setSources(sources, for: title)
-            return Outcome(board: board, inverse: .revertColumn(id, from: fields(s), to: before), words: words, focus: .column(id))
+            return Outcome(
+                board: board, inverse: .revertColumn(id, from: fields(s), to: before), words: words, focus: .column(id))
 
         case .revertCard(let id, let from, let to):
             guard let p = board.indexPath(for: id) else {
-                return Outcome(board: board, inverse: nil, words: "\(q(to.title)) is gone (deleted elsewhere): nothing to put back", focus: nil)
+                return Outcome(
+                    board: board, inverse: nil,
+                    words: "\(q(to.title)) is gone (deleted elsewhere): nothing to put back", focus: nil)
             }
             let now = CardFields(board[p])
             var result = now
@@ -319,7 +380,9 @@ struct EditDoor {
             }
             take(\.title); take(\.due); take(\.descriptionLines); take(\.subtasks); take(\.done); take(\.extraLines)
             guard result != now else {
-                return Outcome(board: board, inverse: nil, words: "\(q(now.title)) was changed elsewhere since: left as it is", focus: .card(id))
+                return Outcome(
+                    board: board, inverse: nil, words: "\(q(now.title)) was changed elsewhere since: left as it is",
+                    focus: .card(id))
             }
             var card = board[p]
             result.write(to: &card)
@@ -331,13 +394,18 @@ struct EditDoor {
             var elsewhere: [String] = []
             for pc in placements where board.indexPath(for: pc.card.id) == nil {
                 guard let (s, moved) = landing(pc.column, index: pc.columnIndex) else { continue }
-                let at = moved ? board.columns[s].cards.count
-                    : pc.before.flatMap { b in board.indexPath(for: b).flatMap { $0.section == s ? $0.item : nil } } ?? pc.position
+                let at =
+                    moved
+                    ? board.columns[s].cards.count
+                    : pc.before.flatMap { b in board.indexPath(for: b).flatMap { $0.section == s ? $0.item : nil } }
+                        ?? pc.position
                 insert(pc.card, in: s, at: at)
                 restored.append(pc.card)
                 if moved { elsewhere.append(board.columns[s].title) }
             }
-            guard !restored.isEmpty else { return Outcome(board: board, inverse: nil, words: "Nothing to put back", focus: nil) }
+            guard !restored.isEmpty else {
+                return Outcome(board: board, inverse: nil, words: "Nothing to put back", focus: nil)
+            }
             var words = ""
             if !elsewhere.isEmpty { words = "Its column was deleted elsewhere: put back in \(q(elsewhere[0]))" }
             return Outcome(board: board, inverse: .removeCards(restored), words: words, focus: .card(restored[0].id))
@@ -349,19 +417,25 @@ struct EditDoor {
             let moving = Set(placements.map(\.card.id))
             for (k, pc) in placements.enumerated() {
                 guard let p = board.indexPath(for: pc.card.id), k < expected.count,
-                      board.columns[p.section].id == expected[k], let s = board.index(of: pc.column) else { continue }
+                    board.columns[p.section].id == expected[k], let s = board.index(of: pc.column)
+                else { continue }
                 undo.append(board.placed(p, excluding: moving))
                 undoIn.append(pc.column)
                 board.deleteItem(at: p)
-                let at = pc.before.flatMap { b in board.indexPath(for: b).flatMap { $0.section == s ? $0.item : nil } } ?? pc.position
+                let at =
+                    pc.before.flatMap { b in board.indexPath(for: b).flatMap { $0.section == s ? $0.item : nil } }
+                    ?? pc.position
                 insert(undo.last!.card, in: s, at: at)
                 first = first ?? pc.card.id
             }
             guard !undo.isEmpty else {
-                return Outcome(board: board, inverse: nil, words: "The cards were moved elsewhere since: left where they are", focus: nil)
+                return Outcome(
+                    board: board, inverse: nil, words: "The cards were moved elsewhere since: left where they are",
+                    focus: nil)
             }
-            return Outcome(board: board, inverse: .placeCards(undo.reversed(), expectedIn: undoIn.reversed()), words: "",
-                           focus: first.map { .card($0) })
+            return Outcome(
+                board: board, inverse: .placeCards(undo.reversed(), expectedIn: undoIn.reversed()), words: "",
+                focus: first.map { .card($0) })
 
         case .removeCards(let cards):
             var removed: [PlacedCard] = []
@@ -376,24 +450,34 @@ struct EditDoor {
             for p in paths { removed.append(board.placed(p, excluding: moving)) }
             for p in paths.sorted(by: { ($0.section, $0.item) > ($1.section, $1.item) }) { board.deleteItem(at: p) }
             let words = kept.isEmpty ? "" : "Kept \(Board.listed(kept, or: "and")): changed elsewhere since"
-            return Outcome(board: board, inverse: removed.isEmpty ? nil : .restoreCards(removed), words: words, focus: nil)
+            return Outcome(
+                board: board, inverse: removed.isEmpty ? nil : .restoreCards(removed), words: words, focus: nil)
 
         case .revertColumn(let id, let from, let to):
             guard let s = board.index(of: id) else {
-                return Outcome(board: board, inverse: nil, words: "Column \(q(to.title)) is gone (deleted elsewhere): nothing to put back", focus: nil)
+                return Outcome(
+                    board: board, inverse: nil,
+                    words: "Column \(q(to.title)) is gone (deleted elsewhere): nothing to put back", focus: nil)
             }
             let now = fields(s)
             if now.wipLimit == from.wipLimit { board.columns[s].wipLimit = to.wipLimit }
             if now.rule == from.rule { board.acceptRules.setSources(to.rule, for: now.title) }
-            if now.title == from.title, board.columnTitleClash(to.title, except: s) == nil { board.renameColumn(at: s, to: to.title) }
+            if now.title == from.title, board.columnTitleClash(to.title, except: s) == nil {
+                board.renameColumn(at: s, to: to.title)
+            }
             let after = fields(s)
             guard after != now else {
-                return Outcome(board: board, inverse: nil, words: "Column \(q(now.title)) was changed elsewhere since: left as it is", focus: .column(id))
+                return Outcome(
+                    board: board, inverse: nil,
+                    words: "Column \(q(now.title)) was changed elsewhere since: left as it is", focus: .column(id))
             }
-            return Outcome(board: board, inverse: .revertColumn(id, from: after, to: now), words: "", focus: .column(id))
+            return Outcome(
+                board: board, inverse: .revertColumn(id, from: after, to: now), words: "", focus: .column(id))
 
         case .restoreColumn(var column, let at, let rule, let mentions):
-            guard board.index(of: column.id) == nil else { return Outcome(board: board, inverse: nil, words: "", focus: nil) }
+            guard board.index(of: column.id) == nil else {
+                return Outcome(board: board, inverse: nil, words: "", focus: nil)
+            }
             column.cards = CardList(column.cards.filter { board.indexPath(for: $0.id) == nil })
             var title = column.title
             var n = 2
@@ -401,7 +485,9 @@ struct EditDoor {
             column.title = title
             let s = min(max(0, at), board.columns.count)
             board.columns.insert(column, at: s)
-            if let rule { board.acceptRules.setSources(rule.filter { r in board.columns.contains { $0.title == r } }, for: title) }
+            if let rule {
+                board.acceptRules.setSources(rule.filter { r in board.columns.contains { $0.title == r } }, for: title)
+            }
             for m in mentions {
                 guard let i = board.index(of: m.column) else { continue }
                 let name = board.columns[i].title
@@ -409,22 +495,30 @@ struct EditDoor {
                 let current = board.acceptRules.sources(for: name)
                 if current == nil || current! == left { board.acceptRules.setSources(m.sources, for: name) }
             }
-            return Outcome(board: board, inverse: .deleteColumn(column.id, seen: column.cards.map(\.id)), words: "",
-                           focus: .column(column.id))
+            return Outcome(
+                board: board, inverse: .deleteColumn(column.id, seen: column.cards.map(\.id)), words: "",
+                focus: .column(column.id))
 
         case .removeEmptyColumn(let id):
-            guard let s = board.index(of: id) else { return Outcome(board: board, inverse: nil, words: "The column is gone already", focus: nil) }
+            guard let s = board.index(of: id) else {
+                return Outcome(board: board, inverse: nil, words: "The column is gone already", focus: nil)
+            }
             let column = board.columns[s]
             guard column.cards.isEmpty else {
-                return Outcome(board: board, inverse: nil, words: "Kept column \(q(column.title)): cards were put in it elsewhere", focus: .column(id))
+                return Outcome(
+                    board: board, inverse: nil, words: "Kept column \(q(column.title)): cards were put in it elsewhere",
+                    focus: .column(id))
             }
             let rule = board.acceptRules.sources(for: column.title)
             let mentions = board.columns.compactMap { c -> RuleMention? in
-                guard c.id != id, let sources = board.acceptRules.sources(for: c.title), sources.contains(column.title) else { return nil }
+                guard c.id != id, let sources = board.acceptRules.sources(for: c.title), sources.contains(column.title)
+                else { return nil }
                 return RuleMention(column: c.id, sources: sources)
             }
             board.removeColumn(at: s)
-            return Outcome(board: board, inverse: .restoreColumn(column, at: s, rule: rule, mentions: mentions), words: "", focus: nil)
+            return Outcome(
+                board: board, inverse: .restoreColumn(column, at: s, rule: rule, mentions: mentions), words: "",
+                focus: nil)
 
         case .group(let edits):
             var inverses: [BoardEdit] = []
@@ -436,7 +530,9 @@ struct EditDoor {
                 if !o.words.isEmpty { words.append(o.words) }
                 focus = o.focus ?? focus
             }
-            return Outcome(board: board, inverse: inverses.isEmpty ? nil : .group(inverses), words: words.joined(separator: "; "), focus: focus)
+            return Outcome(
+                board: board, inverse: inverses.isEmpty ? nil : .group(inverses), words: words.joined(separator: "; "),
+                focus: focus)
         }
     }
 
@@ -447,7 +543,9 @@ struct EditDoor {
 
     /// A change to one card's fields; a card deleted meanwhile comes back with the change when the
     /// edit carries what was seen (an edit beats a delete), and is refused in words otherwise.
-    mutating func change(_ id: ItemID, seen: SeenCard?, words: String, _ body: (inout Card) throws(EditRefusal) -> Void) throws(EditRefusal) -> Outcome {
+    mutating func change(_ id: ItemID, seen: SeenCard?, words: String, _ body: (inout Card) throws(EditRefusal) -> Void)
+        throws(EditRefusal) -> Outcome
+    {
         guard let p = board.indexPath(for: id) else {
             guard let seen else { throw refuse(.missingCard, "the card is gone (deleted elsewhere)") }
             var card = seen.card
@@ -456,9 +554,11 @@ struct EditDoor {
                 throw refuse(.missingColumn, "the board has no column to bring the card back to")
             }
             insert(card, in: s, at: moved ? board.columns[s].cards.count : seen.position)
-            return Outcome(board: board, inverse: .removeCards([card]),
-                           words: "\(q(seen.card.title)) was deleted elsewhere: brought back in \(q(board.columns[s].title)) with your change",
-                           focus: .card(card.id))
+            return Outcome(
+                board: board, inverse: .removeCards([card]),
+                words:
+                    "\(q(seen.card.title)) was deleted elsewhere: brought back in \(q(board.columns[s].title)) with your change",
+                focus: .card(card.id))
         }
         var card = board[p]
         let before = CardFields(card)
@@ -499,11 +599,15 @@ struct EditDoor {
         }
         let name = board.columns[t].title
         guard board != before else {
-            return Outcome(board: board, inverse: nil, words: "Already there; nothing changed", focus: .card(found[0].0))
+            return Outcome(
+                board: board, inverse: nil, words: "Already there; nothing changed", focus: .card(found[0].0))
         }
-        let words = found.count == 1 ? "Moved \(q(byID[found[0].0]!.title)) to \(q(name))" : "Moved \(found.count) cards to \(q(name))"
-        return Outcome(board: board, inverse: .placeCards(placements, expectedIn: placements.map { _ in to }), words: words,
-                       focus: .card(found[0].0))
+        let words =
+            found.count == 1
+            ? "Moved \(q(byID[found[0].0]!.title)) to \(q(name))" : "Moved \(found.count) cards to \(q(name))"
+        return Outcome(
+            board: board, inverse: .placeCards(placements, expectedIn: placements.map { _ in to }), words: words,
+            focus: .card(found[0].0))
     }
 }
 

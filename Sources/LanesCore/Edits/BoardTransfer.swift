@@ -8,14 +8,17 @@ extension EditDoor {
     /// The accept rule names columns of this board; a card from another board is taken when the rule
     /// names the title of the column it left there (case ignored), the way `lanes move --to-board`
     /// has always read it. The words name the board, since two boards are in play.
-    mutating func receive(_ cards: [Card], into to: ColumnID, position: Int?, from: [String],
-                          board name: String) throws(EditRefusal) -> Outcome {
+    mutating func receive(
+        _ cards: [Card], into to: ColumnID, position: Int?, from: [String],
+        board name: String
+    ) throws(EditRefusal) -> Outcome {
         let t = try column(to)
         guard !cards.isEmpty else { throw refuse(.missingCard, "name a card to move") }
         let column = board.columns[t]
         let count = column.cards.count
         if let position, !(1...count + 1).contains(position) {
-            throw refuse(.number, "position \(position) is outside column \"\(column.title)\" of \(name); use 1 to \(count + 1)")
+            throw refuse(
+                .number, "position \(position) is outside column \"\(column.title)\" of \(name); use 1 to \(count + 1)")
         }
         if !force, let limit = column.wipLimit, count + cards.count > limit {
             throw refuse(.full, "column \"\(column.title)\" of \(name) is full (WIP limit \(limit))")
@@ -23,7 +26,10 @@ extension EditDoor {
         if !force, let allowed = board.acceptRules.sources(for: column.title) {
             let names = Set(allowed.map { $0.lowercased() })
             for source in from where !names.contains(source.lowercased()) {
-                throw refuse(.acceptRule, "column \"\(column.title)\" of \(name) accepts cards only from \(Board.listed(allowed.map { "\"\($0)\"" })), not from \"\(source)\"")
+                throw refuse(
+                    .acceptRule,
+                    "column \"\(column.title)\" of \(name) accepts cards only from \(Board.listed(allowed.map { "\"\($0)\"" })), not from \"\(source)\""
+                )
             }
         }
         var placed: [Card] = []
@@ -34,7 +40,9 @@ extension EditDoor {
             placed.append(card)
             at += 1
         }
-        let words = placed.count == 1 ? "\(q(placed[0].title)) arrived in \(q(column.title))"
+        let words =
+            placed.count == 1
+            ? "\(q(placed[0].title)) arrived in \(q(column.title))"
             : "\(placed.count) cards arrived in \(q(column.title))"
         return Outcome(board: board, inverse: .removeCards(placed), words: words, focus: .card(placed[0].id))
     }
@@ -46,7 +54,9 @@ extension EditDoor {
         guard !paths.isEmpty else { throw refuse(.missingCard, "the card is gone (deleted elsewhere)") }
         let removed = paths.map { board.placed($0, excluding: moving) }
         for p in paths.sorted(by: { ($0.section, $0.item) > ($1.section, $1.item) }) { board.deleteItem(at: p) }
-        let words = removed.count == 1 ? "Moved \(q(removed[0].card.title)) to \(name)" : "Moved \(removed.count) cards to \(name)"
+        let words =
+            removed.count == 1
+            ? "Moved \(q(removed[0].card.title)) to \(name)" : "Moved \(removed.count) cards to \(name)"
         return Outcome(board: board, inverse: .restoreCards(removed), words: words, focus: nil)
     }
 }

@@ -4,7 +4,9 @@ extension EditDoor {
     /// `.moveCardsToLane`: the move with every rule of `moveCards` (a WIP limit counts the whole
     /// column, across lanes), then each card's lane tag rewritten (`Swimlanes.card(_:movedTo:)`).
     /// The inverse puts the cards back and each title back while it is still as this left it.
-    mutating func moveToLane(_ ids: [ItemID], to: ColumnID, slot: CardSlot, lane: String?) throws(EditRefusal) -> EditOutcome {
+    mutating func moveToLane(_ ids: [ItemID], to: ColumnID, slot: CardSlot, lane: String?) throws(EditRefusal)
+        -> EditOutcome
+    {
         guard let lanes = board.acceptRules.swimlanes else {
             throw refuse(.changedElsewhere, "the board has no swimlanes now (removed elsewhere)")
         }
@@ -15,7 +17,8 @@ extension EditDoor {
             }
             target = l
         }
-        let inPlace = ids.allSatisfy { id in board.indexPath(for: id).map { board.columns[$0.section].id == to } ?? true }
+        let inPlace = ids.allSatisfy { id in board.indexPath(for: id).map { board.columns[$0.section].id == to } ?? true
+        }
         let moved = try move(ids, to: to, slot: slot)
         board = moved.board
         var inverses: [BoardEdit] = moved.inverse.map { [$0] } ?? []
@@ -35,11 +38,14 @@ extension EditDoor {
         var words = moved.words
         // Inside one column a lane move says the lane; across columns the column, then the lane.
         if retagged > 0 {
-            words = moved.inverse == nil || inPlace
-                ? (retagged == 1 ? "Moved \(q(firstTitle)) to \(laneName)"
-                                  : "Moved \(retagged) cards to \(laneName)")
+            words =
+                moved.inverse == nil || inPlace
+                ? (retagged == 1
+                    ? "Moved \(q(firstTitle)) to \(laneName)"
+                    : "Moved \(retagged) cards to \(laneName)")
                 : words + ", \(laneName)"
         }
-        return EditOutcome(board: board, inverse: inverses.isEmpty ? nil : .group(inverses), words: words, focus: moved.focus)
+        return EditOutcome(
+            board: board, inverse: inverses.isEmpty ? nil : .group(inverses), words: words, focus: moved.focus)
     }
 }

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// What `GitHistory` computed up to a commit, kept in `.git/lanes-cache/` so the next run reads only newer commits.
@@ -108,13 +108,14 @@ struct FlowCache {
         guard let bytes = try? SafeFile.read(file).bytes else { return nil }
         var lines = LineReader(bytes: bytes)
         guard lines.next() == header,
-              let path = lines.field("path").map(unescape),
-              let tip = lines.field("tip"),
-              let time = lines.field("time").flatMap({ FlowTime($0) }),
-              let next = lines.field("next")?.split(separator: "\t"), next.count == 2,
-              let nextCard = Int(next[0]), let nextColumn = Int(next[1]),
-              let versions = lines.field("versions").flatMap({ Int($0) }),
-              let keyText = lines.field("keys") else { return nil }
+            let path = lines.field("path").map(unescape),
+            let tip = lines.field("tip"),
+            let time = lines.field("time").flatMap({ FlowTime($0) }),
+            let next = lines.field("next")?.split(separator: "\t"), next.count == 2,
+            let nextCard = Int(next[0]), let nextColumn = Int(next[1]),
+            let versions = lines.field("versions").flatMap({ Int($0) }),
+            let keyText = lines.field("keys")
+        else { return nil }
         var keys: [Int] = []
         for k in keyText.split(separator: " ") {
             guard let v = Int(k) else { return nil }
@@ -130,7 +131,8 @@ struct FlowCache {
                 columns.append(FlowColumn(key: k, title: unescape(f[2])))
             case "skipped":
                 guard f.count >= 4, let t = FlowTime(f[2]) else { return nil }
-                skipped.append(SkippedVersion(name: String(f[1]), time: t, reason: unescape(f[3...].joined(separator: "\t"))))
+                skipped.append(
+                    SkippedVersion(name: String(f[1]), time: t, reason: unescape(f[3...].joined(separator: "\t"))))
             case "note":
                 guard f.count >= 2 else { return nil }
                 notes.append(unescape(f[1...].joined(separator: "\t")))
@@ -164,9 +166,10 @@ struct FlowCache {
             board = parsed
         }
         guard board.cardCount == keys.count, board.columns.count == columns.count else { return nil }
-        return FlowCache(path: path, tip: tip, lastBytes: lastBytes, lastBoard: board, keys: keys, columns: columns,
-                         lastTime: time, nextCard: nextCard, nextColumn: nextColumn, versions: versions,
-                         skipped: skipped, notes: notes, events: events)
+        return FlowCache(
+            path: path, tip: tip, lastBytes: lastBytes, lastBoard: board, keys: keys, columns: columns,
+            lastTime: time, nextCard: nextCard, nextColumn: nextColumn, versions: versions,
+            skipped: skipped, notes: notes, events: events)
     }
 }
 

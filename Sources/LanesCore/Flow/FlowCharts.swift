@@ -186,7 +186,9 @@ public enum FlowCharts {
         func draw(into c: inout ChartCells, top: Int, left: Int) {
             for r in 0..<rows {
                 for k in 0..<cols where bits[r][k] != 0 {
-                    c.set(Character(Unicode.Scalar(0x2800 + UInt32(bits[r][k]))!), row: top + r, column: left + k, style: style[r][k])
+                    c.set(
+                        Character(Unicode.Scalar(0x2800 + UInt32(bits[r][k]))!), row: top + r, column: left + k,
+                        style: style[r][k])
                 }
             }
         }
@@ -211,7 +213,9 @@ public enum FlowCharts {
             guard let v = r.percentiles.value(p) else { continue }
             let y = plotH * 4 - 1 - Int((Double(v) / 86_400 / maxDays * Double(plotH * 4 - 1)).rounded())
             for x in stride(from: 0, to: plotW * 2, by: 3) { b.dot(x: x, y: y, style: p == 50 ? 3 : p == 85 ? 2 : 4) }
-            c.put("p\(p) " + number(Double(v) / 86_400), row: y / 4, column: left + plotW + 1, style: p == 50 ? 3 : p == 85 ? 2 : 4)
+            c.put(
+                "p\(p) " + number(Double(v) / 86_400), row: y / 4, column: left + plotW + 1,
+                style: p == 50 ? 3 : p == 85 ? 2 : 4)
         }
         for card in r.cycle {
             let x = Int(((Double(card.finished) - t0) / (t1 - t0) * Double(plotW * 2 - 1)).rounded())
@@ -297,12 +301,18 @@ public enum FlowCharts {
             let len = Int((card.days / maxDays * Double(barW * 8)).rounded())
             for k in 0..<barW {
                 let fill = min(8, max(0, len - k * 8))
-                if fill > 0 { c.set(k * 8 + 8 <= len ? "█" : ["▏", "▎", "▍", "▌", "▋", "▊", "▉", "█"][fill - 1], row: row, column: barX + k, style: style) }
+                if fill > 0 {
+                    c.set(
+                        k * 8 + 8 <= len ? "█" : ["▏", "▎", "▍", "▌", "▋", "▊", "▉", "█"][fill - 1], row: row,
+                        column: barX + k, style: style)
+                }
             }
             for p in [50, 85, 95] {
                 guard let v = r.percentiles.value(p) else { continue }
                 let x = barX + min(barW - 1, Int((Double(v) / 86_400 / maxDays * Double(barW)).rounded()))
-                if c.lines[row][x].character == " " { c.set("┊", row: row, column: x, style: p == 50 ? 3 : p == 85 ? 2 : 4) }
+                if c.lines[row][x].character == " " {
+                    c.set("┊", row: row, column: x, style: p == 50 ? 3 : p == 85 ? 2 : 4)
+                }
             }
         }
         if r.aging.count > shown.count { c.put("… \(r.aging.count - shown.count) more", row: rows + 1, column: 0) }

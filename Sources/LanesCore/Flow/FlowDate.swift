@@ -49,7 +49,7 @@ public enum FlowDate {
 
     /// The ISO 8601 week of a day, `2026-W48` (weeks start on Monday; week 1 holds the year's first Thursday).
     public static func week(_ day: Int) -> String {
-        let weekday = ((day % 7) + 7 + 3) % 7 // Monday 0 (1970-01-01 was a Thursday)
+        let weekday = ((day % 7) + 7 + 3) % 7  // Monday 0 (1970-01-01 was a Thursday)
         let thursday = day - weekday + 3
         let year = civil(thursday).year
         let number = (thursday - days(year: year, month: 1, day: 1)) / 7 + 1
@@ -70,13 +70,17 @@ public enum FlowDate {
             return n
         }
         guard chars.count >= 10, let y = number(0, 4), chars[4] == 45, let mo = number(5, 2), chars[7] == 45,
-              let d = number(8, 2), (1...12).contains(mo), d >= 1 else { return nil }
-        let monthDays = [31, (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+            let d = number(8, 2), (1...12).contains(mo), d >= 1
+        else { return nil }
+        let monthDays = [
+            31, (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31,
+        ]
         guard d <= monthDays[mo - 1] else { return nil }
         let dayNumber = days(year: y, month: mo, day: d)
         if chars.count == 10 { return FlowTime(dayNumber) * 86_400 + (endOfDay ? 86_399 : 0) }
         guard chars[10] == UInt8(ascii: "T") || chars[10] == UInt8(ascii: " "),
-              let h = number(11, 2), chars.count > 13, chars[13] == 58, let mi = number(14, 2), h < 24, mi < 60 else { return nil }
+            let h = number(11, 2), chars.count > 13, chars[13] == 58, let mi = number(14, 2), h < 24, mi < 60
+        else { return nil }
         var i = 16
         var s = 0
         if i < chars.count && chars[i] == 58 {
@@ -90,7 +94,8 @@ public enum FlowDate {
                 offset = 0
             } else if chars[i] == UInt8(ascii: "+") || chars[i] == UInt8(ascii: "-") {
                 guard let oh = number(i + 1, 2), i + 3 < chars.count, chars[i + 3] == 58, let om = number(i + 4, 2),
-                      i + 6 == chars.count, oh < 24, om < 60 else { return nil }
+                    i + 6 == chars.count, oh < 24, om < 60
+                else { return nil }
                 offset = (oh * 3600 + om * 60) * (chars[i] == UInt8(ascii: "+") ? 1 : -1)
             } else {
                 return nil

@@ -68,8 +68,10 @@ public struct FlowHistory: Sendable {
     /// matched by their changed cards alone); a figure for the benchmark.
     public var wholeMatches = 0
 
-    public init(events: [FlowEvent] = [], source: String, versions: Int = 0, skipped: [SkippedVersion] = [],
-                notes: [String] = [], lastBoard: Board = Board(), lastKeys: [Int] = []) {
+    public init(
+        events: [FlowEvent] = [], source: String, versions: Int = 0, skipped: [SkippedVersion] = [],
+        notes: [String] = [], lastBoard: Board = Board(), lastKeys: [Int] = []
+    ) {
         self.events = events
         self.source = source
         self.versions = versions
@@ -212,7 +214,8 @@ struct VersionChain {
     /// are paired as the merge's matcher pairs the whole boards, looking only at the changed
     /// cards and the unchanged cards next to them (`pairSlots`).
     mutating func add(_ board: Board, removed: [Int], added: [Int], at rawTime: FlowTime) {
-        guard let base = lastValue, base.columns.count == board.columns.count, base.columns.count == lastColumns.count else {
+        guard let base = lastValue, base.columns.count == board.columns.count, base.columns.count == lastColumns.count
+        else {
             add(board, at: rawTime)
             return
         }
@@ -254,13 +257,16 @@ struct VersionChain {
         // and decided against the whole boards by `pairSlots`.
         var match = BoardMatcher.match(base: b, side: s, by: .content)
         for (i, to) in match.baseToCard.enumerated() {
-            if let to, !sameBytes(b.cards[i].title, s.cards[to].title), !sameUntagged(b.cards[i].title, s.cards[to].title) {
+            if let to, !sameBytes(b.cards[i].title, s.cards[to].title),
+                !sameUntagged(b.cards[i].title, s.cards[to].title)
+            {
                 match.baseToCard[i] = nil
                 match.cardToBase[to] = nil
             }
         }
-        localSlotPairs += VersionChain.pairSlots(&match, base: b, side: s, removed: removed, added: added,
-                                                 sideColumn: sideColumn, baseStarts: baseStarts, sideStarts: sideStarts)
+        localSlotPairs += VersionChain.pairSlots(
+            &match, base: b, side: s, removed: removed, added: added,
+            sideColumn: sideColumn, baseStarts: baseStarts, sideStarts: sideStarts)
         var time = rawTime
         if time < lastTime {
             earlierDated += 1
@@ -305,13 +311,17 @@ struct VersionChain {
     }
 
     /// The keys a card's title is counted under: its title, and its title but for its tags.
-    static func twinKeys(_ card: Card) -> [UInt64] { [titleHash(card), untaggedTitleHash(card) ^ 0x9E37_79B9_7F4A_7C15] }
+    static func twinKeys(_ card: Card) -> [UInt64] {
+        [titleHash(card), untaggedTitleHash(card) ^ 0x9E37_79B9_7F4A_7C15]
+    }
 
     /// How many cards of `board` are counted under each of `twinKeys`.
     static func countTitles(_ board: Board) -> [UInt64: Int] {
         var counts: [UInt64: Int] = [:]
         counts.reserveCapacity(board.cardCount * 2)
-        for column in board.columns { for card in column.cards { for k in twinKeys(card) { counts[k, default: 0] += 1 } } }
+        for column in board.columns {
+            for card in column.cards { for k in twinKeys(card) { counts[k, default: 0] += 1 } }
+        }
         return counts
     }
 
@@ -333,9 +343,13 @@ struct VersionChain {
     /// at its own index) when the titles are similar, exactly as the whole match would; the
     /// neighbours it looks at are whole-board cards, changed or not. FlowSpliceTests hold the
     /// two together. Returns how many cards it paired.
-    static func pairSlots(_ match: inout SideMatch, base: FlatBoard, side: FlatBoard, removed: [Int], added: [Int],
-                          sideColumn: [Int], baseStarts: [Int], sideStarts: [Int]) -> Int {
-        guard match.cardToBase.contains(where: { $0 == nil }), match.baseToCard.contains(where: { $0 == nil }) else { return 0 }
+    static func pairSlots(
+        _ match: inout SideMatch, base: FlatBoard, side: FlatBoard, removed: [Int], added: [Int],
+        sideColumn: [Int], baseStarts: [Int], sideStarts: [Int]
+    ) -> Int {
+        guard match.cardToBase.contains(where: { $0 == nil }), match.baseToCard.contains(where: { $0 == nil }) else {
+            return 0
+        }
         var paired = 0
         var removedAt: [Int: Int] = [:], addedAt: [Int: Int] = [:]
         for (i, f) in removed.enumerated() { removedAt[f] = i }
@@ -378,7 +392,9 @@ struct VersionChain {
                 }
                 exact = false
             }
-            guard let q = bp, q >= 0, q < baseCount, unpaired(baseStart + q), let r = removedAt[baseStart + q] else { continue }
+            guard let q = bp, q >= 0, q < baseCount, unpaired(baseStart + q), let r = removedAt[baseStart + q] else {
+                continue
+            }
             if BoardMatcher.similar(base.cards[r], side.cards[a], exactSlot: exact) {
                 match.pair(r, a)
                 paired += 1

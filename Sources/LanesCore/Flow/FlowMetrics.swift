@@ -26,8 +26,10 @@ public struct FlowOptions: Sendable {
     public var seed: UInt64
     public var trials: Int
 
-    public init(columns: FlowColumns = FlowColumns(), since: FlowTime? = nil, now: FlowTime, forecastDay: Int? = nil,
-                forecastCards: Int? = nil, seed: UInt64 = 0, trials: Int = 10_000) {
+    public init(
+        columns: FlowColumns = FlowColumns(), since: FlowTime? = nil, now: FlowTime, forecastDay: Int? = nil,
+        forecastCards: Int? = nil, seed: UInt64 = 0, trials: Int = 10_000
+    ) {
         self.columns = columns
         self.since = since
         self.now = now
@@ -76,7 +78,10 @@ public struct FlowReport: Sendable {
         public var counts: [(title: String, stage: FlowStage, cards: Int)]
 
         public static func == (a: DayCounts, b: DayCounts) -> Bool {
-            a.day == b.day && a.counts.elementsEqual(b.counts) { $0.title == $1.title && $0.stage == $1.stage && $0.cards == $1.cards }
+            a.day == b.day
+                && a.counts.elementsEqual(b.counts) {
+                    $0.title == $1.title && $0.stage == $1.stage && $0.cards == $1.cards
+                }
         }
 
         public func hash(into h: inout Hasher) {
@@ -137,7 +142,9 @@ public enum FlowMetrics {
 
     /// What each column of a board means under `setting` (titles as they are now).
     public static func columnStages(titles: [String], setting: FlowColumns) -> [FlowStage] {
-        stages(of: titles.enumerated().map { FlowColumn(key: $0.offset, title: $0.element) }, setting: setting, startedKey: nil, doneKey: nil)
+        stages(
+            of: titles.enumerated().map { FlowColumn(key: $0.offset, title: $0.element) }, setting: setting,
+            startedKey: nil, doneKey: nil)
     }
 
     private struct Track {
@@ -191,7 +198,10 @@ public enum FlowMetrics {
         func recordDays(through last: Int) {
             while day <= last {
                 if sinceDay.map({ day >= $0 }) ?? true {
-                    cfd.append(FlowReport.DayCounts(day: day, counts: columns.map { ($0.title, stageOf[$0.key] ?? .notStarted, count[$0.key] ?? 0) }))
+                    cfd.append(
+                        FlowReport.DayCounts(
+                            day: day,
+                            counts: columns.map { ($0.title, stageOf[$0.key] ?? .notStarted, count[$0.key] ?? 0) }))
                 }
                 day += 1
             }
@@ -203,7 +213,8 @@ public enum FlowMetrics {
             switch e {
             case .columns(_, let cols):
                 columns = cols
-                let stages = FlowMetrics.stages(of: cols, setting: options.columns, startedKey: startedKey, doneKey: doneKey)
+                let stages = FlowMetrics.stages(
+                    of: cols, setting: options.columns, startedKey: startedKey, doneKey: doneKey)
                 var changed = Set<Int>()
                 for (c, s) in zip(cols, stages) {
                     titleOf[c.key] = c.title
@@ -212,7 +223,9 @@ public enum FlowMetrics {
                 }
                 if !changed.isEmpty {
                     for key in tracks.keys {
-                        if let col = tracks[key]!.column, changed.contains(col) { tracks[key]!.enter(stageOf[col]!, at: t) }
+                        if let col = tracks[key]!.column, changed.contains(col) {
+                            tracks[key]!.enter(stageOf[col]!, at: t)
+                        }
                     }
                 }
             case .card(_, let key, let title, let column):
@@ -251,34 +264,45 @@ public enum FlowMetrics {
         // Cycle times of finished cards: done now, or taken off the board while done.
         var finished: [FlowReport.FinishedCard] = []
         for (key, track) in tracks where track.stage == .done {
-            if let s = track.started, let f = track.lastDone { finished.append(.init(card: key, title: track.title, started: s, finished: f)) }
+            if let s = track.started, let f = track.lastDone {
+                finished.append(.init(card: key, title: track.title, started: s, finished: f))
+            }
         }
         for (key, track) in finishedGone {
-            if let s = track.started, let f = track.lastDone { finished.append(.init(card: key, title: track.title, started: s, finished: f)) }
+            if let s = track.started, let f = track.lastDone {
+                finished.append(.init(card: key, title: track.title, started: s, finished: f))
+            }
         }
         var inProgress: [(card: Int, title: String, column: String, started: FlowTime)] = []
         for (key, track) in tracks where track.stage == .inProgress {
-            inProgress.append((key, track.title, track.column.flatMap { titleOf[$0] } ?? "", track.started ?? track.appeared))
+            inProgress.append(
+                (key, track.title, track.column.flatMap { titleOf[$0] } ?? "", track.started ?? track.appeared))
         }
         var cards: [Int: FlowReport.CardFlow] = [:]
         for (key, track) in tracks {
             var t = track
             if let c = t.column { t.addTime(c, now - t.enteredColumn) }
-            cards[key] = .init(appeared: track.appeared, started: track.started, finished: track.stage == .done ? track.lastDone : nil,
-                               timeIn: t.timeIn.map { .init(column: titleOf[$0.column] ?? "", seconds: $0.seconds) })
+            cards[key] = .init(
+                appeared: track.appeared, started: track.started, finished: track.stage == .done ? track.lastDone : nil,
+                timeIn: t.timeIn.map { .init(column: titleOf[$0.column] ?? "", seconds: $0.seconds) })
         }
         let remaining = tracks.values.filter { $0.stage != .done }.count
-        let stagesNow = FlowMetrics.stages(of: columns, setting: options.columns, startedKey: startedKey, doneKey: doneKey)
-        return report(options: options, columns: zip(columns, stagesNow).map { ($0.title, $1) }, finished: finished,
-                      inProgress: inProgress, cards: cards, remaining: remaining, cfd: cfd, first: first, last: events.last?.time)
+        let stagesNow = FlowMetrics.stages(
+            of: columns, setting: options.columns, startedKey: startedKey, doneKey: doneKey)
+        return report(
+            options: options, columns: zip(columns, stagesNow).map { ($0.title, $1) }, finished: finished,
+            inProgress: inProgress, cards: cards, remaining: remaining, cfd: cfd, first: first, last: events.last?.time)
     }
 
     /// The report from what a replay (or a summary) gives: the finished cards, the cards in
     /// progress now (with when they started), the cards on the board now, how many of them are
     /// not done, and the days of flow.
-    static func report(options: FlowOptions, columns: [(title: String, stage: FlowStage)], finished unsorted: [FlowReport.FinishedCard],
-                       inProgress: [(card: Int, title: String, column: String, started: FlowTime)], cards: [Int: FlowReport.CardFlow],
-                       remaining: Int, cfd: [FlowReport.DayCounts], first: FlowTime?, last: FlowTime?) -> FlowReport {
+    static func report(
+        options: FlowOptions, columns: [(title: String, stage: FlowStage)],
+        finished unsorted: [FlowReport.FinishedCard],
+        inProgress: [(card: Int, title: String, column: String, started: FlowTime)], cards: [Int: FlowReport.CardFlow],
+        remaining: Int, cfd: [FlowReport.DayCounts], first: FlowTime?, last: FlowTime?
+    ) -> FlowReport {
         let now = options.now
         let firstDay = first.map(FlowDate.day) ?? FlowDate.day(of: now)
         let nowDay = FlowDate.day(of: now)
@@ -309,19 +333,22 @@ public enum FlowMetrics {
             let age = now - c.started
             var over: Int?
             for p in [50, 85, 95] { if let v = percentiles.value(p), age > v { over = p } }
-            aging.append(.init(card: c.card, title: c.title, column: c.column, started: c.started, seconds: age, over: over))
+            aging.append(
+                .init(card: c.card, title: c.title, column: c.column, started: c.started, seconds: age, over: over))
         }
         aging.sort { ($0.seconds, $1.card) > ($1.seconds, $0.card) }
 
         // Forecast from the whole days of the last 30 before today (those inside the history).
         let sampleFrom = max(firstDay, nowDay - 30)
         let samples = sampleFrom < nowDay ? (sampleFrom..<nowDay).map { doneOn[$0] ?? 0 } : []
-        let forecast = Forecast.run(samples: samples, firstSampleDay: sampleFrom, today: nowDay,
-                                    byDay: options.forecastDay ?? nowDay + 14, cards: options.forecastCards ?? remaining,
-                                    seed: options.seed, trials: options.trials)
-        return FlowReport(options: options, columns: columns, cycle: cycle,
-                          percentiles: percentiles, daily: daily, weekly: weekly, cfd: cfd, aging: aging, forecast: forecast,
-                          cards: cards, first: first, last: last)
+        let forecast = Forecast.run(
+            samples: samples, firstSampleDay: sampleFrom, today: nowDay,
+            byDay: options.forecastDay ?? nowDay + 14, cards: options.forecastCards ?? remaining,
+            seed: options.seed, trials: options.trials)
+        return FlowReport(
+            options: options, columns: columns, cycle: cycle,
+            percentiles: percentiles, daily: daily, weekly: weekly, cfd: cfd, aging: aging, forecast: forecast,
+            cards: cards, first: first, last: last)
     }
 
     /// Nearest-rank percentiles: the value at rank ⌈p/100 × n⌉ of the sorted values.

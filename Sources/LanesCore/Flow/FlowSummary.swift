@@ -30,10 +30,13 @@ public struct FlowSummary: Sendable {
         /// (In an epoch without one, it was where its next such entry, or else `column`, says.)
         public var presence: [(epoch: Int, column: Int)]
 
-        public init(key: Int, title: String, column: Int, gone: Bool, appeared: FlowTime, appearedEpoch: Int = 1, epoch: Int = 1,
-                    entered: FlowTime, stints: [(column: Int, order: Int64, seconds: Int64)] = [],
-                    moves: [(epoch: Int, from: Int?, to: Int, first: FlowTime, last: FlowTime)] = [],
-                    presence: [(epoch: Int, column: Int)] = []) {
+        public init(
+            key: Int, title: String, column: Int, gone: Bool, appeared: FlowTime, appearedEpoch: Int = 1,
+            epoch: Int = 1,
+            entered: FlowTime, stints: [(column: Int, order: Int64, seconds: Int64)] = [],
+            moves: [(epoch: Int, from: Int?, to: Int, first: FlowTime, last: FlowTime)] = [],
+            presence: [(epoch: Int, column: Int)] = []
+        ) {
             self.key = key
             self.title = title
             self.column = column
@@ -61,8 +64,10 @@ public struct FlowSummary: Sendable {
     /// The board's columns now, left to right (keys as the cards' columns name them).
     public var columns: [FlowColumn] { epochs.last?.columns ?? [] }
 
-    public init(epochs: [(at: FlowTime, columns: [FlowColumn])], cards: [Card],
-                days: [(day: Int, column: Int, delta: Int)], first: FlowTime, last: FlowTime) {
+    public init(
+        epochs: [(at: FlowTime, columns: [FlowColumn])], cards: [Card],
+        days: [(day: Int, column: Int, delta: Int)], first: FlowTime, last: FlowTime
+    ) {
         self.epochs = epochs
         self.cards = cards
         self.days = days
@@ -85,7 +90,8 @@ extension FlowMetrics {
         var titleOf: [Int: String] = [:]
         var epochStages: [[FlowStage]] = [[]]
         for e in s.epochs {
-            let st = FlowMetrics.stages(of: e.columns, setting: options.columns, startedKey: startedKey, doneKey: doneKey)
+            let st = FlowMetrics.stages(
+                of: e.columns, setting: options.columns, startedKey: startedKey, doneKey: doneKey)
             var now = stageAt.last!
             var moved = Set<Int>()
             for (c, x) in zip(e.columns, st) {
@@ -136,13 +142,17 @@ extension FlowMetrics {
                 finished.append(.init(card: card.key, title: card.title, started: st, finished: f))
             }
             guard !card.gone else { continue }
-            if stage == .inProgress { inProgress.append((card.key, card.title, titleOf[card.column] ?? "", started ?? card.appeared)) }
+            if stage == .inProgress {
+                inProgress.append((card.key, card.title, titleOf[card.column] ?? "", started ?? card.appeared))
+            }
             if stage != .done { remaining += 1 }
             let timeIn = card.stints.sorted { $0.order < $1.order }.map { st in
-                FlowReport.ColumnTime(column: titleOf[st.column] ?? "",
-                                      seconds: st.seconds + (st.column == card.column ? now - card.entered : 0))
+                FlowReport.ColumnTime(
+                    column: titleOf[st.column] ?? "",
+                    seconds: st.seconds + (st.column == card.column ? now - card.entered : 0))
             }
-            cards[card.key] = .init(appeared: card.appeared, started: started, finished: stage == .done ? lastDone : nil, timeIn: timeIn)
+            cards[card.key] = .init(
+                appeared: card.appeared, started: started, finished: stage == .done ? lastDone : nil, timeIn: timeIn)
         }
         // Cumulative flow: each column's count at the end of each day, from the day changes, under
         // the set of columns of the day's end.
@@ -161,11 +171,15 @@ extension FlowMetrics {
                 while epoch < last && FlowDate.day(of: s.epochs[epoch].at) <= day { epoch += 1 }
                 if sinceDay.map({ day >= $0 }) ?? true {
                     let columns = epoch > 0 ? s.epochs[epoch - 1].columns : []
-                    cfd.append(FlowReport.DayCounts(day: day, counts: zip(columns, epochStages[epoch]).map { ($0.title, $1, count[$0.key] ?? 0) }))
+                    cfd.append(
+                        FlowReport.DayCounts(
+                            day: day,
+                            counts: zip(columns, epochStages[epoch]).map { ($0.title, $1, count[$0.key] ?? 0) }))
                 }
             }
         }
-        return report(options: options, columns: zip(s.columns, epochStages[last]).map { ($0.title, $1) }, finished: finished,
-                      inProgress: inProgress, cards: cards, remaining: remaining, cfd: cfd, first: s.first, last: s.last)
+        return report(
+            options: options, columns: zip(s.columns, epochStages[last]).map { ($0.title, $1) }, finished: finished,
+            inProgress: inProgress, cards: cards, remaining: remaining, cfd: cfd, first: s.first, last: s.last)
     }
 }

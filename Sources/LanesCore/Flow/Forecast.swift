@@ -44,10 +44,13 @@ public struct Forecast: Hashable, Sendable {
     /// Why there is no forecast, in words; nil when there is one.
     public var unavailable: String?
 
-    public static func run(samples: [Int], firstSampleDay: Int, today: Int, byDay: Int, cards: Int, seed: UInt64,
-                           trials: Int) -> Forecast {
-        var f = Forecast(samples: samples, firstSampleDay: firstSampleDay, today: today, seed: seed, trials: trials,
-                         byDay: byDay, howMany: nil, cards: cards, when: nil, unavailable: nil)
+    public static func run(
+        samples: [Int], firstSampleDay: Int, today: Int, byDay: Int, cards: Int, seed: UInt64,
+        trials: Int
+    ) -> Forecast {
+        var f = Forecast(
+            samples: samples, firstSampleDay: firstSampleDay, today: today, seed: seed, trials: trials,
+            byDay: byDay, howMany: nil, cards: cards, when: nil, unavailable: nil)
         guard !samples.isEmpty else {
             f.unavailable = "no whole day of history before today to sample throughput from"
             return f

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A board file's history read from its git repository: every commit that changed it, oldest
@@ -36,9 +36,11 @@ public enum GitHistory {
         var tipTime: FlowTime = .min
         var range = "HEAD"
         if let cachePath, let cached = FlowCache.load(cachePath), cached.path == place.path,
-           cached.tip == place.head || (try? onFirstParentLine(cached.tip, of: place)) == true {
-            chain = VersionChain(last: cached.lastBoard, keys: cached.keys, columns: cached.columns, time: cached.lastTime,
-                                 nextCard: cached.nextCard, nextColumn: cached.nextColumn)
+            cached.tip == place.head || (try? onFirstParentLine(cached.tip, of: place)) == true
+        {
+            chain = VersionChain(
+                last: cached.lastBoard, keys: cached.keys, columns: cached.columns, time: cached.lastTime,
+                nextCard: cached.nextCard, nextColumn: cached.nextColumn)
             events = cached.events
             history.versions = cached.versions
             history.skipped = cached.skipped
@@ -50,25 +52,34 @@ public enum GitHistory {
         if !range.isEmpty {
             let commits = try listCommits(place, range: range)
             if commits.isEmpty && events.isEmpty && range == "HEAD" {
-                throw NoHistory("\(file) has no history yet: it was never committed to its git repository (\(place.top)). "
-                                + "Commit it (git add \(file) && git commit); each commit from then on is a version the metrics read.")
+                throw NoHistory(
+                    "\(file) has no history yet: it was never committed to its git repository (\(place.top)). "
+                        + "Commit it (git add \(file) && git commit); each commit from then on is a version the metrics read."
+                )
             }
-            try readVersions(commits, place: place, chain: &chain, history: &history, lastBytes: &lastBytes, splicing: splice)
+            try readVersions(
+                commits, place: place, chain: &chain, history: &history, lastBytes: &lastBytes, splicing: splice)
             events += chain.takeEvents()
             if let cachePath {
-                FlowCache(path: place.path, tip: place.head, lastBytes: lastBytes ?? [], lastBoard: chain.lastBoard,
-                          keys: chain.lastKeys, columns: chain.lastColumns, lastTime: chain.lastTime,
-                          nextCard: chain.counters.card, nextColumn: chain.counters.column, versions: history.versions,
-                          skipped: history.skipped, notes: history.notes, events: events).save(cachePath)
+                FlowCache(
+                    path: place.path, tip: place.head, lastBytes: lastBytes ?? [], lastBoard: chain.lastBoard,
+                    keys: chain.lastKeys, columns: chain.lastColumns, lastTime: chain.lastTime,
+                    nextCard: chain.counters.card, nextColumn: chain.counters.column, versions: history.versions,
+                    skipped: history.skipped, notes: history.notes, events: events
+                ).save(cachePath)
             }
             tipTime = chain.lastTime
         }
         if events.isEmpty && history.versions == 0 {
-            throw NoHistory("\(file) has no history yet: no commit of \(place.top) changed it. Commit it; each commit from then on is a version the metrics read.")
+            throw NoHistory(
+                "\(file) has no history yet: no commit of \(place.top) changed it. Commit it; each commit from then on is a version the metrics read."
+            )
         }
         if place.shallow, let first = events.first?.time {
-            history.notes.insert("the repository is a shallow clone: its history starts at \(FlowDate.iso(first)); "
-                                 + "cards on the board then count from that moment (git fetch --unshallow gives the whole history)", at: 0)
+            history.notes.insert(
+                "the repository is a shallow clone: its history starts at \(FlowDate.iso(first)); "
+                    + "cards on the board then count from that moment (git fetch --unshallow gives the whole history)",
+                at: 0)
         }
         // Uncommitted changes: one more version, at the file's modification time.
         if lastBytes.map({ $0 != current }) ?? true {
@@ -78,10 +89,13 @@ public enum GitHistory {
             chain.add(currentBoard, at: at)
             events += chain.takeEvents()
             history.versions += 1
-            history.notes.append("uncommitted changes to \(POSIX.lastComponent(of: file)) count as a version at its last modification, \(FlowDate.iso(at))")
+            history.notes.append(
+                "uncommitted changes to \(POSIX.lastComponent(of: file)) count as a version at its last modification, \(FlowDate.iso(at))"
+            )
         }
         if chain.earlierDated > 0 {
-            history.notes.append("\(chain.earlierDated) commit(s) dated before the commit before them were taken at that commit's time")
+            history.notes.append(
+                "\(chain.earlierDated) commit(s) dated before the commit before them were taken at that commit's time")
         }
         history.events = events
         history.wholeMatches = chain.wholeMatches
@@ -92,7 +106,9 @@ public enum GitHistory {
 
     // MARK: Finding the repository
 
-    static func git(_ place: Place?, _ args: [String], in folder: String? = nil) throws(NoHistory) -> (output: String, status: Int32, error: String) {
+    static func git(_ place: Place?, _ args: [String], in folder: String? = nil) throws(NoHistory) -> (
+        output: String, status: Int32, error: String
+    ) {
         var full = ["git"]
         if let top = place?.top ?? folder { full += ["-C", top] }
         return try Subprocess.run(full + ["-c", "core.quotepath=off"] + args)
@@ -103,11 +119,14 @@ public enum GitHistory {
         let folder = POSIX.directory(of: resolved)
         guard let realFolder = realPath(folder) else { throw StorageError.notFound(path: file) }
         let realFile = POSIX.join(realFolder, POSIX.lastComponent(of: resolved))
-        let probe = try git(nil, ["rev-parse", "--show-toplevel", "--absolute-git-dir", "--is-shallow-repository"], in: realFolder)
+        let probe = try git(
+            nil, ["rev-parse", "--show-toplevel", "--absolute-git-dir", "--is-shallow-repository"], in: realFolder)
         guard probe.status == 0 else {
             if probe.error.contains("not a git repository") {
-                throw NoHistory("\(file) is not in a git repository, so it has no history to read. "
-                                + "Keep the board in git (git init; git add \(POSIX.lastComponent(of: file)); git commit) and commit its changes: each commit is a version the metrics read.")
+                throw NoHistory(
+                    "\(file) is not in a git repository, so it has no history to read. "
+                        + "Keep the board in git (git init; git add \(POSIX.lastComponent(of: file)); git commit) and commit its changes: each commit is a version the metrics read."
+                )
             }
             throw NoHistory("git cannot read the repository of \(file): \(probe.error)")
         }
@@ -118,8 +137,10 @@ public enum GitHistory {
         while path.hasPrefix("/") { path.removeFirst() }
         let head = try git(nil, ["rev-parse", "-q", "--verify", "HEAD^{commit}"], in: top)
         guard head.status == 0 else {
-            throw NoHistory("\(file) has no history yet: its git repository (\(top)) has no commit. "
-                            + "Commit the board (git add \(path) && git commit); each commit from then on is a version the metrics read.")
+            throw NoHistory(
+                "\(file) has no history yet: its git repository (\(top)) has no commit. "
+                    + "Commit the board (git add \(path) && git commit); each commit from then on is a version the metrics read."
+            )
         }
         return Place(top: top, gitDir: lines[1], path: path, shallow: lines[2] == "true", head: head.output)
     }
@@ -152,9 +173,11 @@ public enum GitHistory {
 
     /// The commits in `range` that changed the board, oldest first (one `git log` process).
     static func listCommits(_ place: Place, range: String) throws -> [Commit] {
-        let p = try Subprocess(["git", "-C", place.top, "-c", "core.quotepath=off", "-c", "log.showSignature=false",
-                                "log", "--first-parent", "--follow", "-M", "--no-abbrev", "--raw", "-z", "--no-color",
-                                "--no-ext-diff", "--no-textconv", "--format=%x01%H %ct", range, "--", place.path])
+        let p = try Subprocess([
+            "git", "-C", place.top, "-c", "core.quotepath=off", "-c", "log.showSignature=false",
+            "log", "--first-parent", "--follow", "-M", "--no-abbrev", "--raw", "-z", "--no-color",
+            "--no-ext-diff", "--no-textconv", "--format=%x01%H %ct", range, "--", place.path,
+        ])
         var commits: [Commit] = []
         while let byte = p.peek() {
             if byte == 0x0A { _ = p.read(count: 1); continue }
@@ -193,8 +216,10 @@ public enum GitHistory {
     }
 
     /// Reads each commit's version (one `git cat-file --batch` process) and adds it to the chain.
-    static func readVersions(_ commits: [Commit], place: Place, chain: inout VersionChain, history: inout FlowHistory,
-                             lastBytes: inout [UInt8]?, splicing: Bool = true) throws {
+    static func readVersions(
+        _ commits: [Commit], place: Place, chain: inout VersionChain, history: inout FlowHistory,
+        lastBytes: inout [UInt8]?, splicing: Bool = true
+    ) throws {
         guard !commits.isEmpty else { return }
         var template = Array("/tmp/lanes-blobs-XXXXXX".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
@@ -208,11 +233,14 @@ public enum GitHistory {
         guard wrote == list.count else { throw NoHistory("cannot write a temporary file: \(POSIX.message(errno))") }
         let p = try Subprocess(["git", "-C", place.top, "cat-file", "--batch"], input: listPath)
         var lastBlob: String? = lastBytes == nil ? nil : "(cached)"
-        var splice = splicing ? lastBytes.flatMap { $0.isEmpty ? nil : VersionSplice(bytes: $0, board: chain.lastBoard) } : nil
+        var splice =
+            splicing ? lastBytes.flatMap { $0.isEmpty ? nil : VersionSplice(bytes: $0, board: chain.lastBoard) } : nil
         for c in commits {
             history.versions += 1
             if let from = c.renamedFrom {
-                history.notes.append("followed the rename of \(from) to \(c.path) in commit \(c.hash.prefix(10)) (\(FlowDate.iso(c.time)))")
+                history.notes.append(
+                    "followed the rename of \(from) to \(c.path) in commit \(c.hash.prefix(10)) (\(FlowDate.iso(c.time)))"
+                )
             }
             guard let blob = c.blob else {
                 if lastBlob != nil { chain.add(nil, at: c.time) }
@@ -221,17 +249,27 @@ public enum GitHistory {
                 splice = nil
                 continue
             }
-            guard let header = p.read(until: 0x0A) else { throw NoHistory("git cat-file ended early reading \(place.path)") }
+            guard let header = p.read(until: 0x0A) else {
+                throw NoHistory("git cat-file ended early reading \(place.path)")
+            }
             let fields = String(decoding: header, as: UTF8.self).split(separator: " ")
-            guard fields.count == 3, fields[1] == "blob", let size = Int(fields[2]), let bytes = p.read(count: size) else {
-                history.skipped.append(SkippedVersion(name: c.hash, time: c.time, reason: "its version of \(c.path) is not in this clone"))
+            guard fields.count == 3, fields[1] == "blob", let size = Int(fields[2]), let bytes = p.read(count: size)
+            else {
+                history.skipped.append(
+                    SkippedVersion(name: c.hash, time: c.time, reason: "its version of \(c.path) is not in this clone"))
                 continue
             }
             _ = p.read(count: 1)
             if blob == lastBlob { continue }
             lastBlob = blob
-            if let known = lastBytes, known.count == bytes.count, known.isEmpty ||
-               known.withUnsafeBytes({ k in bytes.withUnsafeBytes { memcmp(k.baseAddress!, $0.baseAddress!, k.count) == 0 } }) { continue }
+            if let known = lastBytes, known.count == bytes.count,
+                known.isEmpty
+                    || known.withUnsafeBytes({ k in
+                        bytes.withUnsafeBytes { memcmp(k.baseAddress!, $0.baseAddress!, k.count) == 0 }
+                    })
+            {
+                continue
+            }
             let content = Array(bytes)
             // Most versions differ from the last in a few cards: only those are parsed and matched.
             if let step = splice?.next(content) {

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The lines of a version's bytes: where each starts, its line feed included in it.
@@ -118,7 +118,10 @@ enum LineDiff {
         let first = x.withUnsafeBytes { xa in
             y.withUnsafeBytes { ya in
                 var i = 0
-                while i + 8 <= limit && xa.loadUnaligned(fromByteOffset: i, as: UInt64.self) == ya.loadUnaligned(fromByteOffset: i, as: UInt64.self) { i += 8 }
+                while i + 8 <= limit
+                    && xa.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                        == ya.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                { i += 8 }
                 while i < limit && xa[i] == ya[i] { i += 1 }
                 return i
             }
@@ -137,7 +140,10 @@ enum LineDiff {
         let same = x.withUnsafeBytes { xa in
             y.withUnsafeBytes { ya in
                 var n = 0
-                while n + 8 <= room && xa.loadUnaligned(fromByteOffset: x.count - n - 8, as: UInt64.self) == ya.loadUnaligned(fromByteOffset: y.count - n - 8, as: UInt64.self) { n += 8 }
+                while n + 8 <= room
+                    && xa.loadUnaligned(fromByteOffset: x.count - n - 8, as: UInt64.self)
+                        == ya.loadUnaligned(fromByteOffset: y.count - n - 8, as: UInt64.self)
+                { n += 8 }
                 while n < room && xa[x.count - n - 1] == ya[y.count - n - 1] { n += 1 }
                 return n
             }
@@ -202,7 +208,7 @@ enum LineDiff {
             if down {
                 edits.append((px, py, false))  // insertion of b[py]
             } else {
-                edits.append((px, py, true))   // deletion of a[px]
+                edits.append((px, py, true))  // deletion of a[px]
             }
             x = px
             y = py
@@ -213,7 +219,9 @@ enum LineDiff {
         for e in edits {
             let oldRange = e.delete ? (top + e.x)..<(top + e.x + 1) : (top + e.x)..<(top + e.x)
             let newRange = e.delete ? (top + e.y)..<(top + e.y) : (top + e.y)..<(top + e.y + 1)
-            if var last = hunks.last, last.old.upperBound == oldRange.lowerBound, last.new.upperBound == newRange.lowerBound {
+            if var last = hunks.last, last.old.upperBound == oldRange.lowerBound,
+                last.new.upperBound == newRange.lowerBound
+            {
                 last.old = last.old.lowerBound..<oldRange.upperBound
                 last.new = last.new.lowerBound..<newRange.upperBound
                 hunks[hunks.count - 1] = last

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A database board's change record turned into flow events (the same stream as git's).
@@ -34,9 +34,11 @@ public enum ServerHistory {
         /// A column's order key before the change (moved, deleted).
         public var keyBefore: String?
 
-        public init(at: FlowTime, entity: String, kind: String, card: Int64? = nil, column: Int64? = nil,
-                    columnTitle: String? = nil, fromColumn: Int64? = nil, title: String? = nil,
-                    titleBefore: String? = nil, key: String? = nil, keyBefore: String? = nil) {
+        public init(
+            at: FlowTime, entity: String, kind: String, card: Int64? = nil, column: Int64? = nil,
+            columnTitle: String? = nil, fromColumn: Int64? = nil, title: String? = nil,
+            titleBefore: String? = nil, key: String? = nil, keyBefore: String? = nil
+        ) {
             self.at = at
             self.entity = entity
             self.kind = kind
@@ -59,18 +61,25 @@ public enum ServerHistory {
 
     public struct NowCard: Hashable, Sendable {
         public var id: Int64, column: Int64, title: String
-        public init(id: Int64, column: Int64, title: String) { (self.id, self.column, self.title) = (id, column, title) }
+        public init(id: Int64, column: Int64, title: String) {
+            (self.id, self.column, self.title) = (id, column, title)
+        }
     }
 
     /// The events, and how many cards were already on the board when the record began.
-    public static func events(_ rows: [Row], columns: [NowColumn], cards: [NowCard]) -> (events: [FlowEvent], before: Int) {
-        let columnRows = rows.enumerated().filter { $0.element.entity == "column" }.map { (id: Int64($0.offset), row: $0.element) }
+    public static func events(_ rows: [Row], columns: [NowColumn], cards: [NowCard]) -> (
+        events: [FlowEvent], before: Int
+    ) {
+        let columnRows = rows.enumerated().filter { $0.element.entity == "column" }.map {
+            (id: Int64($0.offset), row: $0.element)
+        }
         var stream = Stream(columnRows: columnRows, columns: columns, cards: cards)
         for (i, r) in rows.enumerated() where r.entity == "card" {
             guard let card = r.card else { continue }
             let kind = Stream.Kind(r.kind)
-            stream.card(record: Int64(i), at: r.at, kind: kind, card: card, column: r.column, from: r.fromColumn,
-                        title: { r.title }, titleBefore: { r.titleBefore }, columnTitle: { r.columnTitle })
+            stream.card(
+                record: Int64(i), at: r.at, kind: kind, card: card, column: r.column, from: r.fromColumn,
+                title: { r.title }, titleBefore: { r.titleBefore }, columnTitle: { r.columnTitle })
         }
         return stream.finish()
     }
@@ -167,10 +176,14 @@ public enum ServerHistory {
         public var count: Int { rows.count }
 
         /// The next card row of the record (`record`: its place in the record, rising).
-        public mutating func card(record: Int64, at: FlowTime, kind: Kind, card: Int64, column: Int64?, from: Int64?,
-                                  title: () -> String?, titleBefore: () -> String?, columnTitle: () -> String?) {
+        public mutating func card(
+            record: Int64, at: FlowTime, kind: Kind, card: Int64, column: Int64?, from: Int64?,
+            title: () -> String?, titleBefore: () -> String?, columnTitle: () -> String?
+        ) {
             if firstCardRecord == nil { firstCardRecord = (record, at) }
-            while columnRowAt.count < columnRows.count && columnRows[columnRowAt.count].id < record { columnRowAt.append(rows.count) }
+            while columnRowAt.count < columnRows.count && columnRows[columnRowAt.count].id < record {
+                columnRowAt.append(rows.count)
+            }
             let index: Int32
             if let i = cardIndex[card] {
                 index = i
@@ -180,7 +193,8 @@ public enum ServerHistory {
                 cardIndex[card] = index
                 cardIDs.append(card)
                 addedCard.append(kind == .added)
-                firstRows.append(FirstRow(kind: kind, column: column, from: from, title: title(), titleBefore: titleBefore()))
+                firstRows.append(
+                    FirstRow(kind: kind, column: column, from: from, title: title(), titleBefore: titleBefore()))
             }
             if let column { account(column, record: record, columnTitle) }
             if let from { account(from, record: record, columnTitle) }
@@ -208,7 +222,9 @@ public enum ServerHistory {
         /// Cards from before the record whose first row is a move the reader gave without the
         /// column it left (a server reads that only for these; `seedMove`).
         public var seedsFromMoves: [Int64] {
-            cardIDs.indices.filter { !addedCard[$0] && firstRows[$0].kind == .moved && firstRows[$0].from == nil }.map { cardIDs[$0] }
+            cardIDs.indices.filter { !addedCard[$0] && firstRows[$0].kind == .moved && firstRows[$0].from == nil }.map {
+                cardIDs[$0]
+            }
         }
 
         /// The column a card from before the record left in its first row (`record`), with that
@@ -264,11 +280,14 @@ public enum ServerHistory {
             for (id, r) in firstColumnRow where !addedColumns.contains(id) && now[id] == nil && r.kind == "deleted" {
                 columnState[id] = (r.keyBefore ?? "", r.columnTitle ?? "")
             }
-            for (c, _, title) in unaccounted where columnState[c] == nil { columnState[c] = ("\u{10FFFF}\(c)", title ?? "column \(c)") }
+            for (c, _, title) in unaccounted where columnState[c] == nil {
+                columnState[c] = ("\u{10FFFF}\(c)", title ?? "column \(c)")
+            }
             var lastColumns: [FlowColumn] = []
             func emitColumns(_ t: FlowTime) {
                 let list = columnState.sorted { a, b in
-                    a.value.key.utf8.lexicographicallyPrecedes(b.value.key.utf8) || (a.value.key == b.value.key && a.key < b.key)
+                    a.value.key.utf8.lexicographicallyPrecedes(b.value.key.utf8)
+                        || (a.value.key == b.value.key && a.key < b.key)
                 }.map { FlowColumn(key: key($0.key), title: $0.value.title) }
                 if list != lastColumns {
                     events.append(.columns(time: t, list))
@@ -287,7 +306,9 @@ public enum ServerHistory {
             var seeded: [(id: Int64, index: Int32?)] = []
             for (i, id) in cardIDs.enumerated() where !addedCard[i] { seeded.append((id, Int32(i))) }
             var unnamed = Set<Int64>()
-            for c in nowCards where cardIndex[c.id] == nil && unnamed.insert(c.id).inserted { seeded.append((c.id, nil)) }
+            for c in nowCards where cardIndex[c.id] == nil && unnamed.insert(c.id).inserted {
+                seeded.append((c.id, nil))
+            }
             seeded.sort { $0.id < $1.id }
             for (id, index) in seeded {
                 let r = index.map { firstRows[Int($0)] }

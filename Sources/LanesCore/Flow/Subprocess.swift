@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A child process whose standard output is read as a stream (no Foundation: LanesCore has none).
@@ -145,7 +145,9 @@ final class Subprocess {
     static func run(_ arguments: [String]) throws(NoHistory) -> (output: String, status: Int32, error: String) {
         let p = try Subprocess(arguments)
         var bytes: [UInt8] = []
-        while let chunk = p.read(count: 1) { bytes.append(contentsOf: chunk) ; if let more = p.readAvailable() { bytes.append(contentsOf: more) } }
+        while let chunk = p.read(count: 1) {
+            bytes.append(contentsOf: chunk); if let more = p.readAvailable() { bytes.append(contentsOf: more) }
+        }
         let (status, error) = p.finish()
         var text = String(decoding: bytes, as: UTF8.self)
         while text.hasSuffix("\n") { text.removeLast() }

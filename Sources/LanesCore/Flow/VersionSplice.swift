@@ -34,7 +34,8 @@ struct VersionSplice {
         nextID = UInt64(board.cardCount) + 1
         (cardStarts, headings) = VersionSplice.marks(lines)
         guard headings.count == board.columns.count, cardStarts.count == board.cardCount,
-              cardStarts.first.map({ $0 > headings[0] }) ?? true else { return nil }
+            cardStarts.first.map({ $0 > headings[0] }) ?? true
+        else { return nil }
     }
 
     /// Card lines (`- `) and heading lines (`## `), as taskell's parser tells them apart.
@@ -65,7 +66,9 @@ struct VersionSplice {
         // Lines the two share at the ends need no splitting again.
         let ends = LineDiff.commonEnds(old, bytes)
         let new = old.following(bytes, top: ends.top, bottom: ends.bottom)
-        guard let hunks = LineDiff.hunks(old, new, top: ends.top, bottom: ends.bottom), !hunks.isEmpty else { return nil }
+        guard let hunks = LineDiff.hunks(old, new, top: ends.top, bottom: ends.bottom), !hunks.isEmpty else {
+            return nil
+        }
         // Windows of whole cards, old and new, each inside one column.
         var windows: [LineHunk] = []
         var h = 0
@@ -74,7 +77,9 @@ struct VersionSplice {
             // Back to a card line on both sides, or the line after a heading.
             while true {
                 if VersionSplice.isCard(old, so) && VersionSplice.isCard(new, sn) { break }
-                if so > 0 && sn > 0 && VersionSplice.isHeading(old, so - 1) && VersionSplice.isHeading(new, sn - 1) { break }
+                if so > 0 && sn > 0 && VersionSplice.isHeading(old, so - 1) && VersionSplice.isHeading(new, sn - 1) {
+                    break
+                }
                 guard so > 0, sn > 0 else { return nil }
                 if let last = windows.last, last.old.upperBound == so, last.new.upperBound == sn {
                     windows.removeLast()
@@ -126,7 +131,9 @@ struct VersionSplice {
                 if !VersionSplice.isHeading(new, q) && !w.new.allSatisfy({ new.isBlank($0) }) { return nil }
                 if !VersionSplice.isHeading(new, q) && VersionSplice.isCard(new, w.new.upperBound) { return nil }
             }
-            if !w.new.isEmpty, new.isBlank(w.new.upperBound - 1), VersionSplice.isCard(new, w.new.upperBound) { return nil }
+            if !w.new.isEmpty, new.isBlank(w.new.upperBound - 1), VersionSplice.isCard(new, w.new.upperBound) {
+                return nil
+            }
             let first = VersionSplice.count(cardStarts, below: w.old.lowerBound)
             let last = VersionSplice.count(cardStarts, below: w.old.upperBound)
             var cards: [Card] = []
@@ -134,7 +141,8 @@ struct VersionSplice {
                 var text = Array(old.bytes[old.range(headingLine)])
                 text += new.bytes[new.starts[w.new.lowerBound]..<new.starts[w.new.upperBound]]
                 guard let parsed = try? BoardFormat.parse(text, file: "window"),
-                      parsed.info.dialect == .taskell, parsed.board.columns.count == 1 else { return nil }
+                    parsed.info.dialect == .taskell, parsed.board.columns.count == 1
+                else { return nil }
                 cards = Array(parsed.board.columns[0].cards)
                 guard cards.count == w.new.filter({ VersionSplice.isCard(new, $0) }).count else { return nil }
             }

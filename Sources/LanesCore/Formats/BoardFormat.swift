@@ -44,8 +44,10 @@ public struct BoardLayout: Hashable, Sendable {
     /// After the last column, before the archive, the settings or the end of the file.
     public var blankLinesAfterColumns: Int
 
-    public init(blankLinesAfterHeading: Int, blankLinesBetweenCards: Int,
-                blankLinesBetweenColumns: Int, blankLinesAfterColumns: Int) {
+    public init(
+        blankLinesAfterHeading: Int, blankLinesBetweenCards: Int,
+        blankLinesBetweenColumns: Int, blankLinesAfterColumns: Int
+    ) {
         self.blankLinesAfterHeading = blankLinesAfterHeading
         self.blankLinesBetweenCards = blankLinesBetweenCards
         self.blankLinesBetweenColumns = blankLinesBetweenColumns
@@ -56,11 +58,13 @@ public struct BoardLayout: Hashable, Sendable {
     public static func standard(for dialect: BoardDialect) -> BoardLayout {
         switch dialect {
         case .taskell:
-            BoardLayout(blankLinesAfterHeading: 1, blankLinesBetweenCards: 0,
-                        blankLinesBetweenColumns: 1, blankLinesAfterColumns: 0)
+            BoardLayout(
+                blankLinesAfterHeading: 1, blankLinesBetweenCards: 0,
+                blankLinesBetweenColumns: 1, blankLinesAfterColumns: 0)
         case .obsidian:
-            BoardLayout(blankLinesAfterHeading: 1, blankLinesBetweenCards: 0,
-                        blankLinesBetweenColumns: 2, blankLinesAfterColumns: 4)
+            BoardLayout(
+                blankLinesAfterHeading: 1, blankLinesBetweenCards: 0,
+                blankLinesBetweenColumns: 2, blankLinesAfterColumns: 4)
         }
     }
 }
@@ -176,7 +180,9 @@ struct CardStyle: Hashable, Sendable {
     /// Which list a card of this style belongs to: its bullet (`-`, `*`, `+`) or ordered delimiter
     /// (`.`, `)`); a card of another kind starts a new list, which the plugin does not read.
     var listKind: UInt8 {
-        for b in bullet.utf8 where b != UInt8(ascii: " ") && !(b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9")) { return b }
+        for b in bullet.utf8 where b != UInt8(ascii: " ") && !(b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9")) {
+            return b
+        }
         return 0
     }
 

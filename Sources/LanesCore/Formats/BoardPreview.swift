@@ -1,8 +1,8 @@
 import DragKit
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The first cards of each column of a board file and every column's exact card count, read
@@ -35,9 +35,10 @@ public struct BoardPreview: Sendable {
         for c in scan.columns {
             let cut = c.cardStarts.count > firstCards ? c.cardStarts[firstCards] : c.end
             short.append(contentsOf: bytes[c.start..<cut])
-            if let last = short.last, last != 0x0A { short.append(0x0A) }   // the column's last line, ended
+            if let last = short.last, last != 0x0A { short.append(0x0A) }  // the column's last line, ended
         }
-        guard let parsed = try? BoardFormat.parse(short, file: file), parsed.board.columns.count == scan.columns.count else {
+        guard let parsed = try? BoardFormat.parse(short, file: file), parsed.board.columns.count == scan.columns.count
+        else {
             return nil
         }
         var board = parsed.board
@@ -110,7 +111,7 @@ private struct PreviewScan {
                 if starts(k, e, "kanban-plugin:") { obsidian = true }
                 k = e + 1
             }
-            if obsidian && at == i { return nil }   // frontmatter never closed: the parser says so
+            if obsidian && at == i { return nil }  // frontmatter never closed: the parser says so
         }
         var result = PreviewScan()
         // Taskell allows only blank lines before the first heading; Obsidian a preamble of blank lines here.
@@ -129,14 +130,18 @@ private struct PreviewScan {
                     while level < len && p[at + level] == UInt8(ascii: "#") { level += 1 }
                     guard level <= 6, level == len || p[at + level] == UInt8(ascii: " ") else { return nil }
                 } else if equals(at, end, "%% kanban:settings") || equals(at, end, "***") {
-                    guard !result.columns.isEmpty, tailHasNoLane(p, from: end + 1, afterBreak: equals(at, end, "***"),
-                                                                   lineEnd: lineEnd, content: content) else { return nil }
+                    guard !result.columns.isEmpty,
+                        tailHasNoLane(
+                            p, from: end + 1, afterBreak: equals(at, end, "***"),
+                            lineEnd: lineEnd, content: content)
+                    else { return nil }
                     result.columns[result.columns.count - 1].end = at
                     return result
                 } else if result.columns.isEmpty {
                     return nil
                 } else if starts(at, end, "- [") && len >= 6 && p[at + 3] != 0x0A && p[at + 4] == UInt8(ascii: "]")
-                            && p[at + 5] == UInt8(ascii: " ") && p[at + 3] != UInt8(ascii: "]") {
+                    && p[at + 5] == UInt8(ascii: " ") && p[at + 3] != UInt8(ascii: "]")
+                {
                     result.countCard(at)
                     cardsInColumn = true
                     cardAbove = true
@@ -153,7 +158,7 @@ private struct PreviewScan {
                     continue
                 }
             } else {
-                if result.columns.isEmpty && !starts(at, end, "## ") { return nil }   // the parser's error
+                if result.columns.isEmpty && !starts(at, end, "## ") { return nil }  // the parser's error
                 if b == UInt8(ascii: "-") && len >= 2 && p[at + 1] == UInt8(ascii: " ") {
                     result.countCard(at)
                     continue
@@ -183,8 +188,10 @@ private struct PreviewScan {
 
     /// Whether no line from `from` on starts a lane: no `#` heading but an `## Archive` right after
     /// a `***` break (blank lines between), as the plugin writes its archive.
-    private static func tailHasNoLane(_ p: UnsafeBufferPointer<UInt8>, from: Int, afterBreak: Bool, lineEnd: (Int) -> Int,
-                                      content: (Int, Int) -> Int) -> Bool {
+    private static func tailHasNoLane(
+        _ p: UnsafeBufferPointer<UInt8>, from: Int, afterBreak: Bool, lineEnd: (Int) -> Int,
+        content: (Int, Int) -> Int
+    ) -> Bool {
         func equals(_ at: Int, _ end: Int, _ text: StaticString) -> Bool {
             content(at, end) == text.utf8CodeUnitCount
                 && text.withUTF8Buffer { t in memcmp(p.baseAddress! + at, t.baseAddress!, t.count) == 0 }

@@ -190,7 +190,8 @@ struct BoardWriter {
             if let after = spacing?.afterList {
                 // A card never lands where Markdown would read the next line as part of it.
                 if let last = column.cards.last, last.id != spacing?.cardAboveAfterList, let first = after.first,
-                   MarkdownLine.continuesParagraph(first) {
+                    MarkdownLine.continuesParagraph(first)
+                {
                     blanks(1)
                 }
                 lines(after)
@@ -200,9 +201,10 @@ struct BoardWriter {
             var after = layout.blankLinesAfterColumns
             // A card directly above the archive or settings would take that line into its paragraph.
             if after == 0, dialect == .obsidian, let lastCard = board.columns.last?.cards.last,
-               previous?.afterList == nil,
-               lastCard.id != info.cardJoinedToTail,
-               !(info.archive.isEmpty && info.settings.isEmpty && info.epilogue.isEmpty) {
+                previous?.afterList == nil,
+                lastCard.id != info.cardJoinedToTail,
+                !(info.archive.isEmpty && info.settings.isEmpty && info.epilogue.isEmpty)
+            {
                 after = 1
             }
             blanks(after)

@@ -34,9 +34,10 @@ extension BoardFileInfo {
         return keys.map { key in
             let spacing = columnSpacing[key]
             guard dialect == .obsidian else { return LaneLayout() }
-            return LaneLayout(heading: spacing?.heading ?? headingPrefix,
-                              cardStyle: (spacing?.cardStyle ?? cardStyle).text(done: false),
-                              afterList: spacing?.afterList ?? [])
+            return LaneLayout(
+                heading: spacing?.heading ?? headingPrefix,
+                cardStyle: (spacing?.cardStyle ?? cardStyle).text(done: false),
+                afterList: spacing?.afterList ?? [])
         }
     }
 

@@ -30,7 +30,8 @@ struct LineTable {
 
     init(_ bytes: [UInt8], file: String) {
         guard bytes.count < Int(UInt32.max) else {
-            pendingError = ParseError(file: file, line: 1, message: "the file is 4 GiB or larger; Lanes reads boards up to 4 GiB")
+            pendingError = ParseError(
+                file: file, line: 1, message: "the file is 4 GiB or larger; Lanes reads boards up to 4 GiB")
             return
         }
         let result: ParseError? = bytes.withUnsafeBufferPointer { buffer in
@@ -52,7 +53,7 @@ struct LineTable {
         var lineStart = i
         func fail(_ message: String) -> ParseError {
             let error = ParseError(file: file, line: offsets.count + 1, message: message)
-            offsets.append(UInt32(lineStart))   // where the lines kept end
+            offsets.append(UInt32(lineStart))  // where the lines kept end
             return error
         }
         let base = UnsafeRawPointer(p.baseAddress)
@@ -73,9 +74,10 @@ struct LineTable {
                     lineEnding = ending
                     endingKnown = true
                 } else if ending != lineEnding {
-                    return fail(ending == .crlf
-                        ? "line ends with CRLF but the file's first line ends with LF; mixed line endings"
-                        : "line ends with LF but the file's first line ends with CRLF; mixed line endings")
+                    return fail(
+                        ending == .crlf
+                            ? "line ends with CRLF but the file's first line ends with LF; mixed line endings"
+                            : "line ends with LF but the file's first line ends with CRLF; mixed line endings")
                 }
                 offsets.append(UInt32(lineStart))
                 i += ending == .crlf ? 2 : 1

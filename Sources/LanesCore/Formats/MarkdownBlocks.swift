@@ -76,12 +76,15 @@ extension Source {
         }
         // Five or more spaces after the marker: one belongs to it, the rest start indented code.
         let width = rest.columns >= 5 ? markerColumns + 1 : markerColumns + rest.columns
-        return ListMarker(kind: kind, width: width, content: rest.columns >= 5 ? k + 1 : rest.at, empty: false, startsAtOne: one)
+        return ListMarker(
+            kind: kind, width: width, content: rest.columns >= 5 ? k + 1 : rest.at, empty: false, startsAtOne: one)
     }
 
     /// Three or more of one of `*`, `-`, `_` from `from` on, with only spaces or tabs between.
     func isThematicBreak(_ n: Int, from: Int = 0) -> Bool {
-        guard let c = byte(n, from), c == UInt8(ascii: "*") || c == UInt8(ascii: "-") || c == UInt8(ascii: "_") else { return false }
+        guard let c = byte(n, from), c == UInt8(ascii: "*") || c == UInt8(ascii: "-") || c == UInt8(ascii: "_") else {
+            return false
+        }
         var count = 0, k = from
         while let b = byte(n, k) {
             if b == c { count += 1 } else if b != space && b != tab { return false }
@@ -164,21 +167,30 @@ extension Source {
         if has("!--", n, at: at + 1) { return 2 }
         if byte(n, at + 1) == UInt8(ascii: "?") { return 3 }
         if has("![cdata[", n, at: at + 1) { return 5 }
-        if byte(n, at + 1) == UInt8(ascii: "!"), let l = lowercased(n, at + 2), l >= UInt8(ascii: "a") && l <= UInt8(ascii: "z") { return 4 }
+        if byte(n, at + 1) == UInt8(ascii: "!"), let l = lowercased(n, at + 2),
+            l >= UInt8(ascii: "a") && l <= UInt8(ascii: "z")
+        {
+            return 4
+        }
         // Types 6 and 7: a tag name.
         var k = at + 1
         let closing = byte(n, k) == UInt8(ascii: "/")
         if closing { k += 1 }
         var name: [UInt8] = []
-        while let l = lowercased(n, k), (l >= UInt8(ascii: "a") && l <= UInt8(ascii: "z")) || (l >= UInt8(ascii: "0") && l <= UInt8(ascii: "9") && !name.isEmpty) || (l == UInt8(ascii: "-") && !name.isEmpty) {
+        while let l = lowercased(n, k),
+            (l >= UInt8(ascii: "a") && l <= UInt8(ascii: "z"))
+                || (l >= UInt8(ascii: "0") && l <= UInt8(ascii: "9") && !name.isEmpty)
+                || (l == UInt8(ascii: "-") && !name.isEmpty)
+        {
             name.append(l)
             k += 1
         }
         guard !name.isEmpty else { return nil }
         let after = byte(n, k)
         if Self.blockTags.contains(String(decoding: name, as: UTF8.self)),
-           after == nil || after == space || after == tab || after == UInt8(ascii: ">")
-            || (after == UInt8(ascii: "/") && byte(n, k + 1) == UInt8(ascii: ">")) {
+            after == nil || after == space || after == tab || after == UInt8(ascii: ">")
+                || (after == UInt8(ascii: "/") && byte(n, k + 1) == UInt8(ascii: ">"))
+        {
             return 6
         }
         // Type 7 (a whole open or closing tag alone on the line), roughly: it ends in `>`, no `<` after the first.
@@ -197,8 +209,13 @@ extension Source {
         var k = from
         while byte(n, k) != nil {
             switch kind {
-            case 1: if byte(n, k) == UInt8(ascii: "<") && byte(n, k + 1) == UInt8(ascii: "/")
-                        && (has("script>", n, at: k + 2) || has("pre>", n, at: k + 2) || has("style>", n, at: k + 2) || has("textarea>", n, at: k + 2)) { return true }
+            case 1:
+                if byte(n, k) == UInt8(ascii: "<") && byte(n, k + 1) == UInt8(ascii: "/")
+                    && (has("script>", n, at: k + 2) || has("pre>", n, at: k + 2) || has("style>", n, at: k + 2)
+                        || has("textarea>", n, at: k + 2))
+                {
+                    return true
+                }
             case 2: if has("-->", n, at: k) { return true }
             case 3: if has("?>", n, at: k) { return true }
             case 4: if byte(n, k) == UInt8(ascii: ">") { return true }
@@ -219,7 +236,8 @@ extension Source {
         case UInt8(ascii: "`"), UInt8(ascii: "~"): return fenceStart(n, at: at) != nil
         case UInt8(ascii: ">"): return true
         case UInt8(ascii: "<"): return (htmlBlockStart(n, at: at) ?? 7) < 7
-        case UInt8(ascii: "-"), UInt8(ascii: "*"), UInt8(ascii: "_"), UInt8(ascii: "+"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+        case UInt8(ascii: "-"), UInt8(ascii: "*"), UInt8(ascii: "_"), UInt8(ascii: "+"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"):
             guard let m = listMarker(n, at: at, indent: indent) else { return isThematicBreak(n, from: at) }
             return m.interruptsParagraph
         default: return false
@@ -246,7 +264,8 @@ extension Source {
         case UInt8(ascii: ">"):
             guard let rest = indentation(n, from: at + 1) else { return .none }
             return blockOpened(n, at: rest.at, indent: max(0, rest.columns - 1), after: .none)
-        case UInt8(ascii: "-"), UInt8(ascii: "*"), UInt8(ascii: "_"), UInt8(ascii: "+"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+        case UInt8(ascii: "-"), UInt8(ascii: "*"), UInt8(ascii: "_"), UInt8(ascii: "+"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"):
             if paragraph && isSetextUnderline(n, at: at) { return .none }
             // (listMarker rules out a thematic break itself.)
             if let m = listMarker(n, at: at, indent: indent) {

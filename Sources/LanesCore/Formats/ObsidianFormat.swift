@@ -74,7 +74,8 @@ struct ObsidianParser {
                 column.cardStyle = style
                 // Compared as bytes: no string for a card written in its lane's style (most of them).
                 let styleBytes = [Array(style.text(done: false).utf8), Array(style.text(done: true).utf8)]
-                for m in columnMarkers where !source.line(m.line, hasPrefix: styleBytes[m.done ? 1 : 0], length: m.length) {
+                for m in columnMarkers
+                where !source.line(m.line, hasPrefix: styleBytes[m.done ? 1 : 0], length: m.length) {
                     markers[m.id] = marker(m)
                 }
                 columnMarkers.removeAll(keepingCapacity: true)
@@ -113,9 +114,10 @@ struct ObsidianParser {
             closeCard()
             listEnded = true
             current!.afterList = blankLines() + [source.text(n)]
-            info.readingNotes.append("\(source.file):\(n + 1): lane “\(current!.column.title)”: its list of cards ends here "
-                + "(Markdown ends a list at an unindented line that does not continue a card); the lines up to the next lane "
-                + "are kept as written, not shown as cards, as Obsidian Kanban reads the file")
+            info.readingNotes.append(
+                "\(source.file):\(n + 1): lane “\(current!.column.title)”: its list of cards ends here "
+                    + "(Markdown ends a list at an unindented line that does not continue a card); the lines up to the next lane "
+                    + "are kept as written, not shown as cards, as Obsidian Kanban reads the file")
             doc = BlockTracker()
             doc.line(source, n, at: at, indent: indent)
         }
@@ -150,7 +152,9 @@ struct ObsidianParser {
                 if source.line(n, equals: "%% kanban:settings") {
                     let close = (n + 1..<lane).first { source.line($0, equals: "%%") } ?? source.count
                     if let problem = settingsProblem(open: n, close: close) {
-                        info.readingNotes.append("\(source.file):\(n + 1): the %% kanban:settings block \(problem); kept as written, no settings read from it")
+                        info.readingNotes.append(
+                            "\(source.file):\(n + 1): the %% kanban:settings block \(problem); kept as written, no settings read from it"
+                        )
                     }
                 }
                 if current == nil {
@@ -178,13 +182,21 @@ struct ObsidianParser {
             if current == nil {
                 info.preamble += blankLines()
                 info.preamble.append(source.text(n))
-                if let ind = source.indentation(n) { doc.line(source, n, at: ind.at, indent: ind.columns) } else { doc.blank() }
+                if let ind = source.indentation(n) {
+                    doc.line(source, n, at: ind.at, indent: ind.columns)
+                } else {
+                    doc.blank()
+                }
                 continue
             }
             if listEnded {
                 current!.afterList += blankLines()
                 current!.afterList.append(source.text(n))
-                if let ind = source.indentation(n) { doc.line(source, n, at: ind.at, indent: ind.columns) } else { doc.blank() }
+                if let ind = source.indentation(n) {
+                    doc.line(source, n, at: ind.at, indent: ind.columns)
+                } else {
+                    doc.blank()
+                }
                 continue
             }
             guard let (indent, at) = source.indentation(n) else {
@@ -210,7 +222,10 @@ struct ObsidianParser {
             }
             let list = doc.takesBlocks ? source.listMarker(n, at: at, indent: indent) : nil
             if let list, let marker = cardMarker(n, at: at),
-               inItem ? list.kind == listKind : (doc.open != .paragraph || source.interruptsParagraph(n, at: at, indent: indent)) {
+                inItem
+                    ? list.kind == listKind
+                    : (doc.open != .paragraph || source.interruptsParagraph(n, at: at, indent: indent))
+            {
                 if !inItem {
                     if current!.column.extraLines.isEmpty {
                         current!.leadingBlanks = blanks
@@ -236,7 +251,9 @@ struct ObsidianParser {
                 continue
             }
             if inItem {
-                if list == nil && !blankInItem && item.open == .paragraph && !source.interruptsParagraph(n, at: at, indent: indent) {
+                if list == nil && !blankInItem && item.open == .paragraph
+                    && !source.interruptsParagraph(n, at: at, indent: indent)
+                {
                     // A lazy continuation line of the card's paragraph.
                     cardExtra += blankLines()
                     cardExtra.append(source.text(n))
@@ -257,7 +274,8 @@ struct ObsidianParser {
         // The last card written directly above what follows the lanes (Markdown reads that line
         // as the card's): kept so for that card only; another card there gets a blank line.
         if tailStart < source.count, let last = raws.last, last.trailingBlanks == 0, last.afterList.isEmpty,
-           let lastCard = last.column.cards.last {
+            let lastCard = last.column.cards.last
+        {
             info.cardJoinedToTail = lastCard.id
         }
         let board = assemble(raws, into: &info)
@@ -288,7 +306,8 @@ struct ObsidianParser {
                 continue
             }
             // (`---` under a paragraph underlines it as a heading instead.)
-            afterBreak = doc.takesBlocks && ind.columns < 4 && source.isThematicBreak(k, from: ind.at)
+            afterBreak =
+                doc.takesBlocks && ind.columns < 4 && source.isThematicBreak(k, from: ind.at)
                 && !(doc.open == .paragraph && source.isSetextUnderline(k, at: ind.at))
             doc.line(source, k, at: ind.at, indent: ind.columns)
         }
@@ -306,7 +325,8 @@ struct ObsidianParser {
 
     /// A thematic break: three or more of one of `*`, `-`, `_`, with only spaces or tabs between.
     private func isThematicBreak(_ n: Int) -> Bool {
-        guard let c = source.byte(n, 0), c == UInt8(ascii: "*") || c == UInt8(ascii: "-") || c == UInt8(ascii: "_") else {
+        guard let c = source.byte(n, 0), c == UInt8(ascii: "*") || c == UInt8(ascii: "-") || c == UInt8(ascii: "_")
+        else {
             return false
         }
         var count = 0
@@ -337,7 +357,9 @@ struct ObsidianParser {
         var n = start
         if n < source.count && !source.line(n, equals: "%% kanban:settings") {
             var archiveEnd = n
-            while archiveEnd < source.count && !source.line(archiveEnd, equals: "%% kanban:settings") { archiveEnd += 1 }
+            while archiveEnd < source.count && !source.line(archiveEnd, equals: "%% kanban:settings") {
+                archiveEnd += 1
+            }
             info.archive = (n..<archiveEnd).map { source.text($0) }
             n = archiveEnd
         }
@@ -349,12 +371,15 @@ struct ObsidianParser {
             info.settings = (open...end).map { source.text($0) }
             n = end + 1
             if let problem = settingsProblem(open: open, close: close) {
-                info.readingNotes.append("\(source.file):\(open + 1): the %% kanban:settings block \(problem); kept as written, no settings read from it")
+                info.readingNotes.append(
+                    "\(source.file):\(open + 1): the %% kanban:settings block \(problem); kept as written, no settings read from it"
+                )
             }
         }
         info.epilogue = (n..<source.count).map { source.text($0) }
         if let k = (n..<source.count).first(where: { headingLevel($0) != nil && !isArchiveHeading($0) }) {
-            info.readingNotes.append("\(source.file):\(k + 1): a heading after the settings block; kept as written, not shown as a column")
+            info.readingNotes.append(
+                "\(source.file):\(k + 1): a heading after the settings block; kept as written, not shown as a column")
         }
     }
 
@@ -379,19 +404,23 @@ struct ObsidianParser {
         guard lead <= 3, let b0 = source.byte(n, lead) else { return nil }
         var bullet = lead
         if b0 == UInt8(ascii: "-") || b0 == UInt8(ascii: "*") || b0 == UInt8(ascii: "+") {
-            guard source.byte(n, lead + 1) == UInt8(ascii: " "), !source.isThematicBreak(n, from: lead) else { return nil }
+            guard source.byte(n, lead + 1) == UInt8(ascii: " "), !source.isThematicBreak(n, from: lead) else {
+                return nil
+            }
             bullet = lead + 2
         } else if b0 >= UInt8(ascii: "0") && b0 <= UInt8(ascii: "9") {
             var k = lead
             while k - lead < 10, let b = source.byte(n, k), b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9") { k += 1 }
             guard k - lead <= 9, let d = source.byte(n, k), d == UInt8(ascii: ".") || d == UInt8(ascii: ")"),
-                  source.byte(n, k + 1) == UInt8(ascii: " ") else { return nil }
+                source.byte(n, k + 1) == UInt8(ascii: " ")
+            else { return nil }
             bullet = k + 2
         } else {
             return nil
         }
         if source.byte(n, bullet) == UInt8(ascii: "["), source.byte(n, bullet + 2) == UInt8(ascii: "]"),
-           let mark = source.byte(n, bullet + 1), mark >= 0x20 && mark < 0x7F && mark != UInt8(ascii: "]") {
+            let mark = source.byte(n, bullet + 1), mark >= 0x20 && mark < 0x7F && mark != UInt8(ascii: "]")
+        {
             let done = mark != UInt8(ascii: " ")
             if source.length(n) == bullet + 3 { return (bullet + 3, done, bullet + 1) }
             if source.byte(n, bullet + 3) == UInt8(ascii: " ") { return (bullet + 4, done, bullet + 1) }

@@ -78,7 +78,10 @@ struct TaskellParser {
             }
             guard current != nil else { throw beforeAnyColumn(n) }
             if blanks > 0 && card != nil {
-                throw source.error(n, "after a blank line only a \"## \" column heading may follow; taskell allows no blank lines between cards or their details; \(source.found(n))")
+                throw source.error(
+                    n,
+                    "after a blank line only a \"## \" column heading may follow; taskell allows no blank lines between cards or their details; \(source.found(n))"
+                )
             }
             if first == UInt8(ascii: "-") && source.byte(n, 1) == UInt8(ascii: " ") {
                 closeCard()
@@ -93,7 +96,8 @@ struct TaskellParser {
                 try detail(n, card: &card, stage: &stage, description: &description, subtasks: &subtasks)
                 continue
             }
-            throw source.error(n, "expected \"## \" column heading, \"- \" card or an indented card detail; \(source.found(n))")
+            throw source.error(
+                n, "expected \"## \" column heading, \"- \" card or an indented card detail; \(source.found(n))")
         }
         if let pending = source.table.pendingError { throw pending }
         if current == nil {
@@ -115,19 +119,26 @@ struct TaskellParser {
 
     private func beforeAnyColumn(_ n: Int) -> ParseError {
         if n == 0 && source.line(n, equals: "---") {
-            return source.error(n, "YAML frontmatter without a \"kanban-plugin:\" key; expected an Obsidian Kanban board, or a taskell board starting with a \"## \" column heading")
+            return source.error(
+                n,
+                "YAML frontmatter without a \"kanban-plugin:\" key; expected an Obsidian Kanban board, or a taskell board starting with a \"## \" column heading"
+            )
         }
         if source.line(n, hasPrefix: "- ") {
-            return source.error(n, "card before any column; expected a \"## \" column heading first; \(source.found(n))")
+            return source.error(
+                n, "card before any column; expected a \"## \" column heading first; \(source.found(n))")
         }
         if source.line(n, hasPrefix: "    ") {
-            return source.error(n, "card detail before any column; expected a \"## \" column heading first; \(source.found(n))")
+            return source.error(
+                n, "card detail before any column; expected a \"## \" column heading first; \(source.found(n))")
         }
         return source.error(n, "expected \"## \" column heading; \(source.found(n))")
     }
 
-    private func detail(_ n: Int, card: inout Card?, stage: inout Stage,
-                        description: inout [String], subtasks: inout [Subtask]) throws(ParseError) {
+    private func detail(
+        _ n: Int, card: inout Card?, stage: inout Stage,
+        description: inout [String], subtasks: inout [Subtask]
+    ) throws(ParseError) {
         var k = 0
         while let b = source.byte(n, k), b == UInt8(ascii: " ") || b == UInt8(ascii: "\t") { k += 1 }
         if k == source.length(n) {
@@ -147,13 +158,19 @@ struct TaskellParser {
                 throw source.error(n, "second due date for one card; \(source.found(n))")
             }
             if stage > .due {
-                throw source.error(n, "due date after the description or sub-tasks; taskell expects \"    @ \" right after the card line; \(source.found(n))")
+                throw source.error(
+                    n,
+                    "due date after the description or sub-tasks; taskell expects \"    @ \" right after the card line; \(source.found(n))"
+                )
             }
             card!.due = source.text(n, from: 6)
             stage = .due
         } else if source.line(n, hasPrefix: "    > ") {
             if stage > .description {
-                throw source.error(n, "description after sub-tasks; taskell expects \"    > \" lines before \"    * \" sub-tasks; \(source.found(n))")
+                throw source.error(
+                    n,
+                    "description after sub-tasks; taskell expects \"    > \" lines before \"    * \" sub-tasks; \(source.found(n))"
+                )
             }
             if description.isEmpty { description.reserveCapacity(run(from: n, prefix: "    > ")) }
             description.append(source.text(n, from: 6))
@@ -163,7 +180,10 @@ struct TaskellParser {
             subtasks.append(Subtask(source.text(n, from: 10), done: source.byte(n, 7) == UInt8(ascii: "x")))
             stage = .subtasks
         } else {
-            throw source.error(n, "expected a card detail: \"    @ \" due date, \"    > \" description or \"    * [ ] \"/\"    * [x] \" sub-task; \(source.found(n))")
+            throw source.error(
+                n,
+                "expected a card detail: \"    @ \" due date, \"    > \" description or \"    * [ ] \"/\"    * [x] \" sub-task; \(source.found(n))"
+            )
         }
     }
 }

@@ -32,7 +32,9 @@ public enum BoardCommands {
                 if card.done { out += "[x] " }
                 out += printable(card.title)
                 if let due = card.due { out += "   due \(printable(due))" }
-                if !card.subtasks.isEmpty { out += "   sub-tasks \(card.subtasks.filter(\.done).count)/\(card.subtasks.count)" }
+                if !card.subtasks.isEmpty {
+                    out += "   sub-tasks \(card.subtasks.filter(\.done).count)/\(card.subtasks.count)"
+                }
                 out += "\n"
                 guard details else { continue }
                 let indent = String(repeating: " ", count: width + 6)
@@ -84,44 +86,57 @@ public enum BoardCommands {
     /// Adds a card at the end of a column, or at the top, through the door (`Board.applying`).
     ///
     /// A full column (at its WIP limit) is refused unless `force`.
-    public static func add(_ board: inout Board, column query: String, title: String, top: Bool = false, force: Bool = false) throws(CommandError) -> Placement {
+    public static func add(
+        _ board: inout Board, column query: String, title: String, top: Bool = false, force: Bool = false
+    ) throws(CommandError) -> Placement {
         // The text is checked before the column is looked for, as the door would.
         if let refusal = textRefusal(title) { throw CommandError(.badInput, refusal.words) }
         let s = try BoardQuery.column(query, in: board)
         let card = Card(id: ItemID.fresh(), title: title)
-        let outcome = try door(&board, .addCard(card, column: board.columns[s].id, at: top ? .top : .end, fallbackColumn: s),
-                               force: force, hint: "; --force adds anyway")
+        let outcome = try door(
+            &board, .addCard(card, column: board.columns[s].id, at: top ? .top : .end, fallbackColumn: s),
+            force: force, hint: "; --force adds anyway")
         let path = board.indexPath(for: outcomeCard(outcome) ?? card.id)!
-        return Placement(number: BoardQuery.number(of: path, in: board), title: board[path].title, column: board.columns[path.section].title,
-                         position: path.item + 1, changed: true)
+        return Placement(
+            number: BoardQuery.number(of: path, in: board), title: board[path].title,
+            column: board.columns[path.section].title,
+            position: path.item + 1, changed: true)
     }
 
     /// Moves a card to a column, at a 1-based `position` counted without the card (default: the end),
     /// through the door. Moving into another column that is at its WIP limit, or whose accept
     /// rule does not name the card's column, is refused unless `force`.
-    public static func move(_ board: inout Board, card query: String, to columnQuery: String, position: Int? = nil, force: Bool = false) throws(CommandError) -> Placement {
+    public static func move(
+        _ board: inout Board, card query: String, to columnQuery: String, position: Int? = nil, force: Bool = false
+    ) throws(CommandError) -> Placement {
         let from = try BoardQuery.card(query, in: board)
         let s = try BoardQuery.column(columnQuery, in: board)
         let card = board[from]
         let target = board.columns[s]
         let room = target.cards.count - (from.section == s ? 1 : 0)
         if let position, !(1...room + 1).contains(position) {
-            throw CommandError(.badInput, "position \(position) is outside column \"\(target.title)\"; use 1 to \(room + 1)")
+            throw CommandError(
+                .badInput, "position \(position) is outside column \"\(target.title)\"; use 1 to \(room + 1)")
         }
         // The slot: before the card now at that position (not counting the card itself), or the end.
         let others = target.cards.filter { $0.id != card.id }
-        let slot: CardSlot = position.flatMap { p in p <= others.count ? .before(others[p - 1].id, orIndex: p - 1) : nil } ?? .end
-        let outcome = try door(&board, .moveCards([card.id], to: target.id, at: slot), force: force, hint: "; --force moves anyway")
+        let slot: CardSlot =
+            position.flatMap { p in p <= others.count ? .before(others[p - 1].id, orIndex: p - 1) : nil } ?? .end
+        let outcome = try door(
+            &board, .moveCards([card.id], to: target.id, at: slot), force: force, hint: "; --force moves anyway")
         let path = board.indexPath(for: card.id)!
-        return Placement(number: BoardQuery.number(of: path, in: board), title: card.title, column: target.title,
-                         position: path.item + 1, changed: outcome.changed)
+        return Placement(
+            number: BoardQuery.number(of: path, in: board), title: card.title, column: target.title,
+            position: path.item + 1, changed: outcome.changed)
     }
 
     /// Applies an edit through the door; a refusal becomes the command's error (with `hint` for
     /// a refusal `--force` would lift); `dialect`: the format the board is stored in.
     @discardableResult
-    public static func door(_ board: inout Board, _ edit: BoardEdit, force: Bool = false, dialect: BoardDialect? = nil,
-                            hint: String = "") throws(CommandError) -> EditOutcome {
+    public static func door(
+        _ board: inout Board, _ edit: BoardEdit, force: Bool = false, dialect: BoardDialect? = nil,
+        hint: String = ""
+    ) throws(CommandError) -> EditOutcome {
         do {
             let outcome = try board.applying(edit, force: force, dialect: dialect)
             board = outcome.board
@@ -136,7 +151,10 @@ public enum BoardCommands {
     static func textRefusal(_ title: String) -> EditRefusal? {
         var probe = Board(columns: [Column(title: "probe")])
         do {
-            probe = try probe.applying(.addCard(Card(id: ItemID(1), title: title), column: probe.columns[0].id, at: .end, fallbackColumn: 0), force: true).board
+            probe = try probe.applying(
+                .addCard(Card(id: ItemID(1), title: title), column: probe.columns[0].id, at: .end, fallbackColumn: 0),
+                force: true
+            ).board
             return nil
         } catch { return error }
     }
@@ -149,8 +167,10 @@ public enum BoardCommands {
     /// Reads the board, applies `change`, and commits it: what others saved meanwhile is merged,
     /// never overwritten or refused. The storage is untouched when `change` throws.
     /// Collisions resolved by the merge rule are handed to `conflicts` (for stderr).
-    public static func edit<T>(_ storage: some BoardStore, conflicts: ([BoardConflict]) -> Void = { _ in },
-                               _ change: (inout Board) throws -> T) throws -> T {
+    public static func edit<T>(
+        _ storage: some BoardStore, conflicts: ([BoardConflict]) -> Void = { _ in },
+        _ change: (inout Board) throws -> T
+    ) throws -> T {
         let original = try storage.load()
         var board = original
         let result = try change(&board)
@@ -161,8 +181,10 @@ public enum BoardCommands {
     }
 
     /// `edit` on a board file (which must exist).
-    public static func edit<T>(_ path: String, conflicts: ([BoardConflict]) -> Void = { _ in },
-                               _ change: (inout Board) throws -> T) throws -> T {
+    public static func edit<T>(
+        _ path: String, conflicts: ([BoardConflict]) -> Void = { _ in },
+        _ change: (inout Board) throws -> T
+    ) throws -> T {
         try edit(FileBoardStore.unread(path), conflicts: conflicts, change)
     }
 
@@ -181,7 +203,9 @@ public enum BoardCommands {
 
     /// Sets which columns `column` accepts cards from (an empty list: from every column).
     /// Columns are found like `lanes move` finds them; returns a one-line summary.
-    public static func setRule(_ board: inout Board, column query: String, from queries: [String]) throws(CommandError) -> String {
+    public static func setRule(_ board: inout Board, column query: String, from queries: [String]) throws(CommandError)
+        -> String
+    {
         let s = try BoardQuery.column(query, in: board)
         var sources: [ColumnID] = []
         for q in queries { sources.append(board.columns[try BoardQuery.column(q, in: board)].id) }
@@ -203,8 +227,10 @@ public enum BoardCommands {
     ///
     /// An existing `output` is refused unless `force`; the write holds the output's
     /// write lock and is atomic.
-    public static func importTrello(from input: String, to output: String, dialect: BoardDialect,
-                                    options: TrelloImport.Options, force: Bool) throws -> String {
+    public static func importTrello(
+        from input: String, to output: String, dialect: BoardDialect,
+        options: TrelloImport.Options, force: Bool
+    ) throws -> String {
         let (bytes, _) = try SafeFile.read(input)
         let (board, changes) = TextRules.storable(try TrelloImport.board(from: bytes, file: input, options: options))
         let text = BoardFormat.serialize(board, as: dialect)
@@ -216,7 +242,8 @@ public enum BoardCommands {
             try SafeFile.writeAtomically(Array(text.utf8), to: output, expecting: existing)
         }
         let lists = board.columns.count, cards = board.cardCount
-        return "Imported \(lists) \(lists == 1 ? "list" : "lists") and \(cards) \(cards == 1 ? "card" : "cards") into \(output) (\(dialect == .taskell ? "taskell" : "obsidian"))."
+        return
+            "Imported \(lists) \(lists == 1 ? "list" : "lists") and \(cards) \(cards == 1 ? "card" : "cards") into \(output) (\(dialect == .taskell ? "taskell" : "obsidian"))."
             + (changes.words.map { " In names and descriptions \($0) (a board line holds neither)." } ?? "")
     }
 }
@@ -225,7 +252,9 @@ extension String {
     /// Without spaces and tabs at either end.
     func trimmingSpaces() -> String {
         let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else { return "" }
+        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else {
+            return ""
+        }
         return String(self[first...last])
     }
 }

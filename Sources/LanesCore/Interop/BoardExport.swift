@@ -58,14 +58,17 @@ public enum BoardExport {
             if let rest = dropPrefix(trimmed, "- [ ] ") ?? dropPrefix(trimmed, "* [ ] ") {
                 result.subtasks.append(Subtask(String(rest), done: false))
             } else if let rest = dropPrefix(trimmed, "- [x] ") ?? dropPrefix(trimmed, "- [X] ")
-                        ?? dropPrefix(trimmed, "* [x] ") ?? dropPrefix(trimmed, "* [X] ") {
+                ?? dropPrefix(trimmed, "* [x] ") ?? dropPrefix(trimmed, "* [X] ")
+            {
                 result.subtasks.append(Subtask(String(rest), done: true))
             } else {
                 result.descriptionLines.append(unindented(line))
             }
         }
         while result.descriptionLines.last?.allSatisfy(\.isWhitespace) == true { result.descriptionLines.removeLast() }
-        while result.descriptionLines.first?.allSatisfy(\.isWhitespace) == true { result.descriptionLines.removeFirst() }
+        while result.descriptionLines.first?.allSatisfy(\.isWhitespace) == true {
+            result.descriptionLines.removeFirst()
+        }
         return result
     }
 
@@ -84,9 +87,10 @@ public enum BoardExport {
         let datePart = due.prefix(while: { $0 != " " && $0 != "T" })
         let parts = datePart.split(separator: datePart.contains("/") ? "/" : "-", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0].count == 4, (1...2).contains(parts[1].count), (1...2).contains(parts[2].count),
-              parts.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }),
-              let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]),
-              (1...12).contains(m), (1...31).contains(d) else { return nil }
+            parts.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }),
+            let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]),
+            (1...12).contains(m), (1...31).contains(d)
+        else { return nil }
         func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
         return "\(y)-\(two(m))-\(two(d))"
     }
@@ -110,28 +114,35 @@ public enum BoardExport {
             for original in column.cards {
                 number += 1
                 let card = info.dialect == .obsidian ? interpretedObsidianBody(original) : original
-                cards.append(.object([
-                    ("id", .int(number)),
-                    ("title", .string(card.title)),
-                    ("done", .bool(card.done)),
-                    ("due", card.due.map { .string($0) } ?? .null),
-                    ("dueDate", card.due.flatMap(isoDay).map { .string($0) } ?? .null),
-                    ("tags", .array(card.tags.map { .string($0) })),
-                    ("description", .string(card.descriptionLines.joined(separator: "\n"))),
-                    ("subtasks", .array(card.subtasks.map { .object([("title", .string($0.title)), ("done", .bool($0.done))]) })),
-                ]))
+                cards.append(
+                    .object([
+                        ("id", .int(number)),
+                        ("title", .string(card.title)),
+                        ("done", .bool(card.done)),
+                        ("due", card.due.map { .string($0) } ?? .null),
+                        ("dueDate", card.due.flatMap(isoDay).map { .string($0) } ?? .null),
+                        ("tags", .array(card.tags.map { .string($0) })),
+                        ("description", .string(card.descriptionLines.joined(separator: "\n"))),
+                        (
+                            "subtasks",
+                            .array(
+                                card.subtasks.map { .object([("title", .string($0.title)), ("done", .bool($0.done))]) })
+                        ),
+                    ]))
             }
-            columns.append(.object([
-                ("number", .int(s + 1)),
-                ("title", .string(column.title)),
-                ("wipLimit", column.wipLimit.map { .int($0) } ?? .null),
-                ("cards", .array(cards)),
-            ]))
+            columns.append(
+                .object([
+                    ("number", .int(s + 1)),
+                    ("title", .string(column.title)),
+                    ("wipLimit", column.wipLimit.map { .int($0) } ?? .null),
+                    ("cards", .array(cards)),
+                ]))
         }
-        return JSONWriter.write(.object([
-            ("version", .int(1)),
-            ("dialect", .string(info.dialect == .taskell ? "taskell" : "obsidian")),
-            ("columns", .array(columns)),
-        ]))
+        return JSONWriter.write(
+            .object([
+                ("version", .int(1)),
+                ("dialect", .string(info.dialect == .taskell ? "taskell" : "obsidian")),
+                ("columns", .array(columns)),
+            ]))
     }
 }

@@ -29,7 +29,9 @@ public enum BoardQuery {
     }
 
     public static func card(_ query: String, in board: Board) throws(CommandError) -> ItemPath {
-        guard !query.isEmpty else { throw CommandError(.badInput, "the card to find is empty; give its number or (the start of) its title") }
+        guard !query.isEmpty else {
+            throw CommandError(.badInput, "the card to find is empty; give its number or (the start of) its title")
+        }
         var paths: [ItemPath] = []
         for (s, column) in board.columns.enumerated() {
             for i in column.cards.indices { paths.append(ItemPath(section: s, item: i)) }
@@ -41,25 +43,37 @@ public enum BoardQuery {
         case 0:
             throw CommandError(.notFound, "no card matches \"\(query)\"; lanes show lists the cards and their numbers")
         default:
-            let list = matches.prefix(5).map { "\(number(of: $0, in: board)) \"\(board[$0].title)\" (in \(board.columns[$0.section].title))" }
+            let list = matches.prefix(5).map {
+                "\(number(of: $0, in: board)) \"\(board[$0].title)\" (in \(board.columns[$0.section].title))"
+            }
             let more = matches.count > 5 ? ", …" : ""
-            throw CommandError(.badInput, "\"\(query)\" matches \(matches.count) cards: \(list.joined(separator: ", "))\(more); give the card's number or more of its title")
+            throw CommandError(
+                .badInput,
+                "\"\(query)\" matches \(matches.count) cards: \(list.joined(separator: ", "))\(more); give the card's number or more of its title"
+            )
         }
     }
 
     /// The index of a column.
     public static func column(_ query: String, in board: Board) throws(CommandError) -> Int {
-        guard !query.isEmpty else { throw CommandError(.badInput, "the column to find is empty; give its number or (the start of) its title") }
-        let numbered = isNumber(query) ? Int(query).flatMap { board.columns.indices.contains($0 - 1) ? $0 - 1 : nil } : nil
-        let matches = tiers(query, candidates: Array(board.columns.indices), title: { board.columns[$0].title }, numbered: numbered)
+        guard !query.isEmpty else {
+            throw CommandError(.badInput, "the column to find is empty; give its number or (the start of) its title")
+        }
+        let numbered =
+            isNumber(query) ? Int(query).flatMap { board.columns.indices.contains($0 - 1) ? $0 - 1 : nil } : nil
+        let matches = tiers(
+            query, candidates: Array(board.columns.indices), title: { board.columns[$0].title }, numbered: numbered)
         switch matches.count {
         case 1: return matches[0]
         case 0:
             let titles = board.columns.map { "\"\($0.title)\"" }.joined(separator: ", ")
-            throw CommandError(.notFound, "no column matches \"\(query)\"; the columns are \(titles.isEmpty ? "(none)" : titles)")
+            throw CommandError(
+                .notFound, "no column matches \"\(query)\"; the columns are \(titles.isEmpty ? "(none)" : titles)")
         default:
             let list = matches.map { "\($0 + 1) \"\(board.columns[$0].title)\"" }.joined(separator: ", ")
-            throw CommandError(.badInput, "\"\(query)\" matches \(matches.count) columns: \(list); give the column's number or more of its title")
+            throw CommandError(
+                .badInput,
+                "\"\(query)\" matches \(matches.count) columns: \(list); give the column's number or more of its title")
         }
     }
 
@@ -67,7 +81,8 @@ public enum BoardQuery {
         !text.isEmpty && text.count <= 18 && text.allSatisfy { $0.isASCII && $0.isNumber }
     }
 
-    private static func tiers<T: Equatable>(_ query: String, candidates: [T], title: (T) -> String, numbered: T?) -> [T] {
+    private static func tiers<T: Equatable>(_ query: String, candidates: [T], title: (T) -> String, numbered: T?) -> [T]
+    {
         var exact = candidates.filter { title($0) == query }
         if let numbered, !exact.contains(numbered) { exact.insert(numbered, at: 0) }
         if !exact.isEmpty { return exact }

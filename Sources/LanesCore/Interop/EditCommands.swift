@@ -40,17 +40,22 @@ extension BoardCommands {
     /// Applies `changes` to the card `query` names, one edit at a time through the door (in the
     /// order of the fields above); all or nothing. `dialect`: the file's, for the door's rules of the
     /// format (a taskell file has no done mark). Returns a one-line summary.
-    public static func editCard(_ board: inout Board, card query: String, _ changes: CardChanges,
-                                dialect: BoardDialect? = nil) throws(CommandError) -> String {
+    public static func editCard(
+        _ board: inout Board, card query: String, _ changes: CardChanges,
+        dialect: BoardDialect? = nil
+    ) throws(CommandError) -> String {
         guard !changes.isEmpty else {
-            throw CommandError(.badInput, "nothing to change; give --title, --due, --tag, --description, --done, … (lanes edit --help)")
+            throw CommandError(
+                .badInput, "nothing to change; give --title, --due, --tag, --description, --done, … (lanes edit --help)"
+            )
         }
         let path = try BoardQuery.card(query, in: board)
         let id = board[path].id
         var words: [String] = []
         func seen() -> SeenCard {
             let p = board.indexPath(for: id)!
-            return SeenCard(card: board[p], column: board.columns[p.section].id, columnIndex: p.section, position: p.item)
+            return SeenCard(
+                card: board[p], column: board.columns[p.section].id, columnIndex: p.section, position: p.item)
         }
         func apply(_ edit: BoardEdit) throws(CommandError) {
             words.append(try door(&board, edit, dialect: dialect).words)
@@ -61,7 +66,9 @@ extension BoardCommands {
         if changes.descriptionLines != nil || !changes.addSubtasks.isEmpty {
             var card = board[board.indexPath(for: id)!]
             if let lines = changes.descriptionLines {
-                card.descriptionLines = lines.flatMap { $0.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) }
+                card.descriptionLines = lines.flatMap {
+                    $0.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+                }
             }
             for s in changes.addSubtasks { card.subtasks.append(Subtask(s)) }
             try apply(.replaceCard(card, seen: seen()))
@@ -73,7 +80,8 @@ extension BoardCommands {
         }
         if changes.tick { try apply(.tickSubtask(id)) }
         let now = board.indexPath(for: id)!
-        return "Card \(BoardQuery.number(of: now, in: board)) \"\(printable(board[now].title))\": " + words.map(printable).joined(separator: "; ") + "."
+        return "Card \(BoardQuery.number(of: now, in: board)) \"\(printable(board[now].title))\": "
+            + words.map(printable).joined(separator: "; ") + "."
     }
 
     /// Deletes the cards `queries` name, through the door; returns a one-line summary.
@@ -90,24 +98,32 @@ extension BoardCommands {
     // MARK: Columns
 
     /// Adds a column titled `title` at the 1-based `position` (default: after the last column).
-    public static func addColumn(_ board: inout Board, title: String, position: Int? = nil) throws(CommandError) -> String {
+    public static func addColumn(_ board: inout Board, title: String, position: Int? = nil) throws(CommandError)
+        -> String
+    {
         let count = board.columns.count
         if let position, !(1...count + 1).contains(position) {
             throw CommandError(.badInput, "position \(position) is outside the board's columns; use 1 to \(count + 1)")
         }
         let outcome = try door(&board, .addColumn(Column(title: title), at: .index((position ?? count + 1) - 1)))
-        guard case .column(let id)? = outcome.focus, let s = board.index(of: id) else { return printable(outcome.words) + "." }
+        guard case .column(let id)? = outcome.focus, let s = board.index(of: id) else {
+            return printable(outcome.words) + "."
+        }
         return "Added column \(s + 1) \"\(printable(board.columns[s].title))\"."
     }
 
     /// Renames the column `query` names.
-    public static func renameColumn(_ board: inout Board, column query: String, to title: String) throws(CommandError) -> String {
+    public static func renameColumn(_ board: inout Board, column query: String, to title: String) throws(CommandError)
+        -> String
+    {
         let s = try BoardQuery.column(query, in: board)
         return printable(try door(&board, .renameColumn(board.columns[s].id, title)).words) + "."
     }
 
     /// Moves the column `query` names to the 1-based `position`.
-    public static func moveColumn(_ board: inout Board, column query: String, to position: Int) throws(CommandError) -> String {
+    public static func moveColumn(_ board: inout Board, column query: String, to position: Int) throws(CommandError)
+        -> String
+    {
         let s = try BoardQuery.column(query, in: board)
         let count = board.columns.count
         guard (1...count).contains(position) else {
@@ -119,19 +135,26 @@ extension BoardCommands {
 
     /// Deletes the column `query` names with its cards; a column with cards needs `withCards`
     /// (`--yes`), as the terminal asks first.
-    public static func deleteColumn(_ board: inout Board, column query: String, withCards: Bool) throws(CommandError) -> String {
+    public static func deleteColumn(_ board: inout Board, column query: String, withCards: Bool) throws(CommandError)
+        -> String
+    {
         let s = try BoardQuery.column(query, in: board)
         let column = board.columns[s]
         let n = column.cards.count
         if n > 0 && !withCards {
-            throw CommandError(.badInput, "column \"\(printable(column.title))\" has \(n == 1 ? "1 card" : "\(n) cards"); --yes deletes the column with \(n == 1 ? "it" : "them")")
+            throw CommandError(
+                .badInput,
+                "column \"\(printable(column.title))\" has \(n == 1 ? "1 card" : "\(n) cards"); --yes deletes the column with \(n == 1 ? "it" : "them")"
+            )
         }
         let words = try door(&board, .deleteColumn(column.id, seen: column.cards.map(\.id))).words
         return printable(words) + (n > 0 ? " with \(n == 1 ? "its card" : "its \(n) cards")." : ".")
     }
 
     /// Sets (or with nil, removes) the WIP limit of the column `query` names.
-    public static func setLimit(_ board: inout Board, column query: String, to limit: Int?) throws(CommandError) -> String {
+    public static func setLimit(_ board: inout Board, column query: String, to limit: Int?) throws(CommandError)
+        -> String
+    {
         let s = try BoardQuery.column(query, in: board)
         return printable(try door(&board, .setWIPLimit(board.columns[s].id, limit)).words) + "."
     }

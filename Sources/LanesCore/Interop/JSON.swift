@@ -115,7 +115,9 @@ public enum JSONReader {
         }
 
         mutating func value(depth: Int) throws(ParseError) -> JSONNode {
-            guard depth < JSONReader.maxDepth else { throw error("JSON nested more than \(JSONReader.maxDepth) levels deep") }
+            guard depth < JSONReader.maxDepth else {
+                throw error("JSON nested more than \(JSONReader.maxDepth) levels deep")
+            }
             guard i < bytes.count else { throw error("expected a JSON value, found the end of the file") }
             let start = line
             switch bytes[i] {
@@ -125,7 +127,8 @@ public enum JSONReader {
             case UInt8(ascii: "t"): try literal("true"); return JSONNode(.bool(true), line: start)
             case UInt8(ascii: "f"): try literal("false"); return JSONNode(.bool(false), line: start)
             case UInt8(ascii: "n"): try literal("null"); return JSONNode(.null, line: start)
-            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return JSONNode(.number(try number()), line: start)
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                return JSONNode(.number(try number()), line: start)
             default: throw error("expected a JSON value, found \(describeCurrent())")
             }
         }
@@ -143,7 +146,9 @@ public enum JSONReader {
             i += 1
             var members: [(key: String, value: JSONNode)] = []
             skipSpace()
-            if i < bytes.count && bytes[i] == UInt8(ascii: "}") { i += 1; return JSONNode(.object(members), line: start) }
+            if i < bytes.count && bytes[i] == UInt8(ascii: "}") {
+                i += 1; return JSONNode(.object(members), line: start)
+            }
             while true {
                 skipSpace()
                 guard i < bytes.count, bytes[i] == UInt8(ascii: "\"") else {
@@ -187,7 +192,9 @@ public enum JSONReader {
             if bytes[i] == UInt8(ascii: "-") { i += 1 }
             func digits(_ r: inout Reader) -> Int {
                 let s = r.i
-                while r.i < r.bytes.count, r.bytes[r.i] >= UInt8(ascii: "0"), r.bytes[r.i] <= UInt8(ascii: "9") { r.i += 1 }
+                while r.i < r.bytes.count, r.bytes[r.i] >= UInt8(ascii: "0"), r.bytes[r.i] <= UInt8(ascii: "9") {
+                    r.i += 1
+                }
                 return r.i - s
             }
             let intStart = i
@@ -215,7 +222,8 @@ public enum JSONReader {
                 let b = bytes[i]
                 if b == UInt8(ascii: "\"") { i += 1; break }
                 if b < 0x20 {
-                    throw error(b == 0x0A ? "line break inside a string; write it as \\n" : "control character inside a string")
+                    throw error(
+                        b == 0x0A ? "line break inside a string; write it as \\n" : "control character inside a string")
                 }
                 if b != UInt8(ascii: "\\") { out.append(b); i += 1; continue }
                 i += 1
@@ -234,7 +242,8 @@ public enum JSONReader {
                 case UInt8(ascii: "u"):
                     var scalar = try hex4()
                     if (0xD800..<0xDC00).contains(scalar) {
-                        guard i + 1 < bytes.count, bytes[i] == UInt8(ascii: "\\"), bytes[i + 1] == UInt8(ascii: "u") else {
+                        guard i + 1 < bytes.count, bytes[i] == UInt8(ascii: "\\"), bytes[i + 1] == UInt8(ascii: "u")
+                        else {
                             throw error("lone surrogate \\u\(String(scalar, radix: 16, uppercase: true)) in a string")
                         }
                         i += 2
@@ -335,7 +344,8 @@ public struct JSONWriter {
             case "\t": out += "\\t"
             default:
                 if scalar.value < 0x20 || scalar.value == 0x7F || (0x80..<0xA0).contains(scalar.value)
-                    || scalar.value == 0x2028 || scalar.value == 0x2029 {
+                    || scalar.value == 0x2028 || scalar.value == 0x2029
+                {
                     let hex = String(scalar.value, radix: 16, uppercase: true)
                     out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
                 } else {

@@ -32,7 +32,9 @@ public enum SwimlaneQuery {
         board.acceptRules.swimlanes = lanes
         guard let lanes else { return "No swimlanes: the board shows as columns." }
         let counts = laneCounts(board, lanes)
-        let named = lanes.tags.enumerated().map { "#\(BoardCommands.printable($0.element)) (\(cards(counts[$0.offset])))" }
+        let named = lanes.tags.enumerated().map {
+            "#\(BoardCommands.printable($0.element)) (\(cards(counts[$0.offset])))"
+        }
         return "Swimlanes: \(named.joined(separator: ", ")); No lane (\(cards(counts[lanes.count])))."
     }
 
@@ -59,7 +61,9 @@ public enum SwimlaneQuery {
             let count = cells[l].reduce(0) { $0 + $1.count }
             if l == lanes.count && count == 0 { break }
             if l > 0 { out += "\n" }
-            out += l < lanes.count ? "Lane \(l + 1): #\(BoardCommands.printable(lanes.tags[l])) (\(cards(count)))\n"
+            out +=
+                l < lanes.count
+                ? "Lane \(l + 1): #\(BoardCommands.printable(lanes.tags[l])) (\(cards(count)))\n"
                 : "No lane (\(cards(count)))\n"
             for (s, column) in board.columns.enumerated() {
                 out += "  \(BoardCommands.printable(column.title)) (\(cards(cells[l][s].count)))\n"
@@ -77,14 +81,18 @@ public enum SwimlaneQuery {
                     }
                     let also = lanes.placement(of: original).alsoIn
                     if !also.isEmpty {
-                        out += "   (also in " + also.map { "#" + BoardCommands.printable(lanes.tags[$0]) }
+                        out +=
+                            "   (also in "
+                            + also.map { "#" + BoardCommands.printable(lanes.tags[$0]) }
                             .joined(separator: ", ") + ")"
                     }
                     out += "\n"
                     guard details else { continue }
                     let indent = String(repeating: " ", count: width + 8)
                     for line in card.descriptionLines { out += indent + "> " + BoardCommands.printable(line) + "\n" }
-                    for sub in card.subtasks { out += indent + (sub.done ? "[x] " : "[ ] ") + BoardCommands.printable(sub.title) + "\n" }
+                    for sub in card.subtasks {
+                        out += indent + (sub.done ? "[x] " : "[ ] ") + BoardCommands.printable(sub.title) + "\n"
+                    }
                 }
             }
         }

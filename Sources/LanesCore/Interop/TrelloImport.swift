@@ -26,14 +26,20 @@ public enum TrelloImport {
     }
 
     /// The board a Trello JSON file describes; malformed JSON or an unexpected shape throws with the line.
-    public static func board(from bytes: [UInt8], file: String, options: Options = Options()) throws(ParseError) -> Board {
+    public static func board(from bytes: [UInt8], file: String, options: Options = Options()) throws(ParseError)
+        -> Board
+    {
         let root = try JSONReader.parse(bytes, file: file)
         var reader = ShapeReader(file: file, options: options)
         if let lists = root.array {
             return try reader.restLists(lists)
         }
         guard root.isObject else {
-            throw ParseError(file: file, line: root.line, message: "expected a Trello export (an object with \"lists\" and \"cards\") or a list of lists; found \(root.kindDescription)")
+            throw ParseError(
+                file: file, line: root.line,
+                message:
+                    "expected a Trello export (an object with \"lists\" and \"cards\") or a list of lists; found \(root.kindDescription)"
+            )
         }
         return try reader.export(root)
     }
@@ -70,13 +76,15 @@ public enum TrelloImport {
             return n
         }
         guard b.count >= 10, b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-"),
-              let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
-              (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year) else { return nil }
+            let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
+            (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year)
+        else { return nil }
         if b.count > 10 {
             // The time: THH:MM, optional :SS and .fraction, then Z or ±HH:MM (or nothing).
             guard b[10] == UInt8(ascii: "T") || b[10] == UInt8(ascii: " "),
-                  let hour = number(11, 2), hour < 24, b.count > 13, b[13] == UInt8(ascii: ":"),
-                  let minute = number(14, 2), minute < 60 else { return nil }
+                let hour = number(11, 2), hour < 24, b.count > 13, b[13] == UInt8(ascii: ":"),
+                let minute = number(14, 2), minute < 60
+            else { return nil }
             var k = 16
             if k < b.count, b[k] == UInt8(ascii: ":") {
                 guard let second = number(k + 1, 2), second <= 60 else { return nil }
@@ -93,7 +101,8 @@ public enum TrelloImport {
                     k += 1
                 } else if b[k] == UInt8(ascii: "+") || b[k] == UInt8(ascii: "-") {
                     guard let h = number(k + 1, 2), h < 24, k + 3 < b.count, b[k + 3] == UInt8(ascii: ":"),
-                          let m = number(k + 4, 2), m < 60 else { return nil }
+                        let m = number(k + 4, 2), m < 60
+                    else { return nil }
                     k += 6
                 }
             }
@@ -124,12 +133,16 @@ public enum TrelloImport {
             ParseError(file: file, line: node.line, message: message)
         }
 
-        func objects(_ node: JSONNode?, _ what: String, required: Bool = true, parent: JSONNode) throws(ParseError) -> [JSONNode] {
+        func objects(_ node: JSONNode?, _ what: String, required: Bool = true, parent: JSONNode) throws(ParseError)
+            -> [JSONNode]
+        {
             guard let node, !node.isNull else {
                 if required { throw fail(parent, "expected \"\(what)\" (an array) in the Trello export") }
                 return []
             }
-            guard let items = node.array else { throw fail(node, "\"\(what)\" must be an array; found \(node.kindDescription)") }
+            guard let items = node.array else {
+                throw fail(node, "\"\(what)\" must be an array; found \(node.kindDescription)")
+            }
             for item in items where !item.isObject {
                 throw fail(item, "each entry of \"\(what)\" must be an object; found \(item.kindDescription)")
             }
@@ -141,13 +154,17 @@ public enum TrelloImport {
                 if required { throw fail(node, "\(what) has no \"\(key)\"") }
                 return nil
             }
-            guard let s = value.string else { throw fail(value, "\(what): \"\(key)\" must be a string; found \(value.kindDescription)") }
+            guard let s = value.string else {
+                throw fail(value, "\(what): \"\(key)\" must be a string; found \(value.kindDescription)")
+            }
             return s
         }
 
         func isClosed(_ node: JSONNode, what: String) throws(ParseError) -> Bool {
             guard let value = node["closed"], !value.isNull else { return false }
-            guard let b = value.bool else { throw fail(value, "\(what): \"closed\" must be true or false; found \(value.kindDescription)") }
+            guard let b = value.bool else {
+                throw fail(value, "\(what): \"closed\" must be true or false; found \(value.kindDescription)")
+            }
             return b
         }
 
@@ -171,7 +188,9 @@ public enum TrelloImport {
 
         func wipLimit(_ list: JSONNode) -> Int? {
             guard let value = list["softLimit"] else { return nil }
-            let n: Int? = value.string.flatMap { Int($0) } ?? value.number.flatMap { $0 == $0.rounded() && $0 < 1e9 ? Int($0) : nil }
+            let n: Int? =
+                value.string.flatMap { Int($0) }
+                ?? value.number.flatMap { $0 == $0.rounded() && $0 < 1e9 ? Int($0) : nil }
             guard let n, n > 0 else { return nil }
             return n
         }
@@ -244,7 +263,9 @@ public enum TrelloImport {
             return board
         }
 
-        func makeCard(_ card: JSONNode, checklists: [JSONNode], labelsByID: [String: JSONNode]) throws(ParseError) -> Card {
+        func makeCard(_ card: JSONNode, checklists: [JSONNode], labelsByID: [String: JSONNode]) throws(ParseError)
+            -> Card
+        {
             var title = try text(card, "name", what: "card", required: true)!
             var tags: [String] = []
             var labels: [JSONNode] = []
@@ -264,14 +285,18 @@ public enum TrelloImport {
             var due: String?
             if let value = card["due"], !value.isNull {
                 guard let text = value.string, let day = TrelloImport.day(fromISODate: text) else {
-                    throw fail(value, "card \"\(title)\": \"due\" must be a real date in ISO 8601, such as \"2024-01-31T12:00:00.000Z\"; found \(value.string.map { "\"\($0)\"" } ?? value.kindDescription)")
+                    throw fail(
+                        value,
+                        "card \"\(title)\": \"due\" must be a real date in ISO 8601, such as \"2024-01-31T12:00:00.000Z\"; found \(value.string.map { "\"\($0)\"" } ?? value.kindDescription)"
+                    )
                 }
                 due = day
             }
 
             var description: [String] = []
             if let desc = try text(card, "desc", what: "card \"\(title)\"", required: false) {
-                description = desc.replacingCRLF().split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+                description = desc.replacingCRLF().split(separator: "\n", omittingEmptySubsequences: false).map(
+                    String.init)
                 while description.last?.allSatisfy(\.isWhitespace) == true { description.removeLast() }
                 while description.first?.allSatisfy(\.isWhitespace) == true { description.removeFirst() }
             }

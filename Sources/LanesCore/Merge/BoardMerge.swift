@@ -26,8 +26,10 @@ public enum BoardMerge {
     }
 
     /// Merges what `ours` and `theirs` each changed since `base`.
-    public static func merge(base: Board, ours: Board, theirs: Board,
-                             matching: (ours: Matching, theirs: Matching) = (.identity, .identity)) -> Result {
+    public static func merge(
+        base: Board, ours: Board, theirs: Board,
+        matching: (ours: Matching, theirs: Matching) = (.identity, .identity)
+    ) -> Result {
         var engine = MergeEngine(base: base, ours: ours, theirs: theirs, matching: matching)
         return engine.run()
     }
@@ -83,7 +85,8 @@ private struct MergeEngine {
             }
             // Both sides added the same card: one card (the first of ours' equal ones still free).
             if let list = addedByOursContent[contentHash(card)],
-               let node = list.first(where: { cardT[$0] < 0 && sameContent(ours.cards[cardO[$0]], card) }) {
+                let node = list.first(where: { cardT[$0] < 0 && sameContent(ours.cards[cardO[$0]], card) })
+            {
                 cardT[node] = s; theirsNode[s] = node; continue
             }
             let node = cardB.count
@@ -141,14 +144,20 @@ private struct MergeEngine {
         /// read more than one way: a card the other side moved first (else both moved it: a collision),
         /// a card it deleted last (whatever this side did to its place vanishes with it).
         var keepBonus: Int {
-            switch self { case .movedAway: 3; case .reordered: 2; case .kept: 1; case .deleted: 0 }
+            switch self {
+            case .movedAway: 3;
+            case .reordered: 2;
+            case .kept: 1;
+            case .deleted: 0
+            }
         }
     }
 
     func fates(_ side: FlatBoard, _ nodeOf: [Int], _ colOf: [Int], present: [Int]) -> [Fate] {
         var fate = [Fate](repeating: .kept, count: base.cards.count)
         for node in 0..<base.cards.count where present[node] < 0 { fate[node] = .deleted }
-        for (s, node) in nodeOf.enumerated() where node < base.cards.count && base.column[node] != colOf[side.column[s]] {
+        for (s, node) in nodeOf.enumerated() where node < base.cards.count && base.column[node] != colOf[side.column[s]]
+        {
             fate[node] = .movedAway
         }
         for (j, indices) in keptInColumn(side, nodeOf, colOf) {
@@ -165,7 +174,9 @@ private struct MergeEngine {
     /// order. A side's order can often be read as more than one set of moves (swapping two cards
     /// moves either); among the longest runs it takes the one with the most `Fate.keepBonus` of
     /// what the other side did, so a collision is reported only when both sides certainly moved a card.
-    func stillPlaced(_ side: FlatBoard, _ nodeOf: [Int], _ colOf: [Int], other: [Fate], otherMoved: [Bool]? = nil) -> [Bool] {
+    func stillPlaced(_ side: FlatBoard, _ nodeOf: [Int], _ colOf: [Int], other: [Fate], otherMoved: [Bool]? = nil)
+        -> [Bool]
+    {
         var still = [Bool](repeating: false, count: side.cards.count)
         for (j, indices) in keptInColumn(side, nodeOf, colOf) {
             guard colOf[j] < base.board.columns.count, !indices.isEmpty else { continue }
@@ -193,8 +204,10 @@ private struct MergeEngine {
             for (s, node) in nodeOf.enumerated() where node < base.cards.count && !still[s] { moved[node] = true }
             return moved
         }
-        let oursStill = stillPlaced(ours, oursNode, oursCol, other: theirsFate, otherMoved: moved(theirsFirst, theirsNode, theirsFate))
-        let theirsStill = stillPlaced(theirs, theirsNode, theirsCol, other: oursFate, otherMoved: moved(oursFirst, oursNode, oursFate))
+        let oursStill = stillPlaced(
+            ours, oursNode, oursCol, other: theirsFate, otherMoved: moved(theirsFirst, theirsNode, theirsFate))
+        let theirsStill = stillPlaced(
+            theirs, theirsNode, theirsCol, other: oursFate, otherMoved: moved(oursFirst, oursNode, oursFate))
 
         // Content of surviving cards, who places each, and where.
         var survives = [Bool](repeating: false, count: nodes)
@@ -217,11 +230,14 @@ private struct MergeEngine {
                 switch (oc, tc) {
                 case let (oc?, tc?):
                     survives[n] = true
-                    let (merged, note) = !tEdited ? (oc, nil) : !oEdited ? (tc, nil) : CardMerge.merge(base: bc, ours: oc, theirs: tc)
+                    let (merged, note) =
+                        !tEdited ? (oc, nil) : !oEdited ? (tc, nil) : CardMerge.merge(base: bc, ours: oc, theirs: tc)
                     content[n] = merged
                     if let note {
-                        conflicts.append(BoardConflict(kind: .editedTwice, card: ItemID(UInt64(n)),
-                                                       message: "\(name(merged)) was edited here and elsewhere: \(note)"))
+                        conflicts.append(
+                            BoardConflict(
+                                kind: .editedTwice, card: ItemID(UInt64(n)),
+                                message: "\(name(merged)) was edited here and elsewhere: \(note)"))
                     }
                     if oMoved {
                         placer[n] = .ours
@@ -234,14 +250,20 @@ private struct MergeEngine {
                         survives[n] = true
                         placer[n] = .ours
                         content[n] = oc
-                        conflicts.append(BoardConflict(kind: .editedAndDeleted, card: ItemID(UInt64(n)), message: "\(name(oc)) was deleted elsewhere but edited here: kept"))
+                        conflicts.append(
+                            BoardConflict(
+                                kind: .editedAndDeleted, card: ItemID(UInt64(n)),
+                                message: "\(name(oc)) was deleted elsewhere but edited here: kept"))
                     }
                 case let (nil, tc?):
                     if tEdited {
                         survives[n] = true
                         placer[n] = .theirs
                         content[n] = tc
-                        conflicts.append(BoardConflict(kind: .editedAndDeleted, card: ItemID(UInt64(n)), message: "\(name(tc)) was deleted here but edited elsewhere: kept"))
+                        conflicts.append(
+                            BoardConflict(
+                                kind: .editedAndDeleted, card: ItemID(UInt64(n)),
+                                message: "\(name(tc)) was deleted here but edited elsewhere: kept"))
                     }
                 case (nil, nil):
                     break
@@ -284,9 +306,13 @@ private struct MergeEngine {
                 let bc = base.board.columns[b]
                 if o >= 0 && t >= 0 {
                     colSurvives[c] = true
-                    let (merged, note) = ColumnMerge.merge(base: bc, ours: ours.board.columns[o], theirs: theirs.board.columns[t])
+                    let (merged, note) = ColumnMerge.merge(
+                        base: bc, ours: ours.board.columns[o], theirs: theirs.board.columns[t])
                     columnContent[c] = merged
-                    if let note { conflicts.append(BoardConflict(kind: .columnChangedTwice, message: "Column “\(bc.title)” was \(note)")) }
+                    if let note {
+                        conflicts.append(
+                            BoardConflict(kind: .columnChangedTwice, message: "Column “\(bc.title)” was \(note)"))
+                    }
                     if !oColStill[o] {
                         colPlacer[c] = .ours
                         if !tColStill[t] { columnsMovedTwice.append(c) }
@@ -299,11 +325,17 @@ private struct MergeEngine {
                     var column = o >= 0 ? ours.board.columns[o] : theirs.board.columns[t]
                     column.cards = []
                     columnContent[c] = column
-                    let kept = (0..<nodes).filter { survives[$0] && finalColumn[$0] == c }.prefix(5).map { name(content[$0]!) }
+                    let kept = (0..<nodes).filter { survives[$0] && finalColumn[$0] == c }.prefix(5).map {
+                        name(content[$0]!)
+                    }
                     let here = o >= 0 ? "elsewhere" : "here"
                     let other = o >= 0 ? "here" : "elsewhere"
-                    conflicts.append(BoardConflict(kind: .columnDeletedWithChanges, card: nil,
-                        message: "Column “\(column.title)” was deleted \(here) but cards changed in it \(other): kept with \(Board.listed(kept, or: "and"))\(columnHolds[c] > 5 ? " and \(columnHolds[c] - 5) more" : "")"))
+                    conflicts.append(
+                        BoardConflict(
+                            kind: .columnDeletedWithChanges, card: nil,
+                            message:
+                                "Column “\(column.title)” was deleted \(here) but cards changed in it \(other): kept with \(Board.listed(kept, or: "and"))\(columnHolds[c] > 5 ? " and \(columnHolds[c] - 5) more" : "")"
+                        ))
                 }
             } else {
                 colSurvives[c] = true
@@ -318,8 +350,11 @@ private struct MergeEngine {
             let oAnchor = OrderMerge.anchors(in: oursCol, stationary: stationaryColumn)
             let tAnchor = OrderMerge.anchors(in: theirsCol, stationary: stationaryColumn)
             for c in columnsMovedTwice where oAnchor[c]! != tAnchor[c]! {
-                conflicts.append(BoardConflict(kind: .columnChangedTwice,
-                    message: "Column “\(columnContent[c]!.title)” was moved here and elsewhere: this side's place kept"))
+                conflicts.append(
+                    BoardConflict(
+                        kind: .columnChangedTwice,
+                        message:
+                            "Column “\(columnContent[c]!.title)” was moved here and elsewhere: this side's place kept"))
             }
         }
         let columnOrder = OrderMerge.merge(
@@ -327,7 +362,10 @@ private struct MergeEngine {
             ours: oursCol, theirs: theirsCol,
             stationary: { colSurvives[$0] && colPlacer[$0] == nil },
             placedHere: { c, side in colSurvives[c] && colPlacer[c] == side },
-            shared: { c in colSurvives[c] && colO[c] >= 0 && colT[c] >= 0 && (colB[c] < 0 || (!oColStill[colO[c]] && !tColStill[colT[c]])) },
+            shared: { c in
+                colSurvives[c] && colO[c] >= 0 && colT[c] >= 0
+                    && (colB[c] < 0 || (!oColStill[colO[c]] && !tColStill[colT[c]]))
+            },
             runsInOrder: { columnContent[$0]!.title < columnContent[$1]!.title })
 
         // Moved to two places: the same target column and the same stationary neighbour before it is one place.
@@ -336,16 +374,28 @@ private struct MergeEngine {
         if !movedTwice.isEmpty {
             var oAnchor: [Int: Int?] = [:], tAnchor: [Int: Int?] = [:]
             let needed = Set(movedTwice.map { ours.column[cardO[$0]] })
-            for j in needed { oAnchor.merge(OrderMerge.anchors(in: sideSequence(ours, j, oursNode), stationary: stationaryCard)) { a, _ in a } }
+            for j in needed {
+                oAnchor.merge(OrderMerge.anchors(in: sideSequence(ours, j, oursNode), stationary: stationaryCard)) {
+                    a, _ in a
+                }
+            }
             let neededT = Set(movedTwice.map { theirs.column[cardT[$0]] })
-            for j in neededT { tAnchor.merge(OrderMerge.anchors(in: sideSequence(theirs, j, theirsNode), stationary: stationaryCard)) { a, _ in a } }
+            for j in neededT {
+                tAnchor.merge(OrderMerge.anchors(in: sideSequence(theirs, j, theirsNode), stationary: stationaryCard)) {
+                    a, _ in a
+                }
+            }
             for n in movedTwice {
                 let oc = oursCol[ours.column[cardO[n]]], tc = theirsCol[theirs.column[cardT[n]]]
                 if oc != tc || oAnchor[n]! != tAnchor[n]! {
                     movedTwiceReported.insert(n)
                     let column = columnContent[oc]?.title ?? ""
-                    conflicts.append(BoardConflict(kind: .movedTwice, card: ItemID(UInt64(n)),
-                        message: "\(name(content[n]!)) was moved here and elsewhere: this side's place kept (in “\(column)”)"))
+                    conflicts.append(
+                        BoardConflict(
+                            kind: .movedTwice, card: ItemID(UInt64(n)),
+                            message:
+                                "\(name(content[n]!)) was moved here and elsewhere: this side's place kept (in “\(column)”)"
+                        ))
                 }
             }
         }
@@ -377,12 +427,17 @@ private struct MergeEngine {
                 column.id = .fresh()
                 usedColumnIDs.insert(column.id)
             }
-            let bSeq = colB[c] >= 0 ? Array(base.columnStart[colB[c]]..<(base.columnStart[colB[c]] + base.board.columns[colB[c]].cards.count)) : []
+            let bSeq =
+                colB[c] >= 0
+                ? Array(
+                    base.columnStart[colB[c]]..<(base.columnStart[colB[c]] + base.board.columns[colB[c]].cards.count))
+                : []
             let oSeq = oursColumnOf[c] >= 0 ? sideSequence(ours, oursColumnOf[c], oursNode) : []
             let tSeq = theirsColumnOf[c] >= 0 ? sideSequence(theirs, theirsColumnOf[c], theirsNode) : []
             func shared(_ n: Int) -> Bool {
                 guard survives[n], cardO[n] >= 0, cardT[n] >= 0, finalColumn[n] == c,
-                      oursCol[ours.column[cardO[n]]] == c, theirsCol[theirs.column[cardT[n]]] == c else { return false }
+                    oursCol[ours.column[cardO[n]]] == c, theirsCol[theirs.column[cardT[n]]] == c
+                else { return false }
                 return cardB[n] < 0 || (!oursStill[cardO[n]] && !theirsStill[cardT[n]])
             }
             if !oSeq.isEmpty && !tSeq.isEmpty {
@@ -390,10 +445,15 @@ private struct MergeEngine {
                 let oSkeleton = oSeq.filter { stationaryCard($0) || shared($0) }
                 let tSkeleton = tSeq.filter { stationaryCard($0) || shared($0) }
                 if oSkeleton != tSkeleton {
-                    for (a, b) in zip(oSkeleton, tSkeleton) where a != b && cardB[a] >= 0 && !movedTwiceReported.contains(a) {
+                    for (a, b) in zip(oSkeleton, tSkeleton)
+                    where a != b && cardB[a] >= 0 && !movedTwiceReported.contains(a) {
                         movedTwiceReported.insert(a)
-                        conflicts.append(BoardConflict(kind: .movedTwice, card: ItemID(UInt64(a)),
-                            message: "\(name(content[a]!)) was moved here and elsewhere: this side's place kept (in “\(column.title)”)"))
+                        conflicts.append(
+                            BoardConflict(
+                                kind: .movedTwice, card: ItemID(UInt64(a)),
+                                message:
+                                    "\(name(content[a]!)) was moved here and elsewhere: this side's place kept (in “\(column.title)”)"
+                            ))
                     }
                 }
             }
@@ -401,7 +461,11 @@ private struct MergeEngine {
                 base: bSeq, ours: oSeq, theirs: tSeq, stationary: stationaryCard,
                 placedHere: { n, side in survives[n] && placer[n] == side && finalColumn[n] == c },
                 shared: shared,
-                runsInOrder: { (content[$0]!.title, content[$0]!.descriptionLines.joined(separator: "\n")) < (content[$1]!.title, content[$1]!.descriptionLines.joined(separator: "\n")) })
+                runsInOrder: {
+                    (content[$0]!.title, content[$0]!.descriptionLines.joined(separator: "\n")) < (
+                        content[$1]!.title, content[$1]!.descriptionLines.joined(separator: "\n")
+                    )
+                })
             for n in order {
                 var card = content[n]!
                 if cardO[n] >= 0 {
@@ -428,8 +492,9 @@ private struct MergeEngine {
         // The flow setting (#28): theirs when only they changed it.
         let baseFlow = base.board.acceptRules.flow, theirsFlow = theirs.board.acceptRules.flow
         if theirsFlow != baseFlow && ours.board.acceptRules.flow == baseFlow { result.acceptRules.flow = theirsFlow }
-        return BoardMerge.Result(board: result, conflicts: conflicts, incomingChanges: incoming,
-                                 theirsIdentity: theirsIdentity, theirsColumns: theirsCol.map { resultColumnOf[$0] })
+        return BoardMerge.Result(
+            board: result, conflicts: conflicts, incomingChanges: incoming,
+            theirsIdentity: theirsIdentity, theirsColumns: theirsCol.map { resultColumnOf[$0] })
     }
 
     func sideSequence(_ side: FlatBoard, _ j: Int, _ nodeOf: [Int]) -> [Int] {
@@ -442,7 +507,9 @@ private struct MergeEngine {
         let nbc = base.board.columns.count
         var fate = (0..<nbc).map { present[$0] < 0 ? Fate.deleted : .kept }
         let fromBase = colOf.filter { $0 < nbc }
-        for (k, must) in OrderMerge.mustMove(fromBase, limit: nbc).enumerated() where must { fate[fromBase[k]] = .reordered }
+        for (k, must) in OrderMerge.mustMove(fromBase, limit: nbc).enumerated() where must {
+            fate[fromBase[k]] = .reordered
+        }
         return fate
     }
 
@@ -475,7 +542,9 @@ private struct MergeEngine {
         let oursCol = self.oursCol, theirsCol = self.theirsCol
         let o = table(ours.board) { oursCol[$0] }
         let t = table(theirs.board) { theirsCol[$0] }
-        if t == b && resultTitlesMatchOurs(resultColumnOf: resultColumnOf, result: result) { return ours.board.acceptRules }
+        if t == b && resultTitlesMatchOurs(resultColumnOf: resultColumnOf, result: result) {
+            return ours.board.acceptRules
+        }
         func title(_ n: Name) -> String? {
             switch n {
             case .column(let c): resultColumnOf[c].map { result.columns[$0].title }
@@ -487,7 +556,9 @@ private struct MergeEngine {
         let oursTitles = ours.board.columns.map(\.title)
         for (j, c) in oursCol.enumerated() {
             if let r = resultColumnOf[c] {
-                if result.columns[r].title != oursTitles[j] { rules.renameColumn(oursTitles[j], to: result.columns[r].title) }
+                if result.columns[r].title != oursTitles[j] {
+                    rules.renameColumn(oursTitles[j], to: result.columns[r].title)
+                }
             } else {
                 rules.removeColumn(oursTitles[j])
             }
@@ -498,7 +569,11 @@ private struct MergeEngine {
             if ov == bv || ov == tv {
                 rules.setSources(tv?.compactMap(title), for: column)
             } else {
-                conflicts.append(BoardConflict(kind: .columnChangedTwice, message: "The accept rule of “\(column)” was changed here and elsewhere: this side's rule kept"))
+                conflicts.append(
+                    BoardConflict(
+                        kind: .columnChangedTwice,
+                        message: "The accept rule of “\(column)” was changed here and elsewhere: this side's rule kept")
+                )
             }
         }
         return rules
@@ -506,16 +581,21 @@ private struct MergeEngine {
 
     /// Swimlanes: whichever side changed them; when both did, differently, this side's are kept (and said).
     mutating func mergeSwimlanes() -> Swimlanes? {
-        let b = base.board.acceptRules.swimlanes, o = ours.board.acceptRules.swimlanes, t = theirs.board.acceptRules.swimlanes
+        let b = base.board.acceptRules.swimlanes, o = ours.board.acceptRules.swimlanes,
+            t = theirs.board.acceptRules.swimlanes
         if t == b || o == t { return o }
         if o == b { return t }
-        conflicts.append(BoardConflict(kind: .columnChangedTwice, message: "The swimlanes were changed here and elsewhere: this side's kept"))
+        conflicts.append(
+            BoardConflict(
+                kind: .columnChangedTwice, message: "The swimlanes were changed here and elsewhere: this side's kept"))
         return o
     }
 
     func resultTitlesMatchOurs(resultColumnOf: [Int?], result: Board) -> Bool {
         for (j, c) in oursCol.enumerated() {
-            guard let r = resultColumnOf[c], result.columns[r].title == ours.board.columns[j].title else { return false }
+            guard let r = resultColumnOf[c], result.columns[r].title == ours.board.columns[j].title else {
+                return false
+            }
         }
         return true
     }

@@ -13,14 +13,23 @@ public enum CardMerge {
         var notes: [String] = []
         // Title and tags: the text without tags and the tag list merge separately.
         if o.title != b.title && t.title != b.title && o.title != t.title {
-            let bt = Card.retagged(title: b.title, tags: []), ot = Card.retagged(title: o.title, tags: []), tt = Card.retagged(title: t.title, tags: [])
+            let bt = Card.retagged(title: b.title, tags: []), ot = Card.retagged(title: o.title, tags: []),
+                tt = Card.retagged(title: t.title, tags: [])
             let tags = mergeList(base: b.tags, ours: o.tags, theirs: t.tags)
             var text: String
-            if ot == bt { text = tt } else if tt == bt || ot == tt { text = ot } else {
+            if ot == bt {
+                text = tt
+            } else if tt == bt || ot == tt {
+                text = ot
+            } else {
                 text = ot + titleJoiner + tt
                 notes.append("both titles kept")
             }
-            if text == ot && tags == o.tags { card.title = o.title } else if text == tt && tags == t.tags { card.title = t.title } else {
+            if text == ot && tags == o.tags {
+                card.title = o.title
+            } else if text == tt && tags == t.tags {
+                card.title = t.title
+            } else {
                 card.title = Card.retagged(title: text, tags: tags)
             }
         } else if o.title == b.title {
@@ -43,7 +52,9 @@ public enum CardMerge {
             (a.title, a.done ? 1 : 0) < (c.title, c.done ? 1 : 0)
         }
         card.extraLines = mergeList(base: b.extraLines, ours: o.extraLines, theirs: t.extraLines)
-        if o.done == b.done { card.done = t.done } else if t.done != b.done && o.done != t.done {
+        if o.done == b.done {
+            card.done = t.done
+        } else if t.done != b.done && o.done != t.done {
             notes.append("this side's done mark kept")
         }
         return (card, notes.isEmpty ? nil : notes.joined(separator: "; "))
@@ -64,7 +75,9 @@ enum ColumnMerge {
         if o.wipLimit == b.wipLimit {
             column.wipLimit = t.wipLimit
         } else if t.wipLimit != b.wipLimit && o.wipLimit != t.wipLimit {
-            notes.append("WIP limit set here to \(o.wipLimit.map(String.init) ?? "none") and elsewhere to \(t.wipLimit.map(String.init) ?? "none"): \(o.wipLimit.map(String.init) ?? "none") kept")
+            notes.append(
+                "WIP limit set here to \(o.wipLimit.map(String.init) ?? "none") and elsewhere to \(t.wipLimit.map(String.init) ?? "none"): \(o.wipLimit.map(String.init) ?? "none") kept"
+            )
         }
         column.extraLines = mergeList(base: b.extraLines, ours: o.extraLines, theirs: t.extraLines)
         return (column, notes.isEmpty ? nil : notes.joined(separator: "; "))

@@ -43,7 +43,9 @@ func sameBytes(_ a: String, _ b: String) -> Bool {
     // Native strings compare their contiguous bytes at once (the generic loop cost 11 % of `lanes metrics`).
     if let equal = a.utf8.withContiguousStorageIfAvailable({ x in
         b.utf8.withContiguousStorageIfAvailable { y in x.elementsEqual(y) }
-    }), let equal { return equal }
+    }), let equal {
+        return equal
+    }
     return a.utf8.elementsEqual(b.utf8)
 }
 
@@ -53,7 +55,8 @@ func fnvFold(_ text: String, into h: inout UInt64) {
     if let done = text.utf8.withContiguousStorageIfAvailable({ bytes -> Bool in
         for b in bytes { h = (h ^ UInt64(b)) &* prime }
         return true
-    }), done {} else {
+    }), done {
+    } else {
         for b in text.utf8 { h = (h ^ UInt64(b)) &* prime }
     }
     h = (h ^ 0xFF) &* prime
@@ -90,7 +93,11 @@ func sameUntagged(_ a: String, _ b: String) -> Bool {
 func contentHash(_ card: Card) -> UInt64 {
     var h = titleHash(card)
     fnvFold(card.due ?? "", into: &h)
-    h = (h ^ UInt64(card.descriptionLines.count &* 3 &+ card.subtasks.count &* 5 &+ card.extraLines.count &* 7 &+ (card.done ? 1 : 0))) &* 0x100_0000_01B3
+    h =
+        (h
+            ^ UInt64(
+                card.descriptionLines.count &* 3 &+ card.subtasks.count &* 5 &+ card.extraLines.count &* 7
+                    &+ (card.done ? 1 : 0))) &* 0x100_0000_01B3
     return h
 }
 
@@ -114,10 +121,11 @@ struct SideMatch {
 /// Pairs base's cards and columns with one side's; see DECISIONS.md "#12 merge" for the rule.
 enum BoardMatcher {
     static func match(base: FlatBoard, side: FlatBoard, by mode: BoardMerge.Matching) -> SideMatch {
-        var m = SideMatch(cardToBase: Array(repeating: nil, count: side.cards.count),
-                          baseToCard: Array(repeating: nil, count: base.cards.count),
-                          columnToBase: Array(repeating: nil, count: side.board.columns.count),
-                          baseToColumn: Array(repeating: nil, count: base.board.columns.count))
+        var m = SideMatch(
+            cardToBase: Array(repeating: nil, count: side.cards.count),
+            baseToCard: Array(repeating: nil, count: base.cards.count),
+            columnToBase: Array(repeating: nil, count: side.board.columns.count),
+            baseToColumn: Array(repeating: nil, count: base.board.columns.count))
         switch mode {
         case .identity:
             var baseIndex: [ItemID: Int] = [:]
@@ -142,7 +150,8 @@ enum BoardMatcher {
             // 2. The same title, other fields edited.
             pairGroups(base: base, side: side, hash: titleHash, equal: { sameBytes($0.title, $1.title) }, into: &m)
             // 2b. The same title but for its #tags (a swimlane move rewrites a tag; moved and retagged at once).
-            pairGroups(base: base, side: side, hash: untaggedTitleHash, equal: { sameUntagged($0.title, $1.title) }, into: &m)
+            pairGroups(
+                base: base, side: side, hash: untaggedTitleHash, equal: { sameUntagged($0.title, $1.title) }, into: &m)
             matchColumns(base: base, side: side, into: &m)
             // 3. The same slot (same matched neighbour before it, in the matched column) with a similar text.
             pairSlots(base: base, side: side, into: &m)
@@ -151,15 +160,19 @@ enum BoardMatcher {
     }
 
     /// Pairs unmatched cards that are `equal` (which `hash` respects), nearest flat position first.
-    private static func pairGroups(base: FlatBoard, side: FlatBoard, hash: (Card) -> UInt64, equal: (Card, Card) -> Bool,
-                                   into m: inout SideMatch) {
+    private static func pairGroups(
+        base: FlatBoard, side: FlatBoard, hash: (Card) -> UInt64, equal: (Card, Card) -> Bool,
+        into m: inout SideMatch
+    ) {
         // Groups of equal base cards, found by hash (a hash shared by unequal cards gives several groups).
         var groupsByHash: [UInt64: [Int]] = [:]
         var groups: [[Int]] = []
         groupsByHash.reserveCapacity(base.cards.count)
         for (i, card) in base.cards.enumerated() where m.baseToCard[i] == nil {
             let h = hash(card)
-            if let candidates = groupsByHash[h], let g = candidates.first(where: { equal(base.cards[groups[$0][0]], card) }) {
+            if let candidates = groupsByHash[h],
+                let g = candidates.first(where: { equal(base.cards[groups[$0][0]], card) })
+            {
                 groups[g].append(i)
             } else {
                 groupsByHash[h, default: []].append(groups.count)
@@ -171,7 +184,8 @@ enum BoardMatcher {
         var order: [Int] = []
         for (s, card) in side.cards.enumerated() where m.cardToBase[s] == nil {
             guard let candidates = groupsByHash[hash(card)],
-                  let k = candidates.first(where: { equal(base.cards[groups[$0][0]], card) }) else { continue }
+                let k = candidates.first(where: { equal(base.cards[groups[$0][0]], card) })
+            else { continue }
             if sideGroups[k] == nil { order.append(k) }
             sideGroups[k, default: []].append(s)
         }
@@ -189,7 +203,10 @@ enum BoardMatcher {
                     var score = 0
                     if side.position[s] > 0, base.position[b] > 0, m.cardToBase[s - 1] == b - 1 { score -= 1 }
                     if s + 1 < side.cards.count, side.column[s + 1] == side.column[s], m.cardToBase[s + 1] == b + 1,
-                       b + 1 < base.cards.count, base.column[b + 1] == base.column[b] { score -= 1 }
+                        b + 1 < base.cards.count, base.column[b + 1] == base.column[b]
+                    {
+                        score -= 1
+                    }
                     return score
                 }
                 var candidates: [(agreement: Int, distance: Int, b: Int, s: Int)] = []
@@ -211,7 +228,9 @@ enum BoardMatcher {
     private static func matchColumns(base: FlatBoard, side: FlatBoard, into m: inout SideMatch) {
         let bc = base.board.columns, sc = side.board.columns
         var byTitle: [String: [Int]] = [:]
-        for (i, c) in bc.enumerated() where m.baseToColumn[i] == nil { byTitle[c.title.lowercased(), default: []].append(i) }
+        for (i, c) in bc.enumerated() where m.baseToColumn[i] == nil {
+            byTitle[c.title.lowercased(), default: []].append(i)
+        }
         var used: [String: Int] = [:]
         for (j, c) in sc.enumerated() where m.columnToBase[j] == nil {
             let t = c.title.lowercased()
@@ -227,7 +246,9 @@ enum BoardMatcher {
             var counts: [Int: Int] = [:]
             let start = side.columnStart[j]
             for s in start..<(start + sc[j].cards.count) {
-                if let b = m.cardToBase[s], m.baseToColumn[base.column[b]] == nil { counts[base.column[b], default: 0] += 1 }
+                if let b = m.cardToBase[s], m.baseToColumn[base.column[b]] == nil {
+                    counts[base.column[b], default: 0] += 1
+                }
             }
             if let best = counts.max(by: { ($0.value, -$0.key) < ($1.value, -$1.key) }) {
                 m.columnToBase[j] = best.key
@@ -265,14 +286,18 @@ enum BoardMatcher {
                 }
                 if bp == nil || bp! >= baseCount || m.baseToCard[base.columnStart[bcol] + bp!] != nil {
                     // Before the counterpart of its successor, else the same index in the column.
-                    if p + 1 < col.cards.count, let next = m.cardToBase[s + 1], base.column[next] == bcol, base.position[next] > 0 {
+                    if p + 1 < col.cards.count, let next = m.cardToBase[s + 1], base.column[next] == bcol,
+                        base.position[next] > 0
+                    {
                         bp = base.position[next] - 1
                     } else {
                         bp = p
                     }
                     exact = false
                 }
-                guard let q = bp, let b = base.index(column: bcol, position: q), m.baseToCard[b] == nil else { continue }
+                guard let q = bp, let b = base.index(column: bcol, position: q), m.baseToCard[b] == nil else {
+                    continue
+                }
                 if similar(base.cards[b], side.cards[s], exactSlot: exact) { m.pair(b, s) }
             }
         }
@@ -289,7 +314,8 @@ enum BoardMatcher {
         if union == 0 { (union, common) = (ta.union(tb).count, sharedTags) }
         if union > 0 && (exactSlot ? common * 3 > union : common * 2 >= union) { return true }
         let hasDetails = !a.descriptionLines.isEmpty || !a.subtasks.isEmpty || !a.extraLines.isEmpty
-        return hasDetails && a.descriptionLines == b.descriptionLines && a.subtasks == b.subtasks && a.extraLines == b.extraLines
+        return hasDetails && a.descriptionLines == b.descriptionLines && a.subtasks == b.subtasks
+            && a.extraLines == b.extraLines
     }
 
     /// A title's lowercased words: those that are not tags, and its `#tag` words.

@@ -77,17 +77,21 @@ extension BoardMerge {
     /// The text is written with theirs' file info remapped through the result, so the lines of
     /// cards and columns nobody changed come out byte for byte as they are on disk. That info is
     /// returned with it: with `result.board` it is the base of the next merge.
-    public static func mergeFiles(base: (board: Board, info: BoardFileInfo)?,
-                                  ours: Board, oursInfo: BoardFileInfo? = nil, oursMatching: Matching = .identity,
-                                  theirs bytes: [UInt8], theirsFile: String,
-                                  theirsRules: AcceptRules? = nil) throws(ParseError) -> (text: String, info: BoardFileInfo, result: Result) {
+    public static func mergeFiles(
+        base: (board: Board, info: BoardFileInfo)?,
+        ours: Board, oursInfo: BoardFileInfo? = nil, oursMatching: Matching = .identity,
+        theirs bytes: [UInt8], theirsFile: String,
+        theirsRules: AcceptRules? = nil
+    ) throws(ParseError) -> (text: String, info: BoardFileInfo, result: Result) {
         var (theirsBoard, theirsInfo) = try BoardFormat.parse(bytes, file: theirsFile)
         theirsBoard.acceptRules = theirsRules ?? base?.board.acceptRules ?? ours.acceptRules
-        let baseBoard = base?.board ?? {
-            var empty = Board()
-            empty.acceptRules = theirsBoard.acceptRules
-            return empty
-        }()
+        let baseBoard =
+            base?.board
+            ?? {
+                var empty = Board()
+                empty.acceptRules = theirsBoard.acceptRules
+                return empty
+            }()
         let result = merge(base: baseBoard, ours: ours, theirs: theirsBoard, matching: (oursMatching, .content))
         var info = theirsInfo.remapped(through: result, theirs: theirsBoard)
         if let oursInfo {

@@ -117,11 +117,13 @@ enum OrderMerge {
     /// has them. A node a side placed follows the nearest skeleton node before it in that side's
     /// sequence, so a card added after a card both sides added lands after it. A node only the
     /// other side moved is no anchor: "after Y", said before Y moved, means where Y was.
-    static func merge(base: [Int], ours: [Int], theirs: [Int],
-                      stationary: (Int) -> Bool,
-                      placedHere: (Int, MergeSide) -> Bool,
-                      shared: (Int) -> Bool,
-                      runsInOrder: (Int, Int) -> Bool) -> [Int] {
+    static func merge(
+        base: [Int], ours: [Int], theirs: [Int],
+        stationary: (Int) -> Bool,
+        placedHere: (Int, MergeSide) -> Bool,
+        shared: (Int) -> Bool,
+        runsInOrder: (Int, Int) -> Bool
+    ) -> [Int] {
         var oursRuns: [Int: [Int]] = [:]
         var theirsRuns: [Int: [Int]] = [:]
         let start = -1
@@ -169,7 +171,9 @@ enum OrderMerge {
         }
         // The skeleton: stationary nodes (in base order, which both sides keep) with the shared
         // ones where ours has them (ours is where a node both moved lands).
-        let skeleton = ours.isEmpty ? (theirs.isEmpty ? base.filter(stationary) : theirs.filter(isSkeleton)) : ours.filter(isSkeleton)
+        let skeleton =
+            ours.isEmpty
+            ? (theirs.isEmpty ? base.filter(stationary) : theirs.filter(isSkeleton)) : ours.filter(isSkeleton)
         emit(after: start)
         for node in skeleton {
             result.append(node)
@@ -242,7 +246,11 @@ func mergeList<T: Hashable>(base: [T], ours: [T], theirs: [T], less: (T, T) -> B
             if !inOurs[n] || !inTheirs[n] { return false }  // removed by a side
             return side == (oursStill.contains(n) ? .theirs : .ours)
         },
-        shared: { n in n < base.count ? (inOurs[n] && inTheirs[n] && !oursStill.contains(n) && !theirsStill.contains(n)) : inOurs[n] && inTheirs[n] },
+        shared: { n in
+            n < base.count
+                ? (inOurs[n] && inTheirs[n] && !oursStill.contains(n) && !theirsStill.contains(n))
+                : inOurs[n] && inTheirs[n]
+        },
         runsInOrder: { less(values[$0], values[$1]) })
     return merged.map { values[$0] }
 }

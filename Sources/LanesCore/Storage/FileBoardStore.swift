@@ -1,8 +1,8 @@
 import DragKit
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A board file on disk as a `BoardStore`: every save merges with what others wrote meanwhile.
@@ -29,8 +29,10 @@ public final class FileBoardStore: BoardStore {
     /// The text of the cards as last written, by chunk: a save formats only what changed.
     let textCache = CardTextCache()
 
-    private init(path: String, info: BoardFileInfo, known: Board, fingerprint: FileFingerprint?,
-                 rulesFingerprint: FileFingerprint?) {
+    private init(
+        path: String, info: BoardFileInfo, known: Board, fingerprint: FileFingerprint?,
+        rulesFingerprint: FileFingerprint?
+    ) {
         self.path = path
         rulesPath = AcceptRules.sidecarPath(forBoard: path)
         self.info = info
@@ -42,7 +44,9 @@ public final class FileBoardStore: BoardStore {
 
     /// Opens a board file, creating it from `starter` (Markdown) when missing.
     /// A malformed board or rules file throws its `file:line:` error.
-    public static func open(_ path: String, starter: String?) throws -> (store: FileBoardStore, board: Board, created: Bool) {
+    public static func open(_ path: String, starter: String?) throws -> (
+        store: FileBoardStore, board: Board, created: Bool
+    ) {
         let (rules, rulesFP) = try AcceptRules.read(AcceptRules.sidecarPath(forBoard: path))
         let loaded: (bytes: [UInt8], fingerprint: FileFingerprint)
         do {
@@ -53,10 +57,15 @@ public final class FileBoardStore: BoardStore {
             let bytes = Array(BoardFormat.serialize(board, info: info).utf8)
             let fp = try SafeFile.writeAtomically(bytes, to: path, expecting: nil)
             board.acceptRules = rules
-            return (FileBoardStore(path: path, info: info, known: board, fingerprint: fp, rulesFingerprint: rulesFP), board, true)
+            return (
+                FileBoardStore(path: path, info: info, known: board, fingerprint: fp, rulesFingerprint: rulesFP), board,
+                true
+            )
         }
-        let (store, board) = try Reading(path: path, bytes: loaded.bytes, fingerprint: loaded.fingerprint, rules: rules,
-                                         rulesFingerprint: rulesFP).finish()
+        let (store, board) = try Reading(
+            path: path, bytes: loaded.bytes, fingerprint: loaded.fingerprint, rules: rules,
+            rulesFingerprint: rulesFP
+        ).finish()
         return (store, board, false)
     }
 
@@ -74,7 +83,10 @@ public final class FileBoardStore: BoardStore {
         /// The board file's size in bytes.
         public let size: Int
 
-        init(path: String, bytes: [UInt8], fingerprint: FileFingerprint, rules: AcceptRules, rulesFingerprint: FileFingerprint?) {
+        init(
+            path: String, bytes: [UInt8], fingerprint: FileFingerprint, rules: AcceptRules,
+            rulesFingerprint: FileFingerprint?
+        ) {
             self.path = path
             self.bytes = bytes
             self.fingerprint = fingerprint
@@ -91,7 +103,9 @@ public final class FileBoardStore: BoardStore {
             let (rules, rulesFP) = try AcceptRules.read(AcceptRules.sidecarPath(forBoard: path))
             do {
                 let loaded = try SafeFile.read(path)
-                return Reading(path: path, bytes: loaded.bytes, fingerprint: loaded.fingerprint, rules: rules, rulesFingerprint: rulesFP)
+                return Reading(
+                    path: path, bytes: loaded.bytes, fingerprint: loaded.fingerprint, rules: rules,
+                    rulesFingerprint: rulesFP)
             } catch StorageError.notFound {
                 return nil
             }
@@ -111,14 +125,18 @@ public final class FileBoardStore: BoardStore {
             self.bytes = []
             var (board, info) = try BoardFormat.parse(bytes, file: path)
             board.acceptRules = rules
-            return (FileBoardStore(path: path, info: info, known: board, fingerprint: fingerprint, rulesFingerprint: rulesFingerprint),
-                    board)
+            return (
+                FileBoardStore(
+                    path: path, info: info, known: board, fingerprint: fingerprint, rulesFingerprint: rulesFingerprint),
+                board
+            )
         }
     }
 
     /// A store for `path` that has read nothing yet: `load()` reads the board (commands that change it).
     public static func unread(_ path: String) -> FileBoardStore {
-        FileBoardStore(path: path, info: BoardFileInfo(dialect: .taskell), known: Board(), fingerprint: nil, rulesFingerprint: nil)
+        FileBoardStore(
+            path: path, info: BoardFileInfo(dialect: .taskell), known: Board(), fingerprint: nil, rulesFingerprint: nil)
     }
 
     /// Writes `board` as a new board file (and its rules beside it), atomically, under the write lock.
@@ -129,11 +147,13 @@ public final class FileBoardStore: BoardStore {
             if current != nil && !replace {
                 throw CommandError(.badInput, "\(path) exists; add --replace to overwrite it")
             }
-            try SafeFile.writeAtomically(Array(BoardFormat.serialize(board, info: info).utf8), to: path, expecting: current)
+            try SafeFile.writeAtomically(
+                Array(BoardFormat.serialize(board, info: info).utf8), to: path, expecting: current)
             let rulesPath = AcceptRules.sidecarPath(forBoard: path)
             let rulesFP = try SafeFile.fingerprint(rulesPath)
             if !board.acceptRules.isDisposable {
-                try SafeFile.writeAtomically(Array(board.acceptRules.serialized().utf8), to: rulesPath, expecting: rulesFP)
+                try SafeFile.writeAtomically(
+                    Array(board.acceptRules.serialized().utf8), to: rulesPath, expecting: rulesFP)
             } else if rulesFP != nil, unlink(rulesPath) != 0, errno != ENOENT {
                 throw StorageError.writeFailed(path: rulesPath, reason: POSIX.message(errno))
             }
@@ -176,7 +196,7 @@ public final class FileBoardStore: BoardStore {
         do {
             disk = try readDisk()
         } catch StorageError.stillBeingWritten {
-            return nil   // another program is writing it in place: the board on screen stays until it is done
+            return nil  // another program is writing it in place: the board on screen stays until it is done
         }
         guard let adopted = adopt(disk) else {
             // Same bytes (touched, or rewritten identically): remember the new metadata only.
@@ -374,7 +394,9 @@ public final class FileBoardStore: BoardStore {
     private func writeRules(_ rules: AcceptRules, expecting expected: FileFingerprint?) throws -> FileFingerprint? {
         if rules.isDisposable {
             guard let expected else { return nil }
-            guard try SafeFile.fingerprint(rulesPath) == expected else { throw StorageError.modifiedOnDisk(path: rulesPath) }
+            guard try SafeFile.fingerprint(rulesPath) == expected else {
+                throw StorageError.modifiedOnDisk(path: rulesPath)
+            }
             if unlink(rulesPath) != 0 && errno != ENOENT {
                 throw StorageError.writeFailed(path: rulesPath, reason: POSIX.message(errno))
             }

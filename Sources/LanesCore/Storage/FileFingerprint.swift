@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Identifies the exact on-disk state of a file (device, inode, size, mtime with nanoseconds, and a hash of its bytes).
@@ -30,11 +30,11 @@ public struct FileFingerprint: Hashable, Sendable, CustomStringConvertible {
         inode = UInt64(truncatingIfNeeded: st.st_ino)
         size = Int64(st.st_size)
         #if canImport(Darwin)
-        modificationSeconds = Int64(st.st_mtimespec.tv_sec)
-        modificationNanoseconds = Int64(st.st_mtimespec.tv_nsec)
+            modificationSeconds = Int64(st.st_mtimespec.tv_sec)
+            modificationNanoseconds = Int64(st.st_mtimespec.tv_nsec)
         #else
-        modificationSeconds = Int64(st.st_mtim.tv_sec)
-        modificationNanoseconds = Int64(st.st_mtim.tv_nsec)
+            modificationSeconds = Int64(st.st_mtim.tv_sec)
+            modificationNanoseconds = Int64(st.st_mtim.tv_nsec)
         #endif
         self.contentHash = contentHash
     }
@@ -42,7 +42,8 @@ public struct FileFingerprint: Hashable, Sendable, CustomStringConvertible {
     /// Whether device, inode, size and mtime agree (the content is not looked at).
     func sameMetadata(as other: FileFingerprint) -> Bool {
         device == other.device && inode == other.inode && size == other.size
-            && modificationSeconds == other.modificationSeconds && modificationNanoseconds == other.modificationNanoseconds
+            && modificationSeconds == other.modificationSeconds
+            && modificationNanoseconds == other.modificationNanoseconds
     }
 
     public var description: String {

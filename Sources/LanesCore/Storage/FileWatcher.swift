@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Wakes a poll loop when files in a folder may have changed (inotify on Linux).
@@ -12,21 +12,22 @@ final class FileWatcher {
 
     init?(files: [String]) {
         #if os(Linux)
-        let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
-        guard fd >= 0 else { return nil }
-        let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_ATTRIB | IN_MODIFY)
-        var watched = Set<String>()
-        for file in files {
-            let folder = POSIX.directory(of: (try? POSIX.resolveFinalLinks(file).get()) ?? file)
-            guard watched.insert(folder).inserted else { continue }
-            if inotify_add_watch(fd, folder, mask) < 0 {
-                close(fd)
-                return nil
+            let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+            guard fd >= 0 else { return nil }
+            let mask = UInt32(
+                IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_ATTRIB | IN_MODIFY)
+            var watched = Set<String>()
+            for file in files {
+                let folder = POSIX.directory(of: (try? POSIX.resolveFinalLinks(file).get()) ?? file)
+                guard watched.insert(folder).inserted else { continue }
+                if inotify_add_watch(fd, folder, mask) < 0 {
+                    close(fd)
+                    return nil
+                }
             }
-        }
-        descriptor = fd
+            descriptor = fd
         #else
-        return nil
+            return nil
         #endif
     }
 

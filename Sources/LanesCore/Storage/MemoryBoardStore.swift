@@ -34,7 +34,8 @@ public final class MemoryBoardStore: BoardStore {
                 outcome.board = state.board
             } else if base != state.board {
                 let merged = BoardMerge.merge(base: base, ours: ours, theirs: state.board)
-                outcome = CommitOutcome(board: merged.board, conflicts: merged.conflicts, incomingChanges: merged.incomingChanges)
+                outcome = CommitOutcome(
+                    board: merged.board, conflicts: merged.conflicts, incomingChanges: merged.incomingChanges)
             }
             if outcome.board != state.board || base != ours {
                 state.board = outcome.board

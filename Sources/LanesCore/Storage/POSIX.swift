@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Thin wrappers over the system calls storage needs; no Foundation, so a forked child may use them.
@@ -98,7 +98,7 @@ enum POSIX {
             }
             if let failure { return .failure(failure) }
             if bytes.count < capacity { return .success(bytes) }
-            capacity *= 2   // the file grew while it was read: again, with room to spare
+            capacity *= 2  // the file grew while it was read: again, with room to spare
         }
     }
 

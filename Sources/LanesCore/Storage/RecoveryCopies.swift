@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Where Lanes puts a board it could not save when it must end (SIGTERM, SIGHUP), and finds it again.
@@ -26,13 +26,18 @@ public struct RecoveryCopies: Sendable {
     /// A path for a copy of the board called `name` (not yet written).
     public func suggestedPath(for name: String, now: Int = Int(time(nil))) -> String {
         let base = POSIX.lastComponent(of: name)
-        var safe = String(base.unicodeScalars.map { $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "." || $0 == "-" || $0 == "_" ? Character($0) : "_" })
+        var safe = String(
+            base.unicodeScalars.map {
+                $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "." || $0 == "-" || $0 == "_"
+                    ? Character($0) : "_"
+            })
         if safe.isEmpty || safe.allSatisfy({ $0 == "." }) { safe = "board" }
         if safe.count > 80 { safe = String(safe.prefix(80)) }
         var tm = tm()
         var t = time_t(now)
         localtime_r(&t, &tm)
-        let stamp = four(Int(tm.tm_year) + 1900) + two(Int(tm.tm_mon) + 1) + two(Int(tm.tm_mday)) + "-"
+        let stamp =
+            four(Int(tm.tm_year) + 1900) + two(Int(tm.tm_mon) + 1) + two(Int(tm.tm_mday)) + "-"
             + two(Int(tm.tm_hour)) + two(Int(tm.tm_min)) + two(Int(tm.tm_sec))
         return folder + "/" + safe + "." + stamp + ".\(getpid())" + (safe.hasSuffix(".md") ? "" : ".md")
     }
@@ -42,7 +47,7 @@ public struct RecoveryCopies: Sendable {
         try makeFolder()
         var path = suggestedPath(for: board)
         var n = 1
-        while POSIX.exists(path) {   // never over an earlier copy
+        while POSIX.exists(path) {  // never over an earlier copy
             n += 1
             path = suggestedPath(for: board).replacingSuffix(".md", with: "-\(n).md")
         }
@@ -80,7 +85,8 @@ public struct RecoveryCopies: Sendable {
         for part in folder.split(separator: "/") {
             path += "/" + part
             if mkdir(path, 0o700) != 0 && errno != EEXIST {
-                throw StorageError.writeFailed(path: folder, reason: "cannot create the folder \(path): \(POSIX.message(errno))")
+                throw StorageError.writeFailed(
+                    path: folder, reason: "cannot create the folder \(path): \(POSIX.message(errno))")
             }
         }
     }

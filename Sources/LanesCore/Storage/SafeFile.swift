@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Reading and atomically replacing whole files, byte for byte.
@@ -47,14 +47,18 @@ public enum SafeFile {
     /// so every name keeps seeing the board. A target without any write permission bit is
     /// refused (`readOnly`). Extended attributes and ACLs are not carried over.
     @discardableResult
-    public static func writeAtomically(_ bytes: [UInt8], to path: String, expecting: FileFingerprint?) throws -> FileFingerprint {
+    public static func writeAtomically(_ bytes: [UInt8], to path: String, expecting: FileFingerprint?) throws
+        -> FileFingerprint
+    {
         let target: String
         switch POSIX.resolveFinalLinks(path) {
         case .success(let resolved): target = resolved
         case .failure(let error): throw StorageError.writeFailed(path: path, reason: error.message)
         }
         let name = POSIX.lastComponent(of: target)
-        guard !name.isEmpty else { throw StorageError.writeFailed(path: path, reason: "the path names a folder, not a file") }
+        guard !name.isEmpty else {
+            throw StorageError.writeFailed(path: path, reason: "the path names a folder, not a file")
+        }
         let folder = POSIX.directory(of: target)
 
         // A cheap look first (metadata only), so a file that visibly changed is not written
@@ -64,7 +68,9 @@ public enum SafeFile {
         var original: stat?
         switch POSIX.status(target) {
         case .success(let st):
-            guard POSIX.isRegular(st) else { throw StorageError.writeFailed(path: path, reason: "it is not a regular file") }
+            guard POSIX.isRegular(st) else {
+                throw StorageError.writeFailed(path: path, reason: "it is not a regular file")
+            }
             // Permission bits, not access(2): root may write anything, but a 0444 board says "leave me".
             if st.st_mode & 0o222 == 0 { throw StorageError.readOnly(path: path) }
             original = st
@@ -100,7 +106,8 @@ public enum SafeFile {
                 throw fail("", errno)
             }
             if written == 0 {
-                throw StorageError.writeFailed(path: path, reason: "the disk accepted only \(offset) of \(bytes.count) bytes")
+                throw StorageError.writeFailed(
+                    path: path, reason: "the disk accepted only \(offset) of \(bytes.count) bytes")
             }
             offset += written
         }
@@ -108,7 +115,7 @@ public enum SafeFile {
         if let original {
             // Owner first: chown may clear set-user-ID bits that chmod then restores.
             if fchown(fd, original.st_uid, original.st_gid) != 0 {
-                _ = fchown(fd, uid_t.max, original.st_gid)   // not permitted: keep at least the group if we can
+                _ = fchown(fd, uid_t.max, original.st_gid)  // not permitted: keep at least the group if we can
             }
             if fchmod(fd, original.st_mode & 0o7777) != 0 { throw fail("setting the file mode", errno) }
         }
@@ -180,30 +187,46 @@ public enum SafeFile {
     // MARK: - Pieces
 
     /// Writes `bytes` over the file's own inode (keeping its hard links), truncates and syncs it.
-    private static func overwriteInPlace(_ target: String, with bytes: [UInt8], reportingAs path: String) throws -> FileFingerprint {
+    private static func overwriteInPlace(_ target: String, with bytes: [UInt8], reportingAs path: String) throws
+        -> FileFingerprint
+    {
         let fd = open(target, O_WRONLY | O_CLOEXEC | O_NOFOLLOW)
-        guard fd >= 0 else { throw StorageError.writeFailed(path: path, reason: "writing in place: \(POSIX.message(errno))") }
+        guard fd >= 0 else {
+            throw StorageError.writeFailed(path: path, reason: "writing in place: \(POSIX.message(errno))")
+        }
         defer { close(fd) }
         var offset = 0
         while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { pwrite(fd, $0.baseAddress! + offset, min(chunkSize, $0.count - offset), off_t(offset)) }
+            let n = bytes.withUnsafeBytes {
+                pwrite(fd, $0.baseAddress! + offset, min(chunkSize, $0.count - offset), off_t(offset))
+            }
             if n < 0 && errno == EINTR { continue }
             guard n > 0 else {
-                throw StorageError.writeFailed(path: path, reason: "writing in place: \(n < 0 ? POSIX.message(errno) : "the disk took no more bytes"); the whole new board is in \(POSIX.sidecar(of: target, suffix: ".lanes-saving"))")
+                throw StorageError.writeFailed(
+                    path: path,
+                    reason:
+                        "writing in place: \(n < 0 ? POSIX.message(errno) : "the disk took no more bytes"); the whole new board is in \(POSIX.sidecar(of: target, suffix: ".lanes-saving"))"
+                )
             }
             offset += n
         }
-        guard ftruncate(fd, off_t(bytes.count)) == 0 else { throw StorageError.writeFailed(path: path, reason: "truncating: \(POSIX.message(errno))") }
+        guard ftruncate(fd, off_t(bytes.count)) == 0 else {
+            throw StorageError.writeFailed(path: path, reason: "truncating: \(POSIX.message(errno))")
+        }
         while fsync(fd) != 0 {
             if errno != EINTR { throw StorageError.writeFailed(path: path, reason: POSIX.message(errno)) }
         }
-        guard case .success(let st) = POSIX.status(fd: fd) else { throw StorageError.writeFailed(path: path, reason: POSIX.message(errno)) }
+        guard case .success(let st) = POSIX.status(fd: fd) else {
+            throw StorageError.writeFailed(path: path, reason: POSIX.message(errno))
+        }
         return FileFingerprint(status: st, content: bytes)
     }
 
     /// The file's bytes and fingerprint, read consistently: retried while the file changes under us.
     /// Without `keepingBytes` the file is hashed in pieces and `bytes` is empty (a check costs no memory).
-    private static func snapshot(_ path: String, keepingBytes: Bool = true) -> Result<(bytes: [UInt8], fingerprint: FileFingerprint), Errno> {
+    private static func snapshot(_ path: String, keepingBytes: Bool = true) -> Result<
+        (bytes: [UInt8], fingerprint: FileFingerprint), Errno
+    > {
         // O_NONBLOCK so opening a FIFO by mistake cannot hang; it does nothing for regular files.
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { return .failure(Errno(errno)) }
@@ -227,7 +250,8 @@ public enum SafeFile {
                 }
             }
             guard case .success(let after) = POSIX.status(fd: fd) else { return .failure(Errno(errno)) }
-            let stable = FileFingerprint(status: before, content: []).sameMetadata(as: FileFingerprint(status: after, content: []))
+            let stable = FileFingerprint(status: before, content: []).sameMetadata(
+                as: FileFingerprint(status: after, content: []))
             if stable && Int64(count) == Int64(after.st_size) {
                 return .success((bytes, FileFingerprint(status: after, contentHash: hash)))
             }
@@ -235,10 +259,14 @@ public enum SafeFile {
         return .failure(Errno(EAGAIN))
     }
 
-    private static func checkMetadata(_ target: String, matches expected: FileFingerprint, reportingAs path: String) throws {
+    private static func checkMetadata(_ target: String, matches expected: FileFingerprint, reportingAs path: String)
+        throws
+    {
         switch POSIX.status(target) {
         case .success(let st):
-            if !FileFingerprint(status: st, content: []).sameMetadata(as: expected) { throw StorageError.modifiedOnDisk(path: path) }
+            if !FileFingerprint(status: st, content: []).sameMetadata(as: expected) {
+                throw StorageError.modifiedOnDisk(path: path)
+            }
         case .failure(let error) where error.code == ENOENT:
             throw StorageError.modifiedOnDisk(path: path)
         case .failure(let error):
@@ -264,8 +292,10 @@ public enum SafeFile {
         return "." + shortened + ".lanes-tmp-"
     }
 
-    private static func createTemp(in folder: String, for name: String, newFile: Bool,
-                                   reportingAs path: String) throws -> (Int32, String) {
+    private static func createTemp(
+        in folder: String, for name: String, newFile: Bool,
+        reportingAs path: String
+    ) throws -> (Int32, String) {
         // A new board gets 0666 minus the umask like any new file; a replacement starts
         // private and receives the original's mode once written.
         let mode: mode_t = newFile ? 0o666 : 0o600
@@ -276,7 +306,8 @@ public enum SafeFile {
             if fd >= 0 { return (fd, tempPath) }
             let code = errno
             if code == EEXIST || code == EINTR { continue }
-            throw StorageError.writeFailed(path: path, reason: "cannot create a temporary file in \(folder): \(POSIX.message(code))")
+            throw StorageError.writeFailed(
+                path: path, reason: "cannot create a temporary file in \(folder): \(POSIX.message(code))")
         }
         throw StorageError.writeFailed(path: path, reason: "cannot find a free temporary file name in \(folder)")
     }
@@ -294,7 +325,8 @@ public enum SafeFile {
         for entry in POSIX.entries(of: folder) where entry.hasPrefix(prefix) {
             let rest = entry.dropFirst(prefix.count)
             guard let dash = rest.firstIndex(of: "-"), let pid = Int32(rest[..<dash]),
-                  pid > 0, pid != getpid(), !POSIX.processExists(pid) else { continue }
+                pid > 0, pid != getpid(), !POSIX.processExists(pid)
+            else { continue }
             unlink(POSIX.join(folder, entry))
         }
     }

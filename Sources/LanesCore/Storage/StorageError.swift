@@ -14,7 +14,7 @@ public enum StorageError: Error, CustomStringConvertible, Sendable, Equatable {
     public var path: String {
         switch self {
         case .notFound(let path), .unreadable(let path, _), .writeFailed(let path, _),
-             .modifiedOnDisk(let path), .readOnly(let path), .stillBeingWritten(let path):
+            .modifiedOnDisk(let path), .readOnly(let path), .stillBeingWritten(let path):
             return path
         }
     }

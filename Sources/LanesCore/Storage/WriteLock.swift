@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Serialises the few milliseconds in which Lanes processes read, merge and replace one board file.
@@ -37,9 +37,11 @@ enum WriteLock {
                 if code == EINTR { continue }
                 guard code == EWOULDBLOCK, WriteLock.now() < deadline else {
                     close(fd)
-                    throw StorageError.writeFailed(path: path, reason: code == EWOULDBLOCK
-                        ? "another Lanes process kept it locked for over \(Int(timeout)) s"
-                        : "cannot lock it: \(POSIX.message(code))")
+                    throw StorageError.writeFailed(
+                        path: path,
+                        reason: code == EWOULDBLOCK
+                            ? "another Lanes process kept it locked for over \(Int(timeout)) s"
+                            : "cannot lock it: \(POSIX.message(code))")
                 }
                 usleep(2_000)
             }
@@ -57,7 +59,8 @@ enum WriteLock {
             if same { return fd }
             close(fd)
             guard WriteLock.now() < deadline else {
-                throw StorageError.writeFailed(path: path, reason: "it keeps being replaced while Lanes tries to lock it")
+                throw StorageError.writeFailed(
+                    path: path, reason: "it keeps being replaced while Lanes tries to lock it")
             }
         }
     }

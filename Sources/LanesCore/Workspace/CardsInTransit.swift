@@ -31,7 +31,8 @@ public struct CardsInTransit: Sendable, Equatable {
     public mutating func hold(_ ids: [ItemID], of board: Board, toBoard: String) {
         for id in ids {
             guard let p = board.indexPath(for: id), !entries.contains(where: { $0.id == id }) else { continue }
-            entries.append(Entry(id: id, card: board[p], column: board.columns[p.section].title, toBoard: toBoard, arrived: false))
+            entries.append(
+                Entry(id: id, card: board[p], column: board.columns[p.section].title, toBoard: toBoard, arrived: false))
         }
     }
 
@@ -49,11 +50,14 @@ public struct CardsInTransit: Sendable, Equatable {
         guard !entries.isEmpty else { return nil }
         let held = ids
         guard let id = edit.namedCards(on: board).first(where: held.contains),
-              let e = entries.first(where: { $0.id == id }) else { return nil }
+            let e = entries.first(where: { $0.id == id })
+        else { return nil }
         let title = TerminalSafe.escape(e.card.title, keepLayout: false)
-        return EditRefusal(.changedElsewhere, e.arrived
-            ? "“\(title)” has moved to \(e.toBoard); it leaves this board as soon as the board is read back"
-            : "“\(title)” is moving to \(e.toBoard); edit it there once the move is done")
+        return EditRefusal(
+            .changedElsewhere,
+            e.arrived
+                ? "“\(title)” has moved to \(e.toBoard); it leaves this board as soon as the board is read back"
+                : "“\(title)” is moving to \(e.toBoard); edit it there once the move is done")
     }
 
     /// The same cards found again in `board` (a board read back, whose identities may be new):
@@ -67,7 +71,9 @@ public struct CardsInTransit: Sendable, Equatable {
             if let p = board.indexPath(for: e.id), sameContent(board[p], e.card) { found = p }
             if found == nil { found = first(in: board, taken: taken) { c, _ in sameContent(c, e.card) } }
             if found == nil, !e.arrived {
-                found = first(in: board, taken: taken) { c, column in column == e.column && sameBytes(c.title, e.card.title) }
+                found = first(in: board, taken: taken) { c, column in
+                    column == e.column && sameBytes(c.title, e.card.title)
+                }
             }
             guard let p = found else { continue }
             e.id = board[p].id
@@ -95,14 +101,15 @@ extension BoardEdit {
     public func namedCards(on board: Board) -> [ItemID] {
         switch self {
         case .addCard, .receiveCards, .addColumn, .renameColumn, .moveColumn, .setWIPLimit, .setAcceptRule,
-             .revertColumn, .removeEmptyColumn:
+            .revertColumn, .removeEmptyColumn:
             return []
         case .setTitle(let id, _, _), .setDue(let id, _, _), .setTags(let id, _, _), .setDone(let id, _),
-             .tickSubtask(let id), .setSubtaskDone(let id, _, _), .revertCard(let id, _, _):
+            .tickSubtask(let id), .setSubtaskDone(let id, _, _), .revertCard(let id, _, _):
             return [id]
         case .replaceCard(let card, _):
             return [card.id]
-        case .moveCards(let ids, _, _), .moveCardsToLane(let ids, _, _, _), .deleteCards(let ids, _), .sendCards(let ids, _):
+        case .moveCards(let ids, _, _), .moveCardsToLane(let ids, _, _, _), .deleteCards(let ids, _),
+            .sendCards(let ids, _):
             return ids
         case .restoreCards(let placed), .placeCards(let placed, _):
             return placed.map(\.card.id)

@@ -47,8 +47,10 @@ public enum CrossBoardMove {
         /// Which of the cards asked for (by index) `keptOnSource` names.
         public var keptOnSourceIndices: [Int]
 
-        public init(titles: [String], targetColumn: String, position: Int, conflicts: [BoardConflict], keptOnSource: [String],
-                    keptOnSourceIndices: [Int] = []) {
+        public init(
+            titles: [String], targetColumn: String, position: Int, conflicts: [BoardConflict], keptOnSource: [String],
+            keptOnSourceIndices: [Int] = []
+        ) {
             self.titles = titles
             self.targetColumn = targetColumn
             self.position = position
@@ -65,23 +67,33 @@ public enum CrossBoardMove {
     /// `BoardEdit.receiveCards` there and `BoardEdit.sendCards` on the source, one edit per board.
     ///
     /// `step` is called at each `Step`; a test throws from it to stop the mover there (the record stays).
-    public static func move(cards queries: [String], from source: Endpoint, to target: Endpoint, column: String,
-                            position: Int? = nil, force: Bool = false, journal: MoveJournal,
-                            step: (Step) throws -> Void = { _ in }) throws -> Outcome {
-        try move(selecting: { board in try queries.map { try BoardQuery.card($0, in: board) } },
-                 from: source, to: target, column: column, position: position, force: force, journal: journal, step: step)
+    public static func move(
+        cards queries: [String], from source: Endpoint, to target: Endpoint, column: String,
+        position: Int? = nil, force: Bool = false, journal: MoveJournal,
+        step: (Step) throws -> Void = { _ in }
+    ) throws -> Outcome {
+        try move(
+            selecting: { board in try queries.map { try BoardQuery.card($0, in: board) } },
+            from: source, to: target, column: column, position: position, force: force, journal: journal, step: step)
     }
 
     /// Moves the cards `select` picks out of the source board as read under the move's locks (the
     /// terminal picks the cards it shows by content: `paths(of:in:)`); otherwise as `move(cards:…)`.
-    public static func move(selecting select: (Board) throws -> [ItemPath], from source: Endpoint, to target: Endpoint,
-                            column: String, position: Int? = nil, force: Bool = false, journal: MoveJournal,
-                            step: (Step) throws -> Void = { _ in }) throws -> Outcome {
+    public static func move(
+        selecting select: (Board) throws -> [ItemPath], from source: Endpoint, to target: Endpoint,
+        column: String, position: Int? = nil, force: Bool = false, journal: MoveJournal,
+        step: (Step) throws -> Void = { _ in }
+    ) throws -> Outcome {
         guard source.key != target.key else {
-            throw CommandError(.badInput, "the card is already on \(target.storage.displayName); to move it inside that board, leave out --to-board")
+            throw CommandError(
+                .badInput,
+                "the card is already on \(target.storage.displayName); to move it inside that board, leave out --to-board"
+            )
         }
         for end in [source, target] {
-            if let file = end.storage as? FileBoardStore, file.isReadOnly { throw StorageError.readOnly(path: file.path) }
+            if let file = end.storage as? FileBoardStore, file.isReadOnly {
+                throw StorageError.readOnly(path: file.path)
+            }
         }
         let locks = try journal.lockBoards([source.key, target.key])
         defer { withExtendedLifetime(locks) {} }
@@ -93,10 +105,13 @@ public enum CrossBoardMove {
         let s = try BoardQuery.column(column, in: targetBoard)
         let targetColumn = targetBoard.columns[s]
         // Each board's half goes through its door, which holds the rules (position, WIP limit, accept rule).
-        let copies = paths.map { p -> Card in var c = sourceBoard[p]; c.id = ItemID.fresh(); return c }
-        let arrive = BoardEdit.receiveCards(copies, to: targetColumn.id, position: position,
-                                            from: paths.map { sourceBoard.columns[$0.section].title },
-                                            board: target.storage.displayName)
+        let copies = paths.map { p -> Card in
+            var c = sourceBoard[p]; c.id = ItemID.fresh(); return c
+        }
+        let arrive = BoardEdit.receiveCards(
+            copies, to: targetColumn.id, position: position,
+            from: paths.map { sourceBoard.columns[$0.section].title },
+            board: target.storage.displayName)
         let leave = BoardEdit.sendCards(paths.map { sourceBoard[$0].id }, toBoard: target.storage.displayName)
         let withCards: Board
         let without: Board
@@ -109,12 +124,14 @@ public enum CrossBoardMove {
         }
         let index = withCards.indexPath(for: copies[0].id)?.item ?? 0
         let entries = paths.map { p in
-            MoveRecord.Entry(card: sourceBoard[p], sourceColumn: sourceBoard.columns[p.section].title, sourcePosition: p.item,
-                             sourceCountBefore: contentCount(of: sourceBoard[p], in: sourceBoard),
-                             targetCountBefore: contentCount(of: sourceBoard[p], in: targetBoard))
+            MoveRecord.Entry(
+                card: sourceBoard[p], sourceColumn: sourceBoard.columns[p.section].title, sourcePosition: p.item,
+                sourceCountBefore: contentCount(of: sourceBoard[p], in: sourceBoard),
+                targetCountBefore: contentCount(of: sourceBoard[p], in: targetBoard))
         }
-        let record = MoveRecord(id: MoveJournal.newID(), source: source.key, target: target.key,
-                                targetColumn: targetColumn.title, targetPosition: index, entries: entries)
+        let record = MoveRecord(
+            id: MoveJournal.newID(), source: source.key, target: target.key,
+            targetColumn: targetColumn.title, targetPosition: index, entries: entries)
 
         // 1. The intent, durable before any board is touched.
         let handle = try journal.write(record)
@@ -136,7 +153,10 @@ public enum CrossBoardMove {
                 }
             }
             handle.release()
-            throw CommandError(.notFound, "\(error) The move is recorded in \(handle.path); the next lanes command on either board finishes or rolls it back.")
+            throw CommandError(
+                .notFound,
+                "\(error) The move is recorded in \(handle.path); the next lanes command on either board finishes or rolls it back."
+            )
         }
         do { try step(.inserted) } catch { handle.release(); throw error }
         do { try handle.mark(.inserted) } catch { handle.release(); throw error }
@@ -148,7 +168,10 @@ public enum CrossBoardMove {
             deleted = try source.storage.commit(base: sourceBoard, ours: without)
         } catch {
             handle.release()
-            throw CommandError(.notFound, "\(error) The cards are on \(target.storage.displayName) now; the next lanes command on either board takes them out of \(source.storage.displayName) (the move is recorded in \(handle.path)).")
+            throw CommandError(
+                .notFound,
+                "\(error) The cards are on \(target.storage.displayName) now; the next lanes command on either board takes them out of \(source.storage.displayName) (the move is recorded in \(handle.path))."
+            )
         }
         // An edit made on the source meanwhile beats our delete: that card stays there, so its copy leaves the target.
         let editedIDs = Set(deleted.conflicts.filter { $0.kind == .editedAndDeleted }.compactMap(\.card))
@@ -169,8 +192,10 @@ public enum CrossBoardMove {
             }
         }
         try handle.clear()
-        return Outcome(titles: entries.map(\.card.title), targetColumn: targetColumn.title, position: index + 1,
-                       conflicts: conflicts, keptOnSource: withdrawn.map { entries[$0].card.title }, keptOnSourceIndices: withdrawn)
+        return Outcome(
+            titles: entries.map(\.card.title), targetColumn: targetColumn.title, position: index + 1,
+            conflicts: conflicts, keptOnSource: withdrawn.map { entries[$0].card.title }, keptOnSourceIndices: withdrawn
+        )
     }
 
     /// Where `cards` (as a screen shows them) are in `board` as stored: each by its content, the
@@ -189,7 +214,10 @@ public enum CrossBoardMove {
                 }
             }
             guard let (p, _) = best else {
-                throw CommandError(.notFound, "“\(TerminalSafe.escape(seen.card.title, keepLayout: false))” changed or went away on its board meanwhile; nothing was moved")
+                throw CommandError(
+                    .notFound,
+                    "“\(TerminalSafe.escape(seen.card.title, keepLayout: false))” changed or went away on its board meanwhile; nothing was moved"
+                )
             }
             taken.append(p)
         }
@@ -210,10 +238,14 @@ public enum CrossBoardMove {
     /// Safe at any moment and any number of times, also while a move runs (a live mover's record is locked)
     /// and after a recovery that itself died. `open` gives the storage of a key; a board that cannot be
     /// opened (a database down) leaves its record for next time, said in the result.
-    public static func recover(journal: MoveJournal, touching keys: Set<String>? = nil,
-                               open: (String) throws -> any BoardStore) -> [Recovered] {
+    public static func recover(
+        journal: MoveJournal, touching keys: Set<String>? = nil,
+        open: (String) throws -> any BoardStore
+    ) -> [Recovered] {
         let (pending, unreadable) = journal.takePending()
-        var results = unreadable.map { Recovered(result: .leftPending, description: "cannot read the move record \($0); it is left there") }
+        var results = unreadable.map {
+            Recovered(result: .leftPending, description: "cannot read the move record \($0); it is left there")
+        }
         for p in pending {
             let r = p.record
             if let keys, !keys.contains(r.source) && !keys.contains(r.target) { p.handle.release(); continue }
@@ -223,7 +255,11 @@ public enum CrossBoardMove {
                 results.append(try finish(p, source: try open(r.source), target: try open(r.target)))
             } catch {
                 p.handle.release()
-                results.append(Recovered(result: .leftPending, description: "the move of \(quoted(r)) from \(r.source) to \(r.target) is not finished yet: \(error)"))
+                results.append(
+                    Recovered(
+                        result: .leftPending,
+                        description:
+                            "the move of \(quoted(r)) from \(r.source) to \(r.target) is not finished yet: \(error)"))
             }
         }
         return results
@@ -233,7 +269,9 @@ public enum CrossBoardMove {
         Board.listed(r.entries.map { "“\(TerminalSafe.escape($0.card.title, keepLayout: false))”" }, or: "and")
     }
 
-    private static func finish(_ p: MoveJournal.Pending, source: any BoardStore, target: any BoardStore) throws -> Recovered {
+    private static func finish(_ p: MoveJournal.Pending, source: any BoardStore, target: any BoardStore) throws
+        -> Recovered
+    {
         let r = p.record
         if let withdraw = p.withdrawing {
             let board = try target.load()
@@ -246,21 +284,31 @@ public enum CrossBoardMove {
             }
             if ours != board { _ = try target.commit(base: board, ours: ours) }
             try p.handle.clear()
-            return Recovered(result: .withdrawn, description: "finished an interrupted move of \(quoted(r)): edited meanwhile on \(r.source), so it stays there")
+            return Recovered(
+                result: .withdrawn,
+                description:
+                    "finished an interrupted move of \(quoted(r)): edited meanwhile on \(r.source), so it stays there")
         }
         let targetBoard = try target.load()
-        let landed = p.marks.contains(.inserted)
+        let landed =
+            p.marks.contains(.inserted)
             || r.entries.contains { contentCount(of: $0.card, in: targetBoard) > $0.targetCountBefore }
         guard landed else {
             try p.handle.clear()
-            return Recovered(result: .rolledBack, description: "rolled back an interrupted move of \(quoted(r)): it stays on \(r.source)")
+            return Recovered(
+                result: .rolledBack,
+                description: "rolled back an interrupted move of \(quoted(r)): it stays on \(r.source)")
         }
         let board = try source.load()
         var ours = board
         // Cards of one content: as many leave as the move took, minus those already gone.
         var groups: [[Int]] = []
         for i in r.entries.indices {
-            if let g = groups.firstIndex(where: { sameContent(r.entries[$0[0]].card, r.entries[i].card) }) { groups[g].append(i) } else { groups.append([i]) }
+            if let g = groups.firstIndex(where: { sameContent(r.entries[$0[0]].card, r.entries[i].card) }) {
+                groups[g].append(i)
+            } else {
+                groups.append([i])
+            }
         }
         for g in groups {
             let e = r.entries[g[0]]
@@ -272,7 +320,9 @@ public enum CrossBoardMove {
         }
         if ours != board { _ = try source.commit(base: board, ours: ours) }
         try p.handle.clear()
-        return Recovered(result: .finished, description: "finished an interrupted move of \(quoted(r)) from \(r.source) to \(r.target)")
+        return Recovered(
+            result: .finished,
+            description: "finished an interrupted move of \(quoted(r)) from \(r.source) to \(r.target)")
     }
 
     /// Removes the card with `card`'s content nearest to `position` of column `title` (else anywhere).

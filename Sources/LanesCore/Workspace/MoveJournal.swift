@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The folder of intent records of cross-board moves in flight, one file per move.
@@ -18,7 +18,9 @@ public struct MoveJournal: Sendable {
 
     /// The journal of this user, from the environment.
     public static func standard() -> MoveJournal {
-        func env(_ name: String) -> String? { getenv(name).map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } }
+        func env(_ name: String) -> String? {
+            getenv(name).map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
+        }
         if let dir = env("LANES_STATE_DIR") { return MoveJournal(folder: dir) }
         let state = env("XDG_STATE_HOME") ?? ((env("HOME") ?? "/tmp") + "/.local/state")
         return MoveJournal(folder: state + "/lanes/moves")
@@ -61,7 +63,8 @@ public struct MoveJournal: Sendable {
         /// Removes the record (the move is over) and syncs the folder.
         func clear() throws {
             if unlink(path) != 0 && errno != ENOENT {
-                throw StorageError.writeFailed(path: path, reason: "cannot remove the finished move record: \(POSIX.message(errno))")
+                throw StorageError.writeFailed(
+                    path: path, reason: "cannot remove the finished move record: \(POSIX.message(errno))")
             }
             MoveJournal.syncFolder(POSIX.directory(of: path))
             release()
@@ -83,7 +86,8 @@ public struct MoveJournal: Sendable {
             path += (path.isEmpty && part.isEmpty) ? "/" : (path.hasSuffix("/") || path.isEmpty ? "" : "/") + part
             if path == "/" || part.isEmpty { continue }
             if mkdir(path, 0o700) != 0 && errno != EEXIST {
-                throw StorageError.writeFailed(path: path, reason: "cannot create the folder for move records: \(POSIX.message(errno))")
+                throw StorageError.writeFailed(
+                    path: path, reason: "cannot create the folder for move records: \(POSIX.message(errno))")
             }
         }
         chmod(folder, 0o700)
@@ -108,7 +112,9 @@ public struct MoveJournal: Sendable {
             while fsync(fd) != 0 {
                 if errno != EINTR { throw StorageError.writeFailed(path: temp, reason: POSIX.message(errno)) }
             }
-            guard rename(temp, path) == 0 else { throw StorageError.writeFailed(path: path, reason: POSIX.message(errno)) }
+            guard rename(temp, path) == 0 else {
+                throw StorageError.writeFailed(path: path, reason: POSIX.message(errno))
+            }
         } catch {
             unlink(temp)
             throw error
@@ -128,7 +134,8 @@ public struct MoveJournal: Sendable {
                 if errno != EINTR { throw StorageError.writeFailed(path: temp, reason: POSIX.message(errno)) }
             }
             if case .success(let named) = POSIX.status(temp), case .success(let locked) = POSIX.status(fd: fd),
-               named.st_ino == locked.st_ino, named.st_dev == locked.st_dev {
+                named.st_ino == locked.st_ino, named.st_dev == locked.st_dev
+            {
                 return handle
             }
         }
@@ -158,7 +165,8 @@ public struct MoveJournal: Sendable {
             guard flock(fd, LOCK_EX | LOCK_NB) == 0 else { close(fd); continue }  // a live move
             // Still the file of that name (a finished move may have removed it meanwhile)?
             guard case .success(let named) = POSIX.status(path), case .success(let locked) = POSIX.status(fd: fd),
-                  named.st_ino == locked.st_ino, named.st_dev == locked.st_dev else { close(fd); continue }
+                named.st_ino == locked.st_ino, named.st_dev == locked.st_dev
+            else { close(fd); continue }
             if isTemp {
                 // Its writer died before the record had its name: no board was touched.
                 unlink(path)
@@ -166,7 +174,9 @@ public struct MoveJournal: Sendable {
                 continue
             }
             let handle = Handle(path: path, fd: fd)
-            guard case .success(let bytes) = POSIX.readAll(fd, sizeHint: 4096) else { unreadable.append(path); continue }
+            guard case .success(let bytes) = POSIX.readAll(fd, sizeHint: 4096) else {
+                unreadable.append(path); continue
+            }
             let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: true)
             guard let first = lines.first, let record = try? MoveRecord.parse(String(first), file: path) else {
                 unreadable.append(path)
@@ -203,7 +213,9 @@ public struct MoveJournal: Sendable {
             fnvFold(key, into: &h)
             let path = POSIX.join(folder, ".board-\(String(h, radix: 16)).lock")
             let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-            guard fd >= 0 else { for f in fds { close(f) }; throw StorageError.writeFailed(path: path, reason: POSIX.message(errno)) }
+            guard fd >= 0 else {
+                for f in fds { close(f) }; throw StorageError.writeFailed(path: path, reason: POSIX.message(errno))
+            }
             while flock(fd, LOCK_EX) != 0 {
                 if errno == EINTR { continue }
                 let code = errno

@@ -42,7 +42,10 @@ public struct MoveRecord: Sendable, Equatable {
             return .object([
                 ("title", .string(c.title)), ("done", .bool(c.done)), ("due", c.due.map { .string($0) } ?? .null),
                 ("description", .array(c.descriptionLines.map { .string($0) })),
-                ("subtasks", .array(c.subtasks.map { .object([("title", .string($0.title)), ("done", .bool($0.done))]) })),
+                (
+                    "subtasks",
+                    .array(c.subtasks.map { .object([("title", .string($0.title)), ("done", .bool($0.done))]) })
+                ),
                 ("extraLines", .array(c.extraLines.map { .string($0) })),
                 ("sourceColumn", .string(e.sourceColumn)), ("sourcePosition", .int(e.sourcePosition)),
                 ("sourceCountBefore", .int(e.sourceCountBefore)), ("targetCountBefore", .int(e.targetCountBefore)),
@@ -54,13 +57,16 @@ public struct MoveRecord: Sendable, Equatable {
             ("cards", .array(entries.map(card))),
         ])
         // One line: the lines after it are the phase marks.
-        return JSONWriter.write(value).split(separator: "\n").map { $0.drop(while: { $0 == " " }) }.joined(separator: " ") + "\n"
+        return JSONWriter.write(value).split(separator: "\n").map { $0.drop(while: { $0 == " " }) }.joined(
+            separator: " ") + "\n"
     }
 
     /// Reads the record's first line; throws when it is not a whole record of this version.
     static func parse(_ text: String, file: String) throws -> MoveRecord {
         let node = try JSONReader.parse(Array(text.utf8), file: file)
-        func bad(_ what: String) -> ParseError { ParseError(file: file, line: 1, message: "not a Lanes move record: \(what)") }
+        func bad(_ what: String) -> ParseError {
+            ParseError(file: file, line: 1, message: "not a Lanes move record: \(what)")
+        }
         guard node["lanesMove"]?.number == 1 else { throw bad("no \"lanesMove\": 1") }
         func string(_ n: JSONNode?, _ key: String) throws -> String {
             guard let s = n?[key]?.string else { throw bad("\"\(key)\" missing") }
@@ -72,22 +78,30 @@ public struct MoveRecord: Sendable, Equatable {
         }
         func strings(_ n: JSONNode?, _ key: String) throws -> [String] {
             guard case .array(let items)? = n?[key]?.value else { throw bad("\"\(key)\" missing") }
-            return try items.map { guard let s = $0.string else { throw bad("\"\(key)\" holds a non-string") }; return s }
+            return try items.map {
+                guard let s = $0.string else { throw bad("\"\(key)\" holds a non-string") }; return s
+            }
         }
         guard case .array(let cards)? = node["cards"]?.value, !cards.isEmpty else { throw bad("no cards") }
         var entries: [Entry] = []
         for c in cards {
             guard case .array(let subs)? = c["subtasks"]?.value else { throw bad("\"subtasks\" missing") }
             let subtasks = try subs.map { Subtask(try string($0, "title"), done: $0["done"]?.bool ?? false) }
-            let card = Card(id: ItemID.fresh(), title: try string(c, "title"), due: c["due"]?.string,
-                            descriptionLines: try strings(c, "description"), subtasks: subtasks,
-                            done: c["done"]?.bool ?? false, extraLines: try strings(c, "extraLines"))
-            entries.append(Entry(card: card, sourceColumn: try string(c, "sourceColumn"), sourcePosition: try int(c, "sourcePosition"),
-                                 sourceCountBefore: try int(c, "sourceCountBefore"), targetCountBefore: try int(c, "targetCountBefore")))
+            let card = Card(
+                id: ItemID.fresh(), title: try string(c, "title"), due: c["due"]?.string,
+                descriptionLines: try strings(c, "description"), subtasks: subtasks,
+                done: c["done"]?.bool ?? false, extraLines: try strings(c, "extraLines"))
+            entries.append(
+                Entry(
+                    card: card, sourceColumn: try string(c, "sourceColumn"),
+                    sourcePosition: try int(c, "sourcePosition"),
+                    sourceCountBefore: try int(c, "sourceCountBefore"),
+                    targetCountBefore: try int(c, "targetCountBefore")))
         }
-        return MoveRecord(id: try string(node, "id"), source: try string(node, "source"), target: try string(node, "target"),
-                          targetColumn: try string(node, "targetColumn"), targetPosition: try int(node, "targetPosition"),
-                          entries: entries)
+        return MoveRecord(
+            id: try string(node, "id"), source: try string(node, "source"), target: try string(node, "target"),
+            targetColumn: try string(node, "targetColumn"), targetPosition: try int(node, "targetPosition"),
+            entries: entries)
     }
 }
 

@@ -93,8 +93,11 @@ public struct BoardApp {
     /// meanwhile): every column's card count in the file, for the headers. nil once whole.
     public var fileCardCounts: [Int]?
 
-    public init(board: Board, title: String, size: Size = Size(width: 80, height: 24), status: String = "", keymap: Keymap = Keymap(),
-                metrics: LayoutMetrics = LayoutMetrics()) {
+    public init(
+        board: Board, title: String, size: Size = Size(width: 80, height: 24), status: String = "",
+        keymap: Keymap = Keymap(),
+        metrics: LayoutMetrics = LayoutMetrics()
+    ) {
         document = BoardDocument(board: board)
         self.title = title
         self.size = size
@@ -102,8 +105,11 @@ public struct BoardApp {
         cache = LayoutCache(metrics: metrics)
         self.status = status.isEmpty ? BoardApp.idleHint(keymap: keymap, filter: "") : status
         noteStatus()
-        if board.columns.first.map({ !$0.cards.isEmpty }) == true { selection = ItemPath(section: 0, item: 0) }
-        else if !board.columns.isEmpty { selection = ItemPath(section: 0, item: -1) }
+        if board.columns.first.map({ !$0.cards.isEmpty }) == true {
+            selection = ItemPath(section: 0, item: 0)
+        } else if !board.columns.isEmpty {
+            selection = ItemPath(section: 0, item: -1)
+        }
         refreshLayout()
     }
 
@@ -116,8 +122,10 @@ public struct BoardApp {
     }
 
     func makeLayout() -> ScreenLayout {
-        ScreenLayout(board: board, size: size, page: page, scroll: scroll, cache: cache, anchor: pageAnchor, compact: reading.compact,
-                     laneView: laneView)
+        ScreenLayout(
+            board: board, size: size, page: page, scroll: scroll, cache: cache, anchor: pageAnchor,
+            compact: reading.compact,
+            laneView: laneView)
     }
 
     /// Recomputes the layout and hands the new arena to the drag.
@@ -125,13 +133,16 @@ public struct BoardApp {
         let l = makeLayout()
         page = l.page
         // Store the clamped scroll offsets so wheel and keys start from what is shown.
-        for c in l.columns where board.columns.indices.contains(c.section) { scrollOffsets[board.columns[c.section].id] = c.scroll }
+        for c in l.columns where board.columns.indices.contains(c.section) {
+            scrollOffsets[board.columns[c.section].id] = c.scroll
+        }
         lastLayout = l
         if let grid = l.lanes {
             laneView.scroll = grid.layout.scroll
             // The cell board (words in cell terms) is made only when a drag can speak of cells (#26).
-            let (events, words) = drag.layoutChanged(l.arena, dataSource: laneSource(grid),
-                                                     board: coordinator.isDragging ? grid.cellBoard : board, now: 0)
+            let (events, words) = drag.layoutChanged(
+                l.arena, dataSource: laneSource(grid),
+                board: coordinator.isDragging ? grid.cellBoard : board, now: 0)
             if let words { status = words }
             applyLaneEvents(events, grid: grid, now: 0, rendered: true)
             return
@@ -211,7 +222,8 @@ public struct BoardApp {
     /// Tells the drag's edges where the pointer is and how far the columns under it go.
     mutating func trackEdges(_ p: Point, now: Double) {
         if let grid = layout.lanes {
-            drag.pointerMoved(p, scrollers: laneScrollers(grid), board: layout.boardArea, pages: layout.pageCount, now: now)
+            drag.pointerMoved(
+                p, scrollers: laneScrollers(grid), board: layout.boardArea, pages: layout.pageCount, now: now)
             return
         }
         let scrollers = layout.columns

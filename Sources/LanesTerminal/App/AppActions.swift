@@ -37,7 +37,9 @@ extension BoardApp {
             return []
         }
         // K/J in lanes: within the card's own lane (the board's keys below when no lane cell is selected).
-        if showsLanes, action == .moveUp || action == .moveDown, quickLaneMove(dy: action == .moveUp ? -1 : 1) { return [] }
+        if showsLanes, action == .moveUp || action == .moveDown, quickLaneMove(dy: action == .moveUp ? -1 : 1) {
+            return []
+        }
         switch action {
         case .left where showsLanes: selectLaneColumn(delta: -1)
         case .right where showsLanes: selectLaneColumn(delta: 1)
@@ -134,7 +136,7 @@ extension BoardApp {
             // The workspace (Workspace.swift) takes these before the board sees them.
             status = "Only one board is open: lanes A.md B.md (or lanes FOLDER) opens several"
         default:
-            break   // the board's keys (`BoardKeys`) answer every other action
+            break  // the board's keys (`BoardKeys`) answer every other action
         }
         return []
     }
@@ -148,7 +150,9 @@ extension BoardApp {
             focus(r.focus)
             changed()
         } else {
-            status = "Nothing to \(verb) of \(r.label): " + DisplayText.safe(r.words.prefix(1).lowercased() + r.words.dropFirst())
+            status =
+                "Nothing to \(verb) of \(r.label): "
+                + DisplayText.safe(r.words.prefix(1).lowercased() + r.words.dropFirst())
         }
     }
 
@@ -194,7 +198,9 @@ extension BoardApp {
             if let p = board.indexPath(for: id) { selection = p }
         case .column(let id)?:
             guard let s = board.index(of: id) else { break }
-            if selection?.section != s { selection = ItemPath(section: s, item: board.columns[s].cards.isEmpty ? -1 : 0) }
+            if selection?.section != s {
+                selection = ItemPath(section: s, item: board.columns[s].cards.isEmpty ? -1 : 0)
+            }
         case nil:
             clampSelection()
         }
@@ -210,8 +216,9 @@ extension BoardApp {
         }
         guard send(.deleteColumn(id, seen: seen ?? [])) != nil else { return }
         status += keyHint(.undo, "undoes")
-        if board.columns.isEmpty { selection = nil }
-        else {
+        if board.columns.isEmpty {
+            selection = nil
+        } else {
             let t = min(s, board.columns.count - 1)
             selection = ItemPath(section: t, item: board.columns[t].cards.isEmpty ? -1 : 0)
         }

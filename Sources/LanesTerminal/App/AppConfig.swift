@@ -14,8 +14,9 @@ public struct AppConfig: Sendable {
             let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
             if words.first == "set" {
                 guard words.count == 3, words[1] == "view", ["compact", "cards"].contains(words[2]) else {
-                    throw ConfigError(file: file, line: n + 1,
-                                      message: "expected \"set view compact\" or \"set view cards\", found \"\(line)\"")
+                    throw ConfigError(
+                        file: file, line: n + 1,
+                        message: "expected \"set view compact\" or \"set view cards\", found \"\(line)\"")
                 }
                 compact = words[2] == "compact"
             } else {

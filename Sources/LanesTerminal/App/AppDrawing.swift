@@ -19,23 +19,28 @@ extension BoardApp {
             g.frame.size.width = width
             ghost = g
         }
-        var scene = BoardScene(board: board, layout: layout,
-                               selection: coordinator.isDragging ? nil : selection,
-                               decorations: renderer.decorations(now: now), ghost: ghost,
-                               title: title, status: statusText, filter: filter, compact: reading.compact)
+        var scene = BoardScene(
+            board: board, layout: layout,
+            selection: coordinator.isDragging ? nil : selection,
+            decorations: renderer.decorations(now: now), ghost: ghost,
+            title: title, status: statusText, filter: filter, compact: reading.compact)
         scene.marked = marked
         scene.fileCardCounts = fileCardCounts
         // A prompt is drawn on the last row by `render`; the idle hint is no message to read whole.
         if case .prompt = mode { scene.wrapsStatus = false } else if status == idleHint { scene.wrapsStatus = false }
         scene.messagesKey = keymap.keys(for: .messages).first?.description
         scene.columnGhost = renderer.columnGhost()
-        if var cg = scene.columnGhost, let width = layout.columns.first?.frame.width { cg.frame.size.width = width; scene.columnGhost = cg }
+        if var cg = scene.columnGhost, let width = layout.columns.first?.frame.width {
+            cg.frame.size.width = width; scene.columnGhost = cg
+        }
         return scene
     }
 
     /// Draws the whole frame.
     public func render(into buf: inout CellBuffer, now: Double) {
-        if buf.width != size.width || buf.height != size.height { buf = CellBuffer(width: size.width, height: size.height) }
+        if buf.width != size.width || buf.height != size.height {
+            buf = CellBuffer(width: size.width, height: size.height)
+        }
         let scene = scene(now: now)
         BoardView.draw(scene, into: &buf, cache: frames)
         if case .prompt(let prompt) = mode, size.height > 0 {
@@ -60,8 +65,9 @@ extension BoardApp {
             buf.cursor = nil
         }
         if case .detail(let d) = mode, let path = board.indexPath(for: d.id) {
-            CardDetailView.draw(card: board[path], column: board.columns[path.section].title, detail: d, keymap: keymap,
-                                storesDoneMark: reading.storesDoneMark, flow: flowLines(for: board[path].id), into: &buf)
+            CardDetailView.draw(
+                card: board[path], column: board.columns[path.section].title, detail: d, keymap: keymap,
+                storesDoneMark: reading.storesDoneMark, flow: flowLines(for: board[path].id), into: &buf)
             buf.cursor = nil
         }
         if case .metrics(let s) = mode {

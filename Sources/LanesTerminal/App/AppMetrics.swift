@@ -72,9 +72,13 @@ extension BoardApp {
         }
         guard let history = flow.history, let report = flow.report else { return ["(reading the board's history)"] }
         let keys = flow.keysRevision == revision ? flow.keys : history.cardKeys(matching: board)
-        guard let key = keys[id], let card = report.cards[key] else { return ["— (not in the history yet: new since the last version)"] }
+        guard let key = keys[id], let card = report.cards[key] else {
+            return ["— (not in the history yet: new since the last version)"]
+        }
         let now = report.options.now
-        var lines = ["\(MetricsView.days(now - card.appeared)) days (since \(FlowDate.date(FlowDate.day(of: card.appeared))))"]
+        var lines = [
+            "\(MetricsView.days(now - card.appeared)) days (since \(FlowDate.date(FlowDate.day(of: card.appeared))))"
+        ]
         if let started = card.started { lines[0] += " · started \(MetricsView.days(now - started)) days ago" }
         lines.append(card.timeIn.map { "\($0.column) \(MetricsView.days($0.seconds)) d" }.joined(separator: " · "))
         return lines

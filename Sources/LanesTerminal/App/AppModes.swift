@@ -39,7 +39,9 @@ extension BoardApp {
         }
         guard let action = keymap.action(for: key, mods) else { return [] }
         // Fresh words: each action says what it did, or the idle hint stands instead of old words.
-        if !coordinator.isDragging, action != .quit, action != .suspend { status = idleHint; reading.pageWordsShown = false }
+        if !coordinator.isDragging, action != .quit, action != .suspend {
+            status = idleHint; reading.pageWordsShown = false
+        }
         return perform(action, now: now)
     }
 
@@ -61,7 +63,7 @@ extension BoardApp {
             again.editor.say(words)
             mode = .prompt(again)
         case .saveCopy:
-            break   // an effect: answered in handleKey
+            break  // an effect: answered in handleKey
         }
     }
 
@@ -121,9 +123,10 @@ extension BoardApp {
     func detailPage(_ detail: CardDetail) -> CardDetail.Page? {
         guard let path = board.indexPath(for: detail.id) else { return nil }
         let card = board[path]
-        let content = CardDetailView.content(card: card, column: board.columns[path.section].title,
-                                             storesDoneMark: reading.storesDoneMark, width: CardDetailView.innerWidth(size),
-                                             flow: flowLines(for: card.id))
+        let content = CardDetailView.content(
+            card: card, column: board.columns[path.section].title,
+            storesDoneMark: reading.storesDoneMark, width: CardDetailView.innerWidth(size),
+            flow: flowLines(for: card.id))
         return CardDetail.Page(card: card, content: content, rows: CardDetailView.visibleRows(size))
     }
 

@@ -21,8 +21,9 @@ extension BoardApp: CardRows {
     /// A column's geometry, from the page that shows it (not necessarily the visible one).
     func geometry(of section: Int) -> ColumnDraggable? {
         if let c = layout.column(section: section) { return c }
-        let other = ScreenLayout(board: board, size: size, page: layout.page(of: section), scroll: scroll, cache: cache,
-                                 anchor: pageAnchor)
+        let other = ScreenLayout(
+            board: board, size: size, page: layout.page(of: section), scroll: scroll, cache: cache,
+            anchor: pageAnchor)
         return other.column(section: section)
     }
 
@@ -51,7 +52,9 @@ extension BoardApp: CardRows {
 
     mutating func liftedMove(dx: Int = 0, dy: Int = 0, toIndex: Int? = nil) {
         guard let s = coordinator.session else { return }
-        let t = s.hover.target ?? DropTarget(section: s.current.section, index: s.current.item, gap: s.current.item, anchor: nil)
+        let t =
+            s.hover.target
+            ?? DropTarget(section: s.current.section, index: s.current.item, gap: s.current.item, anchor: nil)
         var section = t.section
         var index = t.index
         if let toIndex { index = toIndex }
@@ -104,7 +107,9 @@ extension BoardApp: CardRows {
         }
         (pageAnchor, page) = old.transformed(to: newSize, keeping: kept)
         // When every column fits on one page again, the canonical layout comes back (no shifted breaks).
-        if ScreenLayout(board: board, size: newSize, page: 0, scroll: scroll, cache: cache, compact: reading.compact).pageCount == 1 {
+        if ScreenLayout(board: board, size: newSize, page: 0, scroll: scroll, cache: cache, compact: reading.compact)
+            .pageCount == 1
+        {
             pageAnchor = nil
             page = 0
         }

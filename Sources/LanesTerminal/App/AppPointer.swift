@@ -34,13 +34,17 @@ extension BoardApp {
         case .wheelUp, .wheelDown:
             let delta = m.kind == .wheelUp ? -3 : 3
             if showsLanes { scrollLanes(by: delta); return [] }
-            if let c = layout.columns.first(where: { $0.frame.contains(m.location) }), board.columns.indices.contains(c.section) {
+            if let c = layout.columns.first(where: { $0.frame.contains(m.location) }),
+                board.columns.indices.contains(c.section)
+            {
                 scrollOffsets[board.columns[c.section].id, default: 0] += delta
                 refreshLayout()
             }
             return []
         case .press where m.button == .left:
-            if !coordinator.isDragging, BoardView.helpButton(layout: layout).contains(m.location) { openHelp(); return [] }
+            if !coordinator.isDragging, BoardView.helpButton(layout: layout).contains(m.location) {
+                openHelp(); return []
+            }
             if !coordinator.isDragging, let arrows = BoardView.pageArrows(layout: layout) {
                 if arrows.previous.contains(m.location) { flipPage(-1); return [] }
                 if arrows.next.contains(m.location) { flipPage(1); return [] }
@@ -62,9 +66,10 @@ extension BoardApp {
     /// The card under a press that may mark it (alt- or ctrl-click), which the press also selects.
     mutating func markTarget(_ m: MouseEvent) -> ItemID? {
         guard m.kind == .press, m.button == .left, !coordinator.isDragging,
-              m.modifiers.contains(.alt) || m.modifiers.contains(.ctrl),
-              let hit = coordinator.hitTest(m.location), hit.section >= 0,
-              let p = layout.lanes.map({ $0.boardPath(hit) }) ?? hit, let card = board.item(at: p) else { return nil }  // lanes: a cell path (#26)
+            m.modifiers.contains(.alt) || m.modifiers.contains(.ctrl),
+            let hit = coordinator.hitTest(m.location), hit.section >= 0,
+            let p = layout.lanes.map({ $0.boardPath(hit) }) ?? hit, let card = board.item(at: p)
+        else { return nil }  // lanes: a cell path (#26)
         selection = p
         return card.id
     }
@@ -91,7 +96,9 @@ extension BoardApp {
             guard let frame = laneCardFrame(of: item, in: grid) else { return false }
             f = frame
         } else {
-            guard let c = layout.columns.first(where: { $0.section == item.section }), item.item < c.itemCount else { return false }
+            guard let c = layout.columns.first(where: { $0.section == item.section }), item.item < c.itemCount else {
+                return false
+            }
             f = c.frameOfItem(at: item.item)
         }
         guard p.y == f.minY else { return false }
@@ -109,8 +116,9 @@ extension BoardApp {
     /// `rendered`) and to the app's own state.
     mutating func apply(_ events: [DragEvent], now: Double, rendered: Bool = false) {
         for e in events {
-            if !rendered, let words = drag.take([e], board: board, now: now) { status = words; reading.pageWordsShown = false }
-            else if case .moved(_, let hover) = e, reading.pageWordsShown, hover != .none {
+            if !rendered, let words = drag.take([e], board: board, now: now) {
+                status = words; reading.pageWordsShown = false
+            } else if case .moved(_, let hover) = e, reading.pageWordsShown, hover != .none {
                 // A page flip's words give way to where the card would land once the pointer is over a column again.
                 status = renderer.describe(hover: hover, board: board)
                 reading.pageWordsShown = false
@@ -126,10 +134,14 @@ extension BoardApp {
                 if let card = board.item(at: item) { status = marks.toggle(card.id) }
                 selection = item
             case .tapped(let p, let item):
-                if let item, item == selection, case .normal = mode { openDetail(at: item) }
-                else if let item { selection = item }
-                else if let c = layout.columns.first(where: { $0.frame.contains(p) }) {
-                    selection = ItemPath(section: c.section, item: c.itemCount > 0 ? min(max(0, selection?.item ?? 0), c.itemCount - 1) : -1)
+                if let item, item == selection, case .normal = mode {
+                    openDetail(at: item)
+                } else if let item {
+                    selection = item
+                } else if let c = layout.columns.first(where: { $0.frame.contains(p) }) {
+                    selection = ItemPath(
+                        section: c.section,
+                        item: c.itemCount > 0 ? min(max(0, selection?.item ?? 0), c.itemCount - 1) : -1)
                 }
             case .began(let s):
                 if s.kind == .item { selection = s.source }
@@ -137,7 +149,9 @@ extension BoardApp {
                 if let refusal = document.lastRefusal {
                     status = refused(refusal.words)
                 } else if !d.isNoOp {
-                    let row = selection?.section == d.from.item ? selection?.item ?? -1 : (board.columns[d.to.item].cards.isEmpty ? -1 : 0)
+                    let row =
+                        selection?.section == d.from.item
+                        ? selection?.item ?? -1 : (board.columns[d.to.item].cards.isEmpty ? -1 : 0)
                     selection = ItemPath(section: d.to.item, item: row)
                     changed()
                 }

@@ -53,7 +53,11 @@ extension BoardApp {
             if let lift = keymap.keys(for: .lift).first { parts[0] += " or \(lift) to lift" }
         }
         if let open = keymap.keys(for: .drop).first { parts.append("\(open) opens a card") }
-        if let help = keymap.keys(for: .help).first { parts.append("\(help) help") } else { parts.append("click ? help") }
+        if let help = keymap.keys(for: .help).first {
+            parts.append("\(help) help")
+        } else {
+            parts.append("click ? help")
+        }
         if let quit = keymap.keys(for: .quit).first { parts.append("\(quit) quit") }
         return parts.joined(separator: " · ")
     }

@@ -103,9 +103,10 @@ extension InputDecoder {
 
         if marker == 0x3C {  // SGR: ESC [ < b ; x ; y M/m
             guard final == 0x4D || final == 0x6D, params.count >= 3 else { return .skip(length) }
-            return result(mouse(
-                code: params[0], x: params[1] - 1, y: params[2] - 1, sgrRelease: final == 0x6D
-            ).map { .mouse($0) })
+            return result(
+                mouse(
+                    code: params[0], x: params[1] - 1, y: params[2] - 1, sgrRelease: final == 0x6D
+                ).map { .mouse($0) })
         }
         guard marker == 0 else { return .skip(length) }
 
@@ -124,8 +125,9 @@ extension InputDecoder {
         case 0x4F: return params.count == 0 ? .event(.focusOut, length) : .skip(length)
         case 0x4D:  // urxvt: ESC [ b ; x ; y M, b offset by 32 as in X10
             guard params.count >= 3 else { return .skip(length) }
-            return result(mouse(code: params[0] - 32, x: params[1] - 1, y: params[2] - 1, sgrRelease: nil)
-                .map { .mouse($0) })
+            return result(
+                mouse(code: params[0] - 32, x: params[1] - 1, y: params[2] - 1, sgrRelease: nil)
+                    .map { .mouse($0) })
         case 0x7E:
             switch params.count > 0 ? params[0] : 0 {
             case 1, 7: return key(.home)

@@ -47,7 +47,8 @@ public struct InputDecoder: Sendable {
         if let due = deadline, now >= due { finish(into: &out) }
 
         var arrived = 0
-        let direct: Int?? = pending.isEmpty
+        let direct: Int?? =
+            pending.isEmpty
             ? bytes.withContiguousStorageIfAvailable { buffer -> Int in
                 let used = decode(buffer, final: false, into: &out)
                 if used < buffer.count { pending.append(contentsOf: buffer[used...]) }

@@ -32,7 +32,8 @@ public enum Action: String, CaseIterable, Hashable, Sendable {
         case .lift: "lift the selected card (then move it, and drop with space or enter)"
         case .drop: "drop the lifted card; with none lifted, open the selected card"
         case .cancel: "cancel the drag / clear the marked cards, then the filter / close"
-        case .toggleMark: "mark or unmark the card (or alt-click it, or click its mark box); marked cards drag together and stay marked until esc"
+        case .toggleMark:
+            "mark or unmark the card (or alt-click it, or click its mark box); marked cards drag together and stay marked until esc"
         case .moveLeft: "move the card to the previous column"
         case .moveRight: "move the card to the next column"
         case .moveUp: "move the card up one place (in swimlanes: among its lane's cards)"
@@ -65,7 +66,8 @@ public enum Action: String, CaseIterable, Hashable, Sendable {
         case .metrics: "show the flow metrics from the board's history (cycle time, throughput, flow, aging, forecast)"
         case .nextBoard: "show the next board of the workspace (or click its tab)"
         case .previousBoard: "show the previous board of the workspace"
-        case .moveToBoard: "move the card (or the marked cards) to another board: asks board:column or board:column:N (at row N), tab completes"
+        case .moveToBoard:
+            "move the card (or the marked cards) to another board: asks board:column or board:column:N (at row N), tab completes"
         case .messages: "show the recent status messages, each whole, with their times (like vim's :messages)"
         case .moveLaneUp: "move the card to the swimlane above (same column; its lane tag changes)"
         case .moveLaneDown: "move the card to the swimlane below (same column; its lane tag changes)"
@@ -90,10 +92,15 @@ public struct KeyChord: Hashable, Sendable, CustomStringConvertible {
         var mods: Modifiers = []
         var rest = Substring(name)
         while true {
-            if rest.hasPrefix("ctrl-") || rest.hasPrefix("ctrl+") { mods.insert(.ctrl); rest = rest.dropFirst(5) }
-            else if rest.hasPrefix("alt-") || rest.hasPrefix("alt+") { mods.insert(.alt); rest = rest.dropFirst(4) }
-            else if rest.hasPrefix("shift-") || rest.hasPrefix("shift+") { mods.insert(.shift); rest = rest.dropFirst(6) }
-            else { break }
+            if rest.hasPrefix("ctrl-") || rest.hasPrefix("ctrl+") {
+                mods.insert(.ctrl); rest = rest.dropFirst(5)
+            } else if rest.hasPrefix("alt-") || rest.hasPrefix("alt+") {
+                mods.insert(.alt); rest = rest.dropFirst(4)
+            } else if rest.hasPrefix("shift-") || rest.hasPrefix("shift+") {
+                mods.insert(.shift); rest = rest.dropFirst(6)
+            } else {
+                break
+            }
         }
         let named: [String: Key] = [
             "left": .left, "right": .right, "up": .up, "down": .down, "home": .home, "end": .end,
@@ -209,7 +216,8 @@ public struct Keymap: Sendable {
                 throw ConfigError(file: file, line: n + 1, message: "unknown key \"\(words[1])\"")
             }
             guard let action = Action(rawValue: words[2]) else {
-                throw ConfigError(file: file, line: n + 1, message: "unknown action \"\(words[2])\" (lanes keys lists the actions)")
+                throw ConfigError(
+                    file: file, line: n + 1, message: "unknown action \"\(words[2])\" (lanes keys lists the actions)")
             }
             bind(chord, to: action)
         case ("unbind", 2):
@@ -218,8 +226,10 @@ public struct Keymap: Sendable {
             }
             unbind(chord)
         default:
-            throw ConfigError(file: file, line: n + 1,
-                              message: "expected \"bind KEY ACTION\", \"unbind KEY\" or \"set view compact|cards\", found \"\(line)\"")
+            throw ConfigError(
+                file: file, line: n + 1,
+                message: "expected \"bind KEY ACTION\", \"unbind KEY\" or \"set view compact|cards\", found \"\(line)\""
+            )
         }
     }
 }

@@ -45,7 +45,9 @@ struct BoardKeys: Equatable, Sendable {
     }
 
     /// Takes an action on `board` with the columns laid out as `rows`; `filter` steers up and down.
-    mutating func take(_ action: Action, on board: Board, rows: some CardRows, filter: FilterMode, keymap: Keymap) -> Outcome {
+    mutating func take(_ action: Action, on board: Board, rows: some CardRows, filter: FilterMode, keymap: Keymap)
+        -> Outcome
+    {
         func hint(_ a: Action, _ words: String = "") -> String {
             guard let key = keymap.keys(for: a).first else { return "" }
             return words.isEmpty ? " (\(key))" : " (\(key) \(words))"
@@ -67,8 +69,11 @@ struct BoardKeys: Equatable, Sendable {
             guard let card else { return .words("No card to mark") }
             return .mark(board[card].id)
         case .addBelow, .addTop:
-            guard let sel = selection, board.columns.indices.contains(sel.section) else { return .words("Add a column first" + hint(.addColumn)) }
-            let slot: CardSlot = action == .addTop ? .top : board.item(at: sel).map { .after($0.id, orIndex: sel.item + 1) } ?? .index(0)
+            guard let sel = selection, board.columns.indices.contains(sel.section) else {
+                return .words("Add a column first" + hint(.addColumn))
+            }
+            let slot: CardSlot =
+                action == .addTop ? .top : board.item(at: sel).map { .after($0.id, orIndex: sel.item + 1) } ?? .index(0)
             return .prompt(PromptMode(.addCard(column: board.columns[sel.section].id, index: sel.section, slot: slot)))
         case .editTitle:
             guard let card else { return noCard }
@@ -78,22 +83,28 @@ struct BoardKeys: Equatable, Sendable {
             return .prompt(PromptMode(.setDue(seen(card, on: board)), text: board[card].due ?? ""))
         case .setTags:
             guard let card else { return noCard }
-            return .prompt(PromptMode(.setTags(seen(card, on: board)), text: board[card].tags.map { "#" + $0 }.joined(separator: " ")))
+            return .prompt(
+                PromptMode(
+                    .setTags(seen(card, on: board)), text: board[card].tags.map { "#" + $0 }.joined(separator: " ")))
         case .deleteCard:
             guard let card else { return noCard }
             return .send(.deleteCards([board[card].id], seen: [board[card]]), undoHint: true)
         case .toggleSubtask:
             guard let card else { return noCard }
             // Nothing to tick: the words and the key that edits the whole card (no edit is made).
-            if board[card].subtasks.isEmpty { return .words("This card has no sub-tasks" + hint(.editExternal, "edits the whole card")) }
+            if board[card].subtasks.isEmpty {
+                return .words("This card has no sub-tasks" + hint(.editExternal, "edits the whole card"))
+            }
             return .send(.tickSubtask(board[card].id), undoHint: false)
         case .editExternal:
             guard let card else { return noCard }
             return .editExternally(seen(card, on: board))
         case .addColumn:
-            let slot: ColumnSlot = selection.flatMap { s in
-                board.columns.indices.contains(s.section) ? .after(board.columns[s.section].id, orIndex: s.section + 1) : nil
-            } ?? .index(0)
+            let slot: ColumnSlot =
+                selection.flatMap { s in
+                    board.columns.indices.contains(s.section)
+                        ? .after(board.columns[s.section].id, orIndex: s.section + 1) : nil
+                } ?? .index(0)
             return .prompt(PromptMode(.addColumn(slot)))
         case .renameColumn:
             guard let column = selectedColumn(on: board) else { return .stay }
@@ -131,7 +142,8 @@ struct BoardKeys: Equatable, Sendable {
 
     /// A card as a prompt sees it when it opens: what brings it back if it is deleted meanwhile.
     func seen(_ path: ItemPath, on board: Board) -> SeenCard {
-        SeenCard(card: board[path], column: board.columns[path.section].id, columnIndex: path.section, position: path.item)
+        SeenCard(
+            card: board[path], column: board.columns[path.section].id, columnIndex: path.section, position: path.item)
     }
 
     /// Puts the selection back on the board: the same column and card, or the nearest there is.
@@ -159,7 +171,8 @@ struct BoardKeys: Equatable, Sendable {
         guard let cur = selection, board.columns.indices.contains(cur.section) else { clamp(to: board); return .stay }
         let cards = board.columns[cur.section].cards
         guard !cards.isEmpty else { return .stay }
-        selection = ItemPath(section: cur.section, item: filter.landing(in: cards, from: cur.item, delta: delta, absolute: absolute))
+        selection = ItemPath(
+            section: cur.section, item: filter.landing(in: cards, from: cur.item, delta: delta, absolute: absolute))
         return .reveal
     }
 
@@ -196,6 +209,9 @@ struct BoardKeys: Equatable, Sendable {
         guard let now = board.indexPath(for: id) else { return nil }
         selection = now
         let title = DisplayText.truncate(DisplayText.safe(board[now].title), to: 30)
-        return (now.section, "Moved “\(title)” to \(DisplayText.safe(board.columns[now.section].title)), position \(now.item + 1)")
+        return (
+            now.section,
+            "Moved “\(title)” to \(DisplayText.safe(board.columns[now.section].title)), position \(now.item + 1)"
+        )
     }
 }

@@ -69,7 +69,9 @@ public struct CardDetail: Hashable, Sendable {
             switch action {
             case .lift, .toggleSubtask:
                 guard subs > 0 else {
-                    return .say("This card has no sub-tasks" + (keymap.keys(for: .editExternal).first.map { " (\($0) edits the whole card)" } ?? ""))
+                    return .say(
+                        "This card has no sub-tasks"
+                            + (keymap.keys(for: .editExternal).first.map { " (\($0) edits the whole card)" } ?? ""))
                 }
                 let i = min(cursor, subs - 1)
                 outcome = .send(.setSubtaskDone(card.id, index: i, done: !card.subtasks[i].done))

@@ -8,7 +8,8 @@ public enum CardFilter {
         let words = query.lowercased().split(separator: " ")
         guard !words.isEmpty else { return true }
         let tags = Set(card.tags.map { $0.lowercased() })
-        let text = ([card.title] + card.descriptionLines + card.subtasks.map(\.title)).joined(separator: "\n").lowercased()
+        let text = ([card.title] + card.descriptionLines + card.subtasks.map(\.title)).joined(separator: "\n")
+            .lowercased()
         return words.allSatisfy { w in
             w.hasPrefix("#") && w.count > 1 ? tags.contains(String(w.dropFirst())) : text.contains(w)
         }
@@ -30,7 +31,9 @@ struct FilterMode: Equatable, Sendable {
         guard isOn else { return "Filter cleared" }
         let matching = board.columns.reduce(0) { n, c in n + c.cards.filter(matches).count }
         var how = ["others dimmed"]
-        if let down = keymap.keys(for: .down).first, let up = keymap.keys(for: .up).first { how.append("\(down)/\(up) jump between matches") }
+        if let down = keymap.keys(for: .down).first, let up = keymap.keys(for: .up).first {
+            how.append("\(down)/\(up) jump between matches")
+        }
         if let esc = keymap.keys(for: .cancel).first { how.append("\(esc) clears") }
         return "Filter “\(DisplayText.safe(text))”: \(matching) matching (\(how.joined(separator: "; ")))"
     }
@@ -45,8 +48,9 @@ struct FilterMode: Equatable, Sendable {
     /// Where the selection goes in a column of `cards` from `current` by `delta` rows, or to
     /// `absolute` (0 the first, `Int.max` the last): with a filter on, the nearest matching
     /// card in the direction of travel; the selection stays when none is that way.
-    func landing<Cards: RandomAccessCollection<Card>>(in cards: Cards, from current: Int, delta: Int, absolute: Int?) -> Int
-        where Cards.Index == Int {
+    func landing<Cards: RandomAccessCollection<Card>>(in cards: Cards, from current: Int, delta: Int, absolute: Int?)
+        -> Int
+    where Cards.Index == Int {
         let count = cards.count
         var i = min(max(0, absolute ?? (current + delta)), count - 1)
         guard isOn else { return i }

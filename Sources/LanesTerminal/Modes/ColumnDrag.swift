@@ -26,7 +26,9 @@ public struct BoardDraggable: Draggable {
         let visible = layout.visibleSections
         let width = max(1, layout.columns.first?.frame.width ?? 1)
         headers = board.columns.indices.map { i in
-            if let c = layout.column(section: i) { return Rect(x: c.frame.minX, y: top, width: c.frame.width, height: 2) }
+            if let c = layout.column(section: i) {
+                return Rect(x: c.frame.minX, y: top, width: c.frame.width, height: 2)
+            }
             // Off-page columns keep their order far outside the screen.
             let x = i < visible.lowerBound ? -100_000 + i * width : 100_000 + i * width
             return Rect(x: x, y: top, width: width, height: 2)

@@ -75,8 +75,10 @@ public struct DragSession: Sendable {
     }
 
     /// Takes a new layout of the same board (scroll, page, resize): the target is asked again.
-    public mutating func layoutChanged<D: DragDataSource>(_ arena: DragArena, dataSource: D, board: Board,
-                                                         now: Double) -> (events: [DragEvent], words: String?) {
+    public mutating func layoutChanged<D: DragDataSource>(
+        _ arena: DragArena, dataSource: D, board: Board,
+        now: Double
+    ) -> (events: [DragEvent], words: String?) {
         guard coordinator.isDragging else {
             coordinator.arena = arena
             return ([], nil)
@@ -89,8 +91,10 @@ public struct DragSession: Sendable {
     /// in hand stays in hand if it still exists, re-resolved by identity with the target's
     /// anchor; if it was deleted the drag is cancelled and the words say so. Carried cards that
     /// were deleted are left behind.
-    public mutating func boardChanged<D: DragDataSource>(_ arena: DragArena, dataSource: D, board: Board,
-                                                        now: Double) -> (events: [DragEvent], words: String?) {
+    public mutating func boardChanged<D: DragDataSource>(
+        _ arena: DragArena, dataSource: D, board: Board,
+        now: Double
+    ) -> (events: [DragEvent], words: String?) {
         layoutChanged(arena, dataSource: dataSource, board: board, now: now)
     }
 
@@ -104,8 +108,10 @@ public struct DragSession: Sendable {
     /// outside the window, or the window lost focus) as a release where nothing takes it: the
     /// engine cancels it, the card (or column) snaps back and the board is unchanged. The
     /// words start with `why`, then say where it went back.
-    public mutating func endReleasedElsewhere(because why: String, board: Board,
-                                              now: Double) -> (events: [DragEvent], words: String?) {
+    public mutating func endReleasedElsewhere(
+        because why: String, board: Board,
+        now: Double
+    ) -> (events: [DragEvent], words: String?) {
         guard isPointerDrag else { return ([], nil) }
         let events = coordinator.cancel(reason: .gesture)
         guard let said = take(events, board: board, now: now) else { return (events, why) }
@@ -151,8 +157,9 @@ extension DragSession {
         case .quit: return .cancelAndQuit
         default:
             let drops = [keymap.keys(for: .lift).first, keymap.keys(for: .drop).first].compactMap { $0?.description }
-            return .refuse("Drop the card first" + (drops.isEmpty ? "" : " (\(drops.joined(separator: " or ")))")
-                + (keymap.keys(for: .cancel).first.map { ", or \($0) to cancel" } ?? ""))
+            return .refuse(
+                "Drop the card first" + (drops.isEmpty ? "" : " (\(drops.joined(separator: " or ")))")
+                    + (keymap.keys(for: .cancel).first.map { ", or \($0) to cancel" } ?? ""))
         }
     }
 }

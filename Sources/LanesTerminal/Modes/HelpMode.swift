@@ -13,7 +13,9 @@ struct HelpMode: Equatable, Sendable {
         let page = max(1, HelpView.visibleRows(height: size.height) - 1)
         let key = ViewKey(key, mods, keymap: keymap)
         if key == .close { return .close }
-        if let s = key.scrolled(scroll, page: page, maxScroll: HelpView.maxScroll(keymap: keymap, size: size)) { scroll = s }
+        if let s = key.scrolled(scroll, page: page, maxScroll: HelpView.maxScroll(keymap: keymap, size: size)) {
+            scroll = s
+        }
         return .stay
     }
 

@@ -38,7 +38,9 @@ public struct LaneDropSource: DragDataSource {
 
     public func numberOfItems(inSection section: Int) -> Int {
         if let cells { return cells.indices.contains(section) ? cells[section].count : 0 }
-        guard section >= 0, grid.columnCount > 0, grid.placement.indices.contains(section / grid.columnCount) else { return 0 }
+        guard section >= 0, grid.columnCount > 0, grid.placement.indices.contains(section / grid.columnCount) else {
+            return 0
+        }
         return grid.placement[section / grid.columnCount][section % grid.columnCount].count
     }
 
@@ -49,10 +51,14 @@ public struct LaneDropSource: DragDataSource {
 
     public func identity(at path: ItemPath) -> ItemID? {
         if let cells {
-            guard cells.indices.contains(path.section), cells[path.section].indices.contains(path.item) else { return nil }
+            guard cells.indices.contains(path.section), cells[path.section].indices.contains(path.item) else {
+                return nil
+            }
             return cells[path.section][path.item]
         }
-        return grid.boardPath(path).flatMap { p in p.item >= 0 ? document.board.columns[p.section].cards[p.item].id : nil }
+        return grid.boardPath(path).flatMap { p in
+            p.item >= 0 ? document.board.columns[p.section].cards[p.item].id : nil
+        }
     }
 
     public func item(at indexPath: ItemPath) -> Card? {
@@ -68,7 +74,8 @@ public struct LaneDropSource: DragDataSource {
     }
 
     public mutating func insertItem(_ item: Card, at indexPath: ItemPath) {
-        guard let count = cells?.indices.contains(indexPath.section) == true ? cells?[indexPath.section].count : nil else { return }
+        guard let count = cells?.indices.contains(indexPath.section) == true ? cells?[indexPath.section].count : nil
+        else { return }
         touched?.append(item.id)
         cells![indexPath.section].insert(item.id, at: min(max(0, indexPath.item), count))
     }
@@ -90,7 +97,9 @@ public struct LaneDropSource: DragDataSource {
         document.lastRefusal = nil
         if let (from, to) = scratch.movedColumn {
             guard document.board.columns.indices.contains(from) else { return }
-            do { _ = try document.apply(.moveColumn(document.board.columns[from].id, to: to)) } catch { document.lastRefusal = error }
+            do { _ = try document.apply(.moveColumn(document.board.columns[from].id, to: to)) } catch {
+                document.lastRefusal = error
+            }
             return
         }
         guard let edit = scratch.edit() else { return }
@@ -102,7 +111,8 @@ public struct LaneDropSource: DragDataSource {
     /// not move (or after the last one before them; or at the column's end in an empty cell).
     func edit() -> BoardEdit? {
         guard let touched, let first = touched.first, let cells,
-              let section = cells.firstIndex(where: { $0.contains(first) }) else { return nil }
+            let section = cells.firstIndex(where: { $0.contains(first) })
+        else { return nil }
         let moving = Set(touched)
         let cell = cells[section]
         let moved = cell.filter { moving.contains($0) }

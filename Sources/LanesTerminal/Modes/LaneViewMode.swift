@@ -35,7 +35,8 @@ extension BoardApp {
                 default: continue
                 }
                 guard let card = grid.cellBoard.item(at: source) else { continue }
-                status = "“\(DisplayText.truncate(DisplayText.safe(card.title), to: 30))” back in "
+                status =
+                    "“\(DisplayText.truncate(DisplayText.safe(card.title), to: 30))” back in "
                     + DisplayText.safe(grid.cellBoard.columns[source.section].title) + ": "
                     + String(words.dropFirst("Refused: ".count))
             }
@@ -44,8 +45,10 @@ extension BoardApp {
 
     /// Hands cell events to the renderer (unless `rendered`), then to the app as board paths.
     /// `before`: the board before the events' drop was applied (nil: no drop among them).
-    mutating func applyLaneEvents(_ events: [DragEvent], grid: LaneGrid, now: Double, rendered: Bool = false,
-                                  before: Board? = nil) {
+    mutating func applyLaneEvents(
+        _ events: [DragEvent], grid: LaneGrid, now: Double, rendered: Bool = false,
+        before: Board? = nil
+    ) {
         if !rendered, let words = drag.take(events, board: grid.cellBoard, now: now) {
             status = words
             reading.pageWordsShown = false
@@ -106,7 +109,9 @@ extension BoardApp {
     /// The edges during a pointer drag in lanes: the lanes scroll as one, vertically.
     func laneScrollers(_ grid: LaneGrid) -> [Scrollable] {
         let l = grid.layout
-        return [Scrollable(id: BoardApp.laneScrollerID, viewport: l.area, contentLength: l.contentHeight, offset: l.scroll)]
+        return [
+            Scrollable(id: BoardApp.laneScrollerID, viewport: l.area, contentLength: l.contentHeight, offset: l.scroll)
+        ]
     }
 
     /// `S`: lanes on or off for this session.
@@ -137,7 +142,9 @@ extension BoardApp {
 
     /// A press on a lane's header (not during a drag) collapses or expands it; true when it did.
     mutating func pressLaneHeader(_ p: Point) -> Bool {
-        guard !coordinator.isDragging, let grid = layout.lanes, let k = grid.layout.lane(headerAt: p) else { return false }
+        guard !coordinator.isDragging, let grid = layout.lanes, let k = grid.layout.lane(headerAt: p) else {
+            return false
+        }
         toggleCollapse(lane: grid.lanes[k])
         return true
     }
@@ -151,7 +158,8 @@ extension BoardApp {
     /// In lanes: scrolls so the selected card (or its lane's header) is on screen.
     mutating func ensureLaneSelectionVisible(_ grid: LaneGrid) {
         guard let sel = selection, sel.item >= 0, let cp = grid.cellPath(sel),
-              let k = grid.lanes.firstIndex(of: cp.section / max(1, grid.columnCount)) else { return }
+            let k = grid.lanes.firstIndex(of: cp.section / max(1, grid.columnCount))
+        else { return }
         let band = grid.layout.bands[k]
         let bandTop = grid.top(ofBand: k)
         var top = bandTop, height = 1
@@ -181,10 +189,13 @@ extension BoardApp {
         case .moveLaneDown: moveToLane(delta: 1)
         case .collapseLane:
             guard let grid = layout.lanes else {
-                status = board.acceptRules.swimlanes == nil ? "This board has no swimlanes" : "Swimlanes are off (S shows them)"
+                status =
+                    board.acceptRules.swimlanes == nil
+                    ? "This board has no swimlanes" : "Swimlanes are off (S shows them)"
                 return
             }
-            let lane = selection.flatMap(grid.cellPath).map { $0.section / max(1, grid.columnCount) } ?? grid.lanes.first ?? 0
+            let lane =
+                selection.flatMap(grid.cellPath).map { $0.section / max(1, grid.columnCount) } ?? grid.lanes.first ?? 0
             toggleCollapse(lane: lane)
             ensureSelectionVisible()
         default: break
@@ -240,7 +251,9 @@ extension BoardApp {
         if delta < 0, let last = cell.last { slot = .after(cards[last].id, orIndex: last + 1) }
         if delta > 0, let first = cell.first { slot = .before(cards[first].id, orIndex: first) }
         let tag: String? = target < lanes.count ? lanes.tags[target] : nil
-        guard send(.moveCardsToLane([card.id], to: board.columns[sel.section].id, at: slot, lane: tag)) != nil else { return }
+        guard send(.moveCardsToLane([card.id], to: board.columns[sel.section].id, at: slot, lane: tag)) != nil else {
+            return
+        }
         if let grid = layout.lanes, isCollapsed(target, in: grid) { toggleCollapse(lane: target) }
         ensureSelectionVisible()
     }
@@ -250,7 +263,9 @@ extension BoardApp {
     mutating func liftedLaneMove(_ action: Action) {
         guard let grid = layout.lanes, let s = coordinator.session, grid.columnCount > 0 else { return }
         let columns = grid.columnCount
-        let t = s.hover.target ?? DropTarget(section: s.current.section, index: s.current.item, gap: s.current.item, anchor: nil)
+        let t =
+            s.hover.target
+            ?? DropTarget(section: s.current.section, index: s.current.item, gap: s.current.item, anchor: nil)
         var section = t.section, index = t.index
         let lane = section / columns, column = section % columns
         let shown = grid.lanes.filter { !isCollapsed($0, in: grid) }
@@ -261,17 +276,23 @@ extension BoardApp {
         }
         switch action {
         case .up, .moveUp:
-            if index > 0 { index -= 1 }
-            else if let k = shown.firstIndex(of: lane), k > 0 {
+            if index > 0 {
+                index -= 1
+            } else if let k = shown.firstIndex(of: lane), k > 0 {
                 section = shown[k - 1] * columns + column
                 index = lastIndex(section)
-            } else { status = "Top of the lanes"; return }
+            } else {
+                status = "Top of the lanes"; return
+            }
         case .down, .moveDown:
-            if index < lastIndex(section) { index += 1 }
-            else if let k = shown.firstIndex(of: lane), k + 1 < shown.count {
+            if index < lastIndex(section) {
+                index += 1
+            } else if let k = shown.firstIndex(of: lane), k + 1 < shown.count {
                 section = shown[k + 1] * columns + column
                 index = 0
-            } else { status = "Bottom of the lanes"; return }
+            } else {
+                status = "Bottom of the lanes"; return
+            }
         case .left, .moveLeft, .right, .moveRight:
             let dx = action == .left || action == .moveLeft ? -1 : 1
             var next = column + dx
@@ -297,9 +318,11 @@ extension BoardApp {
         }
         // The target lane on screen first: the engine moves a card only into a cell it can see.
         // (`layout`, not `grid`: left and right may have flipped the page.)
-        if let shown = layout.lanes, let k = shown.lanes.firstIndex(of: section / columns), !shown.layout.bands[k].collapsed,
-           shown.visibleColumns.contains(where: { $0.section == section % columns }),
-           shown.cell(section: section).map({ $0.frame.isEmpty }) ?? true {
+        if let shown = layout.lanes, let k = shown.lanes.firstIndex(of: section / columns),
+            !shown.layout.bands[k].collapsed,
+            shown.visibleColumns.contains(where: { $0.section == section % columns }),
+            shown.cell(section: section).map({ $0.frame.isEmpty }) ?? true
+        {
             let s = shown.layout.scroll(toShow: shown.top(ofBand: k), height: min(shown.layout.area.height, 4))
             if s != shown.layout.scroll { laneView.scroll = s; refreshLayout() }
         }
@@ -337,7 +360,9 @@ extension BoardApp {
 extension BoardApp {
     /// Where the card at a board path is drawn in the lane view (nil: not laid out on this page).
     func laneCardFrame(of item: ItemPath, in grid: LaneGrid) -> Rect? {
-        guard let cp = grid.cellPath(item), let cell = grid.cell(section: cp.section), cp.item < cell.itemCount else { return nil }
+        guard let cp = grid.cellPath(item), let cell = grid.cell(section: cp.section), cp.item < cell.itemCount else {
+            return nil
+        }
         return cell.frameOfItem(at: cp.item)
     }
 
@@ -350,7 +375,9 @@ extension BoardApp {
         let cell = grid.placement[lane][sel.section]
         let k = cp.item + dy
         guard cell.indices.contains(k) else {
-            status = (dy < 0 ? "Already the first card of lane " : "Already the last card of lane ") + DisplayText.safe(grid.name(lane: lane))
+            status =
+                (dy < 0 ? "Already the first card of lane " : "Already the last card of lane ")
+                + DisplayText.safe(grid.name(lane: lane))
                 + " here"
             return true
         }
@@ -359,10 +386,12 @@ extension BoardApp {
         // The neighbour's index once the card is out of the column is `cell[k]` above it and `cell[k] - 1` below it.
         let slot: CardSlot = dy < 0 ? .before(neighbour.id, orIndex: cell[k]) : .after(neighbour.id, orIndex: cell[k])
         guard send(.moveCards([card.id], to: board.columns[sel.section].id, at: slot)) != nil,
-              let now = board.indexPath(for: card.id) else { return true }
+            let now = board.indexPath(for: card.id)
+        else { return true }
         selection = now
         let place = layout.lanes.flatMap { $0.cellPath(now) }.map { $0.item + 1 } ?? k + 1
-        status = "Moved “\(DisplayText.truncate(DisplayText.safe(card.title), to: 30))” to position \(place) of lane "
+        status =
+            "Moved “\(DisplayText.truncate(DisplayText.safe(card.title), to: 30))” to position \(place) of lane "
             + "\(DisplayText.safe(grid.name(lane: lane))) in \(DisplayText.safe(board.columns[now.section].title))"
         ensureSelectionVisible()
         return true
@@ -382,8 +411,9 @@ extension BoardApp {
         }
         var k = before.layout.bands.firstIndex { $0.top + $0.height > before.layout.scroll } ?? 0
         if let sel = selection, let cp = before.cellPath(sel),
-           let s = before.lanes.firstIndex(of: cp.section / max(1, before.columnCount)), onScreen(s),
-           before.cell(section: cp.section).map({ area.intersects($0.frameOfItem(at: cp.item)) }) ?? false {
+            let s = before.lanes.firstIndex(of: cp.section / max(1, before.columnCount)), onScreen(s),
+            before.cell(section: cp.section).map({ area.intersects($0.frameOfItem(at: cp.item)) }) ?? false
+        {
             k = s
         }
         let lane = before.lanes.isEmpty ? 0 : before.lanes[k]
@@ -392,17 +422,22 @@ extension BoardApp {
         refreshLayout()
         if let after = layout.lanes, let k2 = after.lanes.firstIndex(of: lane) {
             let top2 = after.top(ofBand: k2)
-            let want = top >= scroll ? max(0, top2 - (top - scroll))
+            let want =
+                top >= scroll
+                ? max(0, top2 - (top - scroll))
                 : top2 + min(scroll - top, after.exactHeight(ofBand: k2) - 1)
             if want != after.layout.scroll { laneView.scroll = want; refreshLayout() }
         }
         if !coordinator.isDragging, let grid = layout.lanes {
             let collapsed = isCollapsed(lane, in: grid)
-            let column = grid.visibleColumns.first { !collapsed && grid.placement.indices.contains(lane) && !grid.placement[lane][$0.section].isEmpty }
+            let column = grid.visibleColumns.first {
+                !collapsed && grid.placement.indices.contains(lane) && !grid.placement[lane][$0.section].isEmpty
+            }
             if let c = column {
                 selection = ItemPath(section: c.section, item: grid.placement[lane][c.section][0])
             } else if let first = grid.visibleColumns.first {
-                selection = ItemPath(section: first.section, item: laneSequence(column: first.section, grid: grid).first ?? -1)
+                selection = ItemPath(
+                    section: first.section, item: laneSequence(column: first.section, grid: grid).first ?? -1)
             }
             // Only what the new selection needs: the lane stays put when its card is already on screen.
             ensureSelectionVisible()

@@ -39,7 +39,8 @@ public struct LineEditor: Hashable, Sendable {
         let room = Self.maxCharacters - characters.count
         if added.count > max(0, room) {
             let what = added.count == 1 ? "Not typed" : "Paste refused (\(added.count) characters)"
-            note = "\(what): a prompt holds at most \(Self.maxCharacters) characters; longer text belongs in the description (E edits in $EDITOR)"
+            note =
+                "\(what): a prompt holds at most \(Self.maxCharacters) characters; longer text belongs in the description (E edits in $EDITOR)"
             return
         }
         characters.insert(contentsOf: added, at: cursor)

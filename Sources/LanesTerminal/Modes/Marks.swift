@@ -14,7 +14,8 @@ struct Marks: Equatable, Sendable {
     /// Marks or unmarks a card; the words say how many are marked.
     mutating func toggle(_ id: ItemID) -> String {
         if ids.remove(id) == nil { ids.insert(id) }
-        return ids.isEmpty ? "No cards marked"
+        return ids.isEmpty
+            ? "No cards marked"
             : "\(ids.count) card\(ids.count == 1 ? "" : "s") marked: drag one to carry all · esc clears"
     }
 

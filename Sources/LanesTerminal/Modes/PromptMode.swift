@@ -74,9 +74,11 @@ struct PromptMode: Equatable, Sendable {
     mutating func paste(_ text: String) { editor.insert(text) }
 
     /// Takes a key; Enter answers on `board` as it is now.
-    mutating func handle(_ key: Key, _ mods: Modifiers, on board: Board,
-                         newCard: () -> ItemID = { ItemID.fresh() },
-                         newColumn: () -> ColumnID = { ColumnID.fresh() }) -> Outcome {
+    mutating func handle(
+        _ key: Key, _ mods: Modifiers, on board: Board,
+        newCard: () -> ItemID = { ItemID.fresh() },
+        newColumn: () -> ColumnID = { ColumnID.fresh() }
+    ) -> Outcome {
         switch editor.handle(key, mods) {
         case .editing: .editing
         case .cancel: .cancel
@@ -85,8 +87,10 @@ struct PromptMode: Equatable, Sendable {
     }
 
     /// The answer the text gives now. A new card or column gets its identity from `newCard` / `newColumn`.
-    func answer(on board: Board, newCard: () -> ItemID = { ItemID.fresh() },
-                newColumn: () -> ColumnID = { ColumnID.fresh() }) -> Answer {
+    func answer(
+        on board: Board, newCard: () -> ItemID = { ItemID.fresh() },
+        newColumn: () -> ColumnID = { ColumnID.fresh() }
+    ) -> Answer {
         // Text comes in as one storable line (see TextRules); every rule is the door's.
         let text = TextRules.oneLine(editor.text).text
         let trimmed = text.trimmingCharacters(in: " \t")
@@ -124,7 +128,8 @@ struct PromptMode: Equatable, Sendable {
     /// The accept-rule prompt's starting text: the column's list, names with a comma or a leading quote in quotes.
     static func acceptsText(for id: ColumnID, on board: Board) -> String {
         guard let column = board.column(id), let names = board.acceptRules.sources(for: column.title) else { return "" }
-        return names.map { $0.contains(",") || $0.hasPrefix("\"") ? AcceptRules.quoted($0) : $0 }.joined(separator: ", ")
+        return names.map { $0.contains(",") || $0.hasPrefix("\"") ? AcceptRules.quoted($0) : $0 }.joined(
+            separator: ", ")
     }
 
     /// A column's accept rule from typed names: separated by commas (a name may be in double
@@ -139,7 +144,9 @@ struct PromptMode: Equatable, Sendable {
                 return .again("No column is called “\(DisplayText.safe(raw))”: the rule is unchanged")
             }
             if Set(folded.map(\.title)).count > 1 {
-                return .again("“\(DisplayText.safe(raw))” could be \(DisplayText.safe(Board.listed(folded.map(\.title)))): write it exactly")
+                return .again(
+                    "“\(DisplayText.safe(raw))” could be \(DisplayText.safe(Board.listed(folded.map(\.title)))): write it exactly"
+                )
             }
             sources.append(match.id)
         }
@@ -159,10 +166,15 @@ struct PromptMode: Equatable, Sendable {
         }
         for ch in text {
             if quoted {
-                if escaped { current.append(ch); escaped = false }
-                else if ch == "\\" { escaped = true }
-                else if ch == "\"" { quoted = false }
-                else { current.append(ch) }
+                if escaped {
+                    current.append(ch); escaped = false
+                } else if ch == "\\" {
+                    escaped = true
+                } else if ch == "\"" {
+                    quoted = false
+                } else {
+                    current.append(ch)
+                }
             } else if ch == "\"" && current.allSatisfy({ $0 == " " || $0 == "\t" }) {
                 current = ""
                 quoted = true

@@ -29,7 +29,8 @@ public struct BoardPaging: Hashable, Sendable {
 
     /// The prototype for `size`: `wide-N` or `narrow-N` with N column areas.
     public func prototype<Item: Hashable & Sendable>(for size: Size, accepts: (@Sendable (Item, Rect) -> Bool)? = nil)
-        -> LayoutPrototype<Item> {
+        -> LayoutPrototype<Item>
+    {
         let n = columnsPerPage(in: size)
         let kind = size.width < wideFromWidth ? "narrow" : "wide"
         let metrics = self
@@ -41,7 +42,8 @@ public struct BoardPaging: Hashable, Sendable {
 
     /// A manager that pages `items` with these templates.
     public func manager<Item: Hashable & Sendable>(items: [Item], accepts: (@Sendable (Item, Rect) -> Bool)? = nil)
-        -> PagedLayoutManager<Item> {
+        -> PagedLayoutManager<Item>
+    {
         let metrics = self
         return PagedLayoutManager(items: items) { _, size in metrics.prototype(for: size, accepts: accepts) }
     }

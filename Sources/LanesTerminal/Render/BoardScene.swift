@@ -55,9 +55,11 @@ public struct BoardScene {
     /// column's card count in the file (the headers and "▼ N more" say these).
     public var fileCardCounts: [Int]?
 
-    public init(board: Board, layout: ScreenLayout, selection: ItemPath?, decorations: DragDecorations = DragDecorations(),
-                ghost: (card: Card, frame: Rect)? = nil, title: String, status: String, theme: Theme = Theme(),
-                filter: String = "", compact: Bool = false) {
+    public init(
+        board: Board, layout: ScreenLayout, selection: ItemPath?, decorations: DragDecorations = DragDecorations(),
+        ghost: (card: Card, frame: Rect)? = nil, title: String, status: String, theme: Theme = Theme(),
+        filter: String = "", compact: Bool = false
+    ) {
         self.filter = filter
         self.compact = compact
         self.board = board

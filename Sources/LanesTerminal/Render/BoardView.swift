@@ -24,10 +24,12 @@ public enum BoardView {
         buf = cache.layer
         var face: CardFace?
         if let g = scene.ghost, !scene.layout.tooSmall {
-            if let k = cache.ghost, k.card == g.card, k.width == g.frame.width, k.face.compact == scene.compact { face = k.face }
-            else {
-                let made = CardFace(card: g.card, width: g.frame.width, maxTitleLines: LayoutMetrics().maxTitleLines,
-                                    compact: scene.compact)
+            if let k = cache.ghost, k.card == g.card, k.width == g.frame.width, k.face.compact == scene.compact {
+                face = k.face
+            } else {
+                let made = CardFace(
+                    card: g.card, width: g.frame.width, maxTitleLines: LayoutMetrics().maxTitleLines,
+                    compact: scene.compact)
                 cache.ghost = (g.card, g.frame.width, made)
                 face = made
             }
@@ -65,26 +67,35 @@ public enum BoardView {
         let grid = scene.layout.lanes
         let columnOf = { (section: Int?) -> Int? in section.map { s in grid.map { s % max(1, $0.columnCount) } ?? s } }
         for c in scene.layout.columns {
-            if columnOf(deco.targetSection) == c.section { drawColumnHeader(c, highlight: .target, theme: scene.theme, into: &buf) }
-            else if columnOf(deco.refusedSection) == c.section { drawColumnHeader(c, highlight: .refused, theme: scene.theme, into: &buf) }
+            if columnOf(deco.targetSection) == c.section {
+                drawColumnHeader(c, highlight: .target, theme: scene.theme, into: &buf)
+            } else if columnOf(deco.refusedSection) == c.section {
+                drawColumnHeader(c, highlight: .refused, theme: scene.theme, into: &buf)
+            }
         }
         if let grid { LaneDrawing.drawLaneHighlight(grid, scene: scene, into: &buf) }
         let clip = Rect(x: 0, y: 1, width: size.width, height: max(0, size.height - 2))
         if let g = scene.ghost {
-            drawCard(g.card, frame: g.frame, clip: clip, border: scene.theme.ghost, scene: scene, into: &buf, face: ghostFace)
+            drawCard(
+                g.card, frame: g.frame, clip: clip, border: scene.theme.ghost, scene: scene, into: &buf, face: ghostFace
+            )
             if deco.extraCount > 0 {
                 // The count of the other carried cards, on the ghost's top border.
                 let badge = " +\(deco.extraCount) "
                 let x = max(g.frame.minX + 1, g.frame.maxX - 1 - TextWidth.width(of: badge))
                 if clip.contains(Point(x: x, y: g.frame.minY)) {
-                    buf.write(badge, x: x, y: g.frame.minY, style: scene.theme.ghost.withReverse(), maxX: min(g.frame.maxX - 1, size.width))
+                    buf.write(
+                        badge, x: x, y: g.frame.minY, style: scene.theme.ghost.withReverse(),
+                        maxX: min(g.frame.maxX - 1, size.width))
                 }
             }
         }
         if let grid {
             for cell in grid.cells { drawMarker(cell.body, scene: scene, sparing: scene.ghost?.frame, into: &buf) }
         } else {
-            for column in scene.layout.columns { drawMarker(column, scene: scene, sparing: scene.ghost?.frame, into: &buf) }
+            for column in scene.layout.columns {
+                drawMarker(column, scene: scene, sparing: scene.ghost?.frame, into: &buf)
+            }
         }
         if let cg = scene.columnGhost { drawColumnDrag(cg, scene: scene, clip: clip, into: &buf) }
         drawStatus(scene, into: &buf)
@@ -127,11 +138,15 @@ public enum BoardView {
             page = l.page
             pageCount = l.pageCount
             columns = l.columns.map {
-                ColumnKey(section: $0.section, frame: $0.frame, viewport: $0.viewport, scroll: $0.scroll, column: $0.column)
+                ColumnKey(
+                    section: $0.section, frame: $0.frame, viewport: $0.viewport, scroll: $0.scroll, column: $0.column)
             }
-            cells = l.lanes?.cells.map {
-                ColumnKey(section: $0.section, frame: $0.frame, viewport: $0.viewport, scroll: $0.body.scroll, column: $0.body.column)
-            } ?? []
+            cells =
+                l.lanes?.cells.map {
+                    ColumnKey(
+                        section: $0.section, frame: $0.frame, viewport: $0.viewport, scroll: $0.body.scroll,
+                        column: $0.body.column)
+                } ?? []
             bands = l.lanes?.layout.bands ?? []
             laneNames = l.lanes.map { g in g.lanes.map { g.name(lane: $0) } } ?? []
             boardIsEmpty = scene.board.columns.isEmpty
@@ -150,11 +165,14 @@ public enum BoardView {
     }
 
     static func drawTooSmall(size: Size, minimum: Size, into buf: inout CellBuffer) {
-        let lines = ["Terminal too small", "\(size.width)×\(size.height), need \(minimum.width)×\(minimum.height)", "q quits"]
+        let lines = [
+            "Terminal too small", "\(size.width)×\(size.height), need \(minimum.width)×\(minimum.height)", "q quits",
+        ]
         for (i, line) in lines.enumerated() {
             let y = max(0, size.height / 2 - 1) + i
             let x = max(0, (size.width - TextWidth.width(of: line)) / 2)
-            buf.write(DisplayText.truncate(line, to: size.width), x: x, y: y, style: i == 0 ? Style(bold: true) : Style())
+            buf.write(
+                DisplayText.truncate(line, to: size.width), x: x, y: y, style: i == 0 ? Style(bold: true) : Style())
         }
     }
 
@@ -174,7 +192,9 @@ public enum BoardView {
     /// Where "? help" is in the title bar, for clicks.
     public static func helpButton(layout: ScreenLayout) -> Rect {
         guard !layout.tooSmall else { return .zero }
-        return Rect(x: max(0, layout.size.width - TextWidth.width(of: "? help") - 1), y: 0, width: TextWidth.width(of: "? help"), height: 1)
+        return Rect(
+            x: max(0, layout.size.width - TextWidth.width(of: "? help") - 1), y: 0,
+            width: TextWidth.width(of: "? help"), height: 1)
     }
 
     /// Where the page indicator's arrows are, for clicks: (previous, next) cells.
@@ -192,7 +212,8 @@ public enum BoardView {
         guard let (first, i) = drawCards(c, scene: scene, selection: scene.selection, into: &buf) else { return }
         if c.viewport.height > 0, c.metrics.extends(beyond: c.scroll + c.viewport.height) {
             // On the rule under the header, never over a card's text.
-            let below = (total ?? c.itemCount) - i + (i > first && c.frameOfItem(at: i - 1).maxY > c.viewport.maxY ? 1 : 0)
+            let below =
+                (total ?? c.itemCount) - i + (i > first && c.frameOfItem(at: i - 1).maxY > c.viewport.maxY ? 1 : 0)
             let text = "▼ \(below) more─"
             let x = c.frame.maxX - TextWidth.width(of: text)
             if x > c.frame.minX + (c.scroll > 0 ? 8 : 0) {
@@ -205,14 +226,17 @@ public enum BoardView {
     /// returns the first card drawn and the one after the last (nil when empty). `alsoIn` marks
     /// cards carrying another lane's tag.
     @discardableResult
-    static func drawCards(_ c: ColumnDraggable, scene: BoardScene, selection: ItemPath?, alsoIn: [ItemID: [Int]] = [:],
-                          into buf: inout CellBuffer) -> (first: Int, end: Int)? {
+    static func drawCards(
+        _ c: ColumnDraggable, scene: BoardScene, selection: ItemPath?, alsoIn: [ItemID: [Int]] = [:],
+        into buf: inout CellBuffer
+    ) -> (first: Int, end: Int)? {
         let theme = scene.theme
         let deco = scene.decorations
         guard c.itemCount > 0 else {
             if c.viewport.height > 0 {
-                buf.write(DisplayText.truncate("(empty)", to: c.frame.width), x: c.frame.minX + 1, y: c.viewport.minY,
-                          style: theme.hint, maxX: c.frame.maxX)
+                buf.write(
+                    DisplayText.truncate("(empty)", to: c.frame.width), x: c.frame.minX + 1, y: c.viewport.minY,
+                    style: theme.hint, maxX: c.frame.maxX)
             }
             return nil
         }
@@ -231,8 +255,9 @@ public enum BoardView {
                 let selected = selection.map { $0.section == c.section && $0.item == i } ?? false
                 if selected { border = theme.selected }
                 if deco.flash == card.id { border = theme.flash }
-                drawCard(card, frame: frame, clip: c.viewport, border: border, scene: scene, into: &buf,
-                         face: c.metrics.face(at: i))
+                drawCard(
+                    card, frame: frame, clip: c.viewport, border: border, scene: scene, into: &buf,
+                    face: c.metrics.face(at: i))
                 if isMarked, frame.width > 6, frame.minY >= c.viewport.minY {
                     buf.write("●", x: frame.minX + 2, y: frame.minY, style: theme.marked, maxX: frame.maxX - 1)
                 }
@@ -246,7 +271,9 @@ public enum BoardView {
                 }
                 if deco.dimmed.contains(card.id) || (!scene.filter.isEmpty && !CardFilter.matches(card, scene.filter)) {
                     let top = max(frame.minY, c.viewport.minY), bottom = min(frame.maxY, c.viewport.maxY)
-                    buf.restyle(x: frame.minX, y: top, width: frame.width, height: bottom - top) { $0.dim = true; $0.bold = false }
+                    buf.restyle(x: frame.minX, y: top, width: frame.width, height: bottom - top) {
+                        $0.dim = true; $0.bold = false
+                    }
                 }
             }
             i += 1
@@ -260,8 +287,10 @@ public enum BoardView {
     /// The column's title line (title, card count, WIP limit) and the rule under it, which
     /// says when cards are scrolled out of sight. `count`: the column's cards in the file, where
     /// the board holds only its first ones (still being read).
-    static func drawColumnHeader(_ c: ColumnDraggable, highlight: HeaderHighlight?, theme: Theme, count cardCount: Int? = nil,
-                                 into buf: inout CellBuffer) {
+    static func drawColumnHeader(
+        _ c: ColumnDraggable, highlight: HeaderHighlight?, theme: Theme, count cardCount: Int? = nil,
+        into buf: inout CellBuffer
+    ) {
         let column = c.column
         let cards = cardCount ?? column.cards.count
         var count = "\(cards)"
@@ -293,15 +322,18 @@ public enum BoardView {
         buf.write(suffix, x: end, y: c.frame.minY, style: headerStyle.withBold(false), maxX: c.frame.maxX)
         var x = c.frame.minX
         if c.scroll > 0 { x = buf.write("─▲ more", x: x, y: c.frame.minY + 1, style: ruleStyle, maxX: c.frame.maxX) }
-        buf.write(repeating: "─", count: c.frame.maxX - x, x: x, y: c.frame.minY + 1, style: ruleStyle, maxX: c.frame.maxX)
+        buf.write(
+            repeating: "─", count: c.frame.maxX - x, x: x, y: c.frame.minY + 1, style: ruleStyle, maxX: c.frame.maxX)
     }
 
     /// The insertion marker: a bright line on the boundary where the card will land. On the
     /// ghost's text rows (`sparing` is its frame) only the line's two ends are drawn, beside the
     /// ghost where the column leaves room, else on its border: never over the ghost's text.
     /// The terminal's cursor is parked on it.
-    static func drawMarker(_ c: ColumnDraggable, scene: BoardScene, sparing ghost: Rect? = nil,
-                           into buf: inout CellBuffer) {
+    static func drawMarker(
+        _ c: ColumnDraggable, scene: BoardScene, sparing ghost: Rect? = nil,
+        into buf: inout CellBuffer
+    ) {
         guard let m = scene.decorations.marker, m.section == c.section, c.viewport.height > 0 else { return }
         var y: Int
         if m.gap < c.itemCount {
@@ -338,14 +370,21 @@ public enum BoardView {
 
     /// A column dragged by its header: a bar between the columns where it would land, and the
     /// ghost header (title in a box) under the pointer. The cursor is parked on the bar.
-    static func drawColumnDrag(_ g: (title: String, frame: Rect), scene: BoardScene, clip: Rect, into buf: inout CellBuffer) {
+    static func drawColumnDrag(
+        _ g: (title: String, frame: Rect), scene: BoardScene, clip: Rect, into buf: inout CellBuffer
+    ) {
         let l = scene.layout
         if let gap = scene.decorations.columnGap, let first = l.columns.first, let last = l.columns.last {
             var x: Int?
-            if let c = l.column(section: gap) { x = max(0, c.frame.minX - 1) }
-            else if gap == last.section + 1 { x = min(l.size.width - 1, last.frame.maxX) }
-            else if gap < first.section { x = 0 }
-            else if gap > last.section { x = l.size.width - 1 }
+            if let c = l.column(section: gap) {
+                x = max(0, c.frame.minX - 1)
+            } else if gap == last.section + 1 {
+                x = min(l.size.width - 1, last.frame.maxX)
+            } else if gap < first.section {
+                x = 0
+            } else if gap > last.section {
+                x = l.size.width - 1
+            }
             if let x {
                 for y in clip.minY..<clip.maxY { buf.write("┃", x: x, y: y, style: scene.theme.marker) }
                 buf.cursor = Point(x: x, y: clip.minY)
@@ -354,9 +393,11 @@ public enum BoardView {
         let f = g.frame
         guard f.width >= 4 else { return }
         let name = DisplayText.truncate(DisplayText.safe(g.title), to: f.width - 4)
-        let rows = ["╭" + String(repeating: "─", count: f.width - 2) + "╮",
-                    "│ " + name + String(repeating: " ", count: max(0, f.width - 3 - TextWidth.width(of: name))) + "│",
-                    "╰" + String(repeating: "─", count: f.width - 2) + "╯"]
+        let rows = [
+            "╭" + String(repeating: "─", count: f.width - 2) + "╮",
+            "│ " + name + String(repeating: " ", count: max(0, f.width - 3 - TextWidth.width(of: name))) + "│",
+            "╰" + String(repeating: "─", count: f.width - 2) + "╯",
+        ]
         for (k, row) in rows.enumerated() where clip.contains(Point(x: clip.minX, y: f.minY + k)) {
             buf.write(row, x: f.minX, y: f.minY + k, style: scene.theme.ghost, maxX: min(clip.maxX, f.maxX))
         }
@@ -367,20 +408,28 @@ public enum BoardView {
         guard w >= 2 else { return }
         for y in frame.minY..<frame.maxY where y >= clip.minY && y < clip.maxY {
             let row: String
-            if y == frame.minY { row = "┌" + String(repeating: "╌", count: w - 2) + "┐" }
-            else if y == frame.maxY - 1 { row = "└" + String(repeating: "╌", count: w - 2) + "┘" }
-            else { row = "╎" + String(repeating: " ", count: w - 2) + "╎" }
+            if y == frame.minY {
+                row = "┌" + String(repeating: "╌", count: w - 2) + "┐"
+            } else if y == frame.maxY - 1 {
+                row = "└" + String(repeating: "╌", count: w - 2) + "┘"
+            } else {
+                row = "╎" + String(repeating: " ", count: w - 2) + "╎"
+            }
             buf.write(row, x: frame.minX, y: y, style: style, maxX: clip.maxX)
         }
     }
 
     /// A card as a rounded box, clipped to `clip` (cards half scrolled out show their visible rows).
     /// `face` is the card's wrapped face at this width when the layout already has it.
-    static func drawCard(_ card: Card, frame: Rect, clip: Rect, border: Style, scene: BoardScene,
-                         into buf: inout CellBuffer, face known: CardFace? = nil) {
+    static func drawCard(
+        _ card: Card, frame: Rect, clip: Rect, border: Style, scene: BoardScene,
+        into buf: inout CellBuffer, face known: CardFace? = nil
+    ) {
         let w = frame.width
         guard w >= 4 else { return }
-        let face = known ?? CardFace(card: card, width: w, maxTitleLines: LayoutMetrics().maxTitleLines, compact: scene.compact)
+        let face =
+            known
+            ?? CardFace(card: card, width: w, maxTitleLines: LayoutMetrics().maxTitleLines, compact: scene.compact)
         if face.compact {
             drawCompactCard(card, face: face, frame: frame, clip: clip, border: border, scene: scene, into: &buf)
             return
@@ -404,7 +453,9 @@ public enum BoardView {
             let style: Style
             if r - 1 < face.titleLines.count {
                 line = face.titleLines[r - 1]
-                style = border == scene.theme.border ? (card.done ? scene.theme.done : scene.theme.title) : border.withReverse(false)
+                style =
+                    border == scene.theme.border
+                    ? (card.done ? scene.theme.done : scene.theme.title) : border.withReverse(false)
             } else {
                 line = face.hint ?? ""
                 style = scene.theme.hint
@@ -414,8 +465,10 @@ public enum BoardView {
     }
 
     /// A card in the compact view: one row, `▸` on the selected one, the title, the badges at the right.
-    static func drawCompactCard(_ card: Card, face: CardFace, frame: Rect, clip: Rect, border: Style, scene: BoardScene,
-                                into buf: inout CellBuffer) {
+    static func drawCompactCard(
+        _ card: Card, face: CardFace, frame: Rect, clip: Rect, border: Style, scene: BoardScene,
+        into buf: inout CellBuffer
+    ) {
         let y = frame.minY
         guard y >= clip.minY, y < clip.maxY else { return }
         let maxX = min(clip.maxX, frame.maxX, buf.width)

@@ -24,7 +24,9 @@ public enum CardDetailView {
     public static func visibleRows(_ size: Size) -> Int { max(1, box(size).height - 2) }
 
     /// Everything the view shows of a card, wrapped to `width` cells.
-    public static func content(card: Card, column: String, storesDoneMark: Bool, width: Int, flow: [String]? = nil) -> [Line] {
+    public static func content(card: Card, column: String, storesDoneMark: Bool, width: Int, flow: [String]? = nil)
+        -> [Line]
+    {
         var out: [Line] = []
         func add(_ text: String, _ style: Style = Style(), subtask: Int? = nil, indent: Int = 0) {
             let pad = String(repeating: " ", count: indent)
@@ -35,7 +37,10 @@ public enum CardDetailView {
         func field(_ label: String, _ value: String) {
             let pad = 10
             for (i, piece) in DisplayText.wrap(value, width: max(1, width - pad)).enumerated() {
-                out.append(Line(text: (i == 0 ? label.padding(toLength: pad) : String(repeating: " ", count: pad)) + piece, style: Style()))
+                out.append(
+                    Line(
+                        text: (i == 0 ? label.padding(toLength: pad) : String(repeating: " ", count: pad)) + piece,
+                        style: Style()))
             }
         }
         let title = DisplayText.safe(card.title.isEmpty ? "(untitled)" : card.title)
@@ -62,8 +67,10 @@ public enum CardDetailView {
         if !card.extraLines.isEmpty {
             if !card.descriptionLines.isEmpty { out.append(Line(text: "", style: Style())) }
             let count = card.extraLines.count
-            out.append(Line(text: "Notes as written in the file (\(count) line\(count == 1 ? "" : "s"); E edits them)",
-                            style: Style(bold: true)))
+            out.append(
+                Line(
+                    text: "Notes as written in the file (\(count) line\(count == 1 ? "" : "s"); E edits them)",
+                    style: Style(bold: true)))
             for line in card.extraLines {
                 // The indentation shows (a tab as four cells, at most half the width); the text as written.
                 var indent = 0
@@ -112,12 +119,16 @@ public enum CardDetailView {
         add(.toggleDone, "done")
         add(.editExternal, "editor")
         parts.append("esc close")
-        while parts.count > 1, TextWidth.width(of: parts.joined(separator: " · ")) > width { parts.remove(at: parts.count - 2) }
+        while parts.count > 1, TextWidth.width(of: parts.joined(separator: " · ")) > width {
+            parts.remove(at: parts.count - 2)
+        }
         return parts.joined(separator: " · ")
     }
 
-    public static func draw(card: Card, column: String, detail: CardDetail, keymap: Keymap, storesDoneMark: Bool,
-                            flow: [String]? = nil, into buf: inout CellBuffer) {
+    public static func draw(
+        card: Card, column: String, detail: CardDetail, keymap: Keymap, storesDoneMark: Bool,
+        flow: [String]? = nil, into buf: inout CellBuffer
+    ) {
         let size = Size(width: buf.width, height: buf.height)
         let b = box(size)
         guard b.width >= 12, b.height >= 4 else { return }
@@ -127,7 +138,8 @@ public enum CardDetailView {
         buf.write(repeating: "─", count: b.width - 2, x: b.minX + 1, y: b.minY, style: frame)
         buf.write("╮", x: b.maxX - 1, y: b.minY, style: frame)
         buf.write(" Card ", x: b.minX + 2, y: b.minY, style: frame)
-        let lines = content(card: card, column: column, storesDoneMark: storesDoneMark, width: innerWidth(size), flow: flow)
+        let lines = content(
+            card: card, column: column, storesDoneMark: storesDoneMark, width: innerWidth(size), flow: flow)
         let rows = visibleRows(size)
         let scroll = min(max(0, detail.scroll), max(0, lines.count - rows))
         for r in 0..<rows {
@@ -154,7 +166,8 @@ public enum CardDetailView {
         buf.write("╰", x: b.minX, y: y, style: frame)
         buf.write(repeating: "─", count: b.width - 2, x: b.minX + 1, y: y, style: frame)
         buf.write("╯", x: b.maxX - 1, y: y, style: frame)
-        let keys = DisplayText.truncate(" " + hint(keymap: keymap, hasSubtasks: !card.subtasks.isEmpty, width: b.width - 6) + " ", to: b.width - 4)
+        let keys = DisplayText.truncate(
+            " " + hint(keymap: keymap, hasSubtasks: !card.subtasks.isEmpty, width: b.width - 6) + " ", to: b.width - 4)
         buf.write(keys, x: b.minX + 2, y: y, style: Style(dim: true))
     }
 }

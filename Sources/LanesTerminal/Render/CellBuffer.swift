@@ -1,8 +1,8 @@
 import DragKit
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 import Synchronization
 
@@ -19,9 +19,12 @@ public struct Style: Hashable, Sendable {
     /// fg in bits 0–3, bg in bits 4–7, then bold, dim, reverse, underline.
     private var bits: UInt16
 
-    public init(fg: Color = .default, bg: Color = .default, bold: Bool = false, dim: Bool = false,
-                reverse: Bool = false, underline: Bool = false) {
-        bits = UInt16(fg.rawValue) | UInt16(bg.rawValue) << 4
+    public init(
+        fg: Color = .default, bg: Color = .default, bold: Bool = false, dim: Bool = false,
+        reverse: Bool = false, underline: Bool = false
+    ) {
+        bits =
+            UInt16(fg.rawValue) | UInt16(bg.rawValue) << 4
             | (bold ? Self.boldBit : 0) | (dim ? Self.dimBit : 0)
             | (reverse ? Self.reverseBit : 0) | (underline ? Self.underlineBit : 0)
     }
@@ -165,7 +168,9 @@ public struct CellBuffer: Hashable, Sendable {
     }
 
     /// Fills a rectangle (clipped to the buffer) with one character and style.
-    public mutating func fill(x: Int, y: Int, width w: Int, height h: Int, with ch: Character = " ", style: Style = .plain) {
+    public mutating func fill(
+        x: Int, y: Int, width w: Int, height h: Int, with ch: Character = " ", style: Style = .plain
+    ) {
         let x0 = max(0, x), y0 = max(0, y), x1 = min(width, x + w), y1 = min(height, y + h)
         guard x0 < x1, y0 < y1 else { return }
         let cell = Cell(ch, style: style)
@@ -189,7 +194,9 @@ public struct CellBuffer: Hashable, Sendable {
     /// Writes text from (x, y) with no wrapping, clipped at `maxX` (exclusive, default the buffer's width).
     /// Returns the column after the last cell written.
     @discardableResult
-    public mutating func write(_ text: some StringProtocol, x: Int, y: Int, style: Style = .plain, maxX: Int? = nil) -> Int {
+    public mutating func write(_ text: some StringProtocol, x: Int, y: Int, style: Style = .plain, maxX: Int? = nil)
+        -> Int
+    {
         let limit = min(maxX ?? width, width)
         var cx = x
         guard y >= 0, y < height else { return x }
@@ -200,7 +207,9 @@ public struct CellBuffer: Hashable, Sendable {
             return cells.withUnsafeMutableBufferPointer { p in
                 for b in bytes {
                     if cx + 1 > limit { return cx }
-                    if cx >= 0 { CellBuffer.put(Cell(scalar: UInt32(b), style: style), at: y * w + cx, x: cx, width: w, in: p) }
+                    if cx >= 0 {
+                        CellBuffer.put(Cell(scalar: UInt32(b), style: style), at: y * w + cx, x: cx, width: w, in: p)
+                    }
                     cx += 1
                 }
                 return cx
@@ -224,8 +233,10 @@ public struct CellBuffer: Hashable, Sendable {
     /// like `write`; the same cells as writing `String(repeating: ch, count: count)`, without
     /// building or measuring that string. Returns the column after the last cell.
     @discardableResult
-    public mutating func write(repeating ch: Character, count: Int, x: Int, y: Int, style: Style = .plain,
-                               maxX: Int? = nil) -> Int {
+    public mutating func write(
+        repeating ch: Character, count: Int, x: Int, y: Int, style: Style = .plain,
+        maxX: Int? = nil
+    ) -> Int {
         guard CellBuffer.isPlain(ch), TextWidth.width(of: ch) == 1 else {
             return write(String(repeating: ch, count: max(0, count)), x: x, y: y, style: style, maxX: maxX)
         }
@@ -304,7 +315,9 @@ public struct CellBuffer: Hashable, Sendable {
         let v = first.value
         guard ch.unicodeScalars.contains(where: { isControl($0.value) }) else {
             // Lone format/bidi controls are invisible but harmless to the terminal; keep them out anyway.
-            if ch.unicodeScalars.count == 1, [0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x2067, 0x2068, 0x2069].contains(v) {
+            if ch.unicodeScalars.count == 1,
+                [0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x2067, 0x2068, 0x2069].contains(v)
+            {
                 return ["�"]
             }
             return [ch]
@@ -312,10 +325,15 @@ public struct CellBuffer: Hashable, Sendable {
         var out: [Character] = []
         for s in ch.unicodeScalars {
             let sv = s.value
-            if sv < 0x20 { out += ["^", Character(Unicode.Scalar(sv + 0x40)!)] }
-            else if sv == 0x7F { out += ["^", "?"] }
-            else if sv >= 0x80 && sv < 0xA0 { out.append("�") }
-            else { out.append(Character(s)) }
+            if sv < 0x20 {
+                out += ["^", Character(Unicode.Scalar(sv + 0x40)!)]
+            } else if sv == 0x7F {
+                out += ["^", "?"]
+            } else if sv >= 0x80 && sv < 0xA0 {
+                out.append("�")
+            } else {
+                out.append(Character(s))
+            }
         }
         return out
     }

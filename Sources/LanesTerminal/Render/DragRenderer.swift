@@ -89,7 +89,8 @@ public struct DragRenderer: Sendable {
             if s.carried.count > 1 {
                 return "Picked up \(s.carried.count) cards with “\(title(card))”"
             }
-            return "Picked up “\(title(card))” from \(columnName(s.source.section, board)), position \(s.source.item + 1)"
+            return
+                "Picked up “\(title(card))” from \(columnName(s.source.section, board)), position \(s.source.item + 1)"
         case .moved(let p, let h):
             let old = hover
             location = p
@@ -98,7 +99,8 @@ public struct DragRenderer: Sendable {
             // Hovering where it was picked up adds nothing to "Picked up …" (a lifted group's
             // first hover is its home, counted without the others it carries).
             if quietOverSource, let t = h.target, let s = start, t.section == s.source.section,
-               t.index == s.source.item || (s.viaKeyboard && old == .none) {
+                t.index == s.source.item || (s.viaKeyboard && old == .none)
+            {
                 return nil
             }
             quietOverSource = false
@@ -115,7 +117,8 @@ public struct DragRenderer: Sendable {
             flashItem = d.item
             flashUntil = now + flashDuration
             if d.isNoOp { return "Dropped \(n) cards back in place" }
-            return "Dropped \(n) cards in \(columnName(d.to.section, board)) at positions \(d.carried[0].to.item + 1)–\(d.carried[n - 1].to.item + 1)"
+            return
+                "Dropped \(n) cards in \(columnName(d.to.section, board)) at positions \(d.carried[0].to.item + 1)–\(d.carried[n - 1].to.item + 1)"
         case .dropped(let d):
             let t = title(card)
             end(now: now, snap: false)
@@ -134,7 +137,8 @@ public struct DragRenderer: Sendable {
             let from = start?.source.section ?? source.section
             end(now: now, snap: true)
             if let section = refusedBy {
-                return "“\(t)” back in \(columnName(source.section, board)): \(refusal(section, from: from, board: board, short: true))"
+                return
+                    "“\(t)” back in \(columnName(source.section, board)): \(refusal(section, from: from, board: board, short: true))"
             }
             return "Released outside: “\(t)” back in \(columnName(source.section, board))"
         case .cancelled(_, let source, let reason):
@@ -142,7 +146,8 @@ public struct DragRenderer: Sendable {
             end(now: now, snap: reason != .itemVanished)
             switch reason {
             case .itemVanished: return "Cancelled: the card was removed"
-            default: return "Cancelled: “\(t)” back in \(columnName(source.section, board)), position \(source.item + 1)"
+            default:
+                return "Cancelled: “\(t)” back in \(columnName(source.section, board)), position \(source.item + 1)"
             }
         }
     }
@@ -162,9 +167,12 @@ public struct DragRenderer: Sendable {
             case .target(let t):
                 d.targetSection = t.section
                 // Over its own place a pointer-dragged card needs no marker: the empty slot says where it goes.
-                let home = !s.viaKeyboard && s.carried.isEmpty && t.section == s.source.section && t.index == s.source.item
+                let home =
+                    !s.viaKeyboard && s.carried.isEmpty && t.section == s.source.section && t.index == s.source.item
                 if !home { d.marker = Marker(section: t.section, gap: t.gap) }
-                if s.viaKeyboard { d.markerLabel = title(card) + (s.carried.count > 1 ? " +\(s.carried.count - 1)" : "") }
+                if s.viaKeyboard {
+                    d.markerLabel = title(card) + (s.carried.count > 1 ? " +\(s.carried.count - 1)" : "")
+                }
             case .refused(let section):
                 d.refusedSection = section
             case .none:
@@ -234,7 +242,8 @@ public struct DragRenderer: Sendable {
         case .none:
             return "Dragging “\(title(card))”: release here to put it back"
         case .target(let t) where start?.kind == .section:
-            return "Column \(columnName(start?.source.item ?? 0, board)) to position \(t.index + 1) of \(board.columns.count)"
+            return
+                "Column \(columnName(start?.source.item ?? 0, board)) to position \(t.index + 1) of \(board.columns.count)"
         case .target(let t):
             let carried = max(1, start?.carried.count ?? 1)
             let count = board.numberOfItems(inSection: t.section) - (t.section == start?.source.section ? 1 : 0)
@@ -252,7 +261,8 @@ public struct DragRenderer: Sendable {
             return DisplayText.truncate(DisplayText.safe(why), to: 80)
         }
         if let limit = board.columns[section].wipLimit, board.columns[section].cards.count >= limit {
-            return short ? "\(columnName(section, board)) is at its WIP limit (\(limit))"
+            return short
+                ? "\(columnName(section, board)) is at its WIP limit (\(limit))"
                 : "\(columnName(section, board)) refuses this card: WIP limit \(limit) reached"
         }
         return "\(columnName(section, board)) refuses this card"

@@ -12,7 +12,9 @@ public enum HelpView {
         func para(_ text: String) {
             out += DisplayText.wrap(text, width: max(10, width))
         }
-        para("Mouse: press on a card, drag it, release where it belongs. Click selects; click the selected card to open it; the wheel scrolls a column; release outside or esc cancels. Alt-click marks a card, as does a plain click on its mark box (top-left of its border) where a terminal sends no modifiers (qterminal; xterm's ctrl-click is its menu).")
+        para(
+            "Mouse: press on a card, drag it, release where it belongs. Click selects; click the selected card to open it; the wheel scrolls a column; release outside or esc cancels. Alt-click marks a card, as does a plain click on its mark box (top-left of its border) where a terminal sends no modifiers (qterminal; xterm's ctrl-click is its menu)."
+        )
         out.append("")
         let keysWidth = 14, nameWidth = 19
         let wide = width >= keysWidth + nameWidth + 20
@@ -25,7 +27,10 @@ public enum HelpView {
                 let indent = TextWidth.width(of: head)
                 let headOnly = TextWidth.width(of: k) > keysWidth
                 if headOnly { out.append(k) }
-                let prefix = headOnly ? String(repeating: " ", count: keysWidth + 1) + action.rawValue.padding(toLength: nameWidth) + " " : head
+                let prefix =
+                    headOnly
+                    ? String(repeating: " ", count: keysWidth + 1) + action.rawValue.padding(toLength: nameWidth) + " "
+                    : head
                 let body = DisplayText.wrap(action.summary, width: max(10, width - indent))
                 for (i, line) in body.enumerated() {
                     out.append((i == 0 ? prefix : String(repeating: " ", count: indent)) + line)
@@ -37,7 +42,9 @@ public enum HelpView {
             }
         }
         out.append("")
-        para("Change keys in $XDG_CONFIG_HOME/lanes/config: \"bind KEY ACTION\", \"unbind KEY\"; \"set view compact\" starts in the compact view. lanes keys lists the actions.")
+        para(
+            "Change keys in $XDG_CONFIG_HOME/lanes/config: \"bind KEY ACTION\", \"unbind KEY\"; \"set view compact\" starts in the compact view. lanes keys lists the actions."
+        )
         return out
     }
 
@@ -73,7 +80,8 @@ public enum HelpView {
         for action in Action.allCases {
             let keys = keymap.keys(for: action).map(\.description)
             guard !keys.isEmpty else { continue }
-            out += ".TP\n.B \(troff(keys.joined(separator: ", ")))\n\(troff(action.summary)) (\\fI\(troff(action.rawValue))\\fP).\n"
+            out +=
+                ".TP\n.B \(troff(keys.joined(separator: ", ")))\n\(troff(action.summary)) (\\fI\(troff(action.rawValue))\\fP).\n"
         }
         return out
     }
@@ -90,12 +98,17 @@ public enum HelpView {
         let all = lines(keymap: keymap, width: b.width - 4)
         let rows = visibleRows(height: buf.height)
         let top = min(max(0, scroll), max(0, all.count - rows))
-        let rowKeys = ["↑↓"] + [keymap.keys(for: .down).first, keymap.keys(for: .up).first].compactMap { $0?.description }
+        let rowKeys =
+            ["↑↓"]
+            + [keymap.keys(for: .down).first, keymap.keys(for: .up).first].compactMap { $0?.description }
             .filter { $0 != "down" && $0 != "up" }
-        ScrollBox.draw(all, top: top, visible: rows, box: b, title: " Keys · \(rowKeys.joined(separator: " ")) scroll · pgup pgdn · esc closes ",
-                       footer: { top, end in
-                           top + rows >= all.count ? " \(top + 1)–\(end) of \(all.count) · end " : " \(top + 1)–\(end) of \(all.count) · ↓ more "
-                       }, into: &buf)
+        ScrollBox.draw(
+            all, top: top, visible: rows, box: b,
+            title: " Keys · \(rowKeys.joined(separator: " ")) scroll · pgup pgdn · esc closes ",
+            footer: { top, end in
+                top + rows >= all.count
+                    ? " \(top + 1)–\(end) of \(all.count) · end " : " \(top + 1)–\(end) of \(all.count) · ↓ more "
+            }, into: &buf)
     }
 }
 

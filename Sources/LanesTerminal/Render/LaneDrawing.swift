@@ -23,7 +23,9 @@ enum LaneDrawing {
     }
 
     /// `▾ #frontend  3 ────` (`▸ … collapsed` when collapsed), across the board.
-    static func drawLaneHeader(_ grid: LaneGrid, band: LaneLayout.Band, lane: Int, style: Style, into buf: inout CellBuffer) {
+    static func drawLaneHeader(
+        _ grid: LaneGrid, band: LaneLayout.Band, lane: Int, style: Style, into buf: inout CellBuffer
+    ) {
         let h = band.header
         guard h.height > 0 else { return }
         buf.fill(x: h.minX, y: h.minY, width: h.width, height: 1)
@@ -42,7 +44,8 @@ enum LaneDrawing {
     /// During a drag the target lane's header is drawn in the target's (or refusal's) style.
     static func drawLaneHighlight(_ grid: LaneGrid, scene: BoardScene, into buf: inout CellBuffer) {
         let d = scene.decorations
-        let (section, style) = d.targetSection.map { ($0, scene.theme.target) }
+        let (section, style) =
+            d.targetSection.map { ($0, scene.theme.target) }
             ?? d.refusedSection.map { ($0, scene.theme.refused) } ?? (-1, scene.theme.header)
         guard section >= 0, grid.columnCount > 0 else { return }
         let lane = section / grid.columnCount

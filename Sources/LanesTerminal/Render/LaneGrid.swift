@@ -101,8 +101,10 @@ public struct LaneGrid: Sendable {
         let cellBoard = Mutex<Board?>(nil)
     }
 
-    public init(board: Board, swimlanes: Swimlanes, columns: [ColumnDraggable], area: Rect, state: LaneViewState,
-                cache: LayoutCache, compact: Bool) {
+    public init(
+        board: Board, swimlanes: Swimlanes, columns: [ColumnDraggable], area: Rect, state: LaneViewState,
+        cache: LayoutCache, compact: Bool
+    ) {
         self.swimlanes = swimlanes
         let columnCount = board.columns.count
         self.columnCount = columnCount
@@ -133,16 +135,20 @@ public struct LaneGrid: Sendable {
             var height = 0, known = true
             if top < need {
                 let row = columns.map { c in
-                    cache.columnMetrics(section: -1 - (lane * columnCount + c.section), cards: placed[c.section].cards(inLane: lane),
-                                        width: c.frame.width, compact: compact)
+                    cache.columnMetrics(
+                        section: -1 - (lane * columnCount + c.section), cards: placed[c.section].cards(inLane: lane),
+                        width: c.frame.width, compact: compact)
                 }
                 metrics.append(row)
                 if !collapsed {
                     let rows = need - (top + 1)  // body rows wanted
                     if rows <= 0 {
                         known = false
-                    } else if row.contains(where: { $0.storage.cards.count * LaneGrid.smallestCard(compact, cache.metrics.maxTitleLines) > rows })
-                                || row.contains(where: { $0.extends(beyond: rows) }) {
+                    } else if row.contains(where: {
+                        $0.storage.cards.count * LaneGrid.smallestCard(compact, cache.metrics.maxTitleLines) > rows
+                    })
+                        || row.contains(where: { $0.extends(beyond: rows) })
+                    {
                         // Known taller than wanted without measuring (every card takes its smallest
                         // height at least), or measured only that far.
                         height = rows
@@ -169,17 +175,25 @@ public struct LaneGrid: Sendable {
             let band = layout.bands[k]
             for (j, c) in columns.enumerated() {
                 let section = lane * columnCount + c.section
-                let frame = band.collapsed ? Rect(x: c.frame.minX, y: band.body.minY, width: c.frame.width, height: 0)
-                    : Rect(x: c.frame.minX, y: band.header.minY, width: c.frame.width,
-                           height: band.body.maxY - band.header.minY)
-                let viewport = Rect(x: c.frame.minX, y: band.body.minY, width: c.frame.width, height: band.collapsed ? 0 : band.body.height)
+                let frame =
+                    band.collapsed
+                    ? Rect(x: c.frame.minX, y: band.body.minY, width: c.frame.width, height: 0)
+                    : Rect(
+                        x: c.frame.minX, y: band.header.minY, width: c.frame.width,
+                        height: band.body.maxY - band.header.minY)
+                let viewport = Rect(
+                    x: c.frame.minX, y: band.body.minY, width: c.frame.width,
+                    height: band.collapsed ? 0 : band.body.height)
                 var column = board.columns[c.section]
                 column.cards = row[j].storage.cards
-                let body = ColumnDraggable(section: section, frame: frame, viewport: viewport, column: column,
-                                           metrics: row[j], scroll: viewport.minY - band.contentTop)
-                cells.append(LaneCellDraggable(section: section, lane: lane, column: c.section, body: body, frame: frame,
-                                               wholeColumn: board.columns[c.section],
-                                               allowedColumns: c.allowedSources, columnCount: columnCount))
+                let body = ColumnDraggable(
+                    section: section, frame: frame, viewport: viewport, column: column,
+                    metrics: row[j], scroll: viewport.minY - band.contentTop)
+                cells.append(
+                    LaneCellDraggable(
+                        section: section, lane: lane, column: c.section, body: body, frame: frame,
+                        wholeColumn: board.columns[c.section],
+                        allowedColumns: c.allowedSources, columnCount: columnCount))
             }
         }
     }
@@ -194,7 +208,9 @@ public struct LaneGrid: Sendable {
             columns.reserveCapacity((swimlanes.count + 1) * boardColumns.count)
             for lane in 0...swimlanes.count {
                 for (s, c) in boardColumns.enumerated() {
-                    columns.append(Column(id: c.id, title: c.title + " · " + name(lane: lane), cards: placed[s].cards(inLane: lane)))
+                    columns.append(
+                        Column(
+                            id: c.id, title: c.title + " · " + name(lane: lane), cards: placed[s].cards(inLane: lane)))
                 }
             }
             let board = Board(columns: columns)
@@ -208,8 +224,9 @@ public struct LaneGrid: Sendable {
     public func metrics(band k: Int, column j: Int) -> ColumnMetrics {
         if k < laidOutBands { return cells[k * visibleColumns.count + j].body.metrics }
         let c = visibleColumns[j]
-        return ColumnMetrics(cards: placed[c.section].cards(inLane: lanes[k]), width: c.width,
-                             maxTitleLines: measure.maxTitleLines, compact: measure.compact)
+        return ColumnMetrics(
+            cards: placed[c.section].cards(inLane: lanes[k]), width: c.width,
+            maxTitleLines: measure.maxTitleLines, compact: measure.compact)
     }
 
     /// Rows a card takes at least: a title line between its borders (one row in the compact view).

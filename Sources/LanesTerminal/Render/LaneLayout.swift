@@ -55,8 +55,10 @@ public struct LaneLayout: Hashable, Sendable {
             let header = LaneLayout.clip(y: y, height: 1, to: area, x: area.minX, width: area.width)
             let bodyRows = heights[k] - 1
             let body = LaneLayout.clip(y: y + 1, height: bodyRows, to: area, x: area.minX, width: area.width)
-            bands.append(Band(header: header, body: body, contentTop: y + 1, height: heights[k], top: top,
-                              collapsed: lane.collapsed))
+            bands.append(
+                Band(
+                    header: header, body: body, contentTop: y + 1, height: heights[k], top: top,
+                    collapsed: lane.collapsed))
             top += heights[k]
         }
     }

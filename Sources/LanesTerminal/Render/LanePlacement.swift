@@ -40,7 +40,9 @@ public struct ColumnLanes: Sendable {
         var counts = [Int](repeating: 0, count: laneCount)
         var several: [(index: Int, alsoIn: [Int])] = []
         laneOf = [Int32](unsafeUninitializedCapacity: n) { laneOf, made in
-            several = counts.withUnsafeMutableBufferPointer { counts in finder.place(cards, lanes: laneOf, counts: counts) }
+            several = counts.withUnsafeMutableBufferPointer { counts in
+                finder.place(cards, lanes: laneOf, counts: counts)
+            }
             made = n  // `place` sets every card's
         }
         self.counts = counts

@@ -40,17 +40,22 @@ public enum MessagesView {
         return max(0, lines(log, width: b.width - 4, zone: zone).count - visibleRows(height: size.height))
     }
 
-    public static func draw(_ log: MessageLog, scroll: Int, keymap: Keymap, zone: TimeZone = .current, into buf: inout CellBuffer) {
+    public static func draw(
+        _ log: MessageLog, scroll: Int, keymap: Keymap, zone: TimeZone = .current, into buf: inout CellBuffer
+    ) {
         let b = HelpView.box(width: buf.width, height: buf.height)
         guard b.width > 10, b.height > 3 else { return }
         let all = lines(log, width: b.width - 4, zone: zone)
         let rows = visibleRows(height: buf.height)
         let top = min(max(0, scroll), max(0, all.count - rows))
-        ScrollBox.draw(all, top: top, visible: rows, box: b, title: " Messages · ↑↓ pgup pgdn scroll · esc closes ",
-                       footer: { top, end in
-                           top > 0 && end < all.count ? " \(top + 1)–\(end) of \(all.count) · ↑↓ more "
-                               : top > 0 ? " \(top + 1)–\(end) of \(all.count) · ↑ more "
-                               : end < all.count ? " 1–\(end) of \(all.count) · ↓ more " : " \(all.count) rows · all shown "
-                       }, into: &buf)
+        ScrollBox.draw(
+            all, top: top, visible: rows, box: b, title: " Messages · ↑↓ pgup pgdn scroll · esc closes ",
+            footer: { top, end in
+                top > 0 && end < all.count
+                    ? " \(top + 1)–\(end) of \(all.count) · ↑↓ more "
+                    : top > 0
+                        ? " \(top + 1)–\(end) of \(all.count) · ↑ more "
+                        : end < all.count ? " 1–\(end) of \(all.count) · ↓ more " : " \(all.count) rows · all shown "
+            }, into: &buf)
     }
 }

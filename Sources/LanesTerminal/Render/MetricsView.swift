@@ -56,8 +56,10 @@ public enum MetricsView {
             }
         case .report(let history, let r):
             let p = r.percentiles
-            var summary = p.count == 0 ? "no card finished yet" :
-                "cycle time p50 \(days(p.p50!)) · p85 \(days(p.p85!)) · p95 \(days(p.p95!)) days (\(p.count) cards)"
+            var summary =
+                p.count == 0
+                ? "no card finished yet"
+                : "cycle time p50 \(days(p.p50!)) · p85 \(days(p.p85!)) · p95 \(days(p.p95!)) days (\(p.count) cards)"
             summary += " · in progress \(r.aging.count)"
             if let week = r.weekly.last { summary += " · this week \(week.done) done" }
             buf.write(DisplayText.safe(summary), x: 1, y: 1, style: Style(bold: true), maxX: w - 1)
@@ -68,7 +70,8 @@ public enum MetricsView {
             for (row, line) in cells.lines.enumerated() where 2 + row < h - footer {
                 var x = 1
                 for cell in line where x < w {
-                    let style = cell.style == 0 ? Style() : Style(fg: seriesColours[(cell.style - 1) % seriesColours.count])
+                    let style =
+                        cell.style == 0 ? Style() : Style(fg: seriesColours[(cell.style - 1) % seriesColours.count])
                     buf.write(String(cell.character), x: x, y: 2 + row, style: style, maxX: w)
                     x += 1
                 }
@@ -79,8 +82,9 @@ public enum MetricsView {
                 y += 1
             }
             if !history.skipped.isEmpty && y < h - 1 {
-                buf.write("skipped \(history.skipped.count) version(s) that do not read as a board (lanes metrics names them)",
-                          x: 1, y: y, style: Style(dim: true), maxX: w - 1)
+                buf.write(
+                    "skipped \(history.skipped.count) version(s) that do not read as a board (lanes metrics names them)",
+                    x: 1, y: y, style: Style(dim: true), maxX: w - 1)
             }
         }
     }

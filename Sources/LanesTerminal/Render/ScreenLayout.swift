@@ -93,7 +93,8 @@ public struct ColumnMetrics: Sendable {
         var measured: Int { computed.withLock { $0.faces.count } }
 
         private func step(_ c: inout Computed) {
-            let face = CardFace(card: cards[c.faces.count], width: width, maxTitleLines: maxTitleLines, compact: compact)
+            let face = CardFace(
+                card: cards[c.faces.count], width: width, maxTitleLines: maxTitleLines, compact: compact)
             c.faces.append(face)
             c.tops.append(c.tops[c.tops.count - 1] + face.height)
         }
@@ -212,8 +213,9 @@ public struct ColumnDraggable: Draggable {
     public func itemID(at index: Int) -> ItemID { cards[index].id }
 
     public func frameOfItem(at index: Int) -> Rect {
-        Rect(x: frame.minX, y: viewport.minY + metrics.tops[index] - scroll,
-             width: frame.width, height: metrics.height(of: index))
+        Rect(
+            x: frame.minX, y: viewport.minY + metrics.tops[index] - scroll,
+            width: frame.width, height: metrics.height(of: index))
     }
 
     /// A column at its WIP limit, or whose accept rule does not name the source, takes no card
@@ -256,8 +258,10 @@ public struct ScreenLayout: Sendable {
     public var lanes: LaneGrid?
 
     /// `anchor` (from a resize's transform) shifts the page breaks so that section sits in that area.
-    public init(board: Board, size: Size, page requestedPage: Int, scroll: [Int], cache: LayoutCache,
-                anchor: LayoutAnchor<Int>? = nil, compact: Bool = false, laneView: LaneViewState? = nil) {
+    public init(
+        board: Board, size: Size, page requestedPage: Int, scroll: [Int], cache: LayoutCache,
+        anchor: LayoutAnchor<Int>? = nil, compact: Bool = false, laneView: LaneViewState? = nil
+    ) {
         let m = cache.metrics
         self.size = size
         tooSmall = size.width < m.minimumSize.width || size.height < m.minimumSize.height
@@ -285,16 +289,21 @@ public struct ScreenLayout: Sendable {
             // Clamp to max(0, contentHeight - viewport height) without measuring the whole column:
             // a column taller than scroll + viewport needs no clamping.
             let wanted = section < scroll.count ? max(0, scroll[section]) : 0
-            let s = wanted == 0 || metrics.extends(beyond: wanted + viewport.height - 1)
+            let s =
+                wanted == 0 || metrics.extends(beyond: wanted + viewport.height - 1)
                 ? wanted : max(0, metrics.contentHeight - viewport.height)
-            columns.append(ColumnDraggable(section: section, frame: frame, viewport: viewport, column: column,
-                                           metrics: metrics, scroll: s, allowedSources: board.allowedSources(of: section)))
+            columns.append(
+                ColumnDraggable(
+                    section: section, frame: frame, viewport: viewport, column: column,
+                    metrics: metrics, scroll: s, allowedSources: board.allowedSources(of: section)))
         }
         if !columns.isEmpty { headers = BoardDraggable(board: board, layout: self) }
         if let laneView, laneView.enabled, let swimlanes = board.acceptRules.swimlanes, !columns.isEmpty {
-            let area = Rect(x: boardArea.minX, y: boardArea.minY + 2, width: boardArea.width, height: max(0, boardArea.height - 2))
-            lanes = LaneGrid(board: board, swimlanes: swimlanes, columns: columns, area: area, state: laneView,
-                             cache: cache, compact: compact)
+            let area = Rect(
+                x: boardArea.minX, y: boardArea.minY + 2, width: boardArea.width, height: max(0, boardArea.height - 2))
+            lanes = LaneGrid(
+                board: board, swimlanes: swimlanes, columns: columns, area: area, state: laneView,
+                cache: cache, compact: compact)
         }
     }
 
@@ -310,9 +319,11 @@ public struct ScreenLayout: Sendable {
         PagedLayoutManager<Int>(items: Array(0..<count)) { _, size in
             let n = perPage(columns: count, paging: paging, size: size)
             let kind = size.width >= paging.wideFromWidth ? "wide" : "narrow"
-            return LayoutPrototype("\(kind)-\(n)", areas: (0..<n).map { k in
-                LayoutArea<Int>("c\(k)", frame: { s in paging.columnRect(k, of: n, in: s) })
-            })
+            return LayoutPrototype(
+                "\(kind)-\(n)",
+                areas: (0..<n).map { k in
+                    LayoutArea<Int>("c\(k)", frame: { s in paging.columnRect(k, of: n, in: s) })
+                })
         }
     }
 

@@ -4,8 +4,10 @@ import DragKit
 enum ScrollBox {
     /// Draws `rows` (already wrapped to `box.width - 4`) from `top` on, with `title` on the top
     /// border and `footer(top, end)` on the bottom one (`end`: one past the last row shown).
-    static func draw(_ all: [String], top: Int, visible: Int, box b: Rect, title: String,
-                     footer: (_ top: Int, _ end: Int) -> String, into buf: inout CellBuffer) {
+    static func draw(
+        _ all: [String], top: Int, visible: Int, box b: Rect, title: String,
+        footer: (_ top: Int, _ end: Int) -> String, into buf: inout CellBuffer
+    ) {
         let frame = Style(bold: true)
         buf.fill(x: b.minX, y: b.minY, width: b.width, height: b.height)
         buf.write("╭", x: b.minX, y: b.minY, style: frame)

@@ -58,9 +58,13 @@ public enum TextWidth {
             if i > 0 && (v == 0xFE0E || v == 0xFE0F) {
                 guard let base = out.last, UnicodeWidths.contains(UnicodeWidths.emoji, base.value) else { continue }
             } else if v == 0x200D {
-                let before = out.last.map { UnicodeWidths.contains(UnicodeWidths.pictographic, $0.value)
-                    || (0x1F3FB...0x1F3FF).contains($0.value) || $0.value == 0xFE0F } ?? false
-                let after = i + 1 < scalars.count && UnicodeWidths.contains(UnicodeWidths.pictographic, scalars[i + 1].value)
+                let before =
+                    out.last.map {
+                        UnicodeWidths.contains(UnicodeWidths.pictographic, $0.value)
+                            || (0x1F3FB...0x1F3FF).contains($0.value) || $0.value == 0xFE0F
+                    } ?? false
+                let after =
+                    i + 1 < scalars.count && UnicodeWidths.contains(UnicodeWidths.pictographic, scalars[i + 1].value)
                 guard before && after else { continue }
             } else if i > 0, isFormat(v) {
                 continue
@@ -72,7 +76,8 @@ public enum TextWidth {
 
     /// Format characters (General_Category Cf), as far as they take no cell.
     static func isFormat(_ v: UInt32) -> Bool {
-        v >= 0x300 && UnicodeWidths.contains(UnicodeWidths.zero, v) && Unicode.Scalar(v)?.properties.generalCategory == .format
+        v >= 0x300 && UnicodeWidths.contains(UnicodeWidths.zero, v)
+            && Unicode.Scalar(v)?.properties.generalCategory == .format
     }
 
     static func isRegionalIndicator(_ v: UInt32) -> Bool { (0x1F1E6...0x1F1FF).contains(v) }

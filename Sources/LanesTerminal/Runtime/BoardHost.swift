@@ -3,7 +3,7 @@ import Foundation
 import CNcursesw
 import LanesCore
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// One board as the runner hosts it, for `AppRunner.init(boards:…)`: the app, its storage, and
@@ -21,9 +21,11 @@ public struct HostedBoard {
     /// on the loop's thread, beside the worker's own store); nil: no moves to or from it.
     public var mover: (key: String, open: () throws -> any BoardStore)?
 
-    public init(app: BoardApp, tabName: String, storage: (any BoardStore)?, boardName: String, copyInfo: BoardFileInfo,
-                flowSource: (@Sendable () throws -> (FlowHistory, FlowColumns))? = nil,
-                mover: (key: String, open: () throws -> any BoardStore)? = nil) {
+    public init(
+        app: BoardApp, tabName: String, storage: (any BoardStore)?, boardName: String, copyInfo: BoardFileInfo,
+        flowSource: (@Sendable () throws -> (FlowHistory, FlowColumns))? = nil,
+        mover: (key: String, open: () throws -> any BoardStore)? = nil
+    ) {
         self.app = app
         self.tabName = tabName
         self.storage = storage
@@ -63,8 +65,11 @@ final class BoardHost {
     var flowSource: (@Sendable () throws -> (FlowHistory, FlowColumns))?
     var mover: (key: String, open: () throws -> any BoardStore)?
 
-    init(worker: StorageWorker?, boardName: String, copyInfo: BoardFileInfo, synced: Board,
-         flowSource: (@Sendable () throws -> (FlowHistory, FlowColumns))?, mover: (key: String, open: () throws -> any BoardStore)?) {
+    init(
+        worker: StorageWorker?, boardName: String, copyInfo: BoardFileInfo, synced: Board,
+        flowSource: (@Sendable () throws -> (FlowHistory, FlowColumns))?,
+        mover: (key: String, open: () throws -> any BoardStore)?
+    ) {
         self.worker = worker
         self.boardName = boardName
         self.copyInfo = copyInfo
@@ -73,4 +78,3 @@ final class BoardHost {
         self.mover = mover
     }
 }
-

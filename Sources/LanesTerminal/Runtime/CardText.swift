@@ -48,7 +48,8 @@ public enum CardText {
         let head = lines[n].count > 2 ? String(lines[n].dropFirst(2)) : ""
         card.done = false
         if storesDoneMark, head.count >= 3, head.hasPrefix("["), Array(head)[2] == "]",
-           head.count == 3 || Array(head)[3] == " " {
+            head.count == 3 || Array(head)[3] == " "
+        {
             let mark = Array(head)[1]
             card.done = mark != " "
             card.title = String(head.dropFirst(head.count == 3 ? 3 : 4))
@@ -85,7 +86,10 @@ public enum CardText {
             extra += kept
         }
         if !storesDoneMark, let k = extra.firstIndex(where: { !$0.isEmpty }) {
-            throw fail(n + k, "a taskell card holds only \"    @ \" due, \"    > \" description and \"    * [ ] \" sub-task lines after its title; found \"\(extra[k])\"")
+            throw fail(
+                n + k,
+                "a taskell card holds only \"    @ \" due, \"    > \" description and \"    * [ ] \" sub-task lines after its title; found \"\(extra[k])\""
+            )
         }
         if !storesDoneMark { extra = [] }
         card.due = due

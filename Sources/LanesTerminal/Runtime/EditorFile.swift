@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A file for handing text to `$EDITOR`: mode 600, in a fresh mode-700 directory of its own.
@@ -37,7 +37,11 @@ struct EditorFile {
         contents.withUnsafeBytes { raw in
             while written < raw.count {
                 let n = write(fd, raw.baseAddress! + written, raw.count - written)
-                if n > 0 { written += n } else if n < 0 && errno == EINTR { continue } else {
+                if n > 0 {
+                    written += n
+                } else if n < 0 && errno == EINTR {
+                    continue
+                } else {
                     failure = n < 0 ? String(cString: strerror(errno)) : "nothing was written"
                     return
                 }

@@ -2,7 +2,7 @@ import Foundation
 import LanesCore
 import Synchronization
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The rest of the first board's read: the board was shown from its first cards (`BoardPreview`),
@@ -33,10 +33,16 @@ public final class RestOfBoard: Sendable {
 
     /// Starts the whole read (once).
     public func start() {
-        let first = started.withLock { s in defer { s = true }; return !s }
+        let first = started.withLock { s in
+            defer { s = true }; return !s
+        }
         guard first else { return }
         let thread = Thread { [self] in
-            guard let job = finish.withLock({ f in defer { f = nil }; return f }) else { return }
+            guard
+                let job = finish.withLock({ f in
+                    defer { f = nil }; return f
+                })
+            else { return }
             let r = Result { BoardLoader.Handover(try job()) }
             result.withLock { $0 = r }
             pipe.wake()
@@ -48,14 +54,20 @@ public final class RestOfBoard: Sendable {
     /// The whole board, or why it could not be read; nil while it is still being read.
     public func take() -> Result<HostedBoard, any Error>? {
         pipe.drain()
-        return result.withLock { r in defer { r = nil }; return r }?.map(\.board)
+        return result.withLock { r in
+            defer { r = nil }; return r
+        }?.map(\.board)
     }
 
     /// Keeps input until the whole board is in.
     func hold(_ bytes: [UInt8]) { held.withLock { $0 += bytes } }
 
     /// The input held so far, handed over once.
-    func takeHeld() -> [UInt8] { held.withLock { h in defer { h = [] }; return h } }
+    func takeHeld() -> [UInt8] {
+        held.withLock { h in
+            defer { h = [] }; return h
+        }
+    }
 
     /// Whether any input is held.
     var holdsInput: Bool { held.withLock { !$0.isEmpty } }

@@ -3,7 +3,7 @@ import Foundation
 import CNcursesw
 import LanesCore
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Runs the workspace on a terminal: input → decoder → workspace → frame; saving and watching happen beside it.
@@ -70,19 +70,26 @@ public final class AppRunner {
     }
 
     /// One board, as Lanes always ran: no tab bar.
-    public convenience init(app: BoardApp, device: TerminalDevice, storage: sending (any BoardStore)?, boardName: String = "board",
-                            copyInfo: BoardFileInfo = BoardFileInfo(dialect: .taskell),
-                            environment: [String: String] = ProcessInfo.processInfo.environment,
-                            clock: @escaping () -> Double = monotonicNow) {
-        self.init(boards: [HostedBoard(app: app, tabName: boardName, storage: storage, boardName: boardName, copyInfo: copyInfo)],
-                  device: device, environment: environment, clock: clock)
+    public convenience init(
+        app: BoardApp, device: TerminalDevice, storage: sending (any BoardStore)?, boardName: String = "board",
+        copyInfo: BoardFileInfo = BoardFileInfo(dialect: .taskell),
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        clock: @escaping () -> Double = monotonicNow
+    ) {
+        self.init(
+            boards: [
+                HostedBoard(app: app, tabName: boardName, storage: storage, boardName: boardName, copyInfo: copyInfo)
+            ],
+            device: device, environment: environment, clock: clock)
     }
 
     /// Several boards, one tab each (with one board, no tab bar). The `later` boards get their tabs
     /// (after `boards`') at once and open in the background after the first frame (`BoardLoader`).
-    public init(boards: [HostedBoard], later: [BoardLoader.Later] = [], device: TerminalDevice,
-                environment: [String: String] = ProcessInfo.processInfo.environment,
-                clock: @escaping () -> Double = monotonicNow) {
+    public init(
+        boards: [HostedBoard], later: [BoardLoader.Later] = [], device: TerminalDevice,
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        clock: @escaping () -> Double = monotonicNow
+    ) {
         self.device = device
         recovery = RecoveryCopies(environment: environment)
         now = clock
@@ -99,20 +106,26 @@ public final class AppRunner {
                 nonisolated(unsafe) let handed = store
                 worker = StorageWorker(storage: handed)
             }
-            hosts.append(BoardHost(worker: worker, boardName: b.boardName,
-                                   copyInfo: b.copyInfo, synced: app.board, flowSource: b.flowSource, mover: b.mover))
+            hosts.append(
+                BoardHost(
+                    worker: worker, boardName: b.boardName,
+                    copyInfo: b.copyInfo, synced: app.board, flowSource: b.flowSource, mover: b.mover))
         }
         for l in later {
             apps.append(Workspace.standIn(named: l.tabName, like: apps[0]))
-            let host = BoardHost(worker: nil, boardName: l.tabName, copyInfo: BoardFileInfo(dialect: .taskell), synced: Board(columns: []),
-                                 flowSource: nil, mover: nil)
+            let host = BoardHost(
+                worker: nil, boardName: l.tabName, copyInfo: BoardFileInfo(dialect: .taskell),
+                synced: Board(columns: []),
+                flowSource: nil, mover: nil)
             host.opening = true
             hosts.append(host)
         }
         self.hosts = hosts
         loader = later.isEmpty ? nil : BoardLoader(later, firstIndex: boards.count)
-        workspace = Workspace(boards: apps, tabs: boards.map { Workspace.Tab(name: $0.tabName) }
-                                + later.map { Workspace.Tab(name: $0.tabName, loading: true) }, size: apps[0].size)
+        workspace = Workspace(
+            boards: apps,
+            tabs: boards.map { Workspace.Tab(name: $0.tabName) }
+                + later.map { Workspace.Tab(name: $0.tabName, loading: true) }, size: apps[0].size)
     }
 
     deinit {
@@ -161,7 +174,8 @@ public final class AppRunner {
             if workspace.app.wantsFlow(now: Int64(Date().timeIntervalSince1970)) {
                 // After a frame that says "reading", so a long first read is not a frozen screen.
                 workspace.boards[shown].flowRequested()
-                let result = hosts[shown].flowSource.map { source in Result { try source() } }
+                let result =
+                    hosts[shown].flowSource.map { source in Result { try source() } }
                     ?? .failure(NoHistory("this board has no history to read flow metrics from"))
                 workspace.boards[shown].receiveFlow(result, now: Int64(Date().timeIntervalSince1970))
                 continue
@@ -283,7 +297,9 @@ public final class AppRunner {
             // Once: wait for the move. Again: quit now (its record stays; the next start on either board finishes or rolls it back).
             if let move = moving?.move, !quitAfterMove {
                 quitAfterMove = true
-                workspace.boards[workspace.active].setStatus("Quitting once the move to \(workspace.tabs[move.to].name) is done… q again quits now (the next start finishes the move or rolls it back)")
+                workspace.boards[workspace.active].setStatus(
+                    "Quitting once the move to \(workspace.tabs[move.to].name) is done… q again quits now (the next start finishes the move or rolls it back)"
+                )
                 return false
             }
             for (i, h) in hosts.enumerated() where !h.discarded {
@@ -310,7 +326,8 @@ public final class AppRunner {
                     if recoveryCopy == nil { recoveryCopy = copy }
                     farewell.append("\(h.boardName) was not saved (\(why)); your board is in \(copy)")
                 } catch {
-                    farewell.append("\(h.boardName) was not saved (\(why)) and no recovery copy could be written: \(error)")
+                    farewell.append(
+                        "\(h.boardName) was not saved (\(why)) and no recovery copy could be written: \(error)")
                 }
             }
             return true
@@ -380,7 +397,8 @@ public final class AppRunner {
                 } else if outcome.incomingChanges > 0, now() >= h.ownMoveUntil {
                     // (Within a move's quiet time the change is our own move read back: its words stay.)
                     let n = outcome.incomingChanges
-                    workspace.boards[i].setStatus(n == 1 ? "Saved; 1 card changed elsewhere" : "Saved; \(n) cards changed elsewhere")
+                    workspace.boards[i].setStatus(
+                        n == 1 ? "Saved; 1 card changed elsewhere" : "Saved; \(n) cards changed elsewhere")
                 } else if wasUnsaved {
                     workspace.boards[i].setStatus("Saved")
                 }
@@ -390,9 +408,10 @@ public final class AppRunner {
                 h.inFlight = nil
                 h.unsaved = message
                 h.nextRetry = now() + (offline ? 1 : 2)
-                workspace.boards[i].setStatus(offline
-                    ? "Offline, reconnecting… your changes are kept and will be saved"
-                    : "NOT SAVED: \(DisplayText.safe(message)) — retrying; q asks before quitting")
+                workspace.boards[i].setStatus(
+                    offline
+                        ? "Offline, reconnecting… your changes are kept and will be saved"
+                        : "NOT SAVED: \(DisplayText.safe(message)) — retrying; q asks before quitting")
             case .changed(let board):
                 // Our own move between boards arriving: the move's words stay.
                 let words = now() < h.ownMoveUntil ? workspace.boards[i].status : nil
@@ -402,12 +421,16 @@ public final class AppRunner {
                 changedElsewhere(i)
             case .gone(let message):
                 h.gone = message
-                workspace.boards[i].setStatus("NO LONGER SHARED: \(DisplayText.safe(message)) · changes from others are not shown and yours are not saved; q offers to save them as a file")
+                workspace.boards[i].setStatus(
+                    "NO LONGER SHARED: \(DisplayText.safe(message)) · changes from others are not shown and yours are not saved; q offers to save them as a file"
+                )
                 changedElsewhere(i)
             case .refreshFailed(let message, let offline):
-                workspace.boards[i].setStatus(offline
-                    ? "Offline, reconnecting…"
-                    : "The board changed elsewhere and cannot be read: \(DisplayText.safe(message)). Not saving over it.")
+                workspace.boards[i].setStatus(
+                    offline
+                        ? "Offline, reconnecting…"
+                        : "The board changed elsewhere and cannot be read: \(DisplayText.safe(message)). Not saving over it."
+                )
             }
         }
     }
@@ -493,16 +516,20 @@ public final class AppRunner {
         }
         for i in [move.from, move.to] where hosts[i].opening || !workspace.tabs[i].isOpen {
             let why = hosts[i].opening ? "is still opening" : "could not be opened"
-            workspace.moveFinished(move, result: .failure(CommandError(.badInput, "\(workspace.tabs[i].name) \(why); nothing was moved")))
+            workspace.moveFinished(
+                move, result: .failure(CommandError(.badInput, "\(workspace.tabs[i].name) \(why); nothing was moved")))
             return
         }
         guard moveJournal != nil, hosts[move.from].mover != nil, hosts[move.to].mover != nil else {
-            workspace.moveFinished(move, result: .failure(CommandError(.badInput, "moves between these boards are not possible here")))
+            workspace.moveFinished(
+                move, result: .failure(CommandError(.badInput, "moves between these boards are not possible here")))
             return
         }
         for i in [move.from, move.to] {
             if let gone = hosts[i].gone {
-                workspace.moveFinished(move, result: .failure(CommandError(.badInput, "\(hosts[i].boardName) is no longer shared: \(gone)")))
+                workspace.moveFinished(
+                    move,
+                    result: .failure(CommandError(.badInput, "\(hosts[i].boardName) is no longer shared: \(gone)")))
                 return
             }
         }
@@ -510,7 +537,8 @@ public final class AppRunner {
         let seen = move.cards.map { (card: $0.card, column: $0.column, row: $0.row) }
         let held = ((try? CrossBoardMove.paths(of: seen, in: workspace.boards[move.from].board)) ?? [])
             .map { workspace.boards[move.from].board[$0].id }
-        workspace.boards[move.from].document.inTransit.hold(held, of: workspace.boards[move.from].board, toBoard: workspace.tabs[move.to].name)
+        workspace.boards[move.from].document.inTransit.hold(
+            held, of: workspace.boards[move.from].board, toBoard: workspace.tabs[move.to].name)
         moving = MoveInFlight(move: move, held: held, phase: .waitingForSaves(sent: []))
         workspace.moveStarted(move)
         startMoveIfStored()
@@ -526,17 +554,22 @@ public final class AppRunner {
             if let gone = h.gone { return refuseWaitingMove("\(h.boardName) is no longer shared: \(gone)") }
             if h.inFlight != nil { return }
             if h.worker == nil || workspace.boards[i].board == h.synced { continue }
-            if sent.contains(i), let why = h.unsaved { return refuseWaitingMove("\(h.boardName) is not saved yet (\(why)); nothing was moved") }
+            if sent.contains(i), let why = h.unsaved {
+                return refuseWaitingMove("\(h.boardName) is not saved yet (\(why)); nothing was moved")
+            }
             submit(i)
             moving?.phase = .waitingForSaves(sent: sent.union([i]))
             return
         }
-        guard let journal = moveJournal, let source = hosts[move.from].mover, let target = hosts[move.to].mover else { return }
+        guard let journal = moveJournal, let source = hosts[move.from].mover, let target = hosts[move.to].mover else {
+            return
+        }
         nonisolated(unsafe) let (openSource, openTarget) = (source.open, target.open)
         let (sourceKey, targetKey) = (source.key, target.key)
         mover.start {
-            try move.run(from: CrossBoardMove.Endpoint(key: sourceKey, storage: try openSource()),
-                         to: CrossBoardMove.Endpoint(key: targetKey, storage: try openTarget()), journal: journal)
+            try move.run(
+                from: CrossBoardMove.Endpoint(key: sourceKey, storage: try openSource()),
+                to: CrossBoardMove.Endpoint(key: targetKey, storage: try openTarget()), journal: journal)
         }
         moving?.phase = .running
         // Its writes may be reported by the workers before its result comes back: ours, not another writer's.
@@ -610,7 +643,8 @@ public final class AppRunner {
             return
         }
         guard let data = FileManager.default.contents(atPath: file.path) else {
-            workspace.boards[shown].setStatus("The editor left no card file (\(file.path) is gone); the card is as it was")
+            workspace.boards[shown].setStatus(
+                "The editor left no card file (\(file.path) is gone); the card is as it was")
             return
         }
         guard let edited = String(data: data, encoding: .utf8) else {

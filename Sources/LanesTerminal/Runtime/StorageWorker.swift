@@ -2,7 +2,7 @@ import Foundation
 import LanesCore
 import Synchronization
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Runs a board's storage on a thread of its own, so saving and watching never hold up input or frames.
@@ -115,14 +115,14 @@ public final class StorageWorker: Sendable {
     private func run() {
         defer { done.withLock { $0 = true } }
         #if os(Linux)
-        // The writer takes only CPU time nothing else wants (SCHED_IDLE, per thread on Linux), so a
-        // key pressed during a big save, and the terminal drawing the answer, come first. Where
-        // that policy is refused, nice 10 (also per thread).
-        var param = sched_param(sched_priority: 0)
-        let schedIdle: Int32 = 5   // SCHED_IDLE in <sched.h>, behind _GNU_SOURCE, so not imported
-        if pthread_setschedparam(pthread_self(), schedIdle, &param) != 0 {
-            _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
-        }
+            // The writer takes only CPU time nothing else wants (SCHED_IDLE, per thread on Linux), so a
+            // key pressed during a big save, and the terminal drawing the answer, come first. Where
+            // that policy is refused, nice 10 (also per thread).
+            var param = sched_param(sched_priority: 0)
+            let schedIdle: Int32 = 5  // SCHED_IDLE in <sched.h>, behind _GNU_SOURCE, so not imported
+            if pthread_setschedparam(pthread_self(), schedIdle, &param) != 0 {
+                _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
+            }
         #endif
         var nextRefresh = monotonicNow() + pollInterval
         while true {
@@ -208,7 +208,9 @@ public final class StorageWorker: Sendable {
 
     private static func pipe() -> (read: Int32, write: Int32) {
         var fds: [Int32] = [-1, -1]
-        guard Glibc.pipe(&fds) == 0 else { fatalError("pipe: \(String(decoding: Array(String(cString: strerror(errno)).utf8), as: UTF8.self))") }
+        guard Glibc.pipe(&fds) == 0 else {
+            fatalError("pipe: \(String(decoding: Array(String(cString: strerror(errno)).utf8), as: UTF8.self))")
+        }
         for fd in fds {
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
             _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
@@ -218,7 +220,7 @@ public final class StorageWorker: Sendable {
 
     private static func poke(_ fd: Int32) {
         var byte: UInt8 = 1
-        _ = write(fd, &byte, 1)   // a full pipe already wakes the reader
+        _ = write(fd, &byte, 1)  // a full pipe already wakes the reader
     }
 
     private static func drain(_ fd: Int32) {

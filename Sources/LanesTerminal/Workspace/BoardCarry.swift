@@ -84,7 +84,9 @@ extension Workspace {
         let ids = s.carriedIDs.isEmpty ? [s.start.item] : s.carriedIDs
         let board = app.board
         let cards = ids.compactMap { id in
-            board.indexPath(for: id).map { CrossMove.Seen(card: board[$0], column: board.columns[$0.section].title, row: $0.item) }
+            board.indexPath(for: id).map {
+                CrossMove.Seen(card: board[$0], column: board.columns[$0.section].title, row: $0.item)
+            }
         }
         boards[active].apply(boards[active].coordinator.cancel(reason: .requested), now: now)
         boards[active].drag.stopEdges()
@@ -96,7 +98,8 @@ extension Workspace {
         guard let h = carry.hover else { return }
         guard app.drag.isPointerDrag else { carry.hover = nil; return }
         guard now >= h.since + BoardCarry.springDelay, boards.indices.contains(h.tab) else { return }
-        let location = app.coordinator.session.map { Point(x: $0.location.x, y: $0.location.y + top) } ?? Point(x: 0, y: 0)
+        let location =
+            app.coordinator.session.map { Point(x: $0.location.x, y: $0.location.y + top) } ?? Point(x: 0, y: 0)
         let from = active
         let cards = takeDraggedCards(now: now)
         carry.hover = nil
@@ -104,7 +107,8 @@ extension Workspace {
         carry.carried = (from, cards, location)
         show(h.tab)
         let what = cards.count == 1 ? "“\(DisplayText.safe(cards[0].card.title))”" : "\(cards.count) cards"
-        boards[active].setStatus("Carrying \(what) from \(tabs[from].name): release it where it belongs · esc brings it back")
+        boards[active].setStatus(
+            "Carrying \(what) from \(tabs[from].name): release it where it belongs · esc brings it back")
     }
 
     mutating func carriedMouse(_ m: MouseEvent, now: Double) -> [WorkspaceEffect] {
@@ -120,14 +124,17 @@ extension Workspace {
             carry.carried = nil
             if m.location.y < top {
                 let bar = TabBar(tabs: tabs, counts: boards.indices.map(cardCount), active: active)
-                if let t = bar.tab(at: m.location.x, width: size.width), t != c.from, let first = boards[t].board.columns.first {
+                if let t = bar.tab(at: m.location.x, width: size.width), t != c.from,
+                    let first = boards[t].board.columns.first
+                {
                     return [.move(CrossMove(from: c.from, to: t, cards: c.cards, column: first.title, position: nil))]
                 }
                 return bringBack(c.from, c.cards, "Released outside a column")
             }
             let p = Point(x: m.location.x, y: m.location.y - top)
             guard let column = app.layout.columns.first(where: { $0.frame.contains(p) }),
-                  app.board.columns.indices.contains(column.section) else {
+                app.board.columns.indices.contains(column.section)
+            else {
                 return bringBack(c.from, c.cards, "Released outside a column")
             }
             if active == c.from { return bringBack(c.from, c.cards, "Back on its own board") }
@@ -139,7 +146,11 @@ extension Workspace {
             // Rows on screen are cards of the column (the filter, when set, hides some: then the end).
             let count = app.board.columns[column.section].cards.count
             let position = app.filter.isEmpty && row < count ? row + 1 : nil
-            return [.move(CrossMove(from: c.from, to: active, cards: c.cards, column: "\(column.section + 1)", position: position))]
+            return [
+                .move(
+                    CrossMove(
+                        from: c.from, to: active, cards: c.cards, column: "\(column.section + 1)", position: position))
+            ]
         default:
             return []
         }
@@ -161,7 +172,8 @@ extension Workspace {
     /// The card lifted by keyboard on the board shown leaves it for the board `step` tabs on,
     /// carried there; nil when no card is lifted by keyboard (the key is the board's).
     mutating func carryLifted(_ step: Int, now: Double) -> [WorkspaceEffect]? {
-        guard showsTabs, let session = app.coordinator.session, session.isKeyboard, session.start.source.section >= 0 else { return nil }
+        guard showsTabs, let session = app.coordinator.session, session.isKeyboard, session.start.source.section >= 0
+        else { return nil }
         let from = active
         let cards = takeDraggedCards(now: now)
         guard !cards.isEmpty else { return [] }
@@ -189,7 +201,9 @@ extension Workspace {
 
     /// Keys while a card is carried by keyboard: the arrows place it, space or enter drops it,
     /// ctrl-n/ctrl-p carry it on, esc brings it back.
-    mutating func keyboardCarryKey(_ key: Key, _ mods: Modifiers, _ c: (from: Int, cards: [CrossMove.Seen], location: Point)) -> [WorkspaceEffect] {
+    mutating func keyboardCarryKey(
+        _ key: Key, _ mods: Modifiers, _ c: (from: Int, cards: [CrossMove.Seen], location: Point)
+    ) -> [WorkspaceEffect] {
         guard var at = carry.keyboard else { return [] }
         let action = app.keymap.action(for: key, mods)
         if key == .escape || action == .cancel {
@@ -223,9 +237,14 @@ extension Workspace {
             let count = columns[at.column].cards.count
             // With a filter on, rows on screen are not the column's: then the end.
             let position = app.filter.isEmpty && at.row < count ? at.row + 1 : nil
-            return [.move(CrossMove(from: c.from, to: active, cards: c.cards, column: "\(at.column + 1)", position: position))]
+            return [
+                .move(
+                    CrossMove(from: c.from, to: active, cards: c.cards, column: "\(at.column + 1)", position: position))
+            ]
         default:
-            boards[active].setStatus("Carrying by keyboard: arrows choose the place, space drops it, ctrl-n/ctrl-p another board, esc brings it back")
+            boards[active].setStatus(
+                "Carrying by keyboard: arrows choose the place, space drops it, ctrl-n/ctrl-p another board, esc brings it back"
+            )
             return []
         }
         carry.keyboard = at
@@ -243,24 +262,31 @@ extension Workspace {
         carry.keyboard = at
         if let column = app.layout.columns.first(where: { $0.section == at.column }) {
             let y: Int
-            if at.row < column.itemCount { y = column.frameOfItem(at: at.row).minY }
-            else if column.itemCount > 0 { y = column.frameOfItem(at: column.itemCount - 1).maxY }
-            else { y = column.frame.minY + 2 }
+            if at.row < column.itemCount {
+                y = column.frameOfItem(at: at.row).minY
+            } else if column.itemCount > 0 {
+                y = column.frameOfItem(at: column.itemCount - 1).maxY
+            } else {
+                y = column.frame.minY + 2
+            }
             c.location = Point(x: column.frame.minX + 1, y: y + top)
             carry.carried = c
         }
         let what = c.cards.count == 1 ? "“\(DisplayText.safe(c.cards[0].card.title))”" : "\(c.cards.count) cards"
         let place = columns.isEmpty ? "no column" : "“\(DisplayText.safe(columns[at.column].title))” at \(at.row + 1)"
         let refused = keyboardCarryRefusal(at).map { " · refused here: \($0)" } ?? ""
-        boards[active].setStatus("Carrying \(what) from \(tabs[c.from].name) → \(place)\(refused) · space drops · ctrl-n/ctrl-p another board · esc brings it back")
+        boards[active].setStatus(
+            "Carrying \(what) from \(tabs[c.from].name) → \(place)\(refused) · space drops · ctrl-n/ctrl-p another board · esc brings it back"
+        )
     }
 
     /// What the board shown's door says to the carried cards arriving at `at` (its WIP limit, its
     /// accept rule), asked as the move will ask it; nil when they may come.
     func keyboardCarryRefusal(_ at: (column: Int, row: Int)) -> String? {
         guard let c = carry.carried, app.board.columns.indices.contains(at.column) else { return nil }
-        let edit = BoardEdit.receiveCards(c.cards.map(\.card), to: app.board.columns[at.column].id, position: nil,
-                                          from: c.cards.map(\.column), board: tabs[active].name)
+        let edit = BoardEdit.receiveCards(
+            c.cards.map(\.card), to: app.board.columns[at.column].id, position: nil,
+            from: c.cards.map(\.column), board: tabs[active].name)
         do {
             _ = try app.board.applying(edit)
             return nil

@@ -2,7 +2,7 @@ import Foundation
 import LanesCore
 import Synchronization
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The boards of a workspace that open after the first frame: one after another, in tab order,
@@ -46,7 +46,9 @@ public final class BoardLoader: Sendable {
 
     /// Starts opening (once).
     public func start() {
-        let first = started.withLock { s in defer { s = true }; return !s }
+        let first = started.withLock { s in
+            defer { s = true }; return !s
+        }
         guard first, !jobs.isEmpty else { return }
         let thread = Thread { [self] in
             for job in jobs {
@@ -62,7 +64,9 @@ public final class BoardLoader: Sendable {
     /// The boards opened since the last call (tab index and the board, or why it did not open).
     public func take() -> [(index: Int, result: Result<HostedBoard, any Error>)] {
         pipe.drain()
-        let taken = results.withLock { r in defer { r = [] }; return r }
+        let taken = results.withLock { r in
+            defer { r = [] }; return r
+        }
         pending.withLock { $0 -= taken.count }
         return taken.map { ($0.index, $0.result.map(\.board)) }
     }

@@ -18,7 +18,10 @@ struct MovePrompt {
     var editor = LineEditor()
 
     var label: String {
-        let what = cards.count == 1 ? "Move “\(DisplayText.truncate(DisplayText.safe(cards[0].card.title), to: 30))”" : "Move \(cards.count) cards"
+        let what =
+            cards.count == 1
+            ? "Move “\(DisplayText.truncate(DisplayText.safe(cards[0].card.title), to: 30))”"
+            : "Move \(cards.count) cards"
         return what + " to board:column[:N] (tab completes): "
     }
 
@@ -51,7 +54,8 @@ struct MovePrompt {
             let matches = titles.filter { $0.lowercased().hasPrefix(rest.lowercased()) }
             switch matches.count {
             case 0:
-                editor.say("No column of \(names[b]) starts with “\(DisplayText.safe(rest))”; its columns: \(listed(titles))")
+                editor.say(
+                    "No column of \(names[b]) starts with “\(DisplayText.safe(rest))”; its columns: \(listed(titles))")
             case 1:
                 editor = LineEditor(names[b] + ":" + matches[0])
             default:
@@ -63,7 +67,9 @@ struct MovePrompt {
         let matches = boardsMatching(text)
         switch matches.count {
         case 0:
-            editor.say("No other board starts with “\(DisplayText.safe(text))”; the boards: \(listed(names.indices.filter { $0 != from }.map { names[$0] }))")
+            editor.say(
+                "No other board starts with “\(DisplayText.safe(text))”; the boards: \(listed(names.indices.filter { $0 != from }.map { names[$0] }))"
+            )
         case 1:
             editor = LineEditor(names[matches[0]] + ":")
         default:
@@ -75,11 +81,15 @@ struct MovePrompt {
     /// A column part ending in `:N` (digits): the column and the position. A column of that board
     /// whose whole title is the text (a title may hold `:2`) is a column, not a position.
     static func position(in rest: String, of board: Board) -> (column: String, position: Int?) {
-        guard let colon = rest.lastIndex(of: ":"), !board.columns.contains(where: { $0.title.lowercased() == rest.lowercased() }) else {
+        guard let colon = rest.lastIndex(of: ":"),
+            !board.columns.contains(where: { $0.title.lowercased() == rest.lowercased() })
+        else {
             return (rest, nil)
         }
         let digits = rest[rest.index(after: colon)...].trimmingCharacters(in: " ")
-        guard !digits.isEmpty, digits.allSatisfy(\.isASCII), digits.allSatisfy(\.isNumber), let n = Int(digits) else { return (rest, nil) }
+        guard !digits.isEmpty, digits.allSatisfy(\.isASCII), digits.allSatisfy(\.isNumber), let n = Int(digits) else {
+            return (rest, nil)
+        }
         return (String(rest[..<colon]).trimmingCharacters(in: " "), n)
     }
 
@@ -90,23 +100,36 @@ struct MovePrompt {
         if let (b, rest) = split(text) {
             let (column, position) = Self.position(in: rest.trimmingCharacters(in: " "), of: boards[b])
             if column.isEmpty {
-                guard let first = boards[b].columns.first else { return .failure(Refusal(words: "\(names[b]) has no columns")) }
+                guard let first = boards[b].columns.first else {
+                    return .failure(Refusal(words: "\(names[b]) has no columns"))
+                }
                 return .success((b, first.title, position))
             }
             return .success((b, column, position))
         }
         let matches = boardsMatching(text)
         if matches.count == 1 {
-            guard let first = boards[matches[0]].columns.first else { return .failure(Refusal(words: "\(names[matches[0]]) has no columns")) }
+            guard let first = boards[matches[0]].columns.first else {
+                return .failure(Refusal(words: "\(names[matches[0]]) has no columns"))
+            }
             return .success((matches[0], first.title, nil))
         }
         if names.indices.contains(from), text.lowercased().hasPrefix(names[from].lowercased()) {
-            return .failure(Refusal(words: "The card is already on \(names[from]); move it inside the board with the mouse or H/J/K/L"))
+            return .failure(
+                Refusal(
+                    words: "The card is already on \(names[from]); move it inside the board with the mouse or H/J/K/L"))
         }
         if matches.isEmpty {
-            return .failure(Refusal(words: "No board is called “\(DisplayText.safe(text))”; the boards: \(listed(names.indices.filter { $0 != from }.map { names[$0] }))"))
+            return .failure(
+                Refusal(
+                    words:
+                        "No board is called “\(DisplayText.safe(text))”; the boards: \(listed(names.indices.filter { $0 != from }.map { names[$0] }))"
+                ))
         }
-        return .failure(Refusal(words: "“\(DisplayText.safe(text))” could be \(listed(matches.map { names[$0] })); type more of the name"))
+        return .failure(
+            Refusal(
+                words:
+                    "“\(DisplayText.safe(text))” could be \(listed(matches.map { names[$0] })); type more of the name"))
     }
 
     private func listed(_ items: [String]) -> String {
@@ -137,7 +160,9 @@ struct MovePrompt {
         buf.cursor = Point(x: min(cx, width - 1), y: y)
         if let note = editor.note, y > 0 {
             buf.fill(x: 0, y: y - 1, width: width, height: 1, style: Style(reverse: true))
-            buf.write(" " + DisplayText.truncate(note, to: max(0, width - 1)), x: 0, y: y - 1, style: Style(bold: true, reverse: true), maxX: width)
+            buf.write(
+                " " + DisplayText.truncate(note, to: max(0, width - 1)), x: 0, y: y - 1,
+                style: Style(bold: true, reverse: true), maxX: width)
         }
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 import LanesCore
 import Synchronization
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Runs a move between boards on a thread of its own, one at a time, so the screen keeps drawing
@@ -51,6 +51,8 @@ public final class MoveThread: Sendable {
     /// The finished move's result, once; nil while it runs or when there is none.
     public func take() -> Outcome? {
         pipe.drain()
-        return state.withLock { s in defer { if !s.running { s.result = nil } }; return s.running ? nil : s.result }
+        return state.withLock { s in
+            defer { if !s.running { s.result = nil } }; return s.running ? nil : s.result
+        }
     }
 }

@@ -83,10 +83,14 @@ struct TabBar {
             if span.x + span.width < width { buf.write("│", x: span.x + span.width, y: 0, style: Style(reverse: true)) }
         }
         if let b = r.before {
-            buf.write("‹\(b.tab + 1)", x: b.x, y: 0, style: Style(bold: true, reverse: true, underline: b.tab == hovered), maxX: width)
+            buf.write(
+                "‹\(b.tab + 1)", x: b.x, y: 0, style: Style(bold: true, reverse: true, underline: b.tab == hovered),
+                maxX: width)
         }
         if let a = r.after {
-            buf.write("\(tabs.count - a.tab)›", x: a.x, y: 0, style: Style(bold: true, reverse: true, underline: a.tab == hovered), maxX: width)
+            buf.write(
+                "\(tabs.count - a.tab)›", x: a.x, y: 0,
+                style: Style(bold: true, reverse: true, underline: a.tab == hovered), maxX: width)
         }
     }
 }

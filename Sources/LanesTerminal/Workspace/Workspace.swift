@@ -34,11 +34,14 @@ public struct CrossMove: Sendable {
 
     /// Runs the move on the stored boards, finding the cards as the screen showed them (what the
     /// runner does once both boards are stored). The rules are the boards' doors', through `CrossBoardMove`.
-    public func run(from source: CrossBoardMove.Endpoint, to target: CrossBoardMove.Endpoint,
-                    journal: MoveJournal) throws -> CrossBoardMove.Outcome {
+    public func run(
+        from source: CrossBoardMove.Endpoint, to target: CrossBoardMove.Endpoint,
+        journal: MoveJournal
+    ) throws -> CrossBoardMove.Outcome {
         let seen = cards.map { (card: $0.card, column: $0.column, row: $0.row) }
-        return try CrossBoardMove.move(selecting: { try CrossBoardMove.paths(of: seen, in: $0) }, from: source, to: target,
-                                       column: column, position: position, force: force, journal: journal)
+        return try CrossBoardMove.move(
+            selecting: { try CrossBoardMove.paths(of: seen, in: $0) }, from: source, to: target,
+            column: column, position: position, force: force, journal: journal)
     }
 }
 
@@ -160,14 +163,18 @@ public struct Workspace {
         case .key(let key, let mods):
             if carry.isActive { return carryKey(key, mods, now: now) }
             let action = app.keymap.action(for: key, mods)
-            if action == .nextBoard || action == .previousBoard, let effects = carryLifted(action == .nextBoard ? 1 : -1, now: now) {
+            if action == .nextBoard || action == .previousBoard,
+                let effects = carryLifted(action == .nextBoard ? 1 : -1, now: now)
+            {
                 return effects
             }
             if let action, app.isIdle, let effects = perform(action) { return effects }
             if !tabs[active].isOpen {
                 // Only leaving (another board, quit, suspend) means anything on a board not open.
                 if action == .quit || action == .suspend { break }
-                boards[active].setStatus(tabs[active].loading ? "\(tabs[active].name) is still opening…" : "\(tabs[active].name) could not be opened")
+                boards[active].setStatus(
+                    tabs[active].loading
+                        ? "\(tabs[active].name) is still opening…" : "\(tabs[active].name) could not be opened")
                 return []
             }
         case .mouse(let m):
@@ -192,21 +199,27 @@ public struct Workspace {
         case .previousBoard: show((active + boards.count - 1) % boards.count); return []
         case .moveToBoard:
             guard tabs[active].isOpen else { return nil }
-            if moveUnderWay != nil { boards[active].setStatus("One move between boards at a time: wait for the one under way"); return [] }
+            if moveUnderWay != nil {
+                boards[active].setStatus("One move between boards at a time: wait for the one under way"); return []
+            }
             guard let cards = cardsToMove() else { boards[active].setStatus("No card to move"); return [] }
             prompt = MovePrompt(cards: cards, from: active, boards: boards.map(\.board), names: tabs.map(\.name))
             return []
         case .undo:
             guard moveUnderWay == nil else { return nil }
-            guard let last = moves.last, last.undoDepth.allSatisfy({ boards[$0.key].document.history.undoStack.count == $0.value }),
-                  last.move.from == active || last.move.to == active else { return nil }
+            guard let last = moves.last,
+                last.undoDepth.allSatisfy({ boards[$0.key].document.history.undoStack.count == $0.value }),
+                last.move.from == active || last.move.to == active
+            else { return nil }
             moves.removeLast()
             undoing = last.move
             return undoMoves(last.move).map { .move($0) }
         case .redo:
             guard moveUnderWay == nil else { return nil }
-            guard let next = undone.last, next.undoDepth.allSatisfy({ boards[$0.key].document.history.undoStack.count == $0.value }),
-                  next.move.from == active || next.move.to == active else { return nil }
+            guard let next = undone.last,
+                next.undoDepth.allSatisfy({ boards[$0.key].document.history.undoStack.count == $0.value }),
+                next.move.from == active || next.move.to == active
+            else { return nil }
             undone.removeLast()
             var again = next.move
             again.force = true
@@ -225,7 +238,9 @@ public struct Workspace {
         let board = app.board
         var paths: [ItemPath] = []
         for (s, column) in board.columns.enumerated() {
-            for (i, card) in column.cards.enumerated() where app.marked.contains(card.id) { paths.append(ItemPath(section: s, item: i)) }
+            for (i, card) in column.cards.enumerated() where app.marked.contains(card.id) {
+                paths.append(ItemPath(section: s, item: i))
+            }
         }
         if paths.isEmpty, let sel = app.validSelection { paths = [sel] }
         guard !paths.isEmpty else { return nil }
@@ -236,8 +251,11 @@ public struct Workspace {
     func undoMoves(_ move: CrossMove) -> [CrossMove] {
         var byColumn: [(String, [CrossMove.Seen])] = []
         for seen in move.cards {
-            if let k = byColumn.firstIndex(where: { $0.0 == seen.column }) { byColumn[k].1.append(seen) }
-            else { byColumn.append((seen.column, [seen])) }
+            if let k = byColumn.firstIndex(where: { $0.0 == seen.column }) {
+                byColumn[k].1.append(seen)
+            } else {
+                byColumn.append((seen.column, [seen]))
+            }
         }
         return byColumn.map { column, cards in
             // Where they are now: the target column, in the order they went in.
@@ -245,16 +263,22 @@ public struct Workspace {
             let fromBoard = boards[move.from].board
             let count = fromBoard.columns.first { $0.title == column }?.cards.count ?? 0
             let row = cards.map(\.row).min() ?? 0
-            return CrossMove(from: move.to, to: move.from, cards: now, column: column,
-                             position: row + 1 <= count + 1 ? row + 1 : nil, force: true, undoing: true)
+            return CrossMove(
+                from: move.to, to: move.from, cards: now, column: column,
+                position: row + 1 <= count + 1 ? row + 1 : nil, force: true, undoing: true)
         }
     }
 
     /// The runner started `move` beside the screen: the status says so until it is done.
     public mutating func moveStarted(_ move: CrossMove) {
-        let what = move.cards.count == 1 ? "“\(DisplayText.safe(move.cards[0].card.title))”" : "\(move.cards.count) cards"
-        let verb = move.undoing ? "Undoing the move: moving \(what) back" : move.redoing ? "Redoing the move: moving \(what)" : "Moving \(what)"
-        let words = "\(verb) to \(tabs[move.to].name), “\(DisplayText.safe(move.column))”… "
+        let what =
+            move.cards.count == 1 ? "“\(DisplayText.safe(move.cards[0].card.title))”" : "\(move.cards.count) cards"
+        let verb =
+            move.undoing
+            ? "Undoing the move: moving \(what) back"
+            : move.redoing ? "Redoing the move: moving \(what)" : "Moving \(what)"
+        let words =
+            "\(verb) to \(tabs[move.to].name), “\(DisplayText.safe(move.column))”… "
             + "\(tabs[move.from].name) and \(tabs[move.to].name) are saved when it is done"
         moveUnderWay = words
         boards[active].setStatus(words)
@@ -265,21 +289,27 @@ public struct Workspace {
         moveUnderWay = nil
         switch result {
         case .success(let outcome):
-            let what = outcome.titles.count == 1 ? "“\(DisplayText.safe(outcome.titles[0]))”" : "\(outcome.titles.count) cards"
-            var words = move.undoing
+            let what =
+                outcome.titles.count == 1 ? "“\(DisplayText.safe(outcome.titles[0]))”" : "\(outcome.titles.count) cards"
+            var words =
+                move.undoing
                 ? "Undid the move: \(what) back on \(tabs[move.to].name), “\(DisplayText.safe(outcome.targetColumn))”"
                 : "\(move.redoing ? "Redid the move: moved" : "Moved") \(what) to \(tabs[move.to].name), “\(DisplayText.safe(outcome.targetColumn))” at \(outcome.position)"
             if move.undoing, let original = undoing {
                 undoing = nil
-                undone.append(MoveStep(move: original, undoDepth: [
-                    original.from: boards[original.from].document.history.undoStack.count,
-                    original.to: boards[original.to].document.history.undoStack.count,
-                ]))
+                undone.append(
+                    MoveStep(
+                        move: original,
+                        undoDepth: [
+                            original.from: boards[original.from].document.history.undoStack.count,
+                            original.to: boards[original.to].document.history.undoStack.count,
+                        ]))
                 words += app.keymap.keys(for: .redo).first.map { " · \($0) redoes" } ?? ""
             }
             if !move.undoing && !move.redoing { undone.removeAll() }
             if !outcome.keptOnSource.isEmpty {
-                words = "\(outcome.keptOnSource.count == 1 ? "“\(DisplayText.safe(outcome.keptOnSource[0]))” was" : "\(outcome.keptOnSource.count) cards were") edited on \(tabs[move.from].name) while it moved: it stays there with the edit"
+                words =
+                    "\(outcome.keptOnSource.count == 1 ? "“\(DisplayText.safe(outcome.keptOnSource[0]))” was" : "\(outcome.keptOnSource.count) cards were") edited on \(tabs[move.from].name) while it moved: it stays there with the edit"
             } else if let c = outcome.conflicts.first {
                 words += " · " + DisplayText.safe(c.message)
             }
@@ -291,10 +321,13 @@ public struct Workspace {
                 placed.column = outcome.targetColumn
                 // Marks of moved cards go with them.
                 for seen in move.cards { boards[move.from].marks.unmark(seen.card.id) }
-                moves.append(MoveStep(move: placed, undoDepth: [
-                    move.from: boards[move.from].document.history.undoStack.count,
-                    move.to: boards[move.to].document.history.undoStack.count,
-                ]))
+                moves.append(
+                    MoveStep(
+                        move: placed,
+                        undoDepth: [
+                            move.from: boards[move.from].document.history.undoStack.count,
+                            move.to: boards[move.to].document.history.undoStack.count,
+                        ]))
                 words += app.keymap.keys(for: .undo).first.map { " · \($0) undoes" } ?? ""
             }
             boards[active].setStatus(words)
@@ -303,7 +336,8 @@ public struct Workspace {
             // The command line's hint has no place here: the terminal has no --force.
             var why = "\(error)"
             if why.hasSuffix("; --force moves anyway") { why.removeLast("; --force moves anyway".count) }
-            let what = move.undoing ? "Could not undo the move: " : move.redoing ? "Could not redo the move: " : "Not moved: "
+            let what =
+                move.undoing ? "Could not undo the move: " : move.redoing ? "Could not redo the move: " : "Not moved: "
             boards[active].setStatus(what + DisplayText.safe(why))
         }
     }
@@ -343,7 +377,9 @@ public struct Workspace {
     // MARK: Drawing
 
     public func render(into buf: inout CellBuffer, now: Double) {
-        if buf.width != size.width || buf.height != size.height { buf = CellBuffer(width: size.width, height: size.height) }
+        if buf.width != size.width || buf.height != size.height {
+            buf = CellBuffer(width: size.width, height: size.height)
+        }
         guard showsTabs else {
             app.render(into: &buf, now: now)
             drawPrompt(into: &buf)
@@ -364,8 +400,12 @@ public struct Workspace {
     /// The place of a board still opening (or that could not be opened): what it is waiting for, in words.
     func drawNotOpen(into buf: inout CellBuffer) {
         let tab = tabs[active]
-        let lines = tab.loading
-            ? ["Opening \(DisplayText.safe(tab.name))…", "It shows here as soon as it is read; ctrl-n/ctrl-p switch boards meanwhile."]
+        let lines =
+            tab.loading
+            ? [
+                "Opening \(DisplayText.safe(tab.name))…",
+                "It shows here as soon as it is read; ctrl-n/ctrl-p switch boards meanwhile.",
+            ]
             : ["Could not open \(DisplayText.safe(tab.name)):", DisplayText.safe(tab.failed ?? "")]
         let y0 = max(0, buf.height / 2 - 1)
         for (k, line) in lines.enumerated() where y0 + k < buf.height {
@@ -374,7 +414,9 @@ public struct Workspace {
             buf.write(text, x: x, y: y0 + k, style: Style(bold: k == 0), maxX: buf.width)
         }
         if !app.status.isEmpty, buf.height > 0 {
-            buf.write(" " + DisplayText.truncate(app.status, to: max(0, buf.width - 1)), x: 0, y: buf.height - 1, style: Style(), maxX: buf.width)
+            buf.write(
+                " " + DisplayText.truncate(app.status, to: max(0, buf.width - 1)), x: 0, y: buf.height - 1,
+                style: Style(), maxX: buf.width)
         }
     }
 

@@ -83,7 +83,8 @@ public final class CursesTerminal: TerminalDevice {
         // Curses buffers its output and flushes it in whichever call comes next: count the whole setup.
         screen = counted { () -> OpaquePointer? in
             guard outFile != nil, inFile != nil else { return nil }
-            let created = termName.map { name in name.withCString { newterm($0, outFile, inFile) } }
+            let created =
+                termName.map { name in name.withCString { newterm($0, outFile, inFile) } }
                 ?? newterm(nil, outFile, inFile)
             guard let created else { return nil }
             set_term(created)
@@ -265,7 +266,8 @@ public final class CursesTerminal: TerminalDevice {
         if let pair = pairs[key] { return pair }
         guard nextPair < lanes_color_pairs(), nextPair <= Int32(Int16.max) else { return 0 }
         let pair = Int16(nextPair)
-        guard init_pair(pair, cursesColor(style.fg, foreground: true), cursesColor(style.bg, foreground: false)) == OK else { return 0 }
+        guard init_pair(pair, cursesColor(style.fg, foreground: true), cursesColor(style.bg, foreground: false)) == OK
+        else { return 0 }
         nextPair += 1
         pairs[key] = pair
         return pair
@@ -337,7 +339,9 @@ public final class CursesTerminal: TerminalDevice {
 
     /// Matches curses to the window's real size; returns the size if it changed.
     private func syncSize() -> Size? {
-        guard state != .stopped, let real = TerminalIO.windowSize(outputFD), real.width > 0, real.height > 0 else { return nil }
+        guard state != .stopped, let real = TerminalIO.windowSize(outputFD), real.width > 0, real.height > 0 else {
+            return nil
+        }
         guard real.width != Int(lanes_cols()) || real.height != Int(lanes_lines()) else { return nil }
         counted { resizeterm(Int32(real.height), Int32(real.width)) }
         invalidate()

@@ -17,8 +17,11 @@ enum TerminalSignals {
     /// The other signals whose default action ends the process: handled like crashes, but only
     /// where the disposition is still the default, so one the parent ignored (nohup) or a library
     /// handles keeps that.
-    static let lethalSignals: [Int32] = [SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF, SIGXCPU, SIGXFSZ,
-                                         SIGSTKFLT, SIGPWR, SIGIO]
+    static let lethalSignals: [Int32] =
+        [
+            SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF, SIGXCPU, SIGXFSZ,
+            SIGSTKFLT, SIGPWR, SIGIO,
+        ]
         + Array(Int32(34)...Int32(64))  // SIGRTMIN...SIGRTMAX as the kernel numbers them (glibc keeps 32 and 33)
     /// Ignored while the terminal is ours: a closed pipe is an error from `write`, not a silent death.
     static let ignoredSignals: [Int32] = [SIGPIPE]
@@ -124,7 +127,9 @@ enum TerminalSignals {
         let group = getpgrp(), session = getsid(0)
         var pid = getpid()
         for _ in 0..<64 {
-            guard let parent = ProcStat(pid: pid), parent.ppid > 0, let up = ProcStat(pid: parent.ppid) else { return false }
+            guard let parent = ProcStat(pid: pid), parent.ppid > 0, let up = ProcStat(pid: parent.ppid) else {
+                return false
+            }
             if up.session != session { return false }
             if up.pgrp != group { return true }
             pid = parent.ppid
@@ -283,7 +288,8 @@ private struct ProcStat {
         guard let close = line.lastIndex(of: ")") else { return nil }
         let fields = line[line.index(after: close)...].split(separator: " ")
         guard fields.count > 4, let state = fields[0].first, let ppid = pid_t(fields[1]), let pgrp = pid_t(fields[2]),
-              let session = pid_t(fields[3]) else { return nil }
+            let session = pid_t(fields[3])
+        else { return nil }
         self.state = state
         self.ppid = ppid
         self.pgrp = pgrp
@@ -303,7 +309,9 @@ private func onEventSignal(_ signal: Int32) {
     errno = savedErrno
 }
 
-private func onCrashSignal(_ signal: Int32, _ info: UnsafeMutablePointer<siginfo_t>?, _ context: UnsafeMutableRawPointer?) {
+private func onCrashSignal(
+    _ signal: Int32, _ info: UnsafeMutablePointer<siginfo_t>?, _ context: UnsafeMutableRawPointer?
+) {
     TerminalSignals.emergencyRestore()
     let sentByKernel = info.map { $0.pointee.si_code > 0 } ?? false
     let isFault = signal == SIGSEGV || signal == SIGBUS || signal == SIGILL || signal == SIGFPE

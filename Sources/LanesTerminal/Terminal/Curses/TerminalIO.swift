@@ -1,11 +1,12 @@
 import DragKit
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The size of the terminal on standard output, in cells; 80×24 when it is no terminal.
 public func terminalWindowSize() -> Size {
-    guard isatty(STDOUT_FILENO) != 0, let size = TerminalIO.windowSize(STDOUT_FILENO), size.width > 0, size.height > 0 else {
+    guard isatty(STDOUT_FILENO) != 0, let size = TerminalIO.windowSize(STDOUT_FILENO), size.width > 0, size.height > 0
+    else {
         return Size(width: 80, height: 24)
     }
     return size

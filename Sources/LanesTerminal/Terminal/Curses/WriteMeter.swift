@@ -38,7 +38,9 @@ struct ThreadWriteMeter {
         let key = Array("wchar:".utf8)
         var i = bytes.startIndex
         while i + key.count <= bytes.endIndex {
-            if bytes[i..<(i + key.count)].elementsEqual(key), i == bytes.startIndex || bytes[i - 1] == UInt8(ascii: "\n") {
+            if bytes[i..<(i + key.count)].elementsEqual(key),
+                i == bytes.startIndex || bytes[i - 1] == UInt8(ascii: "\n")
+            {
                 var j = i + key.count
                 while j < bytes.endIndex, bytes[j] == UInt8(ascii: " ") { j += 1 }
                 var value = 0
