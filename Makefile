@@ -46,16 +46,19 @@ unit: test-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
 
-# -rs: a skipped test prints its reason (the interop tests without ../shared/fixtures).
-# The end-to-end tests get a throwaway PostgreSQL server (LANES_PG_URL etc., see scripts/pg-test-cluster).
+# -rs: a skipped test prints its reason (the interop tests without ../shared/fixtures). Four pytest-xdist
+# workers, each with its own tmux server and throwaway PostgreSQL server (Tests/e2e/pg_helpers.py).
 e2e: test-deps
 	$(SWIFT) build
-	./scripts/pg-test-cluster with $(PYTHON) -m pytest -q -rs Tests/e2e
+	$(PYTHON) -m pytest -q -rs -n 4 --dist loadfile Tests/e2e
 
-# Both, with their output in .build/test-results/*.log and one summary: counts, skips and why,
-# failing tests by name, and a last line "lanes: N passed, N failed, N skipped in T" (exit 1 on any failure).
+# The format check, then both kinds side by side, with their output in .build/test-results/*.log and
+# one summary: counts, skips and why, failing tests by name, and a last line
+# "lanes: N passed, N failed, N skipped in T". On a failure make is stopped with SIGPIPE, the one
+# signal neither make nor the shell reports, so that verdict stays the last line a person sees (make's
+# own "*** Error" line would read as a second verdict); the exit status is then 141, never 0.
 test: test-deps
-	@$(PYTHON) scripts/test-run --swift "$(SWIFT)" --python "$(PYTHON)"
+	@$(PYTHON) scripts/test-run --swift "$(SWIFT)" --python "$(PYTHON)" || { kill -PIPE $$PPID; exit 1; }
 
 # The man page from `lanes --experimental-dump-help` and `lanes help --topics-json` (a test keeps it equal).
 man: build

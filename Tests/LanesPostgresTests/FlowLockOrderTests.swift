@@ -178,57 +178,81 @@ struct FlowLockOrderTests {
     /// A member's raw transaction that locks a card row with no trigger (`SELECT … FOR UPDATE`)
     /// and then writes another card (whose trigger takes the board's row) can still close a cycle
     /// with a Lanes commit that holds the board's row and waits for that card. The server rolls
-    /// back the first waiter, the Lanes commit: it runs again once the raw write is done, and both
-    /// changes are kept. If the raw write is the one rolled back instead (its wait began a second
-    /// after the commit's), nothing was shown and the scenario runs again, at most three times.
+    /// back the Lanes commit: it runs again once the raw write is done, and both changes are kept.
+    ///
+    /// Which session the server rolls back is forced, not left to timing. The server checks for a
+    /// cycle once per wait, `deadlock_timeout` after the wait began, in the waiting session. The raw
+    /// writer is a role whose check comes after ten minutes; the Lanes commit is held on the board's
+    /// columns (a third session locks them) until the raw write waits for it, so it is the commit's
+    /// own next wait, for card One, that closes the cycle, and the commit's check (one second later)
+    /// finds it.
     @Test("a Lanes commit rolled back to break a deadlock with a raw write runs again: both changes kept")
     func deadlockVictimRunsAgain() throws {
-        var shown = false
-        for _ in 0..<3 where !shown {
-            shown = try deadlockOnce()
-        }
-        #expect(shown, "in three tries the server never chose the Lanes commit to break the deadlock")
-    }
-
-    /// One try; true when the Lanes commit was the one rolled back (and then ran again).
-    func deadlockOnce() throws -> Bool {
-        let (name, _, alice) = try sharedBoard("## Backlog\n\n- One\n- Two\n\n## Doing\n\n## Done\n\n")
+        let superuser = try server.connect("postgres")
+        defer { superuser.close() }
+        try superuser.query(
+            """
+            DO $$ BEGIN
+                IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'patient_bob') THEN CREATE ROLE patient_bob LOGIN; END IF;
+            END $$
+            """)
+        try superuser.query("ALTER ROLE patient_bob SET deadlock_timeout = '10min'")
+        let name = TestServer.boardName("flowlock")
+        let (parsed, info) = try BoardFormat.parse("## Backlog\n\n- One\n- Two\n\n## Doing\n\n## Done\n\n", file: "lock.md")
+        let alice = try PostgresBoardStore.create(url: server.url("alice", board: name), board: parsed, info: info)
         defer { alice.disconnect() }
+        try alice.grant(role: "patient_bob")
         let b = String(alice.boardID)
         let admin = try server.connect("lanes_admin")
         defer { admin.close() }
-        let raw = try server.connect("bob")
+        let raw = try server.connect("patient_bob")
         defer { raw.close() }
+        let holder = try server.connect("lanes_admin")
+        defer { holder.close() }
+        #expect(try raw.query("SHOW deadlock_timeout")[0, 0] == "10min")
         let rawPid = try #require(raw.query("SELECT pg_backend_pid()").int(0, 0))
+        let holderPid = try #require(holder.query("SELECT pg_backend_pid()").int(0, 0))
         let base = try alice.load()
-        let one = base.columns[0].cards[0], two = base.columns[0].cards[1]
-        let oneID = String(Int64(bitPattern: one.id.rawValue)), twoID = String(Int64(bitPattern: two.id.rawValue))
-        // Bob holds card One's row, with no trigger run yet (so not the board's row).
+        let one = base.columns[0].cards[0]
+        let two = base.columns[0].cards[1]
+        let oneID = String(Int64(bitPattern: one.id.rawValue))
+        let twoID = String(Int64(bitPattern: two.id.rawValue))
+        // The raw writer holds card One's row, with no trigger run yet (so not the board's row).
         try raw.query("BEGIN")
         try raw.query("SELECT 1 FROM lanes.cards WHERE board_id = $1 AND id = $2 FOR UPDATE", [b, oneID])
+        // A third session holds the board's columns: the commit will stop there, holding the board's row.
+        try holder.query("BEGIN")
+        try holder.query("SELECT 1 FROM lanes.columns WHERE board_id = $1 FOR UPDATE", [b])
 
         var ours = base
         ours.columns[0].cards.remove(at: 0)
         ours.columns[2].cards.append(one)
         let commit = CommitInBackground(alice, base: base, ours: ours)
-        // The commit holds the board's row and waits for card One's.
-        #expect(try aliceWaits(on: rawPid, admin))
-        // Bob writes card Two: its trigger waits for the board's row, which closes the cycle.
-        var rawError: PostgresError?
-        do {
-            try raw.query("UPDATE lanes.cards SET title = 'Two, by bob' WHERE board_id = $1 AND id = $2", [b, twoID])
-            try raw.query("COMMIT")
-        } catch let e as PostgresError {
-            rawError = e
-            _ = try? raw.query("ROLLBACK")
+        #expect(try aliceWaits(on: holderPid, admin))
+        // The raw writer writes card Two; its trigger waits for the board's row, which the commit holds.
+        let rawWrite = DispatchGroup()
+        nonisolated(unsafe) let rawDB = raw
+        nonisolated(unsafe) var rawError: Error?
+        DispatchQueue.global().async(group: rawWrite) {
+            do {
+                try rawDB.query(
+                    "UPDATE lanes.cards SET title = 'Two, by bob' WHERE board_id = $1 AND id = $2", [b, twoID])
+                try rawDB.query("COMMIT")
+            } catch {
+                rawError = error
+                _ = try? rawDB.query("ROLLBACK")
+            }
         }
+        #expect(
+            try waitFor(
+                admin,
+                "SELECT EXISTS (SELECT 1 FROM pg_stat_activity a WHERE a.pid = $1 AND cardinality(pg_blocking_pids(a.pid)) > 0 AND EXISTS (SELECT 1 FROM pg_stat_activity w WHERE w.usename = 'alice' AND w.pid = ANY (pg_blocking_pids(a.pid))))",
+                [String(rawPid)]))
+        // Let the commit go on: its wait for card One closes the cycle, and its check finds it.
+        try holder.query("COMMIT")
         #expect(commit.wait())
-        if let e = rawError {
-            // The raw write was the one rolled back: the commit went through on its first run.
-            #expect(e.sqlState == "40P01", "the raw write: \(e.message)")
-            #expect(commit.error == nil && alice.commitsTriedAgain == 0)
-            return false
-        }
+        #expect(rawWrite.wait(timeout: .now() + 60) == .success)
+        #expect(rawError == nil, "the raw write: \(String(describing: rawError))")
         #expect(commit.error == nil, "the Lanes commit: \(String(describing: commit.error))")
         #expect(commit.conflicts == 0)
         #expect(alice.commitsTriedAgain == 1)
@@ -239,10 +263,9 @@ struct FlowLockOrderTests {
         for i in 0..<rows.count { seen[rows[i, 0] ?? ""] = (rows.int(i, 1), rows[i, 2] ?? "") }
         #expect(seen[oneID]?.column == cols.int(2, 0) && seen[oneID]?.title == "One")
         #expect(seen[twoID]?.column == cols.int(0, 0) && seen[twoID]?.title == "Two, by bob")
-        let reloaded = try PostgresBoardStore.open(url: server.url("bob", board: name))
+        let reloaded = try PostgresBoardStore.open(url: server.url("alice", board: name))
         defer { reloaded.disconnect() }
         let now = try reloaded.load()
         #expect(now.columns.map { $0.cards.map(\.title) } == [["Two, by bob"], [], ["One"]])
-        return true
     }
 }

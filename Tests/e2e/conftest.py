@@ -22,9 +22,9 @@ def lanes_bin() -> Path:
         pytest.fail(str(e), pytrace=False)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def pg():
-    """(socket dir, port) of a PostgreSQL server: the one `make test` started, or one of this module's own."""
+    """(socket dir, port) of this pytest process's PostgreSQL server (see pg_helpers.pg_server)."""
     yield from pg_server()
 
 

@@ -1,7 +1,9 @@
 """A PostgreSQL server for the end-to-end tests, psql as any role, and board URLs.
 
-`make test` runs the tests under `scripts/pg-test-cluster with`, which exports LANES_PG_DIR and
-LANES_PG_PORT; a test file run on its own starts a server of its own and stops it after.
+One server per pytest process: `make test` runs the terminal tests side by side (pytest-xdist), and
+each worker starts a server of its own (some tests restart theirs), stopped when the worker ends. A run
+under `scripts/pg-test-cluster with` (LANES_PG_DIR and LANES_PG_PORT exported) and not split into
+workers uses that server instead.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ CLUSTER_SCRIPT = REPO / "scripts" / "pg-test-cluster"
 def pg_server():
     """Yields (socket dir, port) of a running server with the Lanes roles; stops it after if it started it."""
     started = None
-    if os.environ.get("LANES_PG_DIR") and os.environ.get("LANES_PG_PORT"):
+    if os.environ.get("LANES_PG_DIR") and os.environ.get("LANES_PG_PORT") and not os.environ.get("PYTEST_XDIST_WORKER"):
         env = {"LANES_PG_DIR": os.environ["LANES_PG_DIR"], "LANES_PG_PORT": os.environ["LANES_PG_PORT"]}
     else:
         out = subprocess.run([str(CLUSTER_SCRIPT), "start"], capture_output=True, text=True, stdin=subprocess.DEVNULL)

@@ -81,6 +81,11 @@ def last_left(stream: bytes, on: bytes, off: bytes) -> bool:
     return i < 0 or stream.find(off, i) >= 0
 
 
+# How long a megabyte may take before the test calls Lanes hung (a debug build on a loaded machine
+# takes tens of seconds; a hang takes forever).
+HANG = 600
+
+
 @pytest.mark.parametrize("seed", [1717, 4242])
 def test_random_megabyte_as_the_terminals_own_process(tmp_path, seed):
     binary = find_binary()
@@ -106,7 +111,7 @@ def test_random_megabyte_as_the_terminals_own_process(tmp_path, seed):
     rng = random.Random(seed)
     started = time.monotonic()
     try:
-        deadline = time.monotonic() + 15
+        deadline = time.monotonic() + 60
         while b"t0" not in out:
             assert time.monotonic() < deadline, f"no board drawn: {bytes(out[-500:])!r}"
             drain(master, out)
@@ -126,7 +131,8 @@ def test_random_megabyte_as_the_terminals_own_process(tmp_path, seed):
                     time.sleep(0.002)
             drain(master, out)
             assert proc.poll() is None, f"lanes died (status {proc.returncode}) after {sent} bytes (seed {seed})"
-            assert time.monotonic() - started < 100, f"only {sent} bytes in 100 s (seed {seed})"
+            # A hang guard, not a speed: how fast Lanes eats input is `make bench`'s to say.
+            assert time.monotonic() - started < HANG, f"only {sent} bytes in {HANG} s: lanes stopped reading (seed {seed})"
         # Close any paste, leave any prompt, help or lift; then the save-and-leave signal.
         for tail in (b"\x1b[201~", b"\x1b", b"\x1b"):
             os.write(master, tail)
@@ -134,7 +140,7 @@ def test_random_megabyte_as_the_terminals_own_process(tmp_path, seed):
             drain(master, out)
         assert proc.poll() is None, f"lanes died (status {proc.returncode}) at the end (seed {seed})"
         proc.send_signal(signal.SIGTERM)
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + 60
         while proc.poll() is None and time.monotonic() < deadline:
             drain(master, out)
             time.sleep(0.02)

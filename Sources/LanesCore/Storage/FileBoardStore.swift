@@ -298,7 +298,12 @@ public final class FileBoardStore: BoardStore {
 
     /// How long a board file must have been left alone before it is read: an editor that
     /// truncates the file and writes it again in place leaves it empty or half-written for a moment.
-    static let quietPeriod = 0.1
+    static let defaultQuietPeriod = 0.1
+    /// This store's quiet period (`defaultQuietPeriod`). Tests whose writers never leave a file half
+    /// written (one thread, whole writes) set 0: the file's age is the file system's clock, which no
+    /// test can drive, and a file replaced by rename may get the inode number just freed, so it reads
+    /// as written in place and would cost each read up to this long.
+    var quietPeriod = FileBoardStore.defaultQuietPeriod
     /// How long a read waits for a file that keeps being written before reading it anyway.
     static let settleLimit = 3.0
 
@@ -313,10 +318,10 @@ public final class FileBoardStore: BoardStore {
         while true {
             if case .success(let st) = POSIX.status(path), writtenInPlace(st) {
                 let age = Self.now() - Self.modified(st)
-                if age >= 0 && age < Self.quietPeriod {
+                if age >= 0 && age < quietPeriod {
                     // Never read what may be half-written: give up for now (the next look retries).
                     guard Self.now() < deadline else { throw StorageError.stillBeingWritten(path: path) }
-                    usleep(useconds_t((Self.quietPeriod - age) * 1e6) + 1000)
+                    usleep(useconds_t((quietPeriod - age) * 1e6) + 1000)
                     continue
                 }
             }
@@ -351,7 +356,7 @@ public final class FileBoardStore: BoardStore {
         if !FileFingerprint(status: st, content: []).sameMetadata(as: fp) { return true }
         guard writtenInPlace(st) else { return false }
         let age = Self.now() - Self.modified(st)
-        return age >= 0 && age < Self.quietPeriod
+        return age >= 0 && age < quietPeriod
     }
 
     /// Whether the file is the one last read or written (same device and inode): changed in place,
