@@ -198,7 +198,8 @@ struct FlowLockOrderTests {
             """)
         try superuser.query("ALTER ROLE patient_bob SET deadlock_timeout = '10min'")
         let name = TestServer.boardName("flowlock")
-        let (parsed, info) = try BoardFormat.parse("## Backlog\n\n- One\n- Two\n\n## Doing\n\n## Done\n\n", file: "lock.md")
+        let (parsed, info) = try BoardFormat.parse(
+            "## Backlog\n\n- One\n- Two\n\n## Doing\n\n## Done\n\n", file: "lock.md")
         let alice = try PostgresBoardStore.create(url: server.url("alice", board: name), board: parsed, info: info)
         defer { alice.disconnect() }
         try alice.grant(role: "patient_bob")
