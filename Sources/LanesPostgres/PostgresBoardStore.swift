@@ -447,7 +447,11 @@ public final class PostgresBoardStore: BoardStore {
             } catch let e as PostgresError where Self.triedAgain.contains(e.sqlState) && attempts < 3 {
                 // The server rolled this commit back to break a deadlock with another writer (a
                 // member's raw SQL holding a row this commit writes): nothing of it was kept, so
-                // it runs again, merged with whatever the other writer committed meanwhile.
+                // it runs again, merged with whatever the other writer committed meanwhile. It first
+                // gives the other writer a moment to finish: run again at once, it could take the
+                // board's row back before the writer the server let through does, and close the same
+                // cycle again (seen in FlowLockOrderTests on a loaded machine).
+                usleep(useconds_t(UInt32.random(in: 20_000...60_000) * UInt32(attempts)))
                 attempts += 1
                 commitsTriedAgain += 1
             }
