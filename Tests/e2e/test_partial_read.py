@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import time
 
+import pytest
+
 
 def board(version: int) -> bytes:
     lines = ["## Alpha", ""]
@@ -14,13 +16,26 @@ def board(version: int) -> bytes:
     return ("\n".join(lines) + "\n").encode()
 
 
+# Lanes reads a file changed in place only once it has been left alone this long (FileBoardStore's
+# quiet period): a screen captured later than this after the writer's last write may rightly show
+# what the file held then (an empty or half file that stayed so for longer is what the writer left).
+QUIET = 0.1
+
+
 def test_a_board_rewritten_in_place_200_times_is_never_shown_partial(lanes):
     app = lanes(board(0), wait_for="first v0", width=100, height=30)
     app.wait_for(lambda s: "Alpha 5000" in s[1] and "Beta 5000" in s[1], what="both column counts")
     bad: list[str] = []
+    judged = 0
 
-    def look(when: str) -> None:
+    def look(when: str, written: float | None) -> None:
+        """Judges the screen against a file last written at `written` (None: the file is whole)."""
+        nonlocal judged
         screen = app.capture()
+        if written is not None:
+            if time.monotonic() - written >= QUIET:
+                return  # captured too late to judge (a busy machine): the file had been quiet that long
+            judged += 1
         header = screen[1] if len(screen) > 1 else ""
         status = screen[-1] if screen else ""
         if "Alpha 5000" not in header or "Beta 5000" not in header or "cannot be read" in status:
@@ -31,16 +46,20 @@ def test_a_board_rewritten_in_place_200_times_is_never_shown_partial(lanes):
         with open(app.board_path, "r+b") as f:
             f.truncate(0)
             f.flush()
-            look(f"rewrite {i}, after the truncate")
+            look(f"rewrite {i}, after the truncate", time.monotonic())
             half = len(data) // 2
             f.write(data[:half])
             f.flush()
-            time.sleep(0.005)
-            look(f"rewrite {i}, half written")
+            written = time.monotonic()
+            time.sleep(0.005)  # pacing the writer, as an editor writing in pieces does
+            look(f"rewrite {i}, half written", written)
             f.write(data[half:])
         time.sleep(0.01)
-        look(f"rewrite {i}, written")
-    assert not bad, "\n".join(bad[:10]) + f"\n({len(bad)} partial screens)\n{app.dump()}"
+        look(f"rewrite {i}, written", None)
+    assert not bad, "\n".join(bad[:10]) + f"\n({len(bad)} partial screens; {judged} of 400 mid-write screens judged)\n{app.dump()}"
+    if judged < 40:
+        pytest.skip(f"only {judged} of 400 mid-write screens were captured within {QUIET} s of a write (the machine is too "
+                    "busy to watch a rewrite in place); none of them was partial")
     # The last version (200 is even: v0) is what the screen settles on.
     app.wait_for("first v0", what="the last version")
     app.wait_for(lambda s: "Alpha 5000" in s[1] and "Beta 5000" in s[1], what="both column counts")
