@@ -50,7 +50,7 @@ unit: test-deps
 # workers, each with its own tmux server and throwaway PostgreSQL server (Tests/e2e/pg_helpers.py).
 e2e: test-deps
 	$(SWIFT) build
-	$(PYTHON) -m pytest -q -rs -n 4 --dist loadfile Tests/e2e
+	$(PYTHON) -m pytest -q -rs -n 4 --dist load Tests/e2e
 
 # The format check, then both kinds side by side, with their output in .build/test-results/*.log and
 # one summary: counts, skips and why, failing tests by name, and a last line

@@ -147,7 +147,7 @@ def test_dragging_a_column_header_past_two_columns(lanes):
     quit_and_check(app, board_md(after))
 
 
-def test_holding_a_card_one_row_inside_the_bottom_edge_shows_the_100th_card_within_8_seconds(lanes):
+def test_holding_a_card_one_row_inside_the_bottom_edge_scrolls_to_the_100th_card(lanes):
     long = [("Long", [f"k{i:03d}" for i in range(200)]), ("Other", ["mover"])]
     app = lanes(board_md(long), wait_for="mover", width=80, height=24)
     # 80×24: Long at x 0–38 with its cards on rows 3–22; row 21 is one row inside the bottom edge.
@@ -156,10 +156,8 @@ def test_holding_a_card_one_row_inside_the_bottom_edge_shows_the_100th_card_with
     app.mouse("drag", 20, 12)
     app.wait_status("Over Long")
     app.mouse("drag", 20, 21)
-    t0 = time.monotonic()
+    # How fast it scrolls is `make bench`'s figure; here, that holding the pointer there gets there.
     app.wait_for(lambda l: any("k099" in row for row in l[3:23]), timeout=8, what="k099 on screen")
-    took = time.monotonic() - t0
-    assert took < 8, took
     # Back in the middle the scrolling stops; Esc puts the card back.
     app.mouse("drag", 20, 12)
     app.send_keys("Escape")

@@ -20,15 +20,13 @@ def write_behind_the_back(path, text: str) -> None:
     tmp.replace(path)
 
 
-def test_lanes_add_beside_an_open_board_shows_within_a_second(lanes):
+def test_lanes_add_beside_an_open_board_shows_on_it(lanes):
     app = lanes(board_md(THREE), wait_for="a0")
-    t0 = time.monotonic()
     r = subprocess.run([str(find_binary()), "add", str(app.board_path), "--column", "Done", "from the CLI"],
                        capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
-    app.wait_for("from the CLI", timeout=1.0, what="the CLI's card on the open board within 1 s")
-    elapsed = time.monotonic() - t0
-    assert elapsed < 1.0 + 0.3, f"took {elapsed:.2f} s"
+    # How soon (within a second on a quiet machine) is a figure for `make bench`, not a pass or fail.
+    app.wait_for("from the CLI", timeout=1.0, what="the CLI's card on the open board")
     app.wait_status("1 card changed elsewhere")
     after = [("To do", ["a0", "a1", "a2"]), ("Doing", ["b0", "b1", "b2"]), ("Done", ["c0", "from the CLI"])]
     quit_and_check(app, board_md(after))

@@ -78,12 +78,10 @@ def test_a_drag_in_one_tui_shows_in_the_other_and_the_cli_reaches_both(lanes, sc
     start = L.title_point(0, 0)
     alice.drag([start] + line_between(start, L.lower(1, 0), 5))
     alice.wait_status("Dropped “t0” in Doing at position 2")
-    t0 = time.monotonic()
     after = [("To do", ["t1", "t2"]), ("Doing", ["d0", "t0"]), ("Done", ["x0"])]
     L2 = Layout.simple(100, 30, after)
     bob.wait_for(lambda l: column_titles(bob, L2, 1, l) == ["d0", "t0"], timeout=1.0,
-                 what="alice's drop on bob's screen within 1 s")
-    assert time.monotonic() - t0 < 1.2
+                 what="alice's drop on bob's screen")
     # The CLI, a third writer, moves x0 to the top of To do: both screens show it.
     r = run_lanes(lanes_bin, "move", url(schema, "alice", "live"), "x0", "--to", "To do",
                   "--position", "1")
