@@ -95,7 +95,8 @@ def newcomer(tmp_path, lanes_bin):
     (home / ".gitconfig").write_text("[init]\n\tdefaultBranch = main\n[user]\n\tname = A\n\temail = a@example.com\n")
     link = subprocess.run([str(ROOT / "scripts" / "link-lanes"), str(lanes_bin)], env=env, capture_output=True, text=True)
     assert link.returncode == 0, link.stderr
-    assert link.stdout == f"lanes: ~/.local/bin/lanes now runs this build ({lanes_bin}); `lanes` works in any folder\n"
+    assert link.stdout == (f"lanes: ~/.local/bin/lanes now runs this build ({lanes_bin}); "
+                           "`lanes` works in any folder, and `man lanes` shows its manual\n")
     return env
 
 
@@ -105,12 +106,20 @@ def test_make_run_links_lanes_and_says_when_its_folder_is_not_on_path(tmp_path, 
     env = {"HOME": str(home), "PATH": "/usr/bin:/bin"}
     p = subprocess.run([str(ROOT / "scripts" / "link-lanes"), str(lanes_bin)], env=env, capture_output=True, text=True)
     assert (p.returncode, p.stderr) == (0, "")
+    # One story: linked, but not found by the shell yet (no "works in any folder" before it), and
+    # what works until the line is added.
+    page = ROOT / "Resources" / "lanes.1"
     assert p.stdout == (
-        f"lanes: ~/.local/bin/lanes now runs this build ({lanes_bin}); `lanes` works in any folder\n"
-        f"lanes: {home}/.local/bin is not on your PATH, so the shell does not find lanes yet. "
-        "Add this line to ~/.profile (or ~/.bashrc), then open a new shell:\n"
+        f"lanes: ~/.local/bin/lanes now runs this build ({lanes_bin})\n"
+        f"lanes: but {home}/.local/bin is not on your PATH, so the shell does not find `lanes` "
+        "(nor `man lanes` its manual) yet. Add this line to ~/.profile (or ~/.bashrc), then open a new shell:\n"
         '    export PATH="$HOME/.local/bin:$PATH"\n'
+        f"lanes: until then, run it as {lanes_bin}, and read the manual with: man {page}\n"
     )
+    # What it says works until then does work.
+    assert subprocess.run([str(lanes_bin), "--version"], env=env, capture_output=True, text=True).stdout.strip()
+    shown = subprocess.run(["man", "-w", str(page)], env=env, capture_output=True, text=True)
+    assert (shown.returncode, shown.stdout.strip()) == (0, str(page)), shown.stderr
     assert os.readlink(home / ".local" / "bin" / "lanes") == str(lanes_bin)
     assert os.readlink(home / ".local" / "share" / "man" / "man1" / "lanes.1") == str(ROOT / "Resources" / "lanes.1")
     # The line it gives works: with it, the shell finds lanes, and man finds the page.
