@@ -62,6 +62,10 @@ struct Lanes: ParsableCommand {
             fail(error)
         } catch let error as StorageError {
             fail(error)
+        } catch let error as ConfigError {
+            // A bad line of the config file: its place and what is wrong, like a malformed board (status 2).
+            errorLine(error.description)
+            Foundation.exit(2)
         } catch {
             if let mapped = PostgresCLI.commandError(for: error) { fail(mapped) }
             // Usage errors exit 2 like other bad input; help, versions and completion scripts go their usual way.
@@ -116,9 +120,8 @@ struct Open: ParsableCommand {
         if let problem = TerminalCheck.problemHere() { throw CommandError(.badInput, problem.description) }
         var config = AppConfig()
         if let (text, path) = try Open.readConfig() {
-            do { try config.apply(config: text, file: path) } catch {
-                throw ValidationError("\(error)")
-            }
+            // `FILE:LINE: what is wrong`, alone: the command was typed right, so no usage follows.
+            try config.apply(config: text, file: path)
         }
         var (specs, skipped, fromFolder) = try WorkspaceBoards.expand(files.isEmpty ? ["lanes.md"] : files)
         guard !specs.isEmpty else {
@@ -281,9 +284,9 @@ struct Open: ParsableCommand {
         let path = base + "/lanes/config"
         guard let data = FileManager.default.contents(atPath: path) else { return nil }
         if let bad = firstInvalidUTF8([UInt8](data)) {
-            throw ValidationError(
-                "\(path):\(bad.line): invalid UTF-8 at byte \(bad.byte) of the line; the config file must be UTF-8 text"
-            )
+            throw ConfigError(
+                file: path, line: bad.line,
+                message: "invalid UTF-8 at byte \(bad.byte) of the line; the config file must be UTF-8 text")
         }
         return (String(decoding: data, as: UTF8.self), path)
     }

@@ -275,7 +275,7 @@ public final class AppRunner {
                 try SafeFile.writeAtomically(Array(text.utf8), to: path, expecting: nil)
                 return .discard
             } catch {
-                workspace.boards[shown].askBeforeQuitting(because: "the copy could not be written either: \(error)")
+                workspace.boards[shown].copyNotWritten(to: path, because: "\(error)")
             }
         case .suspend:
             device.suspendToShell()
