@@ -179,3 +179,188 @@ def test_a_copy_that_cannot_be_written_keeps_its_path_in_the_prompt(lanes, tmp_p
     app.send_keys("Enter")
     assert app.wait_exit() == 0
     assert cards_of(good.read_text()) == ["a1", "a0", "b0", "r0", "c0"]
+
+
+# --- columns land where a person means them ---------------------------------------------------------
+
+def test_column_add_after_and_before_a_column_and_refusals_in_words(tmp_path, lanes_bin):
+    board = tmp_path / "b.md"
+    board.write_text(board_md([("To do", ["a"]), ("Doing", []), ("Done", ["c"])]))
+
+    def columns() -> list[str]:
+        p = run(lanes_bin, "columns", board, cwd=tmp_path)
+        return [line.split("\t")[1] for line in p.stdout.splitlines()]
+
+    p = run(lanes_bin, "column", "add", board, "Review", "--after", "Doing", cwd=tmp_path)
+    assert (p.returncode, p.stdout, p.stderr) == (0, 'Added column 3 "Review".\n', "")
+    assert columns() == ["To do", "Doing", "Review", "Done"]
+    p = run(lanes_bin, "column", "add", board, "Ideas", "--before", "to", cwd=tmp_path)
+    assert (p.returncode, p.stdout, p.stderr) == (0, 'Added column 1 "Ideas".\n', "")
+    assert columns() == ["Ideas", "To do", "Doing", "Review", "Done"]
+    before = board.read_bytes()
+    # A column that is not there: said, with the columns there are and how to add one; nothing added.
+    p = run(lanes_bin, "column", "add", board, "QA", "--after", "Testing", cwd=tmp_path)
+    assert p.returncode == 1 and p.stdout == "", p
+    assert p.stderr == ('lanes: no column matches "Testing"; the columns are "Ideas", "To do", "Doing", "Review", '
+                        '"Done"; lanes column add BOARD "Testing" adds it\n')
+    # Two places for one column: refused in words, one line, no usage.
+    p = run(lanes_bin, "column", "add", board, "QA", "--after", "Doing", "--before", "Done", cwd=tmp_path)
+    assert (p.returncode, p.stdout) == (2, "")
+    assert p.stderr == ('lanes: --after "Doing" and --before "Done" are two places for one column; '
+                        'give one of them (nothing was added)\n')
+    p = run(lanes_bin, "column", "add", board, "QA", "--position", "2", "--after", "Doing", cwd=tmp_path)
+    assert p.returncode == 2 and "are two places for one column" in p.stderr, p.stderr
+    assert board.read_bytes() == before
+    # An ambiguous one is refused too ("Do": Doing and Done).
+    p = run(lanes_bin, "column", "add", board, "QA", "--before", "Do", cwd=tmp_path)
+    assert p.returncode == 2 and '"Do" matches 2 columns' in p.stderr, p.stderr
+    assert board.read_bytes() == before
+
+
+# --- a newcomer's next step ---------------------------------------------------------------------------
+
+def test_a_missing_target_board_says_how_to_make_one(tmp_path, lanes_bin):
+    (tmp_path / "plan.md").write_text(board_md([("To do", ["Alpha"]), ("Done", [])]))
+    p = run(lanes_bin, "move", "plan.md", "Alpha", "--to-board", "team.md", "--to", "Inbox", cwd=tmp_path)
+    assert (p.returncode, p.stdout) == (1, "")
+    assert p.stderr == ("lanes: Cannot open team.md: the file does not exist; "
+                        "`lanes team.md` creates it from the starter board\n")
+    # A name a shell would split is quoted so the line can be typed as it is.
+    p = run(lanes_bin, "show", "my plan.md", cwd=tmp_path)
+    assert p.stderr == ("lanes: Cannot open my plan.md: the file does not exist; "
+                        "`lanes 'my plan.md'` creates it from the starter board\n")
+    # What is missing is no board: no such advice.
+    p = run(lanes_bin, "import", "trello", "none.json", "-o", "out.md", cwd=tmp_path)
+    assert p.returncode == 1 and "starter board" not in p.stderr, p.stderr
+
+
+def test_lanes_help_starts_with_a_five_line_tour(tmp_path, lanes_bin):
+    p = run(lanes_bin, "help", cwd=tmp_path)
+    assert (p.returncode, p.stderr) == (0, "")
+    lines = p.stdout.split("\n")
+    assert [line.split(":")[0] for line in lines[:5]] == ["Open", "Drag", "Keys", "Git", "Team"], p.stdout
+    assert "lanes plan.md" in lines[0] and "mouse" in lines[1] and "?" in lines[2]
+    assert "lanes git-setup" in lines[3] and "lanes copy plan.md postgresql://" in lines[4]
+    assert lines[5] == "" and lines[6].startswith("OVERVIEW: "), p.stdout
+    # Then the reference: usage and every subcommand.
+    assert "USAGE: lanes [FILE]" in p.stdout and "SUBCOMMANDS:" in p.stdout and "column" in p.stdout
+    tour = run(lanes_bin, "help", "tour", cwd=tmp_path).stdout
+    assert all(line in tour for line in lines[:5]), tour
+
+
+def test_the_starter_board_card_says_the_whole_step(tmp_path, lanes_bin):
+    p = run(lanes_bin, "show", "--help", cwd=tmp_path)
+    assert p.returncode == 0
+    (tmp_path / "s").mkdir()
+    app_board = tmp_path / "s" / "plan.md"
+    # The starter board, as `lanes FILE` writes it (copy makes it without a terminal).
+    starter = (ROOT / "Resources" / "starter.md").read_text()
+    app_board.write_text(starter)
+    shown = run(lanes_bin, "show", app_board, cwd=tmp_path).stdout
+    assert "Press a to add a card below this one" in shown, shown
+    assert "with a\n" not in shown
+
+
+# --- a card moved into a hand-written file keeps the blank line before the next heading -------------
+
+def test_a_card_moved_into_an_empty_hand_written_column_keeps_a_blank_line_before_the_next(tmp_path, lanes_bin):
+    (tmp_path / "plan.md").write_text(board_md([("To do", ["Alpha", "Beta"]), ("Done", [])]))
+    team = tmp_path / "team.md"
+    team.write_text("## Inbox\n\n## Later\n\n- three\n")
+    # Reading and showing it changes nothing.
+    run(lanes_bin, "show", team, cwd=tmp_path)
+    assert team.read_text() == "## Inbox\n\n## Later\n\n- three\n"
+    p = run(lanes_bin, "move", "plan.md", "Alpha", "--to-board", team, "--to", "Inbox", cwd=tmp_path)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout == f'Moved "Alpha" to {team}, "Inbox" at position 1.\n'
+    assert team.read_text() == "## Inbox\n\n- Alpha\n\n## Later\n\n- three\n"
+    # No blank lines at all: none comes between the heading and its card (as the file does), and
+    # the next heading gets the blank line taskell writes between columns (the file shows none of its own).
+    tight = tmp_path / "tight.md"
+    tight.write_text("## Inbox\n## Later\n- three\n")
+    run(lanes_bin, "show", tight, cwd=tmp_path)
+    assert tight.read_text() == "## Inbox\n## Later\n- three\n"
+    p = run(lanes_bin, "move", "plan.md", "Beta", "--to-board", tight, "--to", "Inbox", cwd=tmp_path)
+    assert p.returncode == 0, p.stderr
+    assert tight.read_text() == "## Inbox\n- Beta\n\n## Later\n- three\n"
+
+
+# --- the commands speak one quote ------------------------------------------------------------------
+
+def test_the_commands_quote_names_one_way(tmp_path, lanes_bin):
+    board = tmp_path / "b.md"
+    board.write_text(board_md([("To do", ["Fix login"]), ("Done", [])]))
+    outs = [
+        run(lanes_bin, "add", board, "--column", "To do", "Write docs", cwd=tmp_path),
+        run(lanes_bin, "move", board, "Write docs", "--to", "Done", cwd=tmp_path),
+        run(lanes_bin, "column", "rename", board, "Done", "Shipped", cwd=tmp_path),
+        run(lanes_bin, "edit", board, "Fix", "--due", "someday", cwd=tmp_path),
+        run(lanes_bin, "column", "add", board, "to DO", cwd=tmp_path),
+        run(lanes_bin, "remove", board, "Write docs", cwd=tmp_path),
+    ]
+    said = "".join(p.stdout + p.stderr for p in outs)
+    assert 'Renamed the column to "Shipped".' in said, said
+    assert '"someday" is not a date' in said and 'the column "To do"' in said, said
+    assert 'Deleted "Write docs".' in said, said
+    assert "“" not in said and "”" not in said, said
+
+
+# --- metrics before the history: the columns say why there are none ------------------------------------
+
+def test_metrics_before_the_history_say_there_is_none_yet(tmp_path, lanes_bin):
+    env = {"GIT_CONFIG_NOSYSTEM": "1", "GIT_AUTHOR_NAME": "A", "GIT_AUTHOR_EMAIL": "a@example.com",
+           "GIT_COMMITTER_NAME": "A", "GIT_COMMITTER_EMAIL": "a@example.com"}
+    (tmp_path / "plan.md").write_text(board_md([("To do", ["a"]), ("Doing", []), ("Done", [])]))
+    for git in (["git", "init", "-q"], ["git", "add", "plan.md"], ["git", "commit", "-qm", "one"]):
+        assert subprocess.run(git, cwd=tmp_path, env=dict(os.environ, **env), capture_output=True).returncode == 0
+    p = run(lanes_bin, "metrics", "plan.md", "--now", "2020-01-01", cwd=tmp_path, env=env)
+    assert p.returncode == 0, p.stderr
+    line = next(l for l in p.stdout.splitlines() if l.startswith("columns · "))
+    assert re.fullmatch(r"columns · none yet: the board has no history up to now \(the history starts "
+                        r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ; a later --now reads it\)", line), line
+    assert "Now: no columns yet" in p.stdout, p.stdout
+    p = run(lanes_bin, "metrics", "plan.md", cwd=tmp_path, env=env)
+    assert "columns · not started: To do · in progress: Doing · done: Done" in p.stdout, p.stdout
+
+
+# --- an editor that is not there leaves nothing on the shell's screen ---------------------------------
+
+def test_a_missing_editor_is_said_on_the_status_line_and_not_left_on_the_shell_screen(tmux_server, lanes_bin, tmp_path):
+    import time
+    name = f"ed{os.getpid()}"
+    (tmp_path / "b.md").write_text(board_md([("To do", ["a0", "a1"]), ("Doing", ["b0"])]))
+    tmux_server.run("new-session", "-d", "-s", name, "-x", "100", "-y", "30", "-c", str(tmp_path),
+                    "env PS1='READY$ ' LC_ALL=C.UTF-8 TERM=xterm-256color bash --norc --noprofile -i")
+
+    def screen() -> str:
+        return tmux_server.run("capture-pane", "-p", "-t", name)
+
+    def wait(pred, what: str) -> str:
+        deadline = time.monotonic() + 10
+        while not pred(s := screen()):
+            assert time.monotonic() < deadline, f"timed out waiting for {what}:\n{s}"
+            time.sleep(0.03)
+        return s
+
+    def type_line(line: str) -> None:
+        tmux_server.run("send-keys", "-t", name, "-l", line)
+        tmux_server.run("send-keys", "-t", name, "Enter")
+
+    try:
+        wait(lambda s: "READY$" in s, "the shell prompt")
+        type_line("export VISUAL= EDITOR=no-such-editor-42")
+        type_line(f"sh -c '{lanes_bin} b.md; echo back-in-sh'")
+        wait(lambda s: "a0" in s and "Doing" in s, "the board")
+        tmux_server.run("send-keys", "-t", name, "E")
+        wait(lambda s: "The editor “no-such-editor-42” was not found; set $VISUAL or $EDITOR" in s,
+             "the status line saying so")
+        # Ctrl-Z: the shell's own screen has no "not found" of the shell's on it.
+        tmux_server.run("send-keys", "-t", name, "C-z")
+        shell = wait(lambda s: "Stopped" in s and s.rstrip().endswith("READY$"), "the shell prompt after ctrl-z")
+        assert "not found" not in shell, shell
+        type_line("fg")
+        wait(lambda s: "a0" in s and "Doing" in s and "READY$ fg" not in s, "the board after fg")
+        tmux_server.run("send-keys", "-t", name, "q")
+        wait(lambda s: "back-in-sh" in s, "lanes to end")
+    finally:
+        tmux_server.run("kill-session", "-t", name, check=False)

@@ -178,9 +178,20 @@ def test_every_sh_example_of_the_readme_works_as_written(tmp_path, newcomer, tmu
     # What the examples say they did, they did.
     env = newcomer
     shown = subprocess.run(["lanes", "show", "plan.md"], cwd=work, env=env, capture_output=True, text=True).stdout
-    doing = shown.split("Column 2: Doing")[1].split("Column 3: Done")[0]
+    doing = shown.split("Column 2: Doing")[1].split("Column 3: Review")[0]
     assert doing.index("Write the tests") < doing.index("Edit a title"), shown
-    assert (work / ".plan.md.lanes").read_text().endswith('\naccept "Done" from "Doing"\n')
+    # Review went where a person means it: after Doing, before Done (the board the rules and the
+    # flow metrics below expect), and Done takes cards from it.
+    columns = subprocess.run(["lanes", "columns", "plan.md"], cwd=work, env=env, capture_output=True, text=True).stdout
+    assert [line.split("\t")[1] for line in columns.splitlines()] == ["To do", "Doing", "Review", "Done"], columns
+    assert (work / ".plan.md.lanes").read_text().endswith('\naccept "Done" from "Review"\n')
+    # Committed, the board gives the metrics the README's flow section describes: the first column
+    # not started, the last done, those between in progress.
+    for git in (["git", "add", "plan.md"], ["git", "commit", "-qm", "plan"]):
+        assert subprocess.run(git, cwd=work, env=env, capture_output=True).returncode == 0
+    metrics = subprocess.run(["lanes", "metrics", "plan.md"], cwd=work, env=env, capture_output=True, text=True)
+    assert metrics.returncode == 0, metrics.stderr
+    assert "columns · not started: To do · in progress: Doing, Review · done: Done" in metrics.stdout, metrics.stdout
     assert (work / "backup.md").read_bytes() == (work / "plan.md").read_bytes()
     assert "merge=lanes" in (work / ".gitattributes").read_text()
     # The board went to the server (before the scripting examples changed it) and came back whole.

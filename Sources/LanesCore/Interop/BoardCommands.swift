@@ -138,13 +138,21 @@ public enum BoardCommands {
         hint: String = ""
     ) throws(CommandError) -> EditOutcome {
         do {
-            let outcome = try board.applying(edit, force: force, dialect: dialect)
+            var outcome = try board.applying(edit, force: force, dialect: dialect)
             board = outcome.board
+            outcome.words = straightQuotes(outcome.words)
             return outcome
         } catch {
             let liftable = error.reason == .full || error.reason == .acceptRule
-            throw CommandError(.badInput, error.words + (liftable ? hint : ""))
+            throw CommandError(.badInput, straightQuotes(error.words) + (liftable ? hint : ""))
         }
+    }
+
+    /// The door's words as the commands print them: names in straight double quotes, like every
+    /// other line a command prints (the terminal shows the door's curly ones).
+    public static func straightQuotes(_ words: String) -> String {
+        guard words.contains("“") || words.contains("”") else { return words }
+        return words.replacingOccurrences(of: "“", with: "\"").replacingOccurrences(of: "”", with: "\"")
     }
 
     /// What the door says of a card title it would refuse, before anything else is looked up.
