@@ -99,7 +99,8 @@ public struct BoardDocument: Sendable {
     /// How many cards `new` added, deleted, edited or moved to another column since `old`: what
     /// the status counts as changed elsewhere. Only the window between each column's common start
     /// and end is read (chunks both share are skipped), so a few cards added to a big board cost
-    /// a few cards; a card that only moved within its column's window is not counted.
+    /// a few cards; a card that only moved within its column's window is not counted. A card
+    /// that went and one that came in the same column count once (one card rewritten).
     static func cardsChanged(from old: Board, to new: Board) -> Int {
         var before: [ItemID: (column: ColumnID, card: Card)] = [:]
         var after: [(column: ColumnID, card: Card)] = []
@@ -115,18 +116,22 @@ public struct BoardDocument: Sendable {
         for column in new.columns where old.column(column.id) == nil {
             for card in column.cards { after.append((column.id, card)) }
         }
-        var changed = 0
+        var edited = 0
+        var added: [ColumnID: Int] = [:]
+        var deleted: [ColumnID: Int] = [:]
         var seen = Set<ItemID>()
         for (column, card) in after {
             seen.insert(card.id)
-            if let was = before[card.id], was.column == column, was.card == card { continue }
-            changed += 1
+            guard let was = before[card.id] else {
+                if old.indexPath(for: card.id) == nil { added[column, default: 0] += 1 }
+                continue
+            }
+            if was.column != column || was.card != card { edited += 1 }
         }
-        for id in before.keys where !seen.contains(id) {
-            // Gone from every changed window: deleted, unless it is in an unchanged part of a column.
-            if new.indexPath(for: id) == nil { changed += 1 }
+        for (id, was) in before where !seen.contains(id) && new.indexPath(for: id) == nil {
+            deleted[was.column, default: 0] += 1
         }
-        return changed
+        return edited + Set(added.keys).union(deleted.keys).reduce(0) { $0 + max(added[$1] ?? 0, deleted[$1] ?? 0) }
     }
 
     /// What an undo or redo did: the step's label and the door's words (empty when all went back as it was).

@@ -140,12 +140,14 @@ def test_the_move_prompt_keeps_the_text_it_refuses_and_tab_goes_through_matches(
     app.wait_for(lambda l: "B.md has no column “Dox”; its columns: Backlog, Doing, Done" in l[-2],
                  what="no such column")
     assert prompt_row(app).rstrip().endswith("B.md:Dox"), app.dump()
-    # A row past the end: refused, kept.
+    # A row past the end: the target's door refuses the move, and the prompt opens again with the text.
     app.send_keys("BSpace")
     app.send_literal("ne:9")
     app.send_keys("Enter")
-    app.wait_for(lambda l: "“Done” on B.md has 1 card: give a row from 1 to 2" in l[-2], what="the row refused")
-    assert prompt_row(app).rstrip().endswith("B.md:Done:9"), app.dump()
+    app.wait_for(lambda l: "Not moved: position 9 is outside column \"Done\" of B.md; use 1 to 2" in l[-2],
+                 what="the row refused")
+    app.wait_for(lambda l: l[-1].rstrip().endswith("B.md:Done:9"), what="the text kept")
+    assert "to board:column[:N]" in prompt_row(app), app.dump()
     # Finished rightly, it moves.
     app.send_keys("BSpace", "BSpace")
     app.send_keys("Enter")

@@ -138,18 +138,18 @@ public enum BoardCommands {
         hint: String = ""
     ) throws(CommandError) -> EditOutcome {
         do {
-            var outcome = try board.applying(edit, force: force, dialect: dialect)
+            let outcome = try board.applying(edit, force: force, dialect: dialect)
             board = outcome.board
-            outcome.words = straightQuotes(outcome.words)
             return outcome
         } catch {
             let liftable = error.reason == .full || error.reason == .acceptRule
-            throw CommandError(.badInput, straightQuotes(error.words) + (liftable ? hint : ""))
+            throw CommandError(.badInput, error.words + (liftable ? hint : ""))
         }
     }
 
-    /// The door's words as the commands print them: names in straight double quotes, like every
-    /// other line a command prints (the terminal shows the door's curly ones).
+    /// Words as the commands print them (`lanes` does, on stdout and stderr): names in straight
+    /// double quotes, like every other line a command prints. The door's words stay the same words
+    /// in the terminal and the commands; only the quote marks are each one's own.
     public static func straightQuotes(_ words: String) -> String {
         guard words.contains("“") || words.contains("”") else { return words }
         return words.replacingOccurrences(of: "“", with: "\"").replacingOccurrences(of: "”", with: "\"")

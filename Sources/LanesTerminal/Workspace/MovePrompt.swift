@@ -133,19 +133,14 @@ struct MovePrompt {
                 }
                 return .success((b, first.title, position))
             }
-            // The column as `lanes move` finds it, here, while the text is still in the prompt:
-            // one that names none, or several, is refused with the prompt left open.
+            // The column as `lanes move` finds it (the move finds it again, the same way), here,
+            // while the text is still in the prompt: one that names none, or several, is refused
+            // with the prompt left open. The rules of the target (row, WIP limit, accept rule) are
+            // its door's, when the move runs; a refusal there opens the prompt again too.
             let board = boards[b]
-            if let i = try? BoardQuery.column(column, in: board) {
-                let count = board.columns[i].cards.count
-                if let p = position, p < 1 || p > count + 1 {
-                    return .failure(
-                        Refusal(
-                            words:
-                                "“\(DisplayText.safe(board.columns[i].title))” on \(names[b]) has \(count) card\(count == 1 ? "" : "s"): give a row from 1 to \(count + 1), or none for the end"
-                        ))
-                }
-                return .success((b, board.columns[i].title, position))
+            // A board not read (yet, or at all) has no columns to check: the move says what it finds.
+            if board.columns.isEmpty || (try? BoardQuery.column(column, in: board)) != nil {
+                return .success((b, column, position))
             }
             let titles = board.columns.map(\.title)
             let starts = titles.filter { $0.lowercased().hasPrefix(column.lowercased()) }
