@@ -250,17 +250,27 @@ def test_lanes_help_starts_with_a_five_line_tour(tmp_path, lanes_bin):
     assert all(line in tour for line in lines[:5]), tour
 
 
-def test_the_starter_board_card_says_the_whole_step(tmp_path, lanes_bin):
-    p = run(lanes_bin, "show", "--help", cwd=tmp_path)
-    assert p.returncode == 0
-    (tmp_path / "s").mkdir()
-    app_board = tmp_path / "s" / "plan.md"
-    # The starter board, as `lanes FILE` writes it (copy makes it without a terminal).
-    starter = (ROOT / "Resources" / "starter.md").read_text()
-    app_board.write_text(starter)
-    shown = run(lanes_bin, "show", app_board, cwd=tmp_path).stdout
+def test_the_starter_board_card_says_the_whole_step(lanes, tmp_path, lanes_bin):
+    # `lanes plan.md` makes the board from the starter board, as a newcomer's first command does.
+    app = lanes(None, wait_for="Created plan.md from the starter board", args=["plan.md"], width=120)
+    assert app.quit() == 0
+    shown = run(lanes_bin, "show", app.workdir / "plan.md", cwd=tmp_path).stdout
     assert "Press a to add a card below this one" in shown, shown
-    assert "with a\n" not in shown
+    assert not re.search(r"with a$", shown, re.M), shown
+
+
+def test_make_run_builds_links_and_opens_the_release_build():
+    # What make would run, as make prints it: the optimized build, and that build linked and opened.
+    p = subprocess.run(["make", "-n", "run", "BOARD=x.md"], cwd=ROOT, capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    lines = p.stdout.splitlines()
+    build = next(l for l in lines if l.startswith("swift build"))
+    assert build.startswith("swift build -c release --static-swift-stdlib ") and build.endswith(" --product lanes")
+    assert "./scripts/link-lanes .build/release/lanes" in lines and ".build/release/lanes x.md" in lines, lines
+    # make install copies that same build.
+    p = subprocess.run(["make", "-n", "install", "PREFIX=/p"], cwd=ROOT, capture_output=True, text=True)
+    assert build in p.stdout.splitlines(), p.stdout
+    assert "install -m 755 .build/release/lanes /p/bin/lanes" in p.stdout, p.stdout
 
 
 # --- a card moved into a hand-written file keeps the blank line before the next heading -------------
