@@ -86,7 +86,7 @@ public struct BoardDocument: Sendable {
         defer { if !inTransit.isEmpty { inTransit.refind(in: board) } }
         if board == base {
             board = stored.keepingColumnIdentities(of: board)
-            return ([], 0)
+            return ([], Self.cardsChanged(from: base, to: board))
         }
         // Nothing came in (our own save came back): our later changes stand as they are. No
         // merge, which at a million cards would hold up the input for seconds.
@@ -94,6 +94,44 @@ public struct BoardDocument: Sendable {
         let merged = BoardMerge.merge(base: base, ours: board, theirs: stored)
         board = merged.board
         return (merged.conflicts, merged.incomingChanges)
+    }
+
+    /// How many cards `new` added, deleted, edited or moved to another column since `old`: what
+    /// the status counts as changed elsewhere. Only the window between each column's common start
+    /// and end is read (chunks both share are skipped), so a few cards added to a big board cost
+    /// a few cards; a card that only moved within its column's window is not counted. A card
+    /// that went and one that came in the same column count once (one card rewritten).
+    static func cardsChanged(from old: Board, to new: Board) -> Int {
+        var before: [ItemID: (column: ColumnID, card: Card)] = [:]
+        var after: [(column: ColumnID, card: Card)] = []
+        for column in old.columns {
+            guard let now = new.column(column.id) else {
+                for card in column.cards { before[card.id] = (column.id, card) }
+                continue
+            }
+            guard let span = now.cards.changedSpan(from: column.cards) else { continue }
+            for i in span.old { before[column.cards[i].id] = (column.id, column.cards[i]) }
+            for i in span.new { after.append((column.id, now.cards[i])) }
+        }
+        for column in new.columns where old.column(column.id) == nil {
+            for card in column.cards { after.append((column.id, card)) }
+        }
+        var edited = 0
+        var added: [ColumnID: Int] = [:]
+        var deleted: [ColumnID: Int] = [:]
+        var seen = Set<ItemID>()
+        for (column, card) in after {
+            seen.insert(card.id)
+            guard let was = before[card.id] else {
+                if old.indexPath(for: card.id) == nil { added[column, default: 0] += 1 }
+                continue
+            }
+            if was.column != column || was.card != card { edited += 1 }
+        }
+        for (id, was) in before where !seen.contains(id) && new.indexPath(for: id) == nil {
+            deleted[was.column, default: 0] += 1
+        }
+        return edited + Set(added.keys).union(deleted.keys).reduce(0) { $0 + max(added[$1] ?? 0, deleted[$1] ?? 0) }
     }
 
     /// What an undo or redo did: the step's label and the door's words (empty when all went back as it was).
@@ -105,6 +143,8 @@ public struct BoardDocument: Sendable {
         public var focus: EditOutcome.Focus?
         /// The step names a card on its way to another board: it stays, to be undone (or redone) later.
         public var waits = false
+        /// The title of the card or column the replay put back (what the status names after the label).
+        public var subject: String? = nil
     }
 
     /// Reverses this session's last change on the board as it is now.
@@ -137,8 +177,20 @@ public struct BoardDocument: Sendable {
         do {
             let outcome = try board.applying(step.edit, force: true)
             board = outcome.board
+            // The words say what did not go back as it was. A column moved back gets the door's
+            // "Moved column “…”", which the label and subject already say ("Undid move column “Review”").
+            var words = outcome.words
+            if case .moveColumn = step.edit, outcome.changed { words = "" }
+            let subject: String? =
+                switch outcome.focus {
+                case .card(let id)?: board.indexPath(for: id).map { board[$0].title }
+                case .column(let id)?: board.column(id)?.title
+                case nil: nil
+                }
             return (
-                Replay(label: step.label, words: outcome.words, changed: outcome.changed, focus: outcome.focus),
+                Replay(
+                    label: step.label, words: words, changed: outcome.changed, focus: outcome.focus,
+                    subject: outcome.changed ? subject : nil),
                 outcome.inverse
             )
         } catch {

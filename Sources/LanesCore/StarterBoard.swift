@@ -10,7 +10,7 @@ public enum StarterBoard {
             * [ ] space lifts the selected card
             * [ ] arrows move it, esc cancels
         - Press ? to see every key
-        - Add a card below this one with a
+        - Press a to add a card below this one
         - 日本語のカードも大丈夫 (wide characters line up)
 
         ## Doing

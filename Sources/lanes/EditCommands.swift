@@ -13,7 +13,7 @@ private func reportMerged(_ conflicts: [BoardConflict]) {
 /// Reads `board`, applies `change` through the door and commits (merging what others saved meanwhile).
 private func change(_ board: String, _ change: (inout Board) throws -> String) throws {
     let summary = try BoardCommands.edit(BoardLocation.storage(board), conflicts: reportMerged, change)
-    emit(summary + "\n")
+    say(summary + "\n")
 }
 
 struct Edit: ParsableCommand {
@@ -134,7 +134,11 @@ struct ColumnCommand: ParsableCommand {
     }
 
     struct Add: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Add a column (at the end, or at --position).")
+        static let configuration = CommandConfiguration(
+            abstract: "Add a column (at the end, or --after or --before a column, or at --position).",
+            discussion: """
+                lanes column add plan.md Review --after Doing puts Review between Doing and the column after it, as A does in the app after the selected column. COLUMN is found like lanes move finds it (number, title, or the unique start of a title).
+                """)
 
         @Argument(help: "The board file (or a postgresql:// URL).")
         var board: String
@@ -147,8 +151,26 @@ struct ColumnCommand: ParsableCommand {
             help: ArgumentHelp("1-based position among the columns (default: last).", valueName: "n"))
         var position: Int?
 
+        @Option(help: ArgumentHelp("Put it right after this column.", valueName: "column"))
+        var after: String?
+
+        @Option(help: ArgumentHelp("Put it right before this column.", valueName: "column"))
+        var before: String?
+
         func run() throws {
-            try change(board) { b in try BoardCommands.addColumn(&b, title: title, position: position) }
+            let given = [
+                position.map { "--position \($0)" }, after.map { "--after \"\($0)\"" },
+                before.map { "--before \"\($0)\"" },
+            ].compactMap { $0 }
+            if given.count > 1 {
+                throw CommandError(
+                    .badInput,
+                    "\(Board.listed(given, or: "and")) are two places for one column; give one of them (nothing was added)"
+                )
+            }
+            let place: BoardCommands.ColumnPlace =
+                after.map { .after($0) } ?? before.map { .before($0) } ?? position.map { .position($0) } ?? .end
+            try change(board) { b in try BoardCommands.addColumn(&b, title: title, place: place) }
         }
     }
 

@@ -30,10 +30,24 @@ struct HelpTopic {
     }
 
     static var all: [HelpTopic] {
-        [keys(Keymap()), files, manyWriters, git, postgresql, environment]
+        [tour, keys(Keymap()), files, manyWriters, git, postgresql, environment]
     }
 
     // MARK: the topics
+
+    /// Five lines a newcomer reads first: `lanes help` starts with them, before the reference.
+    static let tourLines = [
+        "Open:  lanes plan.md opens a board (made from the starter board when missing); q quits.",
+        "Drag:  press on a card with the mouse, move it, release it where it belongs.",
+        "Keys:  ? shows them all; a adds a card, e edits it, d deletes it, u undoes.",
+        "Git:   commit the board file; lanes git-setup plan.md makes git merge it card by card.",
+        "Team:  lanes copy plan.md postgresql://… puts it on a team server (lanes help postgresql).",
+    ]
+
+    static let tour = HelpTopic(
+        name: "tour", aliases: ["start", "first-steps"], section: "FIRST STEPS",
+        summary: "Lanes in five lines: open, drag, keys, share with git, team server",
+        blocks: [.example(tourLines.joined(separator: "\n"))])
 
     static func keys(_ keymap: Keymap) -> HelpTopic {
         var blocks: [HelpBlock] = [
@@ -259,6 +273,11 @@ enum HelpCommand {
                 (try? JSONSerialization.data(
                     withJSONObject: ["topics": topics], options: [.prettyPrinted, .sortedKeys])) ?? Data()
             return (String(decoding: data, as: UTF8.self) + "\n", false, 0)
+        }
+        if words.isEmpty {
+            // The tour first, then the reference (the parser's help: usage, options, subcommands).
+            let tour = HelpTopic.tourLines.map { $0 + "\n" }.joined()
+            return (tour + "\n" + Lanes.helpMessage(columns: width) + "\n", false, 0)
         }
         let commands = Lanes.configuration.subcommands.map { $0._commandName }
         let joined = words.joined(separator: " ")

@@ -21,7 +21,7 @@ struct Lanes: ParsableCommand {
         discussion: """
             lanes [FILE] opens FILE in the terminal (default: lanes.md in the current folder; created from the starter board if missing). Boards are Markdown (taskell or Obsidian Kanban). Every change is saved at once. Keys: press ? in the app. Key bindings can be changed in $XDG_CONFIG_HOME/lanes/config with lines "bind KEY ACTION" and "unbind KEY"; "set view compact" starts in the compact view. ACTION is one of: \(Action.allCases.map(\.rawValue).joined(separator: ", ")) (lanes keys says what each does).
 
-            Help topics: lanes help keys, files, many-writers, git, postgresql, environment (or man lanes); lanes help SUBCOMMAND for a subcommand.
+            Help topics: lanes help tour (five lines to start with), keys, files, many-writers, git, postgresql, environment (or man lanes); lanes help SUBCOMMAND for a subcommand.
 
             The other subcommands script a board without the UI. Exit status: 0 success; 1 not found (file, card, column) or the file cannot be used (unreadable, cannot be created); 2 bad input or usage (malformed file, a read-only board to change, ambiguous card, bad option, a move refused by a WIP limit or an accept rule, a mistyped subcommand, no usable terminal). Errors go to stderr; a malformed file is reported as FILE:LINE: message.
             """,
@@ -61,7 +61,14 @@ struct Lanes: ParsableCommand {
         } catch let error as CommandError {
             fail(error)
         } catch let error as StorageError {
+            if case .notFound(let path) = error, let hint = boardMissingHint(path) {
+                fail(CommandError(.notFound, "\(error.description.dropLast()); \(hint)"))
+            }
             fail(error)
+        } catch let error as ConfigError {
+            // A bad line of the config file: its place and what is wrong, like a malformed board (status 2).
+            errorLine(error.description)
+            Foundation.exit(2)
         } catch {
             if let mapped = PostgresCLI.commandError(for: error) { fail(mapped) }
             // Usage errors exit 2 like other bad input; help, versions and completion scripts go their usual way.
@@ -81,6 +88,24 @@ struct Lanes: ParsableCommand {
         let names = configuration.subcommands.map { $0._commandName } + ["help"]
         if names.contains(argument) { return [] }  // `column` is one edit from `columns`, and a subcommand itself
         return names.filter { Spelling.isOneEditAway(argument, $0) }
+    }
+
+    /// How to make the board at `path` that a command found missing (nil when what is missing is no
+    /// board: the export `lanes import` reads, the files of `lanes merge`).
+    static func boardMissingHint(_ path: String) -> String? {
+        let words = Array(CommandLine.arguments.dropFirst())
+        guard let first = words.first, !["import", "merge"].contains(first), words.contains(path) else { return nil }
+        return "`lanes \(shellWord(path))` creates it from the starter board"
+    }
+
+    /// `word` as a shell reads it back: as it is when it is plain, else in single quotes.
+    static func shellWord(_ word: String) -> String {
+        let plain =
+            !word.isEmpty
+            && word.unicodeScalars.allSatisfy { c in
+                c.isASCII && (CharacterSet.alphanumerics.contains(c) || "._-/+@:,=".unicodeScalars.contains(c))
+            }
+        return plain ? word : "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 
     /// Columns for `lanes help TOPIC`: the terminal's width (at most 100), else 80.
@@ -116,9 +141,8 @@ struct Open: ParsableCommand {
         if let problem = TerminalCheck.problemHere() { throw CommandError(.badInput, problem.description) }
         var config = AppConfig()
         if let (text, path) = try Open.readConfig() {
-            do { try config.apply(config: text, file: path) } catch {
-                throw ValidationError("\(error)")
-            }
+            // `FILE:LINE: what is wrong`, alone: the command was typed right, so no usage follows.
+            try config.apply(config: text, file: path)
         }
         var (specs, skipped, fromFolder) = try WorkspaceBoards.expand(files.isEmpty ? ["lanes.md"] : files)
         guard !specs.isEmpty else {
@@ -281,9 +305,9 @@ struct Open: ParsableCommand {
         let path = base + "/lanes/config"
         guard let data = FileManager.default.contents(atPath: path) else { return nil }
         if let bad = firstInvalidUTF8([UInt8](data)) {
-            throw ValidationError(
-                "\(path):\(bad.line): invalid UTF-8 at byte \(bad.byte) of the line; the config file must be UTF-8 text"
-            )
+            throw ConfigError(
+                file: path, line: bad.line,
+                message: "invalid UTF-8 at byte \(bad.byte) of the line; the config file must be UTF-8 text")
         }
         return (String(decoding: data, as: UTF8.self), path)
     }

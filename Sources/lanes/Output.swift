@@ -16,9 +16,16 @@ func outputDocument(_ text: String) {
     FileHandle.standardOutput.write(Data(shown.utf8))
 }
 
-/// Writes one message line to stderr through the terminal sanitiser.
+/// Writes one message line to stderr through the terminal sanitiser. Names in it are in straight
+/// double quotes, like everything the commands say (the door's curly ones too).
 func errorLine(_ message: String) {
-    FileHandle.standardError.write(Data((TerminalSafe.escape(message) + "\n").utf8))
+    FileHandle.standardError.write(Data((TerminalSafe.escape(BoardCommands.straightQuotes(message)) + "\n").utf8))
+}
+
+/// Writes what a command did to stdout (not a board's contents: those are `emit`ted as they are),
+/// with names in straight double quotes like every other message of the commands.
+func say(_ text: String) {
+    emit(BoardCommands.straightQuotes(text))
 }
 
 /// Where the first invalid UTF-8 sequence is: 1-based line and byte within that line.

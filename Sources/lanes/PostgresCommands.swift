@@ -63,7 +63,7 @@ struct Grant: ParsableCommand {
             let store = try PostgresBoardStore.open(url: url)
             try store.grant(role: role, canGrant: canGrant)
             emit(
-                "Role \(role) may now read and change board “\(store.url.board)”\(canGrant ? ", and grant access" : "").\n"
+                "Role \(role) may now read and change board \"\(store.url.board)\"\(canGrant ? ", and grant access" : "").\n"
             )
         }
     }
@@ -87,7 +87,7 @@ struct Revoke: ParsableCommand {
         try PostgresCLI.reporting {
             let store = try PostgresBoardStore.open(url: url)
             try store.revoke(role: role)
-            emit("Role \(role) no longer has access to board “\(store.url.board)”.\n")
+            emit("Role \(role) no longer has access to board \"\(store.url.board)\".\n")
         }
     }
 }
@@ -110,7 +110,7 @@ struct Rename: ParsableCommand {
         try PostgresCLI.reporting {
             let store = try PostgresBoardStore.open(url: url)
             try store.rename(to: name)
-            emit("Board “\(store.url.board)” is now called “\(name)”.\n")
+            emit("Board \"\(store.url.board)\" is now called \"\(name)\".\n")
         }
     }
 }
@@ -136,11 +136,11 @@ struct Delete: ParsableCommand {
             guard yes else {
                 throw CommandError(
                     .badInput,
-                    "deleting board “\(store.url.board)” removes its \(board.cardCount) cards in \(board.columns.count) columns for everyone; add --yes to do it"
+                    "deleting board \"\(store.url.board)\" removes its \(board.cardCount) cards in \(board.columns.count) columns for everyone; add --yes to do it"
                 )
             }
             try store.delete()
-            emit("Deleted board “\(store.url.board)” (\(board.cardCount) cards in \(board.columns.count) columns).\n")
+            emit("Deleted board \"\(store.url.board)\" (\(board.cardCount) cards in \(board.columns.count) columns).\n")
         }
     }
 }
@@ -164,11 +164,11 @@ struct HandOver: ParsableCommand {
         try PostgresCLI.reporting {
             let store = try PostgresBoardStore.open(url: url)
             if try store.owner() == role {
-                emit("Role \(role) already owns board “\(store.url.board)”.\n")
+                emit("Role \(role) already owns board \"\(store.url.board)\".\n")
                 return
             }
             try store.handOver(to: role)
-            emit("Role \(role) now owns board “\(store.url.board)”; \(store.role) stays a member who may grant.\n")
+            emit("Role \(role) now owns board \"\(store.url.board)\"; \(store.role) stays a member who may grant.\n")
         }
     }
 }
@@ -204,18 +204,18 @@ struct Restore: ParsableCommand {
             let store = try PostgresBoardStore.open(url: url)
             if list {
                 let entries = try store.history(limit: limit)
-                if entries.isEmpty { emit("No changes recorded for board “\(store.url.board)”.\n") }
+                if entries.isEmpty { emit("No changes recorded for board \"\(store.url.board)\".\n") }
                 for e in entries.reversed() { emit(e.line + "\n") }
                 return
             }
             let done = try store.restore(at: at!)
             let board = done.outcome.board
             if done.undone == 0 {
-                emit("Board “\(store.url.board)” has not changed since \(at!): nothing to restore.\n")
+                emit("Board \"\(store.url.board)\" has not changed since \(at!): nothing to restore.\n")
                 return
             }
             emit(
-                "Restored board “\(store.url.board)” as it was at \(at!): undid \(done.undone) change\(done.undone == 1 ? "" : "s") by \(done.roles.joined(separator: ", ")); \(board.cardCount) cards in \(board.columns.count) columns. The restore is recorded too.\n"
+                "Restored board \"\(store.url.board)\" as it was at \(at!): undid \(done.undone) change\(done.undone == 1 ? "" : "s") by \(done.roles.joined(separator: ", ")); \(board.cardCount) cards in \(board.columns.count) columns. The restore is recorded too.\n"
             )
             for c in done.outcome.conflicts { emit("  not restored: \(c.message)\n") }
         }

@@ -179,7 +179,7 @@ struct Rules: ParsableCommand {
         let summary = try BoardCommands.edit(BoardLocation.storage(board), conflicts: reportConflicts) { b in
             try BoardCommands.setRule(&b, column: column, from: any ? [] : from)
         }
-        emit(summary + "\n")
+        say(summary + "\n")
     }
 }
 
@@ -252,7 +252,7 @@ struct Import: ParsableCommand {
             let summary = try BoardCommands.importTrello(
                 from: export, to: output, dialect: dialect.value,
                 options: TrelloImport.Options(includeArchived: includeArchived), force: force)
-            emit(summary + "\n")
+            say(summary + "\n")
         }
     }
 }

@@ -109,8 +109,12 @@ struct CLIQueryTests {
         let missing = try #require(commandError { _ = try BoardQuery.column("Later", in: b) })
         #expect(
             missing.status == 1
-                && missing.message == "no column matches \"Later\"; the columns are \"To do\", \"Doing\", \"Done\"")
-        #expect(try #require(commandError { _ = try BoardQuery.column("4", in: b) }).status == 1)
+                && missing.message
+                    == "no column matches \"Later\"; the columns are \"To do\", \"Doing\", \"Done\"; lanes column add BOARD \"Later\" adds it"
+        )
+        // A number names a place: nothing to make.
+        let past = try #require(commandError { _ = try BoardQuery.column("4", in: b) })
+        #expect(past.status == 1 && !past.message.contains("column add"))
     }
 }
 

@@ -113,7 +113,9 @@ import Testing
         #expect(answer(.filter, typing: "  #bug x ").1 == .submit(.filter("#bug x")))
         #expect(answer(.filter, start: "old", typing: "").1 == .submit(.filter("old")))
         #expect(answer(.saveCopy, start: "/tmp/copy.md", typing: " ").1 == .submit(.saveCopy("/tmp/copy.md")))
-        #expect(answer(.saveCopy, typing: "  ").1 == .submit(.saveCopy(nil)))
+        // No path: asked again (the prompt stays open), never a quiet close.
+        #expect(
+            answer(.saveCopy, typing: "  ").1 == .submit(.again("Type the path to write the copy to (esc: not now)")))
     }
 
     @Test func escCancelsAndKeepsNothingElse() {

@@ -246,7 +246,8 @@ def test_add_appends_and_prepends(board):
 
 def test_add_errors_leave_the_file_alone(board):
     cases = [
-        (["--column", "Later", "x"], 1, 'lanes: no column matches "Later"; the columns are "To do", "Doing", "Done"\n'),
+        (["--column", "Later", "x"], 1, 'lanes: no column matches "Later"; the columns are "To do", "Doing", "Done"; '
+                                       'lanes column add BOARD "Later" adds it\n'),
         (["--column", "Do", "x"], 2, 'lanes: "Do" matches 2 columns: 2 "Doing", 3 "Done"; give the column\'s number or more of its title\n'),
         (["--column", "Done", "  "], 2, "lanes: the card title is empty\n"),
     ]
@@ -302,7 +303,8 @@ def test_move_errors_leave_the_file_alone(board):
         (["42", "--to", "Doing"], 1,
          'lanes: no card matches "42"; lanes show lists the cards and their numbers\n'),
         (["Review", "--to", "Nowhere"], 1,
-         'lanes: no column matches "Nowhere"; the columns are "To do", "Doing", "Done"\n'),
+         'lanes: no column matches "Nowhere"; the columns are "To do", "Doing", "Done"; '
+         'lanes column add BOARD "Nowhere" adds it\n'),
         (["Review", "--to", "Done", "--position", "3"], 2,
          'lanes: position 3 is outside column "Done"; use 1 to 2\n'),
         (["1", "--to", "Doing"], 0, None),  # fills Doing to its limit of 2
@@ -335,7 +337,9 @@ def test_missing_board_is_not_found(tmp_path):
                  ["add", "none.md", "-c", "A", "x"], ["move", "none.md", "x", "--to", "A"]]:
         r = lanes(*args, cwd=tmp_path)
         assert r.returncode == 1, (args, r.stderr)
-        assert r.stderr == "lanes: Cannot open none.md: the file does not exist.\n"
+        # And how to make one.
+        assert r.stderr == ("lanes: Cannot open none.md: the file does not exist; "
+                            "`lanes none.md` creates it from the starter board\n")
     assert only_files(tmp_path) == []
 
 

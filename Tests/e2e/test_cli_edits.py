@@ -66,7 +66,7 @@ def test_edit_sets_every_field_in_the_file(lanes_bin, tmp_path):
              "--description", "The form rejects valid passwords.\nOnly on Safari.", "--add-subtask", "Reproduce",
              "--add-subtask", "Patch", "--check", "1")
     assert out == ('Card 1 "Fix the login form #bug": Title changed; Tagged #bug; Due 2024-01-31; Card updated; '
-                   'Ticked “Reproduce” (1 of 2).\n')
+                   'Ticked "Reproduce" (1 of 2).\n')
     assert f.read_text() == """## To do
 
 - Fix the login form #bug
@@ -82,7 +82,7 @@ def test_edit_sets_every_field_in_the_file(lanes_bin, tmp_path):
 - Review PR
 """
     # --tick ticks the next open one; then every one is done, so the next --tick unticks all.
-    assert "Ticked “Patch” (2 of 2)" in ok(lanes_bin, "edit", str(f), "1", "--tick")
+    assert "Ticked \"Patch\" (2 of 2)" in ok(lanes_bin, "edit", str(f), "1", "--tick")
     assert "Unticked all 2 sub-tasks" in ok(lanes_bin, "edit", str(f), "1", "--tick")
     ok(lanes_bin, "edit", str(f), "1", "--no-due", "--description", "", "--tag", "")
     assert f.read_text().startswith("## To do\n\n- Fix the login form\n    * [ ] Reproduce\n    * [ ] Patch\n- Write docs #docs\n")
@@ -92,7 +92,7 @@ def test_refused_edits_write_nothing_and_say_why(lanes_bin, tmp_path):
     f = tmp_path / "board.md"
     f.write_text(TASKELL)
     cases = [
-        (["edit", str(f), "Fix", "--due", "soon"], 2, "“soon” is not a date"),
+        (["edit", str(f), "Fix", "--due", "soon"], 2, "\"soon\" is not a date"),
         (["edit", str(f), "Fix", "--title", "  "], 2, "the card title is empty"),
         (["edit", str(f), "Fix", "--check", "3"], 2, "This card has no such sub-task"),
         (["edit", str(f), "Fix", "--tick"], 2, "This card has no sub-tasks"),
@@ -101,7 +101,7 @@ def test_refused_edits_write_nothing_and_say_why(lanes_bin, tmp_path):
         (["edit", str(f), "Nowhere", "--title", "x"], 1, 'no card matches "Nowhere"'),
         (["edit", str(f), "Fix", "--titel", "x"], 2, "Unknown option '--titel'"),
         (["remove", str(f), "Nowhere"], 1, 'no card matches "Nowhere"'),
-        (["column", "add", str(f), "doing"], 2, "“doing” is the same name as the column “Doing”"),
+        (["column", "add", str(f), "doing"], 2, "\"doing\" is the same name as the column \"Doing\""),
         (["column", "add", str(f), "Later", "--position", "5"], 2, "position 5 is outside the board's columns; use 1 to 3"),
         (["column", "rename", str(f), "To do", ""], 2, "the column title is empty"),
         (["column", "move", str(f), "Doing", "--position", "0"], 2, "use 1 to 2"),
@@ -123,16 +123,16 @@ def test_column_commands_and_remove(lanes_bin, tmp_path):
     f.write_text(TASKELL)
     assert ok(lanes_bin, "column", "add", str(f), "Review", "-p", "2") == 'Added column 2 "Review".\n'
     assert ok(lanes_bin, "column", "add", str(f), "Done") == 'Added column 4 "Done".\n'
-    assert ok(lanes_bin, "column", "rename", str(f), "rev", "Check") == "Renamed the column to “Check”.\n"
-    assert ok(lanes_bin, "column", "move", str(f), "Check", "--position", "3") == "Moved column “Check” to position 3.\n"
+    assert ok(lanes_bin, "column", "rename", str(f), "rev", "Check") == "Renamed the column to \"Check\".\n"
+    assert ok(lanes_bin, "column", "move", str(f), "Check", "--position", "3") == "Moved column \"Check\" to position 3.\n"
     assert ok(lanes_bin, "column", "limit", str(f), "Doing", "1") == "Doing takes at most 1 card.\n"
     # The limit is the door's: lanes move is refused by it as the terminal's drop is.
     r = lanes(lanes_bin, "move", str(f), "Fix", "--to", "Doing")
     assert r.returncode == 2 and 'column "Doing" is full (WIP limit 1)' in r.stderr
     assert ok(lanes_bin, "columns", str(f)) == "1\tTo do\t2\n2\tDoing\t1/1\n3\tCheck\t0\n4\tDone\t0\n"
     assert ok(lanes_bin, "column", "limit", str(f), "Doing", "none") == "Doing has no WIP limit.\n"
-    assert ok(lanes_bin, "column", "delete", str(f), "Check") == "Deleted column “Check”.\n"
-    assert ok(lanes_bin, "column", "delete", str(f), "Doing", "--yes") == "Deleted column “Doing” with its card.\n"
+    assert ok(lanes_bin, "column", "delete", str(f), "Check") == "Deleted column \"Check\".\n"
+    assert ok(lanes_bin, "column", "delete", str(f), "Doing", "--yes") == "Deleted column \"Doing\" with its card.\n"
     assert ok(lanes_bin, "remove", str(f), "1", "Write") == "Deleted 2 cards.\n"
     assert ok(lanes_bin, "columns", str(f)) == "1\tTo do\t0\n2\tDone\t0\n"
     assert "- " not in f.read_text()
@@ -141,8 +141,8 @@ def test_column_commands_and_remove(lanes_bin, tmp_path):
 def test_obsidian_board_keeps_its_dialect_and_takes_done(lanes_bin, tmp_path):
     f = tmp_path / "board.md"
     f.write_text(OBSIDIAN)
-    assert "Marked “Fix login” done" in ok(lanes_bin, "edit", str(f), "Fix", "--done", "--due", "2024-02-01")
-    assert "Marked “Set up CI” not done" in ok(lanes_bin, "edit", str(f), "Set up", "--no-done")
+    assert "Marked \"Fix login\" done" in ok(lanes_bin, "edit", str(f), "Fix", "--done", "--due", "2024-02-01")
+    assert "Marked \"Set up CI\" not done" in ok(lanes_bin, "edit", str(f), "Set up", "--no-done")
     text = f.read_text()
     assert "- [x] Fix login @{2024-02-01}" in text
     assert "- [ ] Set up CI" in text
@@ -176,7 +176,7 @@ def test_every_new_command_on_a_postgresql_board(pg, lanes_bin, tmp_path):
     r = lanes(lanes_bin, "column", "delete", u, "Active")
     assert r.returncode == 2 and "--yes deletes the column with it" in r.stderr
     r = lanes(lanes_bin, "edit", u, "Fix", "--due", "someday")
-    assert r.returncode == 2 and "“someday” is not a date" in r.stderr
+    assert r.returncode == 2 and "\"someday\" is not a date" in r.stderr
     # Carol, a role without a grant, reads nothing and changes nothing.
     r = lanes(lanes_bin, "column", "add", url(pg, "carol", u.rsplit("=", 1)[1]), "Sneaky")
     assert r.returncode == 2, r.stderr

@@ -113,7 +113,7 @@ def test_a_kill_at_each_step_is_finished_or_rolled_back_by_the_next_command(tmp_
     shown = lanes(["show", b], env)
     assert shown.returncode == 0
     word = "rolled back" if step == 1 else "finished"
-    assert f"lanes: {word} an interrupted move of “Beta”" in shown.stderr
+    assert f"lanes: {word} an interrupted move of \"Beta\"" in shown.stderr
     assert Counter(cards(a) + cards(b)) == {"Alpha": 1, "Beta": 1, "Gamma": 1}
     assert ("Beta" in cards(b)) == (step != 1)
     assert records(tmp_path / "state") == []

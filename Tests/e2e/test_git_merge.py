@@ -131,7 +131,7 @@ def test_a_colliding_edit_exits_1_and_keeps_both_titles(env, clones):
     out = pull.stdout + pull.stderr
     assert pull.returncode != 0
     assert "CONFLICT (content): Merge conflict in board.md" in out
-    assert "lanes merge: board.md: “Fix bug on Safari ⟷ Fix the login bug” was edited here and elsewhere: both titles kept" in out
+    assert "lanes merge: board.md: \"Fix bug on Safari ⟷ Fix the login bug\" was edited here and elsewhere: both titles kept" in out
     assert "board.md" in git(env, two, "diff", "--name-only", "--diff-filter=U").stdout
 
     text = (two / "board.md").read_text()
@@ -167,7 +167,7 @@ def test_collision_words_carry_no_control_sequences(env, tmp_path):
     p = lanes(env, tmp_path, "merge", str(base), str(ours), str(theirs), "board.md", check=False)
     assert p.returncode == 1
     assert "\x1b" not in p.stderr and "\x07" not in p.stderr
-    assert "“Review ^[[31mred ⟷ Review ^Gbell” was edited here and elsewhere: both titles kept" in p.stderr
+    assert "\"Review ^[[31mred ⟷ Review ^Gbell\" was edited here and elsewhere: both titles kept" in p.stderr
     # The file keeps the bytes as they were written.
     assert "- Review \x1b[31mred ⟷ Review \x07bell\n" in ours.read_text()
 

@@ -81,7 +81,7 @@ def test_every_command_and_option_is_in_the_page(lanes):
 def test_every_help_topic_is_a_section_of_the_page_and_lanes_help_answers(lanes):
     page = PAGE.read_text(encoding="utf-8")
     topics = json.loads(run(lanes, "help", "--topics-json").stdout)["topics"]
-    assert [t["name"] for t in topics] == ["keys", "files", "many-writers", "git", "postgresql", "environment"]
+    assert [t["name"] for t in topics] == ["tour", "keys", "files", "many-writers", "git", "postgresql", "environment"]
     for topic in topics:
         assert f".SH {topic['section']}\n" in page
         p = run(lanes, "help", topic["name"])
@@ -103,7 +103,7 @@ def test_a_mistyped_topic_names_the_closest_and_lists_them(lanes):
     p = run(lanes, "help", "fiels")
     assert p.returncode == 2 and p.stdout == ""
     assert p.stderr.startswith('lanes: no help topic or subcommand "fiels". Did you mean `lanes help files`?\n\n'
-                               "Help topics (lanes help TOPIC, or man lanes):\n  keys ")
+                               "Help topics (lanes help TOPIC, or man lanes):\n  tour ")
 
 
 def test_troff_reads_the_page_without_a_warning_and_man_shows_it():

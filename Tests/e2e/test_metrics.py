@@ -391,7 +391,7 @@ def test_a_postgresql_board_with_columns_and_no_card_change_says_no_history_yet(
     assert r.returncode == 0, r.stderr
     r = subprocess.run([str(lanes_bin), "metrics", url], capture_output=True, text=True, stdin=subprocess.DEVNULL)
     assert r.returncode == 1, (r.returncode, r.stdout, r.stderr)
-    assert f"board “{name}” has no history yet" in r.stderr and "no card added, moved or deleted" in r.stderr, r.stderr
+    assert f"board \"{name}\" has no history yet" in r.stderr and "no card added, moved or deleted" in r.stderr, r.stderr
     assert "Add cards and move them through the columns" in r.stderr and r.stdout == ""
 
     app = lanes(None, wait_for="To do", args=[url], workdir=tmp_path / "app", width=80, height=24)

@@ -529,20 +529,20 @@ def test_the_owners_commands_and_bad_input_from_the_command_line(pg, target, lan
     board = lambda role, name="A": url(pg, role, name)  # noqa: E731
     state = lambda: psql(pg, "postgres", "SELECT string_agg(name || ':' || owner, ',' ORDER BY name) FROM lanes.boards")  # noqa: E731
     before = state()
-    assert run("rename", board("bob"), "Mine") == (2, 'lanes: role bob may not rename board “A”: only the owner of board "A" (role alice) may rename it or hand it over')
-    assert run("rename", board("alice"), "B") == (2, f"lanes: a board named “B” already exists at {board('alice')}; pick another name")
-    assert run("hand-over", board("alice"), "nobody_here") == (1, f"lanes: no role “nobody_here” in {board('alice')}")
+    assert run("rename", board("bob"), "Mine") == (2, 'lanes: role bob may not rename board "A": only the owner of board "A" (role alice) may rename it or hand it over')
+    assert run("rename", board("alice"), "B") == (2, f"lanes: a board named \"B\" already exists at {board('alice')}; pick another name")
+    assert run("hand-over", board("alice"), "nobody_here") == (1, f"lanes: no role \"nobody_here\" in {board('alice')}")
     assert run("hand-over", board("carol"), "carol")[0] == 2
-    assert run("grant", board("alice"), "nobody_here") == (1, f"lanes: no role “nobody_here” in {board('alice')}")
-    assert run("grant", board("carol"), "alice") == (2, "lanes: role alice owns board “A”: it may do everything already")
-    assert run("revoke", board("carol"), "alice") == (2, "lanes: role alice owns board “A”; the owner's access cannot be revoked")
-    assert run("delete", board("carol"), "--yes") == (2, "lanes: role carol may not delete board “A”: only its owner (alice) may")
+    assert run("grant", board("alice"), "nobody_here") == (1, f"lanes: no role \"nobody_here\" in {board('alice')}")
+    assert run("grant", board("carol"), "alice") == (2, "lanes: role alice owns board \"A\": it may do everything already")
+    assert run("revoke", board("carol"), "alice") == (2, "lanes: role alice owns board \"A\"; the owner's access cannot be revoked")
+    assert run("delete", board("carol"), "--yes") == (2, "lanes: role carol may not delete board \"A\": only its owner (alice) may")
     code, words = run("delete", board("alice"))
     assert code == 2 and "add --yes to do it" in words
     code, words = run("rename", board("alice", "Nope"), "X")
-    assert code == 1 and "no board “Nope”" in words
+    assert code == 1 and "no board \"Nope\"" in words
     code, words = run("restore", board("alice"), "--at", "yesterday-ish")
-    assert code == 2 and "cannot read “yesterday-ish” as a time" in words
+    assert code == 2 and "cannot read \"yesterday-ish\" as a time" in words
     code, words = run("restore", board("dave"), "--list")
-    assert code == 2 and "role dave has no access to board “A”" in words
+    assert code == 2 and "role dave has no access to board \"A\"" in words
     assert state() == before

@@ -74,7 +74,7 @@ def test_a_role_without_a_grant_gets_exit_2_and_reads_nothing(schema, lanes_bin,
     assert lanes(lanes_bin, "copy", str(src), url(schema, "alice", "private")).returncode == 0
     r = lanes(lanes_bin, "copy", url(schema, "carol", "private"), str(tmp_path / "stolen.md"))
     assert r.returncode == 2
-    assert "role carol has no access to board “private”" in r.stderr
+    assert "role carol has no access to board \"private\"" in r.stderr
     assert not (tmp_path / "stolen.md").exists()
     assert psql(schema, "carol", "SELECT count(*) FROM lanes.cards") == "0"
     assert psql(schema, "carol", "SELECT count(*) FROM lanes.boards") == "0"

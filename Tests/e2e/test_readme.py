@@ -95,7 +95,8 @@ def newcomer(tmp_path, lanes_bin):
     (home / ".gitconfig").write_text("[init]\n\tdefaultBranch = main\n[user]\n\tname = A\n\temail = a@example.com\n")
     link = subprocess.run([str(ROOT / "scripts" / "link-lanes"), str(lanes_bin)], env=env, capture_output=True, text=True)
     assert link.returncode == 0, link.stderr
-    assert link.stdout == f"lanes: ~/.local/bin/lanes now runs this build ({lanes_bin}); `lanes` works in any folder\n"
+    assert link.stdout == (f"lanes: ~/.local/bin/lanes now runs this build ({lanes_bin}); "
+                           "`lanes` works in any folder, and `man lanes` shows its manual\n")
     return env
 
 
@@ -105,12 +106,20 @@ def test_make_run_links_lanes_and_says_when_its_folder_is_not_on_path(tmp_path, 
     env = {"HOME": str(home), "PATH": "/usr/bin:/bin"}
     p = subprocess.run([str(ROOT / "scripts" / "link-lanes"), str(lanes_bin)], env=env, capture_output=True, text=True)
     assert (p.returncode, p.stderr) == (0, "")
+    # One story: linked, but not found by the shell yet (no "works in any folder" before it), and
+    # what works until the line is added.
+    page = ROOT / "Resources" / "lanes.1"
     assert p.stdout == (
-        f"lanes: ~/.local/bin/lanes now runs this build ({lanes_bin}); `lanes` works in any folder\n"
-        f"lanes: {home}/.local/bin is not on your PATH, so the shell does not find lanes yet. "
-        "Add this line to ~/.profile (or ~/.bashrc), then open a new shell:\n"
+        f"lanes: ~/.local/bin/lanes now runs this build ({lanes_bin})\n"
+        f"lanes: but {home}/.local/bin is not on your PATH, so the shell does not find `lanes` "
+        "(nor `man lanes` its manual) yet. Add this line to ~/.profile (or ~/.bashrc), then open a new shell:\n"
         '    export PATH="$HOME/.local/bin:$PATH"\n'
+        f"lanes: until then, run it as {lanes_bin}, and read the manual with: man {page}\n"
     )
+    # What it says works until then does work.
+    assert subprocess.run([str(lanes_bin), "--version"], env=env, capture_output=True, text=True).stdout.strip()
+    shown = subprocess.run(["man", "-w", str(page)], env=env, capture_output=True, text=True)
+    assert (shown.returncode, shown.stdout.strip()) == (0, str(page)), shown.stderr
     assert os.readlink(home / ".local" / "bin" / "lanes") == str(lanes_bin)
     assert os.readlink(home / ".local" / "share" / "man" / "man1" / "lanes.1") == str(ROOT / "Resources" / "lanes.1")
     # The line it gives works: with it, the shell finds lanes, and man finds the page.
@@ -169,9 +178,20 @@ def test_every_sh_example_of_the_readme_works_as_written(tmp_path, newcomer, tmu
     # What the examples say they did, they did.
     env = newcomer
     shown = subprocess.run(["lanes", "show", "plan.md"], cwd=work, env=env, capture_output=True, text=True).stdout
-    doing = shown.split("Column 2: Doing")[1].split("Column 3: Done")[0]
+    doing = shown.split("Column 2: Doing")[1].split("Column 3: Review")[0]
     assert doing.index("Write the tests") < doing.index("Edit a title"), shown
-    assert (work / ".plan.md.lanes").read_text().endswith('\naccept "Done" from "Doing"\n')
+    # Review went where a person means it: after Doing, before Done (the board the rules and the
+    # flow metrics below expect), and Done takes cards from it.
+    columns = subprocess.run(["lanes", "columns", "plan.md"], cwd=work, env=env, capture_output=True, text=True).stdout
+    assert [line.split("\t")[1] for line in columns.splitlines()] == ["To do", "Doing", "Review", "Done"], columns
+    assert (work / ".plan.md.lanes").read_text().endswith('\naccept "Done" from "Review"\n')
+    # Committed, the board gives the metrics the README's flow section describes: the first column
+    # not started, the last done, those between in progress.
+    for git in (["git", "add", "plan.md"], ["git", "commit", "-qm", "plan"]):
+        assert subprocess.run(git, cwd=work, env=env, capture_output=True).returncode == 0
+    metrics = subprocess.run(["lanes", "metrics", "plan.md"], cwd=work, env=env, capture_output=True, text=True)
+    assert metrics.returncode == 0, metrics.stderr
+    assert "columns · not started: To do · in progress: Doing, Review · done: Done" in metrics.stdout, metrics.stdout
     assert (work / "backup.md").read_bytes() == (work / "plan.md").read_bytes()
     assert "merge=lanes" in (work / ".gitattributes").read_text()
     # The board went to the server (before the scripting examples changed it) and came back whole.

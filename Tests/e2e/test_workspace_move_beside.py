@@ -169,6 +169,10 @@ def test_a_folder_opens_before_its_files_are_read_and_a_late_non_board_is_said_a
     app.send_literal("B-late.md:Backlog")
     app.send_keys("Enter")
     app.wait_status("Not moved: B-late.md could not be opened; nothing was moved")
+    # The prompt is open again with what was typed; esc closes it.
+    app.wait_for(lambda l: l[-1].rstrip().endswith("B-late.md:Backlog"), what="the text kept in the prompt")
+    app.send_keys("Escape")
+    app.wait_status("Cancelled")
     assert app.quit() == 0
     assert (d / "B-late.md").read_text() == broken, "never written"
     assert cards_of((d / "A.md").read_text()) == ["a0", "a1", "a2", "a3"]

@@ -137,6 +137,10 @@ def test_m_refuses_a_full_column_in_words_and_moves_nothing(two):
     assert "is full (WIP limit 3)" in " ".join(app.status_rows())
     assert (a.read_bytes(), b.read_bytes()) == before, "a refused move changes neither board"
     every_card_once(a, b)
+    # The prompt is open again with what was typed (another column is a few keys away); esc closes it.
+    app.wait_for(lambda l: l[-1].rstrip().endswith("B.md:Doing"), what="the text kept in the prompt")
+    app.send_keys("Escape")
+    app.wait_status("Cancelled")
     assert app.quit() == 0
 
 

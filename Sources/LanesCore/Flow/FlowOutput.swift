@@ -206,7 +206,14 @@ public enum FlowOutput {
             let names = r.columns.filter { $0.stage == stage }.map(\.title)
             if !names.isEmpty { meaning.append("\(stage.name): \(names.joined(separator: ", "))") }
         }
-        out.append("columns · " + meaning.joined(separator: " · ") + "  (lanes flow changes this)")
+        if meaning.isEmpty {
+            // Nothing up to now: no columns to give a meaning to, and it says why and what gives some.
+            let starts =
+                h.events.first.map { " (the history starts \(FlowDate.iso($0.time)); a later --now reads it)" } ?? ""
+            out.append("columns · none yet: the board has no history up to now" + starts)
+        } else {
+            out.append("columns · " + meaning.joined(separator: " · ") + "  (lanes flow changes this)")
+        }
         out.append("")
         out = safe(out)
         if let chart {
@@ -225,7 +232,10 @@ public enum FlowOutput {
         let week = r.weekly.suffix(8).map { "\($0.week) \($0.done)" }.joined(separator: " · ")
         out.append("Throughput (cards done per ISO week): " + (week.isEmpty ? "none" : week))
         if let d = r.cfd.last {
-            out.append("Now: " + d.counts.map { "\($0.title) \($0.cards)" }.joined(separator: " · "))
+            out.append(
+                "Now: "
+                    + (d.counts.isEmpty
+                        ? "no columns yet" : d.counts.map { "\($0.title) \($0.cards)" }.joined(separator: " · ")))
         }
         out.append("")
         out = safe(out)

@@ -156,6 +156,10 @@ struct ColumnKey: Hashable, Sendable {
 struct ColumnSpacing: Hashable, Sendable {
     var afterHeading: Int?
     var afterColumn: Int?
+    /// A column read with nothing under its heading (not the last): the blank lines between its
+    /// heading and the next, where they are not the usual after-heading and between-columns
+    /// lines. Written as they were while it stays empty; once it has cards, it is spaced as usual.
+    var emptyBlanks: Int?
     /// The heading's marker (`# `, `### `) where it is not the file's `headingPrefix`.
     var heading: String?
     /// Obsidian: the lane's card style where it is not the file's `cardStyle`.

@@ -52,15 +52,24 @@ func assemble(_ raws: [RawColumn], into info: inout BoardFileInfo) -> Board {
     for (index, raw) in raws.enumerated() {
         var leading = raw.leadingBlanks
         var trailing = raw.trailingBlanks
-        if !raw.hasContent {
+        let isLast = index == raws.count - 1
+        var exception = ColumnSpacing()
+        if !raw.hasContent && !isLast {
+            // Between two headings: how many blank lines, not which are whose (a card put in it
+            // later is spaced as elsewhere, with the usual blank line before the next heading).
+            let total = leading + trailing
+            if total != layout.blankLinesAfterHeading + layout.blankLinesBetweenColumns {
+                exception.emptyBlanks = total
+            }
+            leading = layout.blankLinesAfterHeading
+            trailing = layout.blankLinesBetweenColumns
+        } else if !raw.hasContent {
             leading = min(trailing, layout.blankLinesAfterHeading)
             trailing -= leading
         }
-        let isLast = index == raws.count - 1
         if isLast {
             layout.blankLinesAfterColumns = trailing
         }
-        var exception = ColumnSpacing()
         if leading != layout.blankLinesAfterHeading { exception.afterHeading = leading }
         if !isLast && trailing != layout.blankLinesBetweenColumns { exception.afterColumn = trailing }
         if raw.heading != info.headingPrefix { exception.heading = raw.heading }
@@ -158,13 +167,13 @@ struct BoardWriter {
         lines(info.preamble)
         let layout = info.layout
         let keys = info.columnSpacing.isEmpty ? [] : ColumnKey.keys(of: board.columns)
+        var gapBefore = 0
         var previous: ColumnSpacing?
         for (index, column) in board.columns.enumerated() {
             let spacing = keys.isEmpty ? nil : info.columnSpacing[keys[index]]
-            if index > 0 {
-                blanks(previous?.afterColumn ?? layout.blankLinesBetweenColumns)
-            }
+            if index > 0 { blanks(gapBefore) }
             previous = spacing
+            gapBefore = spacing?.afterColumn ?? layout.blankLinesBetweenColumns
             let prefix = dialect == .obsidian ? spacing?.heading ?? info.headingPrefix : "## "
             var heading = prefix + singleLine(column.title)
             if let limit = column.wipLimit { heading += " (\(limit))" }
@@ -172,7 +181,16 @@ struct BoardWriter {
                 heading = prefix + " " + heading.dropFirst(prefix.count)
             }
             line(heading)
-            blanks(spacing?.afterHeading ?? layout.blankLinesAfterHeading)
+            if let total = spacing?.emptyBlanks, column.cards.isEmpty,
+                column.extraLines.isEmpty || dialect != .obsidian,
+                spacing?.afterList == nil
+            {
+                // Still empty: its blank lines as read, all of them before the next heading.
+                blanks(total)
+                gapBefore = 0
+            } else {
+                blanks(spacing?.afterHeading ?? layout.blankLinesAfterHeading)
+            }
             if dialect == .obsidian { lines(column.extraLines) }
             style = spacing?.cardStyle ?? info.cardStyle
             // The cache's text assumes the standard style for unmarked cards.

@@ -147,6 +147,14 @@ public enum BoardCommands {
         }
     }
 
+    /// Words as the commands print them (`lanes` does, on stdout and stderr): names in straight
+    /// double quotes, like every other line a command prints. The door's words stay the same words
+    /// in the terminal and the commands; only the quote marks are each one's own.
+    public static func straightQuotes(_ words: String) -> String {
+        guard words.contains("“") || words.contains("”") else { return words }
+        return words.replacingOccurrences(of: "“", with: "\"").replacingOccurrences(of: "”", with: "\"")
+    }
+
     /// What the door says of a card title it would refuse, before anything else is looked up.
     static func textRefusal(_ title: String) -> EditRefusal? {
         var probe = Board(columns: [Column(title: "probe")])

@@ -67,8 +67,11 @@ public enum BoardQuery {
         case 1: return matches[0]
         case 0:
             let titles = board.columns.map { "\"\($0.title)\"" }.joined(separator: ", ")
+            // How to make one, for a title (a number names a place, not a column to make).
+            let make = isNumber(query) ? "" : "; lanes column add BOARD \"\(query)\" adds it"
             throw CommandError(
-                .notFound, "no column matches \"\(query)\"; the columns are \(titles.isEmpty ? "(none)" : titles)")
+                .notFound,
+                "no column matches \"\(query)\"; the columns are \(titles.isEmpty ? "(none)" : titles)\(make)")
         default:
             let list = matches.map { "\($0 + 1) \"\(board.columns[$0].title)\"" }.joined(separator: ", ")
             throw CommandError(

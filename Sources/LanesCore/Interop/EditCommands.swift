@@ -101,11 +101,41 @@ extension BoardCommands {
     public static func addColumn(_ board: inout Board, title: String, position: Int? = nil) throws(CommandError)
         -> String
     {
+        try addColumn(&board, title: title, place: position.map { .position($0) } ?? .end)
+    }
+
+    /// Where `lanes column add` puts the new column.
+    public enum ColumnPlace: Equatable, Sendable {
+        case end
+        /// 1-based, among the columns afterwards.
+        case position(Int)
+        /// Right after / before the column the query names (found like `lanes move` finds one).
+        case after(String)
+        case before(String)
+    }
+
+    /// Adds a column at `place`, through the door.
+    public static func addColumn(_ board: inout Board, title: String, place: ColumnPlace) throws(CommandError)
+        -> String
+    {
         let count = board.columns.count
-        if let position, !(1...count + 1).contains(position) {
-            throw CommandError(.badInput, "position \(position) is outside the board's columns; use 1 to \(count + 1)")
+        let slot: ColumnSlot
+        switch place {
+        case .end:
+            slot = .index(count)
+        case .position(let position):
+            guard (1...count + 1).contains(position) else {
+                throw CommandError(
+                    .badInput, "position \(position) is outside the board's columns; use 1 to \(count + 1)")
+            }
+            slot = .index(position - 1)
+        case .after(let query):
+            let s = try BoardQuery.column(query, in: board)
+            slot = .after(board.columns[s].id, orIndex: s + 1)
+        case .before(let query):
+            slot = .index(try BoardQuery.column(query, in: board))
         }
-        let outcome = try door(&board, .addColumn(Column(title: title), at: .index((position ?? count + 1) - 1)))
+        let outcome = try door(&board, .addColumn(Column(title: title), at: slot))
         guard case .column(let id)? = outcome.focus, let s = board.index(of: id) else {
             return printable(outcome.words) + "."
         }

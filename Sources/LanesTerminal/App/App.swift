@@ -53,7 +53,12 @@ public struct BoardApp {
         get { keys.selection }
         set { keys.selection = newValue }
     }
-    public internal(set) var status: String { didSet { noteStatus() } }
+    public internal(set) var status: String {
+        didSet { if statusHeld.holding { statusHeld.changed = true } else { noteStatus() } }
+    }
+    /// While an input event is handled, the status it sets is kept in the messages log once, as it
+    /// stands when the event is done (an edit's words and then its key hint are one message).
+    var statusHeld = (holding: false, changed: false)
     /// The session's status messages, for the messages view.
     public internal(set) var messages = MessageLog()
     public var title: String
@@ -167,6 +172,19 @@ public struct BoardApp {
 
     /// Handles one decoded input event at time `now` (seconds).
     public mutating func handle(_ event: InputEvent, now: Double) -> [AppEffect] {
+        let outer = !statusHeld.holding
+        if outer { statusHeld = (true, false) }
+        defer {
+            if outer {
+                let changed = statusHeld.changed
+                statusHeld = (false, false)
+                if changed { noteStatus() }
+            }
+        }
+        return handleEvent(event, now: now)
+    }
+
+    private mutating func handleEvent(_ event: InputEvent, now: Double) -> [AppEffect] {
         switch event {
         case .mouse(let m): return handleMouse(m, now: now)
         case .key(let k, let mods): return handleKey(k, mods, now: now)

@@ -69,7 +69,8 @@ extension BoardApp {
         case .words(let words):
             status = words
         case .send(let edit, let undoHint):
-            if send(edit) != nil, undoHint { status += keyHint(.undo, "undoes") }
+            // One status, said once (the messages log keeps each status set): the words and the hint together.
+            send(edit, adding: undoHint ? keyHint(.undo, "undoes") : "")
         case .move(let edit, let id):
             guard send(edit) != nil else { break }
             let board = self.board
@@ -146,7 +147,8 @@ extension BoardApp {
         if r.waits {
             status = "Not yet (\(verb) \(r.label) stays): " + DisplayText.safe(r.words)
         } else if r.changed {
-            status = "\(did) \(r.label)" + (r.words.isEmpty ? "" : ": " + DisplayText.safe(r.words))
+            let subject = r.subject.map { " “" + DisplayText.truncate(DisplayText.safe($0), to: 40) + "”" } ?? ""
+            status = "\(did) \(r.label)\(subject)" + (r.words.isEmpty ? "" : ": " + DisplayText.safe(r.words))
             focus(r.focus)
             changed()
         } else {
@@ -173,11 +175,12 @@ extension BoardApp {
     /// selection follows the card or column. A refusal changes nothing; its words go on the
     /// status line and, when the edit came from a prompt with text in it, the prompt opens again
     /// with that text and the words above it, so nothing typed is lost.
+    /// `more` follows the words when the edit is made (a key hint), in the same status.
     @discardableResult
-    mutating func send(_ edit: BoardEdit, from prompt: PromptMode? = nil) -> EditOutcome? {
+    mutating func send(_ edit: BoardEdit, from prompt: PromptMode? = nil, adding more: String = "") -> EditOutcome? {
         do {
             let outcome = try document.apply(edit, dialect: reading.dialect)
-            status = DisplayText.safe(outcome.words)
+            status = DisplayText.safe(outcome.words) + more
             focus(outcome.focus)
             if outcome.changed { changed() }
             return outcome
@@ -214,8 +217,7 @@ extension BoardApp {
             mode = .confirm(.deleteColumn(id, seen: board.columns[s].cards.map(\.id)))
             return
         }
-        guard send(.deleteColumn(id, seen: seen ?? [])) != nil else { return }
-        status += keyHint(.undo, "undoes")
+        guard send(.deleteColumn(id, seen: seen ?? []), adding: keyHint(.undo, "undoes")) != nil else { return }
         if board.columns.isEmpty {
             selection = nil
         } else {

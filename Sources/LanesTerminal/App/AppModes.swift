@@ -99,6 +99,14 @@ extension BoardApp {
         return []
     }
 
+    /// The copy could not be written to `path`: the prompt opens again with the path as typed and why.
+    public mutating func copyNotWritten(to path: String, because why: String) {
+        var prompt = PromptMode(.saveCopy, text: path)
+        status = "The copy could not be written: \(DisplayText.safe(why)); type another path (esc: not now)"
+        prompt.editor.say(status)
+        mode = .prompt(prompt)
+    }
+
     /// Puts the quit question on screen: the last changes are not stored, for the reason given.
     public mutating func askBeforeQuitting(because why: String) {
         if coordinator.isDragging { apply(coordinator.cancel(reason: .requested), now: 0) }

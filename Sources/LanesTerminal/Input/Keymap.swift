@@ -240,6 +240,12 @@ public struct ConfigError: Error, CustomStringConvertible, Sendable {
     public var line: Int
     public var message: String
     public var description: String { "\(file):\(line): \(message)" }
+
+    public init(file: String, line: Int, message: String) {
+        self.file = file
+        self.line = line
+        self.message = message
+    }
 }
 
 extension StringProtocol {

@@ -119,7 +119,8 @@ struct PromptMode: Equatable, Sendable {
         case .filter:
             return .filter(trimmed)
         case .saveCopy:
-            return .saveCopy(trimmed.isEmpty ? nil : trimmed)
+            guard !trimmed.isEmpty else { return .again("Type the path to write the copy to (esc: not now)") }
+            return .saveCopy(trimmed)
         }
     }
 

@@ -259,7 +259,10 @@ public enum BoardView {
                     card, frame: frame, clip: c.viewport, border: border, scene: scene, into: &buf,
                     face: c.metrics.face(at: i))
                 if isMarked, frame.width > 6, frame.minY >= c.viewport.minY {
-                    buf.write("●", x: frame.minX + 2, y: frame.minY, style: theme.marked, maxX: frame.maxX - 1)
+                    // On the mark box: the top border's second cell, or in the compact view the
+                    // row's first cell (where ▸ or a blank stands), never over the title.
+                    let x = scene.compact ? frame.minX : frame.minX + 2
+                    buf.write("●", x: x, y: frame.minY, style: theme.marked, maxX: frame.maxX - 1)
                 }
                 if alsoIn[card.id] != nil, frame.minY >= c.viewport.minY {
                     LaneDrawing.markOtherLane(frame: frame, compact: scene.compact, theme: theme, into: &buf)

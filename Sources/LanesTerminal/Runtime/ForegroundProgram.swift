@@ -69,6 +69,33 @@ enum ForegroundProgram {
         kill(pid, SIGCONT)
     }
 
+    /// Whether the program `command` starts with is nowhere to be found: its first word, when it is
+    /// a plain word (no quoting, no expansion, no assignment), is neither an executable path nor
+    /// a program in a `PATH` folder, nor a shell builtin. Asked before the screen is handed over, so
+    /// the shell's "not found" never lands on the terminal's own screen (where it stays, seen again
+    /// after Ctrl-Z), and the status line says it instead. False when unsure: the shell decides.
+    static func isMissing(_ command: String, path: String?) -> Bool {
+        guard let first = command.split(whereSeparator: { $0 == " " || $0 == "\t" }).first.map(String.init),
+            first.unicodeScalars.allSatisfy({ c in
+                c.isASCII && c.value > 32 && !"'\"`$\\=;&|<>()*?[]{}~#!".unicodeScalars.contains(c)
+            })
+        else { return false }
+        let builtins: Set<String> = [
+            "exec", "command", "builtin", "eval", "cd", "echo", "printf", "test", "[", ":", "true", "false", "type",
+            ".", "set", "export", "read", "trap", "wait", "times", "umask", "ulimit", "alias", "unalias", "kill",
+        ]
+        if builtins.contains(first) { return false }
+        if first.contains("/") { return access(first, X_OK) != 0 }
+        for folder in (path ?? "/usr/bin:/bin").split(separator: ":", omittingEmptySubsequences: false) {
+            let candidate = (folder.isEmpty ? "." : String(folder)) + "/" + first
+            var info = stat()
+            if stat(candidate, &info) == 0, info.st_mode & S_IFMT != S_IFDIR, access(candidate, X_OK) == 0 {
+                return false
+            }
+        }
+        return true
+    }
+
     /// What to say when the editor did not end well; nil when it exited with status 0.
     static func complaint(_ outcome: Outcome, editor: String) -> String? {
         let name = "“\(editor)”"

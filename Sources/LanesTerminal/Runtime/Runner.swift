@@ -275,7 +275,7 @@ public final class AppRunner {
                 try SafeFile.writeAtomically(Array(text.utf8), to: path, expecting: nil)
                 return .discard
             } catch {
-                workspace.boards[shown].askBeforeQuitting(because: "the copy could not be written either: \(error)")
+                workspace.boards[shown].copyNotWritten(to: path, because: "\(error)")
             }
         case .suspend:
             device.suspendToShell()
@@ -633,6 +633,12 @@ public final class AppRunner {
         let env = ProcessInfo.processInfo.environment
         let editor = [env["VISUAL"], env["EDITOR"]].compactMap { $0 }.first { !$0.isEmpty } ?? "vi"
         var outcome = ForegroundProgram.Outcome.exited(0)
+        if ForegroundProgram.isMissing(editor, path: env["PATH"]) {
+            // As the shell would say it (127), without leaving its words on the terminal's screen.
+            workspace.boards[shown].setStatus(
+                DisplayText.safe(ForegroundProgram.complaint(.exited(127), editor: editor) ?? ""))
+            return
+        }
         device.suspend {
             // `exec`: the editor takes the shell's place, so no shell stays between that a Ctrl-\ would end.
             outcome = ForegroundProgram.run("exec \(editor) \(shellQuote(file.path))")

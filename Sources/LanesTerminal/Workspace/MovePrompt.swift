@@ -47,8 +47,19 @@ struct MovePrompt {
         return nil
     }
 
+    /// Tab going round several matches: the texts it offers in turn and the one shown now. Any
+    /// other key changes the text, and the next Tab completes it afresh.
+    var cycle: (texts: [String], shown: Int)?
+
     mutating func complete() {
         let text = editor.text
+        // Tab again on a text Tab put there, with several matches: the next one.
+        if let c = cycle, c.texts.indices.contains(c.shown), c.texts[c.shown] == text {
+            let next = (c.shown + 1) % c.texts.count
+            offer(c.texts, next)
+            return
+        }
+        cycle = nil
         if let (b, rest) = split(text) {
             let titles = boards[b].columns.map(\.title)
             let matches = titles.filter { $0.lowercased().hasPrefix(rest.lowercased()) }
@@ -59,8 +70,13 @@ struct MovePrompt {
             case 1:
                 editor = LineEditor(names[b] + ":" + matches[0])
             default:
-                editor = LineEditor(names[b] + ":" + commonPrefix(matches, atLeast: rest))
-                editor.say("Columns of \(names[b]): \(listed(matches))")
+                let common = commonPrefix(matches, atLeast: rest)
+                if common.count > rest.count {
+                    editor = LineEditor(names[b] + ":" + common)
+                    editor.say("Columns of \(names[b]): \(listed(matches)) (tab again goes through them)")
+                } else {
+                    offer(matches.map { names[b] + ":" + $0 }, 0)
+                }
             }
             return
         }
@@ -73,9 +89,21 @@ struct MovePrompt {
         case 1:
             editor = LineEditor(names[matches[0]] + ":")
         default:
-            editor = LineEditor(commonPrefix(matches.map { names[$0] }, atLeast: text))
-            editor.say("Boards: \(listed(matches.map { names[$0] }))")
+            let common = commonPrefix(matches.map { names[$0] }, atLeast: text)
+            if common.count > text.count {
+                editor = LineEditor(common)
+                editor.say("Boards: \(listed(matches.map { names[$0] })) (tab again goes through them)")
+            } else {
+                offer(matches.map { names[$0] + ":" }, 0)
+            }
         }
+    }
+
+    /// Puts the `k`th of several completions in the line, and says which of how many it is.
+    private mutating func offer(_ texts: [String], _ k: Int) {
+        editor = LineEditor(texts[k])
+        cycle = (texts, k)
+        editor.say("\(k + 1) of \(texts.count): \(listed(texts)) (tab: the next; enter moves the card there)")
     }
 
     /// A column part ending in `:N` (digits): the column and the position. A column of that board
@@ -105,7 +133,29 @@ struct MovePrompt {
                 }
                 return .success((b, first.title, position))
             }
-            return .success((b, column, position))
+            // The column as `lanes move` finds it (the move finds it again, the same way), here,
+            // while the text is still in the prompt: one that names none, or several, is refused
+            // with the prompt left open. The rules of the target (row, WIP limit, accept rule) are
+            // its door's, when the move runs; a refusal there opens the prompt again too.
+            let board = boards[b]
+            // A board not read (yet, or at all) has no columns to check: the move says what it finds.
+            if board.columns.isEmpty || (try? BoardQuery.column(column, in: board)) != nil {
+                return .success((b, column, position))
+            }
+            let titles = board.columns.map(\.title)
+            let starts = titles.filter { $0.lowercased().hasPrefix(column.lowercased()) }
+            if starts.count > 1 {
+                return .failure(
+                    Refusal(
+                        words:
+                            "“\(DisplayText.safe(column))” could be \(listed(starts)) on \(names[b]): type more of the column (tab goes through them)"
+                    ))
+            }
+            return .failure(
+                Refusal(
+                    words:
+                        "\(names[b]) has no column “\(DisplayText.safe(column))”; its columns: \(titles.isEmpty ? "none" : listed(titles))"
+                ))
         }
         let matches = boardsMatching(text)
         if matches.count == 1 {

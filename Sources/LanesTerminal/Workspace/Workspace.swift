@@ -86,6 +86,8 @@ public struct Workspace {
     public internal(set) var size: Size
     /// The `m` prompt, while it is open.
     var prompt: MovePrompt?
+    /// The prompt whose answer is the move under way: open again, with its text, if the move is refused.
+    var answeredPrompt: MovePrompt?
     /// This session's moves between boards, newest last.
     var moves: [MoveStep] = []
     /// Moves undone, newest last: what redo makes again (cleared by a new move).
@@ -287,6 +289,8 @@ public struct Workspace {
     /// The runner's report on a move: the words on the board shown, and an undo step when it worked.
     public mutating func moveFinished(_ move: CrossMove, result: Result<CrossBoardMove.Outcome, any Error>) {
         moveUnderWay = nil
+        let asked = move.undoing || move.redoing ? nil : answeredPrompt
+        answeredPrompt = nil
         switch result {
         case .success(let outcome):
             let what =
@@ -339,6 +343,12 @@ public struct Workspace {
             let what =
                 move.undoing ? "Could not undo the move: " : move.redoing ? "Could not redo the move: " : "Not moved: "
             boards[active].setStatus(what + DisplayText.safe(why))
+            // What was typed is not lost: the prompt opens again with it, and the door's words above it.
+            if var again = asked, prompt == nil, move.from == active {
+                again.editor.say(what + DisplayText.safe(why))
+                again.cycle = nil
+                prompt = again
+            }
         }
     }
 
@@ -360,6 +370,7 @@ public struct Workspace {
                 switch p.answer() {
                 case .success(let (to, column, position)):
                     prompt = nil
+                    answeredPrompt = p
                     return [.move(CrossMove(from: active, to: to, cards: p.cards, column: column, position: position))]
                 case .failure(let why):
                     p.editor.say(why.words)
