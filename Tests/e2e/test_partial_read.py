@@ -16,10 +16,12 @@ def board(version: int) -> bytes:
     return ("\n".join(lines) + "\n").encode()
 
 
-# Lanes reads a file changed in place only once it has been left alone this long (FileBoardStore's
-# quiet period): a screen captured later than this after the writer's last write may rightly show
-# what the file held then (an empty or half file that stayed so for longer is what the writer left).
-QUIET = 0.1
+# Lanes reads a file changed in place only once it has been left alone for its quiet period
+# (FileBoardStore, 0.1 s): a screen captured later than that after the writer's last write may rightly
+# show what the file held then (an empty or half file that stayed so for longer is what the writer
+# left). A screen is judged only when its capture ended within half that: the file's time stamp is the
+# kernel's coarse clock (a few ms behind), and a capture shows the screen of a moment before it ends.
+QUIET = 0.05
 
 
 def test_a_board_rewritten_in_place_200_times_is_never_shown_partial(lanes):

@@ -116,7 +116,7 @@ def test_a_role_without_a_grant_is_told_so_by_lanes_show(schema, lanes_bin, tmp_
     assert run_lanes(lanes_bin, "copy", str(src), url(schema, "alice", "secret")).returncode == 0
     r = run_lanes(lanes_bin, "show", url(schema, "carol", "secret"))
     assert r.returncode == 2, (r.returncode, r.stdout, r.stderr)
-    assert "role carol has no access to board "secret"" in r.stderr
+    assert 'role carol has no access to board "secret"' in r.stderr
     assert r.stdout == ""
     assert psql(schema, "carol", "SELECT count(*) FROM lanes.cards") == "0"
 
