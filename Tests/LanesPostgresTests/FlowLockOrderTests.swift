@@ -51,6 +51,28 @@ struct FlowLockOrderTests {
         func wait() -> Bool { group.wait(timeout: .now() + 60) == .success }
     }
 
+    /// A member's raw statements run on another thread (the connection is used by that thread alone
+    /// until `wait`), rolled back at the first error.
+    final class RawWriteInBackground: @unchecked Sendable {
+        private(set) var error: Error?
+        private let group = DispatchGroup()
+
+        init(_ db: PGConnection, _ statements: [(sql: String, params: [String])]) {
+            nonisolated(unsafe) let sent = (db, statements)
+            DispatchQueue.global().async(group: group) { [self] in
+                do {
+                    for s in sent.1 { try sent.0.query(s.sql, s.params) }
+                } catch {
+                    self.error = error
+                    _ = try? sent.0.query("ROLLBACK")
+                }
+            }
+        }
+
+        /// Whether it ended within a minute.
+        func wait() -> Bool { group.wait(timeout: .now() + 60) == .success }
+    }
+
     /// Waits until the server reports alice's session blocked by session `pid`.
     func aliceWaits(on pid: Int64, _ admin: PGConnection) throws -> Bool {
         try waitFor(
@@ -110,10 +132,6 @@ struct FlowLockOrderTests {
         try raw.query("SET lanes.test_pause = 'on'")
         try raw.query("SET lanes.test_pause_key = '\(key)'")
 
-        let group = DispatchGroup()
-        // The raw connection is used by the raw write's thread alone until the group is done.
-        nonisolated(unsafe) let rawDB = raw
-        nonisolated(unsafe) var rawError: Error?
         let sql: String
         switch statement {
         case "UPDATE":
@@ -124,16 +142,7 @@ struct FlowLockOrderTests {
                 "INSERT INTO lanes.cards (board_id, id, column_id, key, title, seq) VALUES (\(b), 990001, \(cols.int(2, 0)!), 'zz', 'Raw', 1)"
         default: sql = "DELETE FROM lanes.cards WHERE board_id = \(b) AND id = \(rawCard)"
         }
-        DispatchQueue.global().async(group: group) {
-            do {
-                try rawDB.query("BEGIN")
-                try rawDB.query(sql)
-                try rawDB.query("COMMIT")
-            } catch {
-                rawError = error
-                _ = try? rawDB.query("ROLLBACK")
-            }
-        }
+        let rawWrite = RawWriteInBackground(raw, [("BEGIN", []), (sql, []), ("COMMIT", [])])
         // The raw write is held inside its statement, its history folded (the aggregates' row locked).
         #expect(
             try waitFor(
@@ -150,8 +159,8 @@ struct FlowLockOrderTests {
         #expect(try aliceWaits(on: rawPid, admin))
         try admin.query("SELECT pg_advisory_unlock($1)", [String(key)])
         released = true
-        #expect(group.wait(timeout: .now() + 60) == .success && commit.wait())
-        #expect(rawError == nil, "the raw write: \(String(describing: rawError))")
+        #expect(rawWrite.wait() && commit.wait())
+        #expect(rawWrite.error == nil, "the raw write: \(String(describing: rawWrite.error))")
         #expect(commit.error == nil, "the Lanes commit: \(String(describing: commit.error))")
         #expect(commit.conflicts == 0)
         try raw.query("RESET lanes.test_pause")
@@ -233,19 +242,12 @@ struct FlowLockOrderTests {
         // Were it not held there, the raw write could close a cycle that only its own late check would find.
         try #require(try aliceWaits(on: holderPid, admin))
         // The raw writer writes card Two; its trigger waits for the board's row, which the commit holds.
-        let rawWrite = DispatchGroup()
-        nonisolated(unsafe) let rawDB = raw
-        nonisolated(unsafe) var rawError: Error?
-        DispatchQueue.global().async(group: rawWrite) {
-            do {
-                try rawDB.query(
-                    "UPDATE lanes.cards SET title = 'Two, by bob' WHERE board_id = $1 AND id = $2", [b, twoID])
-                try rawDB.query("COMMIT")
-            } catch {
-                rawError = error
-                _ = try? rawDB.query("ROLLBACK")
-            }
-        }
+        let rawWrite = RawWriteInBackground(
+            raw,
+            [
+                ("UPDATE lanes.cards SET title = 'Two, by bob' WHERE board_id = $1 AND id = $2", [b, twoID]),
+                ("COMMIT", []),
+            ])
         #expect(
             try waitFor(
                 admin,
@@ -254,8 +256,8 @@ struct FlowLockOrderTests {
         // Let the commit go on: its wait for card One closes the cycle, and its check finds it.
         try holder.query("COMMIT")
         #expect(commit.wait())
-        #expect(rawWrite.wait(timeout: .now() + 60) == .success)
-        #expect(rawError == nil, "the raw write: \(String(describing: rawError))")
+        #expect(rawWrite.wait())
+        #expect(rawWrite.error == nil, "the raw write: \(String(describing: rawWrite.error))")
         #expect(commit.error == nil, "the Lanes commit: \(String(describing: commit.error))")
         #expect(commit.conflicts == 0)
         // Rolled back at least once (the server's choice is forced above); a second time only if, the cycle
