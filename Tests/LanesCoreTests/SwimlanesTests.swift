@@ -365,9 +365,10 @@ struct SwimlanesRetagMergeTests {
     /// are mostly its tag. Matching titles without their tags keeps the card one card.
     @Test func aShortCardRetaggedTwoWaysComesOutOnce() throws {
         let base = try board("## To do\n\n- Fix #frontend\n- Docs\n\n## Done\n")
-        for (ours, theirs) in [
+        let pairs: [(String, String)] = [
             ("Fix #backend", "Fix"), ("Fix #backend", "Fix #ops"), ("#backend Fix", "Fix #frontend #ops"),
-        ] {
+        ]
+        for (ours, theirs) in pairs {
             let o = try board("## To do\n\n- \(ours)\n- Docs\n\n## Done\n")
             let t = try board("## To do\n\n- \(theirs)\n- Docs\n\n## Done\n")
             let merged = BoardMerge.merge(base: base, ours: o, theirs: t).board
@@ -378,7 +379,8 @@ struct SwimlanesRetagMergeTests {
         let moved = try board("## To do\n\n- Docs\n\n## Done\n\n- Fix #frontend\n")
         let retagged = try board("## To do\n\n- Fix #backend\n- Docs\n\n## Done\n")
         let merged = BoardMerge.merge(base: base, ours: moved, theirs: retagged).board
-        #expect(merged.columns.flatMap { $0.cards.map(\.title) }.filter { $0.hasPrefix("Fix") }.count == 1)
+        let titles: [String] = merged.columns.flatMap { $0.cards.map(\.title) }
+        #expect(titles.filter { $0.hasPrefix("Fix") }.count == 1)
     }
 
     @Test func titlesOfTagsAloneStillCompareByTheirTags() {

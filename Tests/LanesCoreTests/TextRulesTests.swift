@@ -83,7 +83,7 @@ struct TextRulesTests {
             var board = Board(columns: [
                 Column(
                     title: column,
-                    cards: titles.enumerated().map { k, t in
+                    cards: titles.enumerated().map { (k: Int, t: String) -> Card in
                         Card(
                             id: ItemID(UInt64(k + 1)), title: t,
                             due: TextRules.oneLine(nastyString(&rng, maxLength: 4)).text,
@@ -110,9 +110,9 @@ struct TextRulesTests {
             #expect(back.cardCount == board.cardCount, "round \(round)")
             if dialect == .taskell && !column.hasSuffix(")") {
                 #expect(back.columns.map(\.title) == board.columns.map(\.title), "round \(round)")
-                #expect(
-                    back.columns.flatMap { $0.cards.map(\.title) } == board.columns.flatMap { $0.cards.map(\.title) },
-                    "round \(round)")
+                let backTitles: [String] = back.columns.flatMap { $0.cards.map(\.title) }
+                let titlesWritten: [String] = board.columns.flatMap { $0.cards.map(\.title) }
+                #expect(backTitles == titlesWritten, "round \(round)")
             }
             let sidecar = board.acceptRules.serialized()
             let rules: AcceptRules

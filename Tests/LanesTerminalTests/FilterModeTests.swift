@@ -6,8 +6,8 @@ import Testing
 /// The filter as a value: what it matches, its words, and where up and down land.
 @Suite struct FilterModeTests {
     /// Cards 0…5; the even ones say "bug".
-    static let cards = (0..<6).map {
-        Card(id: ItemID(UInt64($0 + 1)), title: $0 % 2 == 0 ? "bug \($0)" : "feature \($0)")
+    static let cards: [Card] = (0..<6).map { (k: Int) -> Card in
+        Card(id: ItemID(UInt64(k + 1)), title: k % 2 == 0 ? "bug \(k)" : "feature \(k)")
     }
 
     @Test func settingItCountsTheMatchesAndNamesTheKeys() {

@@ -93,11 +93,11 @@ func sameUntagged(_ a: String, _ b: String) -> Bool {
 func contentHash(_ card: Card) -> UInt64 {
     var h = titleHash(card)
     fnvFold(card.due ?? "", into: &h)
-    h =
-        (h
-            ^ UInt64(
-                card.descriptionLines.count &* 3 &+ card.subtasks.count &* 5 &+ card.extraLines.count &* 7
-                    &+ (card.done ? 1 : 0))) &* 0x100_0000_01B3
+    let lines: Int = card.descriptionLines.count &* 3
+    let subtasks: Int = card.subtasks.count &* 5
+    let extra: Int = card.extraLines.count &* 7
+    let sizes: Int = lines &+ subtasks &+ extra &+ (card.done ? 1 : 0)
+    h = (h ^ UInt64(sizes)) &* 0x100_0000_01B3
     return h
 }
 
