@@ -153,7 +153,7 @@ public final class FileBoardStore: BoardStore {
             let rulesFP = try SafeFile.fingerprint(rulesPath)
             if !board.acceptRules.isDisposable {
                 try SafeFile.writeAtomically(
-                    Array(board.acceptRules.serialized().utf8), to: rulesPath, expecting: rulesFP)
+                    Array(board.acceptRules.serialized().utf8), to: rulesPath, expecting: rulesFP, besideOnly: true)
             } else if rulesFP != nil, unlink(rulesPath) != 0, errno != ENOENT {
                 throw StorageError.writeFailed(path: rulesPath, reason: POSIX.message(errno))
             }
@@ -407,7 +407,8 @@ public final class FileBoardStore: BoardStore {
             }
             return nil
         }
-        return try SafeFile.writeAtomically(Array(rules.serialized().utf8), to: rulesPath, expecting: expected)
+        return try SafeFile.writeAtomically(
+            Array(rules.serialized().utf8), to: rulesPath, expecting: expected, besideOnly: true)
     }
 
     /// Whether two boards give the same board file (the rules live in the sidecar).

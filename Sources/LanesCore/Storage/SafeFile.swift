@@ -46,14 +46,24 @@ public enum SafeFile {
     /// A target with several hard links is written in place instead (see `overwriteInPlace`),
     /// so every name keeps seeing the board. A target without any write permission bit is
     /// refused (`readOnly`). Extended attributes and ACLs are not carried over.
+    ///
+    /// `besideOnly`: the file must stay in its own folder: a symlink whose target is in another
+    /// folder is refused in words and nothing is written (a board's settings sidecar,
+    /// which a cloned repository could aim at any file of the user's).
     @discardableResult
-    public static func writeAtomically(_ bytes: [UInt8], to path: String, expecting: FileFingerprint?) throws
-        -> FileFingerprint
-    {
+    public static func writeAtomically(
+        _ bytes: [UInt8], to path: String, expecting: FileFingerprint?, besideOnly: Bool = false
+    ) throws -> FileFingerprint {
         let target: String
         switch POSIX.resolveFinalLinks(path) {
         case .success(let resolved): target = resolved
         case .failure(let error): throw StorageError.writeFailed(path: path, reason: error.message)
+        }
+        if besideOnly, target != path, !POSIX.sameFolder(POSIX.directory(of: path), POSIX.directory(of: target)) {
+            throw StorageError.writeFailed(
+                path: path,
+                reason: "it is a link to \(target), outside its folder; Lanes writes a board's own files only beside it"
+            )
         }
         let name = POSIX.lastComponent(of: target)
         guard !name.isEmpty else {
