@@ -79,3 +79,92 @@ def test_rules_sidecar_linked_within_the_board_folder_is_still_written(tmp_path)
     r = run("rules", "board.md", "--column", "Done", "--from", "Doing", cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     assert (tmp_path / "shared.lanes").read_text().endswith('accept "Done" from "Doing"\n')
+
+
+# Item 4: what was typed is never lost and never misread.
+
+# An editor that owns the terminal as real ones do (no line discipline), and returns only once
+# the keys the test types have reached the terminal (the condition, not a pause), leaving them unread.
+WAITING_EDITOR = r'''#!/usr/bin/python3
+import array, fcntl, os, sys, termios, time
+fd = os.open("/dev/tty", os.O_RDWR)
+saved = termios.tcgetattr(fd)
+raw = termios.tcgetattr(fd)
+raw[3] &= ~(termios.ICANON | termios.ECHO)
+termios.tcsetattr(fd, termios.TCSANOW, raw)
+open(os.environ["EDITOR_STARTED"], "w").close()
+deadline = time.monotonic() + 20
+waiting = array.array("i", [0])
+while waiting[0] < len(os.environ["EDITOR_EXPECTS"]) and time.monotonic() < deadline:
+    fcntl.ioctl(fd, termios.FIONREAD, waiting)
+    time.sleep(0.02)
+termios.tcsetattr(fd, termios.TCSANOW, saved)
+with open(sys.argv[1], "a") as f:
+    f.write("    > edited\n")
+'''
+
+
+def test_keys_typed_while_the_editor_runs_are_discarded_not_replayed(lanes, tmp_path):
+    editor = tmp_path / "editor.py"
+    editor.write_text(WAITING_EDITOR)
+    editor.chmod(0o755)
+    started = tmp_path / "started"
+    app = lanes(board_md([("A", ["first", "second"])]), wait_for="second",
+                env={"EDITOR": str(editor), "VISUAL": "", "EDITOR_STARTED": str(started), "EDITOR_EXPECTS": "dd"})
+    app.send_keys("E")
+    app.wait_for(lambda _: started.exists(), what="the editor to start")
+    # A stray `dd` typed while the editor held the terminal: two card deletions if replayed.
+    app.send_keys("d", "d")
+    app.wait_status("Keys typed while the editor ran were discarded, not taken as commands")
+    assert "Card updated" in app.status(), app.dump()
+    app.wait_file("## A\n\n- first\n    > edited\n- second\n")
+    assert app.quit() == 0
+    assert app.read_file() == b"## A\n\n- first\n    > edited\n- second\n"
+
+
+def test_an_edit_that_does_not_parse_is_kept_in_a_file_the_status_names(lanes, tmp_path):
+    editor = tmp_path / "editor.sh"
+    # One badly indented line: taskell cannot keep it, so the card does not read back.
+    editor.write_text("#!/bin/sh\nprintf '    > kept words\\n  > badly indented\\n' >> \"$1\"\n")
+    editor.chmod(0o755)
+    state = tmp_path / "state"
+    start = board_md([("A", ["first", "second"])])
+    app = lanes(start, wait_for="second", env={"EDITOR": str(editor), "VISUAL": "", "XDG_STATE_HOME": str(state)})
+    app.send_keys("E")
+    app.wait_status("Edit not applied")
+    status = " ".join(r.strip() for r in app.status_rows())
+    assert "card:3:" in status, status
+    kept = sorted((state / "lanes" / "recovery").glob("card-edit*.md"))
+    assert len(kept) == 1, (kept, status)
+    assert "Your text is kept in" in status and kept[0].name[:20] in status.replace(" ", ""), status
+    assert kept[0].read_text() == "- first\n    > kept words\n  > badly indented\n"
+    assert app.quit() == 0
+    assert app.read_file() == start.encode(), "the card is as it was"
+
+
+def test_keys_typed_while_a_malformed_board_loads_do_not_reach_the_shell(tmux_server, lanes_bin, tmp_path):
+    (tmp_path / "bad.md").write_text("## A\n\n- a0\n\njust prose, not a board\n")
+    name = f"typeahead-{os.getpid()}"
+    pending = tmp_path / "pending"
+    # Lanes stops itself before it starts (SIGSTOP), so the keys are certainly typed while it runs;
+    # afterwards the shell's side reports how many bytes wait to be read by the next command.
+    script = (f"sh -c 'echo $$ > pid; kill -STOP $$; exec {lanes_bin} bad.md' 2>err; echo $? > status; "
+              "/usr/bin/python3 -c 'import array,fcntl,termios; b=array.array(\"i\",[0]); "
+              f"fcntl.ioctl(0, termios.FIONREAD, b); open(\"{pending}\",\"w\").write(str(b[0]))'; sleep 600")
+    tmux_server.run("new-session", "-d", "-s", name, "-x", "80", "-y", "24", "-c", str(tmp_path), script)
+    try:
+        pid = wait_until(lambda: stopped_pid(tmp_path / "pid"), "the shell that execs lanes to stop itself")
+        tmux_server.run("send-keys", "-t", name, "-l", "echo typed-at-lanes")
+        tmux_server.run("send-keys", "-t", name, "Enter")
+        # The terminal echoes what it queued: the keys are in its input before Lanes runs on.
+        wait_until(lambda: "echo typed-at-lanes" in tmux_server.run("capture-pane", "-p", "-t", name),
+                   "the typed line to be queued")
+        os.kill(pid, signal.SIGCONT)
+        wait_until(pending.exists, "lanes to end and the shell's side to look")
+        assert (tmp_path / "status").read_text().strip() == "2"
+        err = (tmp_path / "err").read_text()
+        assert "bad.md:5:" in err, err
+        assert "keys typed while the board was read were discarded" in err, err
+        assert pending.read_text() == "0", f"{pending.read_text()} bytes typed at Lanes were left for the shell"
+    finally:
+        tmux_server.run("kill-session", "-t", name, check=False)
