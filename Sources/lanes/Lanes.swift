@@ -56,6 +56,7 @@ struct Lanes: ParsableCommand {
         do {
             var command = try parseAsRoot()
             try command.run()
+            for note in StorageNotes.take() { errorLine("lanes: " + note) }
         } catch let error as ParseError {
             fail(error)
         } catch let error as CommandError {
@@ -92,6 +93,7 @@ struct Lanes: ParsableCommand {
 
     private static func fail(_ error: any Error) -> Never {
         let (message, status) = CommandError.report(error)
+        for note in StorageNotes.take() { errorLine("lanes: " + note) }
         errorLine(message)
         for note in afterError { errorLine("lanes: " + note) }
         Foundation.exit(status)

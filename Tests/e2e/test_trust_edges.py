@@ -7,12 +7,15 @@ checks that Lanes ends it in words and an exit status (1 or 2) with the board as
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import time
 from pathlib import Path
 
-from lanes_harness import board_md, find_binary
+import pytest
+
+from lanes_harness import board_md, cards_of, find_binary
 
 THREE = [("To do", ["a0", "a1", "a2"]), ("Doing", ["b0"]), ("Done", ["c0"])]
 
@@ -168,3 +171,35 @@ def test_keys_typed_while_a_malformed_board_loads_do_not_reach_the_shell(tmux_se
         assert pending.read_text() == "0", f"{pending.read_text()} bytes typed at Lanes were left for the shell"
     finally:
         tmux_server.run("kill-session", "-t", name, check=False)
+
+
+# Item 1: a save is atomic or recoverable, whatever the file is.
+
+def test_a_kill_at_the_second_write_of_an_in_place_save_loses_and_doubles_nothing(tmp_path):
+    """The issue's reproduction: a hard-linked board (saved in place), `lanes move` killed by
+    strace exactly at its second pwrite; the next command finishes the save from the journal."""
+    if shutil.which("strace") is None:
+        pytest.fail("strace is not installed (scripts/ensure-deps test installs it)")
+    titles = [f"card {i:06d}" for i in range(20000)]
+    (tmp_path / "big.md").write_text(board_md([("To do", titles), ("Done", [])]))
+    os.link(tmp_path / "big.md", tmp_path / "big-link.md")
+    killed = subprocess.run(["strace", "-f", "-qq", "-o", "/dev/null", "-e", "trace=pwrite64",
+                             "-e", "inject=pwrite64:signal=SIGKILL:when=2",
+                             str(find_binary()), "move", "big.md", "card 000005", "--to", "Done"],
+                            cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert killed.returncode in (-9, 137), killed
+    torn = cards_of((tmp_path / "big.md").read_text())
+    # The kill landed in the window: the file on disk is new bytes followed by old ones.
+    assert len(torn) != len(set(torn)) or sorted(torn) != sorted(titles), "the kill did not tear the file"
+    assert (tmp_path / ".big.md.lanes-saving").exists()
+
+    shown = run("show", "big.md", cwd=tmp_path)
+    assert shown.returncode == 0, shown.stderr
+    assert "was interrupted" in shown.stderr and ".big.md.lanes-saving" in shown.stderr, shown.stderr
+    expected = board_md([("To do", [t for t in titles if t != "card 000005"]), ("Done", ["card 000005"])])
+    assert (tmp_path / "big.md").read_text() == expected
+    assert (tmp_path / "big-link.md").read_text() == expected
+    assert os.stat(tmp_path / "big.md").st_ino == os.stat(tmp_path / "big-link.md").st_ino
+    left = sorted(p.name for p in tmp_path.iterdir())
+    assert left == [".big.md.lanes-interrupted", "big-link.md", "big.md"], left
+    assert cards_of((tmp_path / ".big.md.lanes-interrupted").read_text()) == torn, "the file as found is kept"

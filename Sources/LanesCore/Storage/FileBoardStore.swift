@@ -48,6 +48,7 @@ public final class FileBoardStore: BoardStore {
         store: FileBoardStore, board: Board, created: Bool
     ) {
         let (rules, rulesFP) = try AcceptRules.read(AcceptRules.sidecarPath(forBoard: path))
+        try SafeFile.finishInterruptedSaveNoting(path)
         let loaded: (bytes: [UInt8], fingerprint: FileFingerprint)
         do {
             loaded = try SafeFile.read(path)
@@ -101,6 +102,7 @@ public final class FileBoardStore: BoardStore {
         /// Reads an existing board file and its rules; nil when the file is missing (then `open` creates it).
         public static func start(_ path: String) throws -> Reading? {
             let (rules, rulesFP) = try AcceptRules.read(AcceptRules.sidecarPath(forBoard: path))
+            try SafeFile.finishInterruptedSaveNoting(path)
             do {
                 let loaded = try SafeFile.read(path)
                 return Reading(
@@ -162,6 +164,7 @@ public final class FileBoardStore: BoardStore {
 
     /// Reads a board and its accept rules without keeping a store (read-only commands).
     public static func load(_ path: String) throws -> (board: Board, info: BoardFileInfo) {
+        try SafeFile.finishInterruptedSaveNoting(path)
         let (bytes, _) = try SafeFile.read(path)
         var (board, info) = try BoardFormat.parse(bytes, file: path)
         board.acceptRules = try AcceptRules.read(AcceptRules.sidecarPath(forBoard: path)).rules
@@ -219,6 +222,11 @@ public final class FileBoardStore: BoardStore {
     /// The read–merge–write of `commit`, under the write lock.
     private func mergeAndWrite(base: Board, ours: Board) throws -> CommitOutcome {
         var mustRead = false
+        // A save another process left half done is finished first (the board it leaves is what we merge with).
+        if let words = try SafeFile.finishInterruptedSave(of: path, lockHeld: true) {
+            StorageNotes.add(words)
+            mustRead = true
+        }
         for _ in 0..<8 {
             // What the files hold now, in our identities.
             var theirs = known
@@ -228,7 +236,7 @@ public final class FileBoardStore: BoardStore {
             var diskRulesFP = rulesFingerprint
             var fileMissing = false
             if mustRead || looksChangedOnDisk() {
-                let disk = try readDisk()
+                let disk = try readDisk(lockHeld: true)
                 diskFP = disk.fingerprint
                 diskRulesFP = disk.rulesFingerprint
                 fileMissing = disk.board == nil
@@ -312,8 +320,9 @@ public final class FileBoardStore: BoardStore {
     /// A board file that was changed less than `quietPeriod` ago is waited for (another program
     /// may be writing it in place), and after parsing, the file is checked again: when it changed
     /// while it was read and parsed, it is read again, so a partial file is never taken for the board.
-    private func readDisk() throws -> Disk {
+    private func readDisk(lockHeld: Bool = false) throws -> Disk {
         let (rules, rulesFP) = try AcceptRules.read(rulesPath)
+        try SafeFile.finishInterruptedSaveNoting(path, lockHeld: lockHeld)
         let deadline = Self.now() + Self.settleLimit
         while true {
             if case .success(let st) = POSIX.status(path), writtenInPlace(st) {

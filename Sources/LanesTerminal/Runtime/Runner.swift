@@ -164,6 +164,8 @@ public final class AppRunner {
         makeWakeDescriptor()
         workspace.resize(device.size)
         while true {
+            // Said on the screen (an interrupted save that opening or refreshing a board finished).
+            for note in StorageNotes.take() { workspace.boards[workspace.active].setStatus(DisplayText.safe(note)) }
             let t = now()
             workspace.tick(now: t)
             workspace.render(into: &buffer, now: t)
