@@ -203,3 +203,44 @@ def test_a_kill_at_the_second_write_of_an_in_place_save_loses_and_doubles_nothin
     left = sorted(p.name for p in tmp_path.iterdir())
     assert left == [".big.md.lanes-interrupted", "big-link.md", "big.md"], left
     assert cards_of((tmp_path / ".big.md.lanes-interrupted").read_text()) == torn, "the file as found is kept"
+
+
+# Item 2: a half-written file is not a board.
+
+REWRITTEN = board_md([("To do", ["a0", "a1", "a2", "from the other program"]), ("Doing", ["b0"]), ("Done", ["c0"])])
+
+
+def test_a_command_while_another_program_rewrites_the_board_in_place_keeps_that_programs_bytes(tmp_path):
+    """Shell `>`, Python open('w'), nano: the file is empty until the program writes it back. A
+    command meanwhile used to read "everything deleted" and save by rename, so the program's bytes
+    went to a file that no longer had a name."""
+    board = tmp_path / "board.md"
+    board.write_text(board_md(THREE))
+    with open(board, "w") as writer:  # truncated, held open: the program is not done
+        r = run("column", "add", "board.md", "Mine", cwd=tmp_path)
+        assert r.returncode in (1, 2), r
+        assert "being written by another program" in r.stderr, r.stderr
+        writer.write(REWRITTEN)
+    assert board.read_text() == REWRITTEN, "the other program's bytes are the board"
+    r = run("column", "add", "board.md", "Mine", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    after = board.read_text()
+    assert cards_of(after) == cards_of(REWRITTEN) and after.rstrip().endswith("## Mine"), after
+
+
+def test_the_screen_saves_nothing_over_a_board_another_program_is_rewriting(lanes, tmp_path):
+    app = lanes(board_md(THREE), wait_for="a2")
+    board = app.board_path
+    with open(board, "w") as writer:  # truncated, held open
+        app.send_keys("a")
+        app.send_literal("mine")
+        app.send_keys("Enter")
+        # The save waits for the other program and says so; the screen keeps the board it had.
+        app.wait_status("being written by another program")
+        assert "a2" in app.screen() and "No columns yet" not in app.screen(), app.dump()
+        assert board.read_text() == ""
+        writer.write(REWRITTEN)
+    # Once it is done, the save merges with what it wrote: both kept.
+    app.wait_file(board_md([("To do", ["a0", "mine", "a1", "a2", "from the other program"]), ("Doing", ["b0"]),
+                            ("Done", ["c0"])]))
+    assert app.quit() == 0

@@ -49,6 +49,7 @@ public final class FileBoardStore: BoardStore {
     ) {
         let (rules, rulesFP) = try AcceptRules.read(AcceptRules.sidecarPath(forBoard: path))
         try SafeFile.finishInterruptedSaveNoting(path)
+        try settle(path)
         let loaded: (bytes: [UInt8], fingerprint: FileFingerprint)
         do {
             loaded = try SafeFile.read(path)
@@ -103,6 +104,7 @@ public final class FileBoardStore: BoardStore {
         public static func start(_ path: String) throws -> Reading? {
             let (rules, rulesFP) = try AcceptRules.read(AcceptRules.sidecarPath(forBoard: path))
             try SafeFile.finishInterruptedSaveNoting(path)
+            try settle(path)
             do {
                 let loaded = try SafeFile.read(path)
                 return Reading(
@@ -165,6 +167,7 @@ public final class FileBoardStore: BoardStore {
     /// Reads a board and its accept rules without keeping a store (read-only commands).
     public static func load(_ path: String) throws -> (board: Board, info: BoardFileInfo) {
         try SafeFile.finishInterruptedSaveNoting(path)
+        try settle(path)
         let (bytes, _) = try SafeFile.read(path)
         var (board, info) = try BoardFormat.parse(bytes, file: path)
         board.acceptRules = try AcceptRules.read(AcceptRules.sidecarPath(forBoard: path)).rules
@@ -325,6 +328,13 @@ public final class FileBoardStore: BoardStore {
         try SafeFile.finishInterruptedSaveNoting(path, lockHeld: lockHeld)
         let deadline = Self.now() + Self.settleLimit
         while true {
+            if Self.openForWriting(path) {
+                // Another program has it open for writing (truncated, not yet written back): what it
+                // holds now is not a board. Wait until it lets go (the next look retries after the limit).
+                guard Self.now() < deadline else { throw StorageError.stillBeingWritten(path: path) }
+                usleep(20_000)
+                continue
+            }
             if case .success(let st) = POSIX.status(path), writtenInPlace(st) {
                 let age = Self.now() - Self.modified(st)
                 if age >= 0 && age < quietPeriod {
@@ -359,8 +369,40 @@ public final class FileBoardStore: BoardStore {
         }
     }
 
+    /// Whether another process has the file open for writing: a read lease (`F_SETLEASE`,
+    /// `F_RDLCK`) is refused exactly then (EAGAIN), and is let go at once. Where leases are not
+    /// allowed (a file of another user without CAP_LEASE, NFS), false: the quiet period is all.
+    /// No owner is set on the descriptor (`F_SETOWN`), so a writer opening it meanwhile sends no
+    /// signal; it waits only until the lease is released, microseconds later.
+    static func openForWriting(_ path: String) -> Bool {
+        #if os(Linux)
+            let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+            guard fd >= 0 else { return false }
+            defer { close(fd) }
+            let setLease: Int32 = 1024  // F_SETLEASE
+            if fcntl(fd, setLease, Int32(F_RDLCK)) == 0 {
+                _ = fcntl(fd, setLease, Int32(F_UNLCK))
+                return false
+            }
+            return errno == EAGAIN
+        #else
+            return false
+        #endif
+    }
+
+    /// Waits until no other program has the board file open for writing (up to `settleLimit`);
+    /// throws `stillBeingWritten` when one still has. Before a board is opened or read whole.
+    static func settle(_ path: String) throws {
+        let deadline = now() + settleLimit
+        while openForWriting(path) {
+            guard now() < deadline else { throw StorageError.stillBeingWritten(path: path) }
+            usleep(20_000)
+        }
+    }
+
     /// Whether the board file's metadata moved from `fp`, or it was changed within the quiet period.
     private func changedSince(_ fp: FileFingerprint) -> Bool {
+        if Self.openForWriting(path) { return true }
         guard case .success(let st) = POSIX.status(path) else { return true }
         if !FileFingerprint(status: st, content: []).sameMetadata(as: fp) { return true }
         guard writtenInPlace(st) else { return false }
