@@ -265,6 +265,14 @@ public final class FileBoardStore: BoardStore {
                 let writtenInfo = theirsInfo.following(theirs, to: result)
                 if fileMissing || !Self.sameFile(result, theirs) {
                     let bytes = Array(BoardFormat.serialize(result, info: writtenInfo, cache: textCache).utf8)
+                    if let why = BoardFormat.changedReading(bytes, board: result, info: writtenInfo) {
+                        // Saved, the file would say something else than the board: refused, the file as it was.
+                        throw StorageError.writeFailed(
+                            path: path,
+                            reason:
+                                "written, \(why), so Obsidian and Lanes would show other cards than the board has; undo the change, or move the lines after that lane's list"
+                        )
+                    }
                     newFP = try SafeFile.writeAtomically(bytes, to: path, expecting: fileMissing ? nil : diskFP)
                 }
                 if result.acceptRules != theirs.acceptRules {
