@@ -54,7 +54,19 @@ final class PGConnection {
             throw PGConnection.connectFailure(reason, displayName: displayName)
         }
         lanes_silence_notices(c)
+        // A lock another session holds (LOCK TABLE, a transaction left open) is answered in words
+        // within seconds, never waited for without end; so is a statement the server cannot finish.
+        let set = PQexec(
+            c,
+            "SET lock_timeout = '\(PGConnection.lockTimeoutSeconds)s'; SET statement_timeout = '\(PGConnection.statementTimeoutSeconds)s'"
+        )
+        PQclear(set)
     }
+
+    /// How long a statement of Lanes waits for a lock before it is refused in words (`lock_timeout`).
+    static let lockTimeoutSeconds = 10
+    /// How long a statement of Lanes may run (`statement_timeout`): a 100,000-card copy takes a few.
+    static let statementTimeoutSeconds = 120
 
     deinit { close() }
 
@@ -295,7 +307,22 @@ final class PGConnection {
         {
             throw lost(reason: message)
         }
-        throw PostgresError(sqlState: state, message: message)
+        switch state {
+        case "55P03":
+            throw PostgresError(
+                sqlState: state,
+                message:
+                    "\(displayName): another session has held a lock on the board's tables for over \(PGConnection.lockTimeoutSeconds) s (a LOCK TABLE or a transaction left open); nothing was changed, try again once it lets go"
+            )
+        case "57014":
+            throw PostgresError(
+                sqlState: state,
+                message:
+                    "\(displayName): the server did not finish within \(PGConnection.statementTimeoutSeconds) s (\(message)); nothing was changed"
+            )
+        default:
+            throw PostgresError(sqlState: state, message: message)
+        }
     }
 
     /// Sends a statement and closes the connection without reading the reply (tests: a reply lost on the wire).

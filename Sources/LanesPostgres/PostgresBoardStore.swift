@@ -315,9 +315,19 @@ public final class PostgresBoardStore: BoardStore {
             reconnected = false
             lastLook = monotonicSeconds()
             looks += 1
-            let row = try db.query("SELECT version, name FROM lanes.boards WHERE id = $1", [String(boardID)])
+            let row = try db.query(
+                """
+                SELECT b.version, b.name, n.channel FROM lanes.boards b
+                LEFT JOIN lanes.board_names n ON n.board_id = b.id WHERE b.id = $1
+                """, [String(boardID)])
             guard let current = row.int(0, 0) else { throw gone(db) }
             if let name = row[0, 1], name != url.board { throw renamed(to: name) }
+            if let now = row[0, 2], now != channel {
+                // The server gave the board a new channel (a member revoked, the board handed over).
+                try db.query("UNLISTEN \(PGConnection.identifier(channel))")
+                channel = now
+                try db.query("LISTEN \(PGConnection.identifier(now))")
+            }
             guard current > mirror.version else { return nil }
             let before = mirror.version
             try db.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
@@ -488,8 +498,17 @@ public final class PostgresBoardStore: BoardStore {
             apply(delta, full: false)
             return CommitOutcome(board: handOut())
         }
+        // The version is a member's to write (within the server's bounds, migration 7): never trusted with `+ 1`.
+        let (next, overflow) = locked.addingReportingOverflow(1)
+        guard !overflow, next <= Schema.counterCeiling else {
+            throw PostgresError(
+                sqlState: "22023",
+                message:
+                    "board “\(url.board)” cannot take another change: its version (\(locked)) is at the ceiling (\(Schema.counterCeiling)); it was written outside Lanes. Nothing was changed; its owner can copy it to a new board (lanes copy URL NEW-URL)"
+            )
+        }
         var tx = CommitWork(
-            db: db, boardID: boardID, seq: locked + 1, me: db.user,
+            db: db, boardID: boardID, seq: next, me: db.user,
             seenCard: { [unowned self] in self.mirror.cards[$0] }, seenColumns: mirror.columns,
             baseColumns: baseColumnIDs(base), diff: diff, base: base, ours: ours)
         try tx.run()

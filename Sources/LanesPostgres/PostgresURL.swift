@@ -14,6 +14,9 @@ public struct PostgresURL: Hashable, Sendable, CustomStringConvertible {
 
     public var description: String { display }
 
+    /// `text` with any password a connection string in it spells taken out (for messages).
+    public static func withoutPasswords(_ text: String) -> String { Masking.mask(text) }
+
     /// Whether `s` is a PostgreSQL URL rather than a board file's path.
     public static func isURL(_ s: String) -> Bool {
         s.hasPrefix("postgresql://") || s.hasPrefix("postgres://")
@@ -95,14 +98,24 @@ enum Masking {
                 if searchFrom >= out.endIndex { break }
             }
         }
-        // password=… in a query or a key=value string.
-        var result = ""
-        var rest = Substring(out)
-        while let r = rest.range(of: "password=") {
-            result += rest[..<r.upperBound] + "***"
-            let tail = rest[r.upperBound...]
-            rest = tail[(tail.firstIndex(where: { $0 == "&" || $0 == " " }) ?? tail.endIndex)...]
+        // password=… in a query or a key=value string, in any case (libpq's keywords are case-sensitive,
+        // but a refusal that quotes the text must not print what the user meant as a password).
+        let bytes = Array(out.utf8)
+        let key = Array("password=".utf8)
+        var result: [UInt8] = []
+        var i = 0
+        while i < bytes.count {
+            if i + key.count <= bytes.count,
+                zip(bytes[i..<i + key.count], key).allSatisfy({ ($0 | 0x20) == $1 || $0 == $1 })
+            {
+                result += bytes[i..<i + key.count] + Array("***".utf8)
+                i += key.count
+                while i < bytes.count && bytes[i] != UInt8(ascii: "&") && bytes[i] != UInt8(ascii: " ") { i += 1 }
+            } else {
+                result.append(bytes[i])
+                i += 1
+            }
         }
-        return result + rest
+        return String(decoding: result, as: UTF8.self)
     }
 }

@@ -12,7 +12,9 @@ enum Schema {
     /// Serialises first-time set-up between clients: pg_advisory_xact_lock's key ("lanes" in ASCII).
     static let migrationLock: Int64 = 0x6C61_6E65_73
 
-    static let migrations: [String] = [migration1, migration2, migration3, migration4, migration5, migration6]
+    static let migrations: [String] = [
+        migration1, migration2, migration3, migration4, migration5, migration6, migration7,
+    ]
 
     static var latest: Int { migrations.count }
 

@@ -56,6 +56,7 @@ struct Lanes: ParsableCommand {
         do {
             var command = try parseAsRoot()
             try command.run()
+            for note in StorageNotes.take() { errorLine("lanes: " + note) }
         } catch let error as ParseError {
             fail(error)
         } catch let error as CommandError {
@@ -74,6 +75,7 @@ struct Lanes: ParsableCommand {
             // Usage errors exit 2 like other bad input; help, versions and completion scripts go their usual way.
             guard exitCode(for: error) == .validationFailure else { exit(withError: error) }
             errorLine(fullMessage(for: error))
+            for note in afterError { errorLine("lanes: " + note) }
             Foundation.exit(2)
         }
     }
@@ -116,9 +118,14 @@ struct Lanes: ParsableCommand {
 
     private static func fail(_ error: any Error) -> Never {
         let (message, status) = CommandError.report(error)
+        for note in StorageNotes.take() { errorLine("lanes: " + note) }
         errorLine(message)
+        for note in afterError { errorLine("lanes: " + note) }
         Foundation.exit(status)
     }
+
+    /// Said after the error that ends the command (set by the command on its way out).
+    nonisolated(unsafe) static var afterError: [String] = []
 }
 
 /// `lanes open [FILE]`, also plain `lanes [FILE]`: the board in the terminal UI.
@@ -137,6 +144,19 @@ struct Open: ParsableCommand {
     var files: [String] = []
 
     func run() throws {
+        do {
+            try open()
+        } catch {
+            // What was typed while the board was read was meant for Lanes: never for the shell
+            // that gets the terminal back now (a stray key there runs as a command).
+            if Typeahead.discardStandardInput() > 0 {
+                Lanes.afterError.append("keys typed while the board was read were discarded")
+            }
+            throw error
+        }
+    }
+
+    private func open() throws {
         // Nothing is read or created before it is known that the board can be shown here.
         if let problem = TerminalCheck.problemHere() { throw CommandError(.badInput, problem.description) }
         var config = AppConfig()

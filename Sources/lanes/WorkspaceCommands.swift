@@ -120,7 +120,7 @@ struct WorkspaceCommand: ParsableCommand {
                     if WorkspaceCommand.holdsPassword(b) {
                         throw CommandError(
                             .badInput,
-                            "\(b.prefix(60))…: the URL holds a password, which would be saved as plain text; leave it out and put it in ~/.pgpass"
+                            "\(PostgresURL.withoutPasswords(b).prefix(60))…: the URL holds a password, which would be saved as plain text; leave it out and put it in ~/.pgpass"
                         )
                     }
                     lines.append(b)

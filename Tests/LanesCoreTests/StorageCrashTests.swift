@@ -120,4 +120,115 @@ import Testing
         }
         print("killAtRandomMoments: \(roundsLeavingTemp) of 40 kills landed before a rename; save ≈ \(saveMicros) µs")
     }
+
+    // MARK: - In-place saves (a hard-linked board), #40
+
+    static let oldInPlace = boardBytes(1, count: 3 * SafeFile.chunkSize + 500)
+    static let newInPlace = boardBytes(2, count: 3 * SafeFile.chunkSize + 99)
+
+    /// Every write of an in-place save: each `pwrite`, the `ftruncate`, the `fsync`, the journal's removal.
+    static let inPlaceSteps: [SafeFile.Step] =
+        stride(from: 0, to: newInPlace.count, by: SafeFile.chunkSize).map { .writeInPlace(offset: $0) }
+        + [.truncateInPlace, .syncInPlace, .removeJournal]
+
+    /// Saves `newInPlace` over the hard-linked `path` in a child stopped and killed at `step`; the
+    /// board's bytes as the kill left them.
+    private func killInPlaceSave(at step: SafeFile.Step, path: String) throws -> [UInt8]? {
+        let channel = makePipe()
+        let new = Self.newInPlace
+        let child = forkChild {
+            close(channel.read)
+            let writeEnd = channel.write
+            SafeFile.$faultInjector.withValue({ current, _ in
+                if current == step {
+                    var reached: UInt8 = 1
+                    _ = write(writeEnd, &reached, 1)
+                    while true { pause() }
+                }
+                return nil
+            }) {
+                _ = try? SafeFile.writeAtomically(new, to: path, expecting: nil)
+            }
+            var missed: UInt8 = 0
+            _ = write(writeEnd, &missed, 1)
+        }
+        close(channel.write)
+        defer { close(channel.read) }
+        let report = readByte(channel.read)
+        killAndReap(child)
+        try #require(report == 1, "the child reached \(step) and stopped there")
+        return contents(of: path)
+    }
+
+    /// Killed at any write of an in-place save, the next read of the board finishes the save from
+    /// the journal: both names hold the new board, never new bytes followed by old ones; the file
+    /// as found is kept beside it, said in words, and the journal is never deleted unread.
+    @Test(arguments: inPlaceSteps)
+    func killAtEveryWriteOfAnInPlaceSave(_ step: SafeFile.Step) throws {
+        let folder = ScratchFolder(); defer { folder.remove() }
+        let path = folder.file("board.md")
+        let other = folder.file("other-name.md")
+        try SafeFile.writeAtomically(Self.oldInPlace, to: path, expecting: nil)
+        #expect(link(path, other) == 0)
+
+        let found = try #require(try killInPlaceSave(at: step, path: path))
+        #expect(folder.entries().contains(".board.md.lanes-saving"), "the journal outlives the kill")
+        if ![.writeInPlace(offset: 0), .syncInPlace, .removeJournal].contains(step) {
+            #expect(found != Self.oldInPlace && found != Self.newInPlace, "the kill left a torn board at \(step)")
+        }
+
+        let (loaded, notes) = try StorageNotes.collecting { try FileBoardStore.load(path) }
+        let loadedNew = loaded.board == (try BoardFormat.parse(Self.newInPlace, file: "new")).board
+        #expect(loadedNew, "the board read is the new one")
+        #expect(contents(of: path) == Self.newInPlace ? true : false, "the board holds the new bytes")
+        #expect(contents(of: other) == Self.newInPlace ? true : false, "the other name sees the same board")
+        #expect(lstatOrNil(path)!.st_ino == lstatOrNil(other)!.st_ino)
+        if found == Self.newInPlace {
+            #expect(notes.isEmpty, "a save that had written everything needs no words: \(notes)")
+            #expect(folder.entries() == ["board.md", "other-name.md"])
+        } else {
+            #expect(notes.count == 1 && notes[0].contains("was interrupted"), "\(notes)")
+            #expect(folder.entries() == [".board.md.lanes-interrupted", "board.md", "other-name.md"])
+            let kept = contents(of: folder.file(".board.md.lanes-interrupted")) == found
+            #expect(kept, "the file as found is kept")
+        }
+    }
+
+    /// A save after the kill (another Lanes process, or the next command) finishes the dead save
+    /// first and merges with the board it leaves; the journal is not replaced unread.
+    @Test func aCommitAfterAKilledInPlaceSaveFinishesItFirst() throws {
+        let folder = ScratchFolder(); defer { folder.remove() }
+        let path = folder.file("board.md")
+        try SafeFile.writeAtomically(Self.oldInPlace, to: path, expecting: nil)
+        #expect(link(path, folder.file("other-name.md")) == 0)
+        let store = FileBoardStore.unread(path)
+        store.quietPeriod = 0
+        let before = try store.load()
+
+        _ = try killInPlaceSave(at: .writeInPlace(offset: SafeFile.chunkSize), path: path)
+        var ours = before
+        ours.columns[0].cards.append(Card(id: .fresh(), title: "added after the crash"))
+        let (outcome, notes) = try StorageNotes.collecting { try store.commit(base: before, ours: ours) }
+        #expect(notes.count == 1 && notes[0].contains("was interrupted"), "\(notes)")
+        var expected = try BoardFormat.parse(Self.newInPlace, file: "new").board
+        expected.columns[0].cards.append(Card(id: .fresh(), title: "added after the crash"))
+        let saved = try FileBoardStore.load(path).board
+        #expect(saved.columns.map { $0.cards.map(\.title) } == expected.columns.map { $0.cards.map(\.title) })
+        #expect(outcome.board.columns.map { $0.cards.map(\.title) } == expected.columns.map { $0.cards.map(\.title) })
+        #expect(!folder.entries().contains(".board.md.lanes-saving"))
+    }
+
+    /// A save of a hard-linked board killed while writing its temp file leaves that file; the next
+    /// (in-place) save removes it, as a rename save always did.
+    @Test func theNextInPlaceSaveRemovesADeadSavesTempFile() throws {
+        let folder = ScratchFolder(); defer { folder.remove() }
+        let path = folder.file("board.md")
+        try SafeFile.writeAtomically(Self.oldInPlace, to: path, expecting: nil)
+        #expect(link(path, folder.file("other-name.md")) == 0)
+        _ = try killInPlaceSave(at: .write(offset: SafeFile.chunkSize), path: path)
+        #expect(folder.entries().contains { $0.hasPrefix(".board.md.lanes-tmp-") }, "the kill left a temp file")
+        try SafeFile.writeAtomically(Self.newInPlace, to: path, expecting: nil)
+        #expect(folder.entries() == ["board.md", "other-name.md"])
+        #expect(contents(of: folder.file("other-name.md")) == Self.newInPlace ? true : false)
+    }
 }

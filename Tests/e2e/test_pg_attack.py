@@ -25,6 +25,9 @@ from pg_helpers import board_url, psql_bin
 REPO = Path(__file__).resolve().parents[2]
 DB = "attack"
 
+# The highest version or seq the server takes (Schema.counterCeiling, migration 7).
+COUNTER_CEILING = 1 << 62
+
 ROLES = {"no grant": "dave", "member": "bob", "member --can-grant": "carol", "owner": "alice"}
 KINDS = list(ROLES)
 
@@ -259,7 +262,7 @@ def attempts(pg, ids) -> list[Attempt]:
 
         # INSERT: the row's required columns, then each other column added to them.
         required = [c for c in cols if c["required"]]
-        def insert(extra):
+        def insert(extra, override=None):
             rec = {}
             for c in required + ([extra] if extra else []):
                 v = row.get(c["name"])
@@ -267,6 +270,7 @@ def attempts(pg, ids) -> list[Attempt]:
                 rec[c["name"]] = fresh_value(c) if fresh_needed else v
             if rel == "members":
                 rec["role"] = "dave"
+            rec.update(override or {})
             names = ", ".join(rec)
             return f"INSERT INTO {t} ({names}) SELECT {names} FROM json_populate_record(NULL::{t}, {literal(json.dumps(rec))})"
         out.append(Attempt(f"INSERT {rel}", insert(None), capability(rel, "INSERT")))
@@ -274,6 +278,10 @@ def attempts(pg, ids) -> list[Attempt]:
             if c["required"]:
                 continue
             out.append(Attempt(f"INSERT {rel} setting {c['name']}", insert(c), capability(rel, "INSERT", c["name"])))
+        for c in cols:
+            if c["name"] in ("version", "seq") and c["type"] == "bigint" and capability(rel, "INSERT", c["name"]) != "nobody":
+                big = insert(None if c["required"] else c, {c["name"]: 9223372036854775807})
+                out.append(Attempt(f"INSERT {rel} setting {c['name']} to 2^63 - 1", big, "nobody"))
 
         # UPDATE of each column, to a value it does not hold.
         for c in cols:
@@ -304,6 +312,14 @@ def attempts(pg, ids) -> list[Attempt]:
                 new = name
             target_rows = where + (" AND role = 'bob'" if rel == "members" else "") + where_one
             out.append(Attempt(f"UPDATE {rel}.{name}", f"UPDATE {t} SET {name} = {new} {target_rows}", capability(rel, "UPDATE", name)))
+            # Counters a member may write (#40): never past the server's ceiling (a client's `+ 1` trapped
+            # on 2^63 - 1), and a board's version never back (screens read the rows above the one they hold).
+            if name in ("version", "seq") and typ == "bigint" and capability(rel, "UPDATE", name) != "nobody":
+                for label, value in (("to 2^63 - 1", "9223372036854775807"), ("past 2^62", str(COUNTER_CEILING + 1)),
+                                     ("to -1", "-1")):
+                    out.append(Attempt(f"UPDATE {rel}.{name} {label}", f"UPDATE {t} SET {name} = {value} {target_rows}", "nobody"))
+                if rel == "boards":
+                    out.append(Attempt(f"UPDATE {rel}.{name} back", f"UPDATE {t} SET {name} = {name} - 1 {target_rows}", "nobody"))
 
     # Rows pointing at another board's rows: C is alice's too (she sees both), still refused.
     out.append(Attempt("INSERT card of A into a column of C",
@@ -418,7 +434,8 @@ def why(detail: str) -> str:
     d = detail.lower()
     for needle, short in (("permission denied", "priv"), ("no privileges were granted", "priv"), ("must be owner", "owner"),
                           ("only the owner of board", "trigger"), ("row-level security", "rls"), ("foreign key", "fk"),
-                          ("0 rows", "rls"), ("answered", "nothing"), ("trigger functions", "trigger fn")):
+                          ("0 rows", "rls"), ("answered", "nothing"), ("trigger functions", "trigger fn"),
+                          ("violates check constraint", "check"), ("only rises", "trigger")):
         if needle in d:
             return f"({short})"
     return f"({detail[:12]})"
@@ -546,3 +563,24 @@ def test_the_owners_commands_and_bad_input_from_the_command_line(pg, target, lan
     code, words = run("restore", board("dave"), "--list")
     assert code == 2 and "role dave has no access to board \"A\"" in words
     assert state() == before
+
+
+def test_no_value_a_member_writes_in_the_counters_crashes_a_client(pg, target, lanes_bin, tmp_path):
+    """#40: `UPDATE lanes.boards SET version = 9223372036854775807` made every client's next commit
+    trap (SIGILL). Now the server refuses it, and at the highest version it takes, a command is
+    refused in words (exit 1 or 2) with the board as it was."""
+    f = tmp_path / "board.md"
+    f.write_text(BOARD)
+    assert lanes(lanes_bin, "copy", str(f), url(pg, "alice", "D")).returncode == 0
+    assert lanes(lanes_bin, "grant", url(pg, "alice", "D"), "bob").returncode == 0
+    d = int(psql(pg, "postgres", "SELECT id FROM lanes.boards WHERE name = 'D'"))
+    done = pg_helpers.psql_run(pg, "bob", f"UPDATE lanes.boards SET version = 9223372036854775807 WHERE id = {d}", DB)
+    if done.returncode != 0:
+        assert "violates check constraint" in done.stderr, done.stderr
+        psql(pg, "bob", f"UPDATE lanes.boards SET version = {COUNTER_CEILING} WHERE id = {d}")
+    before = lanes(lanes_bin, "show", url(pg, "alice", "D")).stdout
+    for role, args in (("alice", ("add", "--column", "To do", "A new card")), ("bob", ("move", "Write docs", "--to", "Done"))):
+        r = lanes(lanes_bin, args[0], url(pg, role, "D"), *args[1:])
+        assert r.returncode in (1, 2), f"{args[0]} as {role}: exit {r.returncode} {r.stderr}"
+        assert "at the ceiling" in r.stderr, r.stderr
+    assert lanes(lanes_bin, "show", url(pg, "alice", "D")).stdout == before

@@ -260,6 +260,35 @@ public enum BoardFormat {
         return writer.finish()
     }
 
+    /// Obsidian boards whose cards are checked by reading the written file back before it is saved
+    /// (`changedReading`): those with lines after a lane's list, or of at most this many cards.
+    static let readBackCardLimit = 20_000
+
+    /// Why `bytes`, written for `board`, would not read back as its cards (a lane's list emptied so
+    /// that lines after it become its first list, a card that joins the lines after a list), or nil
+    /// when it reads back as written or is not checked. Obsidian only: its lanes hold verbatim
+    /// lines (`afterList`) whose reading depends on the cards around them; taskell has none.
+    static func changedReading(_ bytes: [UInt8], board: Board, info: BoardFileInfo) -> String? {
+        guard info.dialect == .obsidian else { return nil }
+        let verbatimAfterLists = info.columnSpacing.values.contains { $0.afterList != nil }
+        guard verbatimAfterLists || board.cardCount <= readBackCardLimit else { return nil }
+        guard let back = try? parse(bytes, file: "check") else { return "it would not read back as a board" }
+        for (k, column) in board.columns.enumerated() {
+            guard k < back.board.columns.count else { return "lane “\(column.title)” would be lost" }
+            let got = back.board.columns[k].cards.map(\.title)
+            let want = column.cards.map(\.title)
+            if got == want { continue }
+            if let extra = got.first(where: { !want.contains($0) }) {
+                return "lines after the list of lane “\(column.title)” would read as a card (“\(extra)”)"
+            }
+            if let lost = want.first(where: { !got.contains($0) }) {
+                return "card “\(lost)” of lane “\(column.title)” would no longer read as a card"
+            }
+            return "the cards of lane “\(column.title)” would read in another order"
+        }
+        return back.board.columns.count == board.columns.count ? nil : "it would read with other lanes"
+    }
+
     /// A fresh file in that dialect, in the style its tool writes.
     public static func serialize(_ board: Board, as dialect: BoardDialect) -> String {
         serialize(board, info: BoardFileInfo(dialect: dialect))

@@ -48,6 +48,8 @@ public final class FileBoardStore: BoardStore {
         store: FileBoardStore, board: Board, created: Bool
     ) {
         let (rules, rulesFP) = try AcceptRules.read(AcceptRules.sidecarPath(forBoard: path))
+        try SafeFile.finishInterruptedSaveNoting(path)
+        try settle(path)
         let loaded: (bytes: [UInt8], fingerprint: FileFingerprint)
         do {
             loaded = try SafeFile.read(path)
@@ -101,6 +103,8 @@ public final class FileBoardStore: BoardStore {
         /// Reads an existing board file and its rules; nil when the file is missing (then `open` creates it).
         public static func start(_ path: String) throws -> Reading? {
             let (rules, rulesFP) = try AcceptRules.read(AcceptRules.sidecarPath(forBoard: path))
+            try SafeFile.finishInterruptedSaveNoting(path)
+            try settle(path)
             do {
                 let loaded = try SafeFile.read(path)
                 return Reading(
@@ -153,7 +157,7 @@ public final class FileBoardStore: BoardStore {
             let rulesFP = try SafeFile.fingerprint(rulesPath)
             if !board.acceptRules.isDisposable {
                 try SafeFile.writeAtomically(
-                    Array(board.acceptRules.serialized().utf8), to: rulesPath, expecting: rulesFP)
+                    Array(board.acceptRules.serialized().utf8), to: rulesPath, expecting: rulesFP, besideOnly: true)
             } else if rulesFP != nil, unlink(rulesPath) != 0, errno != ENOENT {
                 throw StorageError.writeFailed(path: rulesPath, reason: POSIX.message(errno))
             }
@@ -162,6 +166,8 @@ public final class FileBoardStore: BoardStore {
 
     /// Reads a board and its accept rules without keeping a store (read-only commands).
     public static func load(_ path: String) throws -> (board: Board, info: BoardFileInfo) {
+        try SafeFile.finishInterruptedSaveNoting(path)
+        try settle(path)
         let (bytes, _) = try SafeFile.read(path)
         var (board, info) = try BoardFormat.parse(bytes, file: path)
         board.acceptRules = try AcceptRules.read(AcceptRules.sidecarPath(forBoard: path)).rules
@@ -219,6 +225,11 @@ public final class FileBoardStore: BoardStore {
     /// The read–merge–write of `commit`, under the write lock.
     private func mergeAndWrite(base: Board, ours: Board) throws -> CommitOutcome {
         var mustRead = false
+        // A save another process left half done is finished first (the board it leaves is what we merge with).
+        if let words = try SafeFile.finishInterruptedSave(of: path, lockHeld: true) {
+            StorageNotes.add(words)
+            mustRead = true
+        }
         for _ in 0..<8 {
             // What the files hold now, in our identities.
             var theirs = known
@@ -228,7 +239,7 @@ public final class FileBoardStore: BoardStore {
             var diskRulesFP = rulesFingerprint
             var fileMissing = false
             if mustRead || looksChangedOnDisk() {
-                let disk = try readDisk()
+                let disk = try readDisk(lockHeld: true)
                 diskFP = disk.fingerprint
                 diskRulesFP = disk.rulesFingerprint
                 fileMissing = disk.board == nil
@@ -254,6 +265,14 @@ public final class FileBoardStore: BoardStore {
                 let writtenInfo = theirsInfo.following(theirs, to: result)
                 if fileMissing || !Self.sameFile(result, theirs) {
                     let bytes = Array(BoardFormat.serialize(result, info: writtenInfo, cache: textCache).utf8)
+                    if let why = BoardFormat.changedReading(bytes, board: result, info: writtenInfo) {
+                        // Saved, the file would say something else than the board: refused, the file as it was.
+                        throw StorageError.writeFailed(
+                            path: path,
+                            reason:
+                                "written, \(why), so Obsidian and Lanes would show other cards than the board has; undo the change, or move the lines after that lane's list"
+                        )
+                    }
                     newFP = try SafeFile.writeAtomically(bytes, to: path, expecting: fileMissing ? nil : diskFP)
                 }
                 if result.acceptRules != theirs.acceptRules {
@@ -312,10 +331,18 @@ public final class FileBoardStore: BoardStore {
     /// A board file that was changed less than `quietPeriod` ago is waited for (another program
     /// may be writing it in place), and after parsing, the file is checked again: when it changed
     /// while it was read and parsed, it is read again, so a partial file is never taken for the board.
-    private func readDisk() throws -> Disk {
+    private func readDisk(lockHeld: Bool = false) throws -> Disk {
         let (rules, rulesFP) = try AcceptRules.read(rulesPath)
+        try SafeFile.finishInterruptedSaveNoting(path, lockHeld: lockHeld)
         let deadline = Self.now() + Self.settleLimit
         while true {
+            if Self.openForWriting(path) {
+                // Another program has it open for writing (truncated, not yet written back): what it
+                // holds now is not a board. Wait until it lets go (the next look retries after the limit).
+                guard Self.now() < deadline else { throw StorageError.stillBeingWritten(path: path) }
+                usleep(20_000)
+                continue
+            }
             if case .success(let st) = POSIX.status(path), writtenInPlace(st) {
                 let age = Self.now() - Self.modified(st)
                 if age >= 0 && age < quietPeriod {
@@ -350,8 +377,40 @@ public final class FileBoardStore: BoardStore {
         }
     }
 
+    /// Whether another process has the file open for writing: a read lease (`F_SETLEASE`,
+    /// `F_RDLCK`) is refused exactly then (EAGAIN), and is let go at once. Where leases are not
+    /// allowed (a file of another user without CAP_LEASE, NFS), false: the quiet period is all.
+    /// No owner is set on the descriptor (`F_SETOWN`), so a writer opening it meanwhile sends no
+    /// signal; it waits only until the lease is released, microseconds later.
+    static func openForWriting(_ path: String) -> Bool {
+        #if os(Linux)
+            let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+            guard fd >= 0 else { return false }
+            defer { close(fd) }
+            let setLease: Int32 = 1024  // F_SETLEASE
+            if fcntl(fd, setLease, Int32(F_RDLCK)) == 0 {
+                _ = fcntl(fd, setLease, Int32(F_UNLCK))
+                return false
+            }
+            return errno == EAGAIN
+        #else
+            return false
+        #endif
+    }
+
+    /// Waits until no other program has the board file open for writing (up to `settleLimit`);
+    /// throws `stillBeingWritten` when one still has. Before a board is opened or read whole.
+    static func settle(_ path: String) throws {
+        let deadline = now() + settleLimit
+        while openForWriting(path) {
+            guard now() < deadline else { throw StorageError.stillBeingWritten(path: path) }
+            usleep(20_000)
+        }
+    }
+
     /// Whether the board file's metadata moved from `fp`, or it was changed within the quiet period.
     private func changedSince(_ fp: FileFingerprint) -> Bool {
+        if Self.openForWriting(path) { return true }
         guard case .success(let st) = POSIX.status(path) else { return true }
         if !FileFingerprint(status: st, content: []).sameMetadata(as: fp) { return true }
         guard writtenInPlace(st) else { return false }
@@ -407,7 +466,8 @@ public final class FileBoardStore: BoardStore {
             }
             return nil
         }
-        return try SafeFile.writeAtomically(Array(rules.serialized().utf8), to: rulesPath, expecting: expected)
+        return try SafeFile.writeAtomically(
+            Array(rules.serialized().utf8), to: rulesPath, expecting: expected, besideOnly: true)
     }
 
     /// Whether two boards give the same board file (the rules live in the sidecar).

@@ -31,6 +31,13 @@ enum POSIX {
         return target.contains("/") ? join(directory(of: target), name) : name
     }
 
+    /// Whether two paths name the same folder (same device and inode; false when either is missing).
+    static func sameFolder(_ a: String, _ b: String) -> Bool {
+        guard case .success(let x) = status(a.isEmpty ? "." : a), case .success(let y) = status(b.isEmpty ? "." : b)
+        else { return false }
+        return x.st_dev == y.st_dev && x.st_ino == y.st_ino
+    }
+
     static func join(_ directory: String, _ name: String) -> String {
         directory.hasSuffix("/") ? directory + name : directory + "/" + name
     }

@@ -46,14 +46,24 @@ public enum SafeFile {
     /// A target with several hard links is written in place instead (see `overwriteInPlace`),
     /// so every name keeps seeing the board. A target without any write permission bit is
     /// refused (`readOnly`). Extended attributes and ACLs are not carried over.
+    ///
+    /// `besideOnly`: the file must stay in its own folder: a symlink whose target is in another
+    /// folder is refused in words and nothing is written (a board's settings sidecar,
+    /// which a cloned repository could aim at any file of the user's).
     @discardableResult
-    public static func writeAtomically(_ bytes: [UInt8], to path: String, expecting: FileFingerprint?) throws
-        -> FileFingerprint
-    {
+    public static func writeAtomically(
+        _ bytes: [UInt8], to path: String, expecting: FileFingerprint?, besideOnly: Bool = false
+    ) throws -> FileFingerprint {
         let target: String
         switch POSIX.resolveFinalLinks(path) {
         case .success(let resolved): target = resolved
         case .failure(let error): throw StorageError.writeFailed(path: path, reason: error.message)
+        }
+        if besideOnly, target != path, !POSIX.sameFolder(POSIX.directory(of: path), POSIX.directory(of: target)) {
+            throw StorageError.writeFailed(
+                path: path,
+                reason: "it is a link to \(target), outside its folder; Lanes writes a board's own files only beside it"
+            )
         }
         let name = POSIX.lastComponent(of: target)
         guard !name.isEmpty else {
@@ -136,13 +146,29 @@ public enum SafeFile {
         if let expecting { try check(target, matches: expecting, reportingAs: path) }
         if let original, original.st_nlink > 1 {
             // Renaming would split the hard links: write in place instead. The complete new
-            // content is already synced beside it, kept under a name no cleanup removes, so a
-            // crash during the in-place write leaves the whole new board next to the old name.
+            // content is already synced beside it, kept under a name no cleanup removes
+            // (`.NAME.lanes-saving`, a journal), so a crash during the in-place write leaves the
+            // whole new board next to the torn one, and the next read finishes the save from it
+            // (`finishInterruptedSave`) before anything reads the board.
             let keptPath = POSIX.sidecar(of: target, suffix: ".lanes-saving")
-            if rename(tempPath, keptPath) != 0 { throw fail("", errno) }
+            // link, not rename: a journal a dead save left is never replaced unread.
+            if link(tempPath, keptPath) != 0 {
+                if errno == EEXIST {
+                    throw StorageError.writeFailed(
+                        path: path,
+                        reason:
+                            "an interrupted save left \(POSIX.lastComponent(of: keptPath)) beside it; open the board (or lanes show it) to finish that save first"
+                    )
+                }
+                throw fail("", errno)
+            }
+            unlink(tempPath)
             committed = true
+            syncFolder(folder)  // the journal's name is on disk before the first byte is overwritten
             let result = try overwriteInPlace(target, with: bytes, reportingAs: path)
+            if case .fail(let code)? = inject(.removeJournal, keptPath) { throw fail("", code) }
             unlink(keptPath)
+            removeStaleTemps(in: folder, for: name)
             return result
         }
         if rename(tempPath, target) != 0 { throw fail("", errno) }
@@ -151,6 +177,67 @@ public enum SafeFile {
         if inject(.syncFolder, tempPath) == nil { syncFolder(folder) }
         removeStaleTemps(in: folder, for: name)
         return FileFingerprint(status: written, content: bytes)
+    }
+
+    // MARK: - Interrupted in-place saves
+
+    /// Finishes a save that was writing `path` in place when its process died, from the journal
+    /// `.NAME.lanes-saving` it left beside the file; the words that say so, nil when there was none.
+    ///
+    /// Called before a board is read. The journal exists only while a save holds the `WriteLock`
+    /// (between its rename and the end of the in-place write), so holding the lock and still
+    /// finding it means its writer died: the board may be new bytes followed by old ones, which
+    /// would read as a valid board. The journal is complete (synced before the first byte was
+    /// overwritten), so the save is written again from it, in place, and then the journal goes.
+    /// The file as it was found is first kept beside it (`.NAME.lanes-interrupted`, never over an
+    /// earlier one) unless it already equals the journal, so nothing is deleted unread. `lockHeld`:
+    /// the caller holds the board's `WriteLock` already.
+    public static func finishInterruptedSave(of path: String, lockHeld: Bool = false) throws -> String? {
+        guard case .success(let target) = POSIX.resolveFinalLinks(path) else { return nil }
+        let journal = POSIX.sidecar(of: target, suffix: ".lanes-saving")
+        guard case .success = POSIX.linkStatus(journal) else { return nil }  // the usual case: one lstat
+        if !lockHeld { return try WriteLock.holding(target) { try finishInterruptedSave(of: path, lockHeld: true) } }
+        guard case .success(let journalStatus) = POSIX.linkStatus(journal) else { return nil }  // its writer finished
+        let name = POSIX.lastComponent(of: target)
+        let journalName = POSIX.lastComponent(of: journal)
+        guard POSIX.isRegular(journalStatus) else {
+            throw StorageError.unreadable(
+                path: path, reason: "\(journalName) beside it is not a regular file; move it away and try again")
+        }
+        let saved: [UInt8]
+        do { saved = try read(journal).bytes } catch {
+            throw StorageError.unreadable(
+                path: path,
+                reason:
+                    "a save of it was interrupted and its journal \(journalName) cannot be read (\(error)); it is kept")
+        }
+        let found: [UInt8]
+        do { found = try read(target).bytes } catch StorageError.notFound { found = [] }
+        if found == saved {
+            // The save had written everything; only the journal's removal was missing.
+            unlink(journal)
+            removeStaleTemps(in: POSIX.directory(of: target), for: name)
+            return nil
+        }
+        var kept = POSIX.sidecar(of: target, suffix: ".lanes-interrupted")
+        var n = 1
+        while case .success = POSIX.linkStatus(kept) {
+            n += 1
+            kept = POSIX.sidecar(of: target, suffix: ".lanes-interrupted-\(n)")
+        }
+        try writeAtomically(found, to: kept, expecting: nil)
+        var linked = false
+        if case .success(let st) = POSIX.status(target) { linked = st.st_nlink > 1 }
+        if linked {
+            _ = try overwriteInPlace(target, with: saved, reportingAs: path)
+        } else {
+            // No longer hard-linked (or gone): an ordinary atomic save gives the same bytes.
+            try writeAtomically(saved, to: target, expecting: nil)
+        }
+        unlink(journal)
+        removeStaleTemps(in: POSIX.directory(of: target), for: name)
+        return
+            "A save of \(path) was interrupted (its process ended while writing it in place); Lanes finished it from \(journalName). The file as it was found is kept in \(POSIX.lastComponent(of: kept))."
     }
 
     // MARK: - Test hooks
@@ -163,6 +250,12 @@ public enum SafeFile {
         /// Before the last `expecting` check and the rename.
         case rename
         case syncFolder
+        /// Writing in place (a hard-linked file): before each `pwrite(2)` at `offset`, before the
+        /// `ftruncate(2)`, before the `fsync(2)`, and before the journal `.NAME.lanes-saving` is deleted.
+        case writeInPlace(offset: Int)
+        case truncateInPlace
+        case syncInPlace
+        case removeJournal
     }
 
     enum Fault: Sendable, Equatable {
@@ -197,8 +290,14 @@ public enum SafeFile {
         defer { close(fd) }
         var offset = 0
         while offset < bytes.count {
-            let n = bytes.withUnsafeBytes {
-                pwrite(fd, $0.baseAddress! + offset, min(chunkSize, $0.count - offset), off_t(offset))
+            let n: Int
+            if case .fail(let code)? = inject(.writeInPlace(offset: offset), target) {
+                n = -1
+                errno = code
+            } else {
+                n = bytes.withUnsafeBytes {
+                    pwrite(fd, $0.baseAddress! + offset, min(chunkSize, $0.count - offset), off_t(offset))
+                }
             }
             if n < 0 && errno == EINTR { continue }
             guard n > 0 else {
@@ -210,8 +309,14 @@ public enum SafeFile {
             }
             offset += n
         }
+        if case .fail(let code)? = inject(.truncateInPlace, target) {
+            throw StorageError.writeFailed(path: path, reason: "truncating: \(POSIX.message(code))")
+        }
         guard ftruncate(fd, off_t(bytes.count)) == 0 else {
             throw StorageError.writeFailed(path: path, reason: "truncating: \(POSIX.message(errno))")
+        }
+        if case .fail(let code)? = inject(.syncInPlace, target) {
+            throw StorageError.writeFailed(path: path, reason: POSIX.message(code))
         }
         while fsync(fd) != 0 {
             if errno != EINTR { throw StorageError.writeFailed(path: path, reason: POSIX.message(errno)) }

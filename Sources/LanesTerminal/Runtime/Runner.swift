@@ -59,6 +59,9 @@ public final class AppRunner {
     public private(set) var unsavedAtSignal: Int32?
     /// What to say on stderr once the terminal is restored.
     private var farewell: [String] = []
+    /// Set when `E`'s editor has run: input read after it in the same pass, and what was typed
+    /// while it ran, is thrown away rather than taken as commands (`discarded` counts it).
+    private var afterEditor: (ran: Bool, discarded: Int) = (false, 0)
     /// Wakes the loop when any worker reports (an epoll descriptor over them all), or the one worker's own.
     private var wakeDescriptor: Int32?
     private var ownsWakeDescriptor = false
@@ -161,6 +164,8 @@ public final class AppRunner {
         makeWakeDescriptor()
         workspace.resize(device.size)
         while true {
+            // Said on the screen (an interrupted save that opening or refreshing a board finished).
+            for note in StorageNotes.take() { workspace.boards[workspace.active].setStatus(DisplayText.safe(note)) }
             let t = now()
             workspace.tick(now: t)
             workspace.render(into: &buffer, now: t)
@@ -193,6 +198,10 @@ public final class AppRunner {
             for input in device.wait(timeout: timeout, wakingOn: wakeDescriptor) {
                 switch input {
                 case .bytes(let bytes):
+                    if afterEditor.ran {
+                        afterEditor.discarded += bytes.count
+                        continue
+                    }
                     if let rest = restOfFirstBoard {
                         // Acted on once the whole board is in (`takeRest`); said at once.
                         rest.hold(bytes)
@@ -201,6 +210,10 @@ public final class AppRunner {
                     }
                     for h in hosts { h.pacing.input(at: now()) }
                     for event in decoder.feed(bytes, now: now()) where ending == nil {
+                        if afterEditor.ran {
+                            afterEditor.discarded += 1
+                            continue
+                        }
                         ending = handle(workspace.handle(event, now: now()))
                     }
                 case .resized(let size):
@@ -213,6 +226,7 @@ public final class AppRunner {
                 }
                 if ending != nil { break }
             }
+            if afterEditor.ran { sayDiscardedAfterEditor() }
             let after = now()
             if let d = decoder.deadline, after >= d {
                 for event in decoder.flush(now: after) where ending == nil {
@@ -486,8 +500,13 @@ public final class AppRunner {
             for h in hosts { h.pacing.input(at: now()) }
             var ending: Ending?
             for event in decoder.feed(held, now: now()) where ending == nil {
+                if afterEditor.ran {
+                    afterEditor.discarded += 1
+                    continue
+                }
                 ending = handle(workspace.handle(event, now: now()))
             }
+            if afterEditor.ran { sayDiscardedAfterEditor() }
             return ending
         case .failure(let error):
             loadFailure = error
@@ -612,6 +631,18 @@ public final class AppRunner {
         return true
     }
 
+    /// Ends the pass after `E`'s editor: what was thrown away is said after the edit's own words.
+    private func sayDiscardedAfterEditor() {
+        let discarded = afterEditor.discarded
+        afterEditor = (false, 0)
+        guard discarded > 0 else { return }
+        let shown = workspace.active
+        let words = workspace.boards[shown].status
+        workspace.boards[shown].setStatus(
+            (words.isEmpty ? "" : words + ". ")
+                + "Keys typed while the editor ran were discarded, not taken as commands")
+    }
+
     private func editExternally(_ id: ItemID) {
         let shown = workspace.active
         guard let path = app.board.indexPath(for: id) else { return }
@@ -643,6 +674,8 @@ public final class AppRunner {
             // `exec`: the editor takes the shell's place, so no shell stays between that a Ctrl-\ would end.
             outcome = ForegroundProgram.run("exec \(editor) \(shellQuote(file.path))")
         }
+        // What was typed while the editor ran was meant for it (or typed blind): never a command here.
+        afterEditor = (true, device.discardTypeahead())
         device.invalidate()
         if let complaint = ForegroundProgram.complaint(outcome, editor: editor) {
             workspace.boards[shown].setStatus(DisplayText.safe(complaint))
@@ -670,7 +703,26 @@ public final class AppRunner {
             }
             workspace.boards[shown].finishExternalEdit(id, edited: parsed)
         } catch {
-            workspace.boards[shown].setStatus("Edit not applied: \(error)")
+            // The text is what the user typed: kept where the status says, never deleted unread.
+            workspace.boards[shown].setStatus(DisplayText.safe(keepUnparsedEdit(edited, error: error)))
+        }
+    }
+
+    /// Keeps an edited card that does not read as a card in the recovery folder; the words that say so.
+    private func keepUnparsedEdit(_ text: String, error: any Error) -> String {
+        let first = recovery.suggestedPath(for: "card-edit")
+        var path = first
+        var n = 1
+        while FileManager.default.fileExists(atPath: path) {  // never over an earlier one
+            n += 1
+            path = String(first.dropLast(3)) + "-\(n).md"
+        }
+        do {
+            try recovery.prepareFolder(for: path)
+            try SafeFile.writeAtomically(Array(text.utf8), to: path, expecting: nil)
+            return "Edit not applied: \(error). Your text is kept in \(path); the card is as it was"
+        } catch let keeping {
+            return "Edit not applied: \(error); your text could not be kept either (\(keeping)); the card is as it was"
         }
     }
 }

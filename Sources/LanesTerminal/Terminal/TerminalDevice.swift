@@ -35,11 +35,22 @@ public protocol TerminalDevice: AnyObject {
     func suspendToShell()
     /// Asks for reports of pointer motion with no button held (mode 1003), or stops them.
     func trackAllMotion(_ on: Bool)
+    /// Throws away input typed but not yet read (typed while another program held the terminal);
+    /// how many bytes were thrown away.
+    func discardTypeahead() -> Int
 }
 
 extension TerminalDevice {
     public func suspendToShell() {}
     public func trackAllMotion(_ on: Bool) {}
+    public func discardTypeahead() -> Int { 0 }
+}
+
+/// Input typed at a terminal that no Lanes screen will read (the board could not be opened):
+/// thrown away, so it does not reach the shell as commands.
+public enum Typeahead {
+    /// Discards what is waiting on standard input when it is a terminal; the number of bytes.
+    public static func discardStandardInput() -> Int { TerminalIO.discardTypeahead(0) }
 }
 
 extension TerminalDevice {

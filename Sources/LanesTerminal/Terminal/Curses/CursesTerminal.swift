@@ -367,6 +367,17 @@ public final class CursesTerminal: TerminalDevice {
         if let newSize = syncSize() { pending.append(.resized(newSize)) }
     }
 
+    public func discardTypeahead() -> Int {
+        // Bytes already read but not yet handed out are typed input too.
+        var queued = 0
+        pending.removeAll { input in
+            guard case .bytes(let b) = input else { return false }
+            queued += b.count
+            return true
+        }
+        return queued + TerminalIO.discardTypeahead(inputFD)
+    }
+
     public func suspend(while body: () -> Void) {
         guard state == .running else {
             body()

@@ -33,6 +33,16 @@ enum TerminalIO {
         }
     }
 
+    /// Throws away what was typed on the terminal `fd` and not yet read; how many bytes that was
+    /// (0 when `fd` is no terminal).
+    static func discardTypeahead(_ fd: Int32) -> Int {
+        guard isatty(fd) != 0 else { return 0 }
+        var waiting: Int32 = 0
+        if ioctl(fd, UInt(FIONREAD), &waiting) != 0 { waiting = 0 }
+        tcflush(fd, TCIFLUSH)
+        return Int(max(waiting, 0))
+    }
+
     /// The window's size in cells, from the terminal driver.
     static func windowSize(_ fd: Int32) -> Size? {
         var ws = winsize()
