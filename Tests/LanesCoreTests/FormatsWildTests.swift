@@ -292,18 +292,19 @@ struct FormatsWildTests {
 
     @Test func aHundredThousandSubListLinesParseInLinearTime() throws {
         // Quadratic appends took tens of seconds here; linear takes well under one. Judged by how the
-        // time grows, not by a time (how fast is `make bench`'s to say): four times the lines take about
-        // four times as long when linear and sixteen times when quadratic; each figure is the fastest of
-        // three runs, so a busy moment of the machine does not decide.
+        // time grows, not by a time (how fast is `make bench`'s to say): ten times the lines take about
+        // ten times as long when linear and a hundred times when quadratic; each figure is the fastest
+        // of three runs, so a busy moment of the machine does not decide (4x the lines once measured
+        // 11x under load: cache and allocation, not the algorithm; hence the wide apart sizes).
         func parseTime(_ lines: Int) throws -> Duration {
             var text = Self.head + "## A\n\n- [ ] big\n"
             for k in 0..<lines { text += "\t- [ ] step \(k)\n" }
             let clock = ContinuousClock()
             return try (0..<3).map { _ in try clock.measure { _ = try parseOK(text) } }.min()!
         }
-        let small = try parseTime(25_000)
+        let small = try parseTime(10_000)
         let large = try parseTime(100_000)
-        #expect(large / small < 10, "25,000 lines: \(small), 100,000 lines: \(large)")
+        #expect(large / small < 40, "10,000 lines: \(small), 100,000 lines: \(large)")
     }
 }
 
