@@ -19,6 +19,7 @@ struct FormatsDoorFootprintTests {
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         var checked: [Kind: Int] = [:]
+        var refused = 0
         for k in 0..<700 {
             let bytes = corpus.file()
             let path = dir.appendingPathComponent("f\(k).md").path
@@ -58,7 +59,15 @@ struct FormatsDoorFootprintTests {
                 }
             }
             let outcome = try board.applying(edit, force: true)
-            _ = try store.commit(base: board, ours: outcome.board)
+            do {
+                _ = try store.commit(base: board, ours: outcome.board)
+            } catch StorageError.writeFailed(_, let reason) where reason.contains("would") {
+                // An Obsidian save that would read back as other cards (lines kept after a lane's list
+                // joining it, or a card joining them) is refused in words, the file as it was (#40).
+                #expect(try [UInt8](Data(contentsOf: URL(fileURLWithPath: path))) == bytes, "file \(k): \(reason)")
+                refused += 1
+                continue
+            }
             let written = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
             let before = String(decoding: bytes, as: UTF8.self), after = String(decoding: written, as: UTF8.self)
             let context = "file \(k), \(kind)\n--- before\n\(before)\n--- after\n\(after)"
@@ -122,5 +131,7 @@ struct FormatsDoorFootprintTests {
         for kind in Kind.allCases {
             #expect(checked[kind, default: 0] >= 40, "\(kind) checked \(checked[kind, default: 0]) times")
         }
+        // The refusals stay the exception: most edits of these files are saved and checked above.
+        #expect(refused < 70, "\(refused) of 700 saves refused")
     }
 }
