@@ -34,29 +34,7 @@ import Testing
         let new = boardBytes(2, count: 2 * SafeFile.chunkSize + 99)
         try SafeFile.writeAtomically(old, to: path, expecting: nil)
 
-        let channel = makePipe()
-        let step = point.step
-        let child = forkChild {
-            close(channel.read)
-            let writeEnd = channel.write
-            SafeFile.$faultInjector.withValue({ current, _ in
-                if current == step {
-                    var reached: UInt8 = 1
-                    _ = write(writeEnd, &reached, 1)
-                    while true { pause() }
-                }
-                return nil
-            }) {
-                _ = try? SafeFile.writeAtomically(new, to: path, expecting: nil)
-            }
-            var missed: UInt8 = 0
-            _ = write(writeEnd, &missed, 1)
-        }
-        close(channel.write)
-        defer { close(channel.read) }
-        let report = readByte(channel.read)
-        killAndReap(child)
-        try #require(report == 1, "the child reached \(step) and stopped there")
+        let child = try Self.killSave(of: new, to: path, at: point.step)
 
         #expect(contents(of: path) == (point.expectNewBytes ? new : old))
         let temps = folder.entries().filter { $0 != "board.md" }
@@ -134,8 +112,15 @@ import Testing
     /// Saves `newInPlace` over the hard-linked `path` in a child stopped and killed at `step`; the
     /// board's bytes as the kill left them.
     private func killInPlaceSave(at step: SafeFile.Step, path: String) throws -> [UInt8]? {
+        try Self.killSave(of: Self.newInPlace, to: path, at: step)
+        return contents(of: path)
+    }
+
+    /// Saves `new` to `path` in a forked child that stops when the save reaches `step` and is killed
+    /// there; the child's process id.
+    @discardableResult
+    static func killSave(of new: [UInt8], to path: String, at step: SafeFile.Step) throws -> pid_t {
         let channel = makePipe()
-        let new = Self.newInPlace
         let child = forkChild {
             close(channel.read)
             let writeEnd = channel.write
@@ -157,7 +142,7 @@ import Testing
         let report = readByte(channel.read)
         killAndReap(child)
         try #require(report == 1, "the child reached \(step) and stopped there")
-        return contents(of: path)
+        return child
     }
 
     /// Killed at any write of an in-place save, the next read of the board finishes the save from
