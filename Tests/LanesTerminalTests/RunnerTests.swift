@@ -11,6 +11,9 @@ final class ScriptedTerminal: TerminalDevice {
     var started = false
     var stopped = false
     var onWait: ((Int) -> Void)?
+    /// Checked when the script has run out: while it holds, the terminal idles instead of ending.
+    var idleWhile: (() -> Bool)?
+    private var idleAfterScript = 0
     private var waits = 0
     let size: Size
 
@@ -30,6 +33,12 @@ final class ScriptedTerminal: TerminalDevice {
     func wait(timeout: Double?, wakingOn: Int32?) -> [TerminalInput] {
         onWait?(waits)
         waits += 1
+        // Past the script, idle while `idleWhile` holds (a `q` that waits for a move under way),
+        // up to 200 more waits (the hang guard); then the end of the script is a SIGTERM.
+        if script.isEmpty, idleAfterScript < 200, idleWhile?() == true {
+            idleAfterScript += 1
+            script.append([])
+        }
         guard !script.isEmpty else { return [.terminate(signal: 15)] }
         let step = script.removeFirst()
         if step.isEmpty, let fd = wakingOn {

@@ -116,6 +116,7 @@ private struct Mix: RandomNumberGenerator {
         let runner = AppRunner(
             boards: [try hosted(a, "A.md"), try hosted(b, "B.md")], device: device, environment: ["HOME": run])
         runner.moveJournal = journal
+        device.idleWhile = { [unowned runner] in runner.workspace.moveUnderWay != nil }
         try runner.run()
         withExtendedLifetime(blocker) {}
 
@@ -167,6 +168,7 @@ private struct Mix: RandomNumberGenerator {
         let runner = AppRunner(
             boards: [try hosted(a, "A.md"), try hosted(b, "B.md")], device: device, environment: ["HOME": dir])
         runner.moveJournal = MoveJournal(folder: dir + "/moves")
+        device.idleWhile = { [unowned runner] in runner.workspace.moveUnderWay != nil }
         try runner.run()
         if locked { close(fd) }
         // While A's save waited: the move said so, nothing was moved, and the keys were answered.
