@@ -66,14 +66,11 @@ public struct BoardDocument: Sendable {
         self.history = History(limit: historyLimit)
     }
 
-    /// Applies an edit through the door as one undo step (a refusal changes nothing and records
-    /// nothing); `dialect`: the format the board is stored in (see `Board.applying`).
+    /// Applies an edit through the door as one undo step (a refusal changes nothing and records nothing).
     @discardableResult
-    public mutating func apply(_ edit: BoardEdit, force: Bool = false, dialect: BoardDialect? = nil) throws(EditRefusal)
-        -> EditOutcome
-    {
+    public mutating func apply(_ edit: BoardEdit, force: Bool = false) throws(EditRefusal) -> EditOutcome {
         if let refusal = inTransit.refusal(of: edit, on: board) { throw refusal }
-        let outcome = try board.applying(edit, force: force, dialect: dialect)
+        let outcome = try board.applying(edit, force: force)
         board = outcome.board
         if let inverse = outcome.inverse { history.record(EditStep(label: edit.label, edit: inverse)) }
         return outcome

@@ -257,6 +257,22 @@ public struct Column: Hashable, Sendable, Identifiable {
     }
 }
 
+/// What a board's storage keeps of a card besides its title, due date, description and sub-tasks.
+public struct CardCapacity: Hashable, Sendable {
+    /// A done mark (`- [x]`): Obsidian files and PostgreSQL boards keep it; taskell files do not.
+    public var doneMark: Bool
+    /// Lines the reader did not interpret (`Card.extraLines`): kept verbatim by Obsidian files and
+    /// PostgreSQL; a taskell file keeps them only as description lines.
+    public var extraLines: Bool
+
+    public static let everything = CardCapacity(doneMark: true, extraLines: true)
+    public static let taskell = CardCapacity(doneMark: false, extraLines: false)
+
+    public static func of(_ dialect: BoardDialect) -> CardCapacity {
+        dialect == .taskell ? .taskell : .everything
+    }
+}
+
 /// A Kanban board: ordered columns of cards.
 ///
 /// Equality and hashing look at `columns` and `acceptRules` only: the locator that finds
@@ -269,13 +285,17 @@ public struct Board: Hashable, Sendable {
     /// Which columns may receive cards from which. Not part of the board file: `BoardStore` keeps
     /// them in a sidecar (see `AcceptRules`). Part of the board value, so undo covers them.
     public var acceptRules = AcceptRules()
+    /// What the board's storage keeps of a card (a taskell file has no done mark): the door
+    /// refuses, or reshapes, what it cannot keep. Set by whoever reads the board; not part of the value.
+    public internal(set) var capacity = CardCapacity.everything
     /// Shared by copies; see `CardLocator`.
     let locator = CardLocator()
     /// New on every change of `columns`: lets the locator tell "absent" from "not learned yet".
     private(set) var stamp = BoardStamp.next()
 
-    public init(columns: [Column] = []) {
+    public init(columns: [Column] = [], capacity: CardCapacity = .everything) {
         self.columns = columns
+        self.capacity = capacity
     }
 
     public static func == (a: Board, b: Board) -> Bool {

@@ -89,9 +89,7 @@ struct Edit: ParsableCommand {
 
     func run() throws {
         let changes = self.changes
-        // The door refuses what the file's format cannot hold; a board does not know its file's dialect.
-        let dialect = changes.done != nil ? try BoardLocation.read(board).info.dialect : nil
-        try change(board) { b in try BoardCommands.editCard(&b, card: card, changes, dialect: dialect) }
+        try change(board) { b in try BoardCommands.editCard(&b, card: card, changes) }
     }
 }
 

@@ -25,7 +25,7 @@ extension Open {
         var app = BoardApp(
             board: preview.board, title: "Lanes · \(name)", size: terminalWindowSize(),
             status: RestOfBoard.readingWords(name: name, cards: preview.totalCards), keymap: keymap)
-        app.configure(compact: compact, dialect: preview.dialect)
+        app.configure(compact: compact)
         app.fileCardCounts = preview.cardCounts
         let shown = HostedBoard(
             app: app, tabName: name, storage: nil, boardName: URL(fileURLWithPath: file).standardizedFileURL.path,

@@ -253,7 +253,7 @@ struct Open: ParsableCommand {
         // Made at the terminal's size, so the runner's first resize has nothing to lay out again.
         var app = BoardApp(
             board: o.board, title: "Lanes · \(o.name)", size: terminalWindowSize(), status: status, keymap: keymap)
-        app.configure(compact: compact, dialect: o.info.dialect)
+        app.configure(compact: compact)
         return HostedBoard(
             app: app, tabName: tabName, storage: o.storage, boardName: o.key, copyInfo: o.info,
             flowSource: o.flowSource,

@@ -117,6 +117,32 @@ private struct TwoBoards {
         #expect(try t.board(t.b).columns[1].cards.map(\.title) == ["Delta", "Alpha"])
     }
 
+    /// The target's door knows what its file can keep: a done card is refused by a taskell board
+    /// (both files as they were, no record), and lines only Obsidian keeps arrive as description
+    /// lines, which taskell keeps. Nothing a card carries is dropped on the way.
+    @Test func aTaskellTargetRefusesADoneCardAndKeepsExtraLinesAsDescription() throws {
+        let obsidian =
+            "---\n\nkanban-plugin: basic\n\n---\n\n## To do\n\n- [x] Shipped\n- [ ] Notes\nsome extra line\n\n## Done\n\n"
+        let t = TwoBoards(a: obsidian); defer { t.dir.remove() }
+        #expect(try t.board(t.a).columns[0].cards[1].extraLines.contains("some extra line"))
+        let before = (t.text(t.a), t.text(t.b))
+        do {
+            _ = try t.move("Shipped", from: t.a, to: t.b, column: "Inbox")
+            Issue.record("a done card moved into a taskell file")
+        } catch {
+            #expect(
+                CommandError.report(error).message
+                    == "lanes: “Shipped” is marked done and taskell files have no done mark: nothing changed (mark it not done first)"
+            )
+        }
+        #expect((t.text(t.a), t.text(t.b)) == before)
+        #expect(t.records.isEmpty)
+
+        _ = try t.move("Notes", from: t.a, to: t.b, column: "Inbox")
+        #expect(t.text(t.b) == "## Inbox\n\n- Gamma\n- Notes\n    > some extra line\n\n## Later\n")
+        #expect(try t.board(t.a).columns[0].cards.map(\.title) == ["Shipped"])
+    }
+
     @Test func theTargetsAcceptRuleAppliesByColumnTitle() throws {
         let t = TwoBoards(); defer { t.dir.remove() }
         writeBehindTheBack(Array("accept \"Later\" from \"Doing\"\n".utf8), to: AcceptRules.sidecarPath(forBoard: t.b))

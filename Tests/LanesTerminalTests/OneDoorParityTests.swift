@@ -8,8 +8,8 @@ import Testing
 @Suite("One door: terminal and commands agree")
 struct OneDoorParityTests {
     /// To do [a0 a1 a2] · Doing [b0 b1] (WIP limit 2) · Done [] accepting only from Doing.
-    static func board() -> Board {
-        var b = sampleBoard()
+    static func board(_ capacity: CardCapacity = .everything) -> Board {
+        var b = Board(columns: sampleBoard().columns, capacity: capacity)
         b.columns[1].wipLimit = 2
         b.acceptRules.setSources(["Doing"], for: "Done")
         return b
@@ -244,13 +244,12 @@ struct OneDoorParityTests {
     /// door's, so the terminal and the commands refuse (or make) the edit alike, in the same words.
     @Test(arguments: [BoardDialect.taskell, .obsidian])
     func theDoneMarkIsTheDialectsToRefuse(_ dialect: BoardDialect) throws {
-        var d = AppDriver(board: Self.board(), width: 100)
-        d.app.configure(compact: false, dialect: dialect)
+        var d = AppDriver(board: Self.board(.of(dialect)), width: 100)
         d.key(.char("x"))
-        var b = Self.board()
+        var b = Self.board(.of(dialect))
         let id = b.columns[0].cards[0].id
         var refusal: String?
-        do { try BoardCommands.door(&b, .setDone(id, true), dialect: dialect) } catch { refusal = error.message }
+        do { try BoardCommands.door(&b, .setDone(id, true)) } catch { refusal = error.message }
         #expect(d.app.board == b, "the same board")
         #expect(d.app.board.columns[0].cards[0].done == (dialect == .obsidian))
         if dialect == .taskell {
@@ -271,8 +270,7 @@ struct OneDoorParityTests {
     /// words and the view stays open on the card; on an Obsidian board the card is marked.
     @Test(arguments: [BoardDialect.taskell, .obsidian])
     func theCardViewsDoneKeyGoesThroughTheDoorToo(_ dialect: BoardDialect) {
-        var d = AppDriver(board: Self.board(), width: 100, height: 30)
-        d.app.configure(compact: false, dialect: dialect)
+        var d = AppDriver(board: Self.board(.of(dialect)), width: 100, height: 30)
         d.key(.enter)
         guard case .detail(let open) = d.app.mode else { Issue.record("enter did not open the card"); return }
         d.key(.char("x"))

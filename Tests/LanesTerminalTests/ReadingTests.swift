@@ -186,8 +186,7 @@ import Testing
     }
 
     @Test func taskellSaysItCannotStoreADoneMarkAndRecordsNoUndoStep() {
-        var d = AppDriver(board: sampleBoard())
-        d.app.configure(compact: false, dialect: .taskell)
+        var d = AppDriver(board: Board(columns: sampleBoard().columns, capacity: .taskell))
         d.key(.char("x"))
         #expect(d.app.status.hasPrefix("Taskell files have no done mark"))
         #expect(d.app.revision == 0)

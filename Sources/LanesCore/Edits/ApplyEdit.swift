@@ -7,12 +7,10 @@ extension Board {
     /// accept rules, unique column titles, and what a card or column that vanished means.
     ///
     /// `force` lifts the WIP limits and accept rules (`lanes add --force`, and undo and redo,
-    /// which put back what was there). `dialect` is the format the board is stored in, when
-    /// known: an edit it cannot store is refused (a taskell file has no done mark).
-    public func applying(_ edit: BoardEdit, force: Bool = false, dialect: BoardDialect? = nil) throws(EditRefusal)
-        -> EditOutcome
-    {
-        var door = EditDoor(board: self, force: force, dialect: dialect)
+    /// which put back what was there). What the board's storage cannot keep of a card
+    /// (`capacity`: a taskell file has no done mark) is refused, or kept in a form it can hold.
+    public func applying(_ edit: BoardEdit, force: Bool = false) throws(EditRefusal) -> EditOutcome {
+        var door = EditDoor(board: self, force: force)
         return try door.apply(edit)
     }
 
@@ -60,7 +58,6 @@ extension Board {
 struct EditDoor {
     var board: Board
     let force: Bool
-    let dialect: BoardDialect?
 
     typealias Outcome = EditOutcome
 
@@ -135,6 +132,7 @@ struct EditDoor {
         switch edit {
         case .addCard(var card, let column, let slot, let fallback):
             card.title = try cardTitle(card.title)
+            card = try fitted(card)
             if board.indexPath(for: card.id) != nil { card.id = ItemID.fresh() }
             guard let (s, moved) = landing(column, index: fallback) else {
                 throw refuse(.missingColumn, "the board has no column to add the card to")
@@ -175,11 +173,7 @@ struct EditDoor {
             }
 
         case .setDone(let id, let done):
-            if dialect == .taskell {
-                throw refuse(
-                    .format, "taskell files have no done mark: nothing changed (move the card to a done column instead)"
-                )
-            }
+            if done && !board.capacity.doneMark { throw refuse(.format, Self.noDoneMark) }
             let title = board.indexPath(for: id).map { q(board[$0].title) } ?? "the card"
             return try change(id, seen: nil, words: done ? "Marked \(title) done" : "Marked \(title) not done") {
                 $0.done = done
@@ -214,7 +208,8 @@ struct EditDoor {
             }
 
         case .replaceCard(let edited, let seen):
-            let (card, changes) = TextRules.storable(edited)
+            var (card, changes) = TextRules.storable(edited)
+            card = try fitted(card)
             let words = "Card updated" + (changes.words.map { ": \($0) (each field of a card is one line)" } ?? "")
             return try change(edited.id, seen: seen, words: words) { c in
                 c.title = card.title; c.due = card.due; c.descriptionLines = card.descriptionLines
@@ -534,6 +529,26 @@ struct EditDoor {
                 board: board, inverse: inverses.isEmpty ? nil : .group(inverses), words: words.joined(separator: "; "),
                 focus: focus)
         }
+    }
+
+    static let noDoneMark = "taskell files have no done mark: nothing changed (move the card to a done column instead)"
+
+    /// `card` as this board's storage can keep it: a done mark it has no place for is refused
+    /// (the card stays as it was, wherever it is); lines it would not keep become description lines.
+    func fitted(_ card: Card) throws(EditRefusal) -> Card {
+        var card = card
+        if card.done && !board.capacity.doneMark {
+            throw refuse(
+                .format,
+                "\(q(card.title)) is marked done and taskell files have no done mark: nothing changed (mark it not done first)"
+            )
+        }
+        if !card.extraLines.isEmpty && !board.capacity.extraLines {
+            let kept = card.extraLines.map { $0.trimmingSpaces() }.filter { !$0.isEmpty }
+            card.extraLines = []
+            card.descriptionLines += kept
+        }
+        return card
     }
 
     func fields(_ s: Int) -> ColumnFields {

@@ -32,9 +32,11 @@ extension EditDoor {
                 )
             }
         }
+        var fitting: [Card] = []
+        for card in cards { fitting.append(try fitted(card)) }
         var placed: [Card] = []
         var at = (position ?? count + 1) - 1
-        for var card in cards {
+        for var card in fitting {
             if board.indexPath(for: card.id) != nil { card.id = ItemID.fresh() }
             insert(card, in: t, at: at)
             placed.append(card)

@@ -235,12 +235,13 @@ public enum BoardFormat {
     public static func parse(_ bytes: [UInt8], file: String) throws(ParseError) -> (board: Board, info: BoardFileInfo) {
         let table = LineTable(bytes, file: file)
         let source = Source(bytes: bytes, table: table, file: file)
+        var read: (board: Board, info: BoardFileInfo)
         switch try detectDialect(source) {
-        case .taskell:
-            return try TaskellParser(source).parse()
-        case .obsidian:
-            return try ObsidianParser(source).parse()
+        case .taskell: read = try TaskellParser(source).parse()
+        case .obsidian: read = try ObsidianParser(source).parse()
         }
+        read.board.capacity = .of(read.info.dialect)
+        return read
     }
 
     /// Parses text; see `parse(_:file:)` for bytes.

@@ -131,14 +131,13 @@ public enum BoardCommands {
     }
 
     /// Applies an edit through the door; a refusal becomes the command's error (with `hint` for
-    /// a refusal `--force` would lift); `dialect`: the format the board is stored in.
+    /// a refusal `--force` would lift).
     @discardableResult
     public static func door(
-        _ board: inout Board, _ edit: BoardEdit, force: Bool = false, dialect: BoardDialect? = nil,
-        hint: String = ""
+        _ board: inout Board, _ edit: BoardEdit, force: Bool = false, hint: String = ""
     ) throws(CommandError) -> EditOutcome {
         do {
-            let outcome = try board.applying(edit, force: force, dialect: dialect)
+            let outcome = try board.applying(edit, force: force)
             board = outcome.board
             return outcome
         } catch {

@@ -38,12 +38,10 @@ extension BoardCommands {
     }
 
     /// Applies `changes` to the card `query` names, one edit at a time through the door (in the
-    /// order of the fields above); all or nothing. `dialect`: the file's, for the door's rules of the
-    /// format (a taskell file has no done mark). Returns a one-line summary.
-    public static func editCard(
-        _ board: inout Board, card query: String, _ changes: CardChanges,
-        dialect: BoardDialect? = nil
-    ) throws(CommandError) -> String {
+    /// order of the fields above); all or nothing. Returns a one-line summary.
+    public static func editCard(_ board: inout Board, card query: String, _ changes: CardChanges) throws(CommandError)
+        -> String
+    {
         guard !changes.isEmpty else {
             throw CommandError(
                 .badInput, "nothing to change; give --title, --due, --tag, --description, --done, … (lanes edit --help)"
@@ -58,7 +56,7 @@ extension BoardCommands {
                 card: board[p], column: board.columns[p.section].id, columnIndex: p.section, position: p.item)
         }
         func apply(_ edit: BoardEdit) throws(CommandError) {
-            words.append(try door(&board, edit, dialect: dialect).words)
+            words.append(try door(&board, edit).words)
         }
         if let title = changes.title { try apply(.setTitle(id, title, seen: seen())) }
         if let tags = changes.tags { try apply(.setTags(id, tags, seen: seen())) }

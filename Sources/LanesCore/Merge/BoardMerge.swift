@@ -31,7 +31,9 @@ public enum BoardMerge {
         matching: (ours: Matching, theirs: Matching) = (.identity, .identity)
     ) -> Result {
         var engine = MergeEngine(base: base, ours: ours, theirs: theirs, matching: matching)
-        return engine.run()
+        var result = engine.run()
+        result.board.capacity = ours.capacity
+        return result
     }
 }
 

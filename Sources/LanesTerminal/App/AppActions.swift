@@ -179,7 +179,7 @@ extension BoardApp {
     @discardableResult
     mutating func send(_ edit: BoardEdit, from prompt: PromptMode? = nil, adding more: String = "") -> EditOutcome? {
         do {
-            let outcome = try document.apply(edit, dialect: reading.dialect)
+            let outcome = try document.apply(edit)
             status = DisplayText.safe(outcome.words) + more
             focus(outcome.focus)
             if outcome.changed { changed() }

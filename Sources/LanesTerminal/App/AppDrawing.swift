@@ -67,7 +67,7 @@ extension BoardApp {
         if case .detail(let d) = mode, let path = board.indexPath(for: d.id) {
             CardDetailView.draw(
                 card: board[path], column: board.columns[path.section].title, detail: d, keymap: keymap,
-                storesDoneMark: reading.storesDoneMark, flow: flowLines(for: board[path].id), into: &buf)
+                storesDoneMark: board.capacity.doneMark, flow: flowLines(for: board[path].id), into: &buf)
             buf.cursor = nil
         }
         if case .metrics(let s) = mode {

@@ -133,7 +133,7 @@ extension BoardApp {
         let card = board[path]
         let content = CardDetailView.content(
             card: card, column: board.columns[path.section].title,
-            storesDoneMark: reading.storesDoneMark, width: CardDetailView.innerWidth(size),
+            storesDoneMark: board.capacity.doneMark, width: CardDetailView.innerWidth(size),
             flow: flowLines(for: card.id))
         return CardDetail.Page(card: card, content: content, rows: CardDetailView.visibleRows(size))
     }

@@ -5,10 +5,6 @@ import LanesCore
 struct ReadingState: Sendable {
     /// One row per card instead of boxes.
     var compact = false
-    /// The format the board is stored in, when known: the door refuses what it cannot store.
-    var dialect: BoardDialect?
-    /// Whether the board's dialect stores a card's done mark (taskell has none).
-    var storesDoneMark: Bool { dialect != .taskell }
     /// The card detail a prompt opened from it returns to.
     var returnTo: CardDetail?
     /// The status line shows a page flip's words, which a drag replaces once the pointer is over a column.
@@ -20,9 +16,8 @@ struct ReadingState: Sendable {
 extension BoardApp {
     // MARK: Settings
 
-    /// Sets how the board is shown and the format it is stored in (the door refuses what that cannot store).
-    public mutating func configure(compact: Bool, dialect: BoardDialect) {
-        reading.dialect = dialect
+    /// Sets how the board is shown.
+    public mutating func configure(compact: Bool) {
         if reading.compact != compact { toggleCompact(quiet: true) }
     }
 

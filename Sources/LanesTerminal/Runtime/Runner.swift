@@ -651,7 +651,7 @@ public final class AppRunner {
             workspace.boards[shown].setStatus(DisplayText.safe(refusal.words))
             return
         }
-        let storesDoneMark = app.reading.storesDoneMark
+        let storesDoneMark = app.board.capacity.doneMark
         let text = CardText.render(card, storesDoneMark: storesDoneMark)
         let file: EditorFile
         do {
