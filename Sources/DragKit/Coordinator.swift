@@ -47,15 +47,22 @@ public enum Hover: Hashable, Sendable, CustomStringConvertible {
     case none
     /// A draggable that accepts it, with the exact place it would land.
     case target(DropTarget)
-    /// A draggable that refuses it: no marker, and a release snaps back.
-    case refused(section: Int)
+    /// A draggable that refuses it: no marker, and a release snaps back. `because`: the data
+    /// source's words (nil when the draggable itself refuses).
+    case refused(section: Int, because: String? = nil)
 
     public var section: Int? {
         switch self {
         case .none: nil
         case .target(let t): t.section
-        case .refused(let s): s
+        case .refused(let s, _): s
         }
+    }
+
+    /// The data source's words for a refusal (nil: none, or not refused).
+    public var refusal: String? {
+        if case .refused(_, let why) = self { return why }
+        return nil
     }
 
     public var target: DropTarget? {
@@ -67,7 +74,7 @@ public enum Hover: Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .none: "none"
         case .target(let t): "target \(t)"
-        case .refused(let s): "refused by \(s)"
+        case .refused(let s, let why): "refused by \(s)" + (why.map { ": \($0)" } ?? "")
         }
     }
 }
@@ -125,6 +132,9 @@ public enum DragEvent: Hashable, Sendable {
     case dropped(Drop)
     /// Released where nothing takes the item: it snaps back to `source`.
     case endedOutside(item: ItemID, source: ItemPath, at: Point)
+    /// Released over a place the data source took, but it refused the drop when asked to perform
+    /// it (the data changed meanwhile): nothing changed, the item snaps back to `source`.
+    case dropRefused(item: ItemID, source: ItemPath, at: Point, because: String)
     case cancelled(item: ItemID, source: ItemPath, reason: CancelReason)
 }
 
@@ -240,16 +250,16 @@ public struct DragCoordinator: Sendable {
                 start: start, current: path, location: sample.start, hover: .none, isKeyboard: false,
                 carriedPaths: paths, carriedIDs: carried.isEmpty ? [id] : carried, velocity: sample.velocity)
             events.append(.began(start))
-            events += move(to: sample.location, force: true)
+            events += move(to: sample.location, force: true, dataSource: dataSource)
             return events
         case .changed:
             guard let s = session, !s.isKeyboard else { return [] }
             session!.velocity = sample.velocity
-            return move(to: sample.location, force: false)
+            return move(to: sample.location, force: false, dataSource: dataSource)
         case .ended:
             guard let s = session, !s.isKeyboard else { return [] }
             session!.velocity = sample.velocity
-            var events = move(to: sample.location, force: false)
+            var events = move(to: sample.location, force: false, dataSource: dataSource)
             events += finish(velocity: sample.velocity, dataSource: &dataSource)
             return events
         case .cancelled:
@@ -304,9 +314,9 @@ public struct DragCoordinator: Sendable {
             guard let d = arena.draggable(forSection: goal.section), !d.frame.isEmpty else {
                 return apply(location: s.location, hover: .none, force: true)
             }
-            return moveLifted(toSection: goal.section, index: goal.item, force: true)
+            return moveLifted(toSection: goal.section, index: goal.item, force: true, dataSource: dataSource)
         }
-        return move(to: s.location, force: true)
+        return move(to: s.location, force: true, dataSource: dataSource)
     }
 
     /// The item under a point, if any.
@@ -363,12 +373,13 @@ public struct DragCoordinator: Sendable {
         events.append(.began(start))
         // Where the grabbed item stands, counted among the items the drag does not carry.
         let home = path.item - session!.carriedBefore(path.item, in: path.section)
-        events += moveLifted(toSection: path.section, index: home, force: true)
+        events += moveLifted(toSection: path.section, index: home, force: true, dataSource: dataSource)
         return events
     }
 
-    /// Whether the lifted (or any) item could be dropped at `section`, final `index`; for the
-    /// dragged item, with everything the drag carries (each from its own section).
+    /// Whether the draggable at `section` takes the lifted (or any) item at final `index`; for
+    /// the dragged item, with everything the drag carries (each from its own section). The
+    /// draggable's own answer only: `verdict(toSection:index:dataSource:)` asks the data too.
     public func canDrop(_ item: ItemID, from current: ItemPath, toSection section: Int, index: Int) -> Bool {
         guard let d = arena.draggable(forSection: section) else { return false }
         if let s = session, s.start.item == item, !s.start.carried.isEmpty {
@@ -382,27 +393,51 @@ public struct DragCoordinator: Sendable {
         return d.canAcceptDrop(of: [IncomingItem(item: item, source: current.section)], at: index)
     }
 
-    /// Moves a lifted item to a final index in a section; the ghost sits where it would land.
-    ///
-    /// A section whose frame is empty (a collapsed swimlane cell) is never a target: the call does nothing.
-    public mutating func moveLifted(toSection section: Int, index: Int, force: Bool = false) -> [DragEvent] {
-        guard let s = session, s.isKeyboard, let d = arena.draggable(forSection: section),
-            !d.frame.isEmpty
-        else { return [] }
-        let maxIndex = d.itemCount - s.carriedCount(in: section)
+    /// Whether the drag may land at final `index` of `section`: the draggable's answer, then the
+    /// data source's (with its words). Nil when there is no drag or no such section to land in.
+    public func verdict<D: DragDataSource>(toSection section: Int, index: Int, dataSource: D) -> Hover? {
+        guard let s = session, let d = arena.draggable(forSection: section), !d.frame.isEmpty else { return nil }
+        return hover(at: goal(in: d, index: index, session: s), session: s, dataSource: dataSource)
+    }
+
+    /// The target at final `index` of `d` for the drag: its layout gap and anchor.
+    private func goal(in d: any Draggable, index: Int, session s: Session) -> DropTarget {
+        let maxIndex = d.itemCount - s.carriedCount(in: d.section)
         let final = min(max(0, index), max(0, maxIndex))
         // The layout gap with `final` uncarried items before it.
         var gap = final
-        for p in s.carriedPaths where p.section == section {
+        for p in s.carriedPaths where p.section == d.section {
             if p.item < gap { gap += 1 } else { break }
         }
-        let goal = DropTarget(
-            section: section, index: final, gap: gap,
-            anchor: anchor(in: d, gap: gap, session: s))
-        let hover: Hover =
-            canDrop(s.start.item, from: s.current, toSection: section, index: final)
-            ? .target(goal) : .refused(section: section)
-        session!.lastTarget = goal
+        return DropTarget(section: d.section, index: final, gap: gap, anchor: anchor(in: d, gap: gap, session: s))
+    }
+
+    /// What the drag hovering at `t` is: a target, or refused by the draggable or by the data (with its words).
+    private func hover<D: DragDataSource>(at t: DropTarget, session s: Session, dataSource: D) -> Hover {
+        guard canDrop(s.start.item, from: s.current, toSection: t.section, index: t.index) else {
+            return .refused(section: t.section)
+        }
+        if let why = dataSource.refusal(of: proposal(t, session: s)) { return .refused(section: t.section, because: why) }
+        return .target(t)
+    }
+
+    private func proposal(_ t: DropTarget, session s: Session) -> DropProposal {
+        DropProposal(kind: s.start.kind, items: s.start.kind == .section ? [s.start.item] : s.carriedIDs, target: t)
+    }
+
+    /// Moves a lifted item to a final index in a section; the ghost sits where it would land.
+    ///
+    /// A section whose frame is empty (a collapsed swimlane cell) is never a target: the call does nothing.
+    public mutating func moveLifted<D: DragDataSource>(
+        toSection section: Int, index: Int, force: Bool = false, dataSource: D
+    ) -> [DragEvent] {
+        guard let s = session, s.isKeyboard, let d = arena.draggable(forSection: section),
+            !d.frame.isEmpty
+        else { return [] }
+        let aim = goal(in: d, index: index, session: s)
+        let gap = aim.gap
+        let hover = hover(at: aim, session: s, dataSource: dataSource)
+        session!.lastTarget = aim
         let y: Int
         if gap < d.itemCount {
             y = d.frameOfItem(at: gap).minY
@@ -435,16 +470,16 @@ public struct DragCoordinator: Sendable {
         return nil
     }
 
-    /// The drop target a draggable offers for the ghost at a pointer location, or nil when it refuses.
-    private func target(in d: any Draggable, at p: Point, session s: Session) -> DropTarget? {
+    /// What a draggable offers the ghost at a pointer location: a target, or a refusal.
+    private func offer<D: DragDataSource>(in d: any Draggable, at p: Point, session s: Session, dataSource: D) -> Hover {
         let same = d.section == s.current.section
         let gap = d.gapIndex(ghost: s.start.ghostFrame(at: p), dragged: same ? s.current.item : nil)
         let index = gap - s.carriedBefore(gap, in: d.section)
-        guard canDrop(s.start.item, from: s.current, toSection: d.section, index: index) else { return nil }
-        return DropTarget(section: d.section, index: index, gap: gap, anchor: anchor(in: d, gap: gap, session: s))
+        let t = DropTarget(section: d.section, index: index, gap: gap, anchor: anchor(in: d, gap: gap, session: s))
+        return hover(at: t, session: s, dataSource: dataSource)
     }
 
-    private mutating func move(to p: Point, force: Bool) -> [DragEvent] {
+    private mutating func move<D: DragDataSource>(to p: Point, force: Bool, dataSource: D) -> [DragEvent] {
         guard let s = session else { return [] }
         var hover = Hover.none
         var kept: DropTarget?
@@ -458,24 +493,23 @@ public struct DragCoordinator: Sendable {
                     ? OverlapCandidate(rect: d.frame, priority: d.priority)
                     : OverlapCandidate(rect: .zero, priority: d.priority)
             }
-            var found: DropTarget?
+            var offers: [Int: Hover] = [:]
             let result = overlap.evaluate(pointer: p, dragged: ghost, candidates: candidates) { i in
-                found = target(in: arena.draggables[i], at: p, session: s)
-                return found != nil
+                let o = offer(in: arena.draggables[i], at: p, session: s, dataSource: dataSource)
+                offers[i] = o
+                return o.target != nil
             }
-            if result.target != nil, let t = found {
+            if let i = result.target, let t = offers[i]?.target {
                 hover = .target(t)
                 kept = t
             } else if let r = result.refused.first {
-                hover = .refused(section: arena.draggables[r].section)
+                hover = offers[r] ?? .refused(section: arena.draggables[r].section)
             } else if let last = s.lastTarget, let d = arena.draggable(forSection: last.section),
                 !d.frame.isEmpty, d.frame.insetBy(-gutterTolerance).contains(p)
             {
                 // Resting in the gutter keeps the last valid target, re-asked on every move;
                 // while it refuses it stays kept, so it comes back without a flip to none.
-                hover =
-                    canDrop(s.start.item, from: s.current, toSection: last.section, index: last.index)
-                    ? .target(last) : .refused(section: last.section)
+                hover = self.hover(at: last, session: s, dataSource: dataSource)
                 kept = last
             }
         }
@@ -518,53 +552,35 @@ public struct DragCoordinator: Sendable {
         guard let t = s.hover.target else {
             return [.endedOutside(item: s.start.item, source: s.current, at: s.location)]
         }
+        let vanished: [DragEvent] = [.cancelled(item: s.start.item, source: s.current, reason: .itemVanished)]
+        let drop: Drop
         if s.start.kind == .section {
-            return finishSection(s, target: t, velocity: velocity, dataSource: &dataSource)
-        }
-        if !s.start.carried.isEmpty {
-            guard dataSource.indexPath(for: s.start.item) != nil else {
-                return [.cancelled(item: s.start.item, source: s.current, reason: .itemVanished)]
-            }
-            let moves = GroupDropTransaction(items: s.start.carried, target: t).apply(to: &dataSource)
-            guard let mine = moves.first(where: { $0.item == s.start.item }) else {
-                return [.cancelled(item: s.start.item, source: s.current, reason: .itemVanished)]
-            }
-            return [
-                .dropped(
-                    Drop(
-                        item: s.start.item, from: mine.from, to: mine.to, location: s.location,
-                        velocity: velocity, carried: moves))
-            ]
-        }
-        let transaction = DropTransaction(item: s.start.item, target: t)
-        guard let (from, to) = transaction.apply(to: &dataSource) else {
-            return [.cancelled(item: s.start.item, source: s.current, reason: .itemVanished)]
-        }
-        return [.dropped(Drop(item: s.start.item, from: from, to: to, location: s.location, velocity: velocity))]
-    }
-
-    /// A section dropped by its header: resolved by the identities of the section and its anchor.
-    private mutating func finishSection<D: DragDataSource>(
-        _ s: Session, target t: DropTarget, velocity: Velocity,
-        dataSource: inout D
-    ) -> [DragEvent] {
-        guard let from = dataSource.sectionIndex(for: s.start.item) else {
-            return [.cancelled(item: s.start.item, source: s.current, reason: .itemVanished)]
-        }
-        var to = min(max(0, t.index), max(0, dataSource.numberOfSections - 1))
-        if let a = t.anchor {
-            if let ai = dataSource.sectionIndex(for: a) { to = ai > from ? ai - 1 : ai }
+            guard let (from, to) = proposal(t, session: s).sectionMove(in: dataSource) else { return vanished }
+            let section = s.start.source.section
+            drop = Drop(
+                item: s.start.item, from: ItemPath(section: section, item: from),
+                to: ItemPath(section: section, item: to), location: s.location, velocity: velocity)
+        } else if !s.start.carried.isEmpty {
+            guard dataSource.indexPath(for: s.start.item) != nil else { return vanished }
+            let moves = GroupDropTransaction(items: s.start.carried, target: t).resolve(in: dataSource)
+            guard let mine = moves.first(where: { $0.item == s.start.item }) else { return vanished }
+            drop = Drop(
+                item: s.start.item, from: mine.from, to: mine.to, location: s.location, velocity: velocity,
+                carried: moves)
         } else {
-            to = max(0, dataSource.numberOfSections - 1)
+            guard let (from, to) = DropTransaction(item: s.start.item, target: t).resolve(in: dataSource) else {
+                return vanished
+            }
+            drop = Drop(item: s.start.item, from: from, to: to, location: s.location, velocity: velocity)
         }
-        if from != to { dataSource.performTransaction { $0.moveSection(from: from, to: to) } }
-        let section = s.start.source.section
-        return [
-            .dropped(
-                Drop(
-                    item: s.start.item, from: ItemPath(section: section, item: from),
-                    to: ItemPath(section: section, item: to), location: s.location, velocity: velocity))
-        ]
+        // Dropped where it was: the data source is not asked.
+        guard !drop.isNoOp else { return [.dropped(drop)] }
+        var proposal = proposal(t, session: s)
+        if !drop.carried.isEmpty { proposal.items = drop.carried.map(\.item) }
+        if let why = dataSource.perform(proposal) {
+            return [.dropRefused(item: s.start.item, source: s.current, at: s.location, because: why)]
+        }
+        return [.dropped(drop)]
     }
 }
 
@@ -573,7 +589,5 @@ private struct NoSource: DragDataSource {
     func numberOfItems(inSection section: Int) -> Int { 0 }
     func indexPath(for item: ItemID) -> ItemPath? { nil }
     func item(at indexPath: ItemPath) -> Int? { nil }
-    mutating func moveItem(from: ItemPath, to: ItemPath) {}
-    mutating func insertItem(_ item: Int, at indexPath: ItemPath) {}
-    mutating func deleteItem(at indexPath: ItemPath) {}
+    mutating func perform(_ drop: DropProposal) -> String? { nil }
 }

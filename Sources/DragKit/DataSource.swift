@@ -1,40 +1,66 @@
-/// The model behind the draggables: how drops reach the data (after seed 002's protocol).
+/// The model behind the draggables: what the coordinator reads while a drag goes on, and what it
+/// asks about a drop (after seed 002's protocol).
+///
+/// The coordinator never changes the data: it asks whether a drop may land at a place (while the
+/// drag hovers there) and asks the source to perform it (on release). One answer serves both, so
+/// the marker shown while hovering and the release cannot disagree.
 public protocol DragDataSource {
     associatedtype Item
 
     func numberOfItems(inSection section: Int) -> Int
     func indexPath(for item: ItemID) -> ItemPath?
     func item(at indexPath: ItemPath) -> Item?
-    /// Moves inside one section; `to` is the final index after removal.
-    mutating func moveItem(from: ItemPath, to: ItemPath)
-    mutating func insertItem(_ item: Item, at indexPath: ItemPath)
-    mutating func deleteItem(at indexPath: ItemPath)
-    /// Groups the calls of one drop so they apply, and undo, together.
-    mutating func performTransaction(_ body: (inout Self) -> Void)
     /// For drags of sections themselves (columns by their headers): the section an identity
     /// names now, nil when it has gone (the default: sections cannot be dragged).
     func sectionIndex(for id: ItemID) -> Int?
     var numberOfSections: Int { get }
-    /// Moves a section to a final index (after its removal).
-    mutating func moveSection(from: Int, to: Int)
     /// The identity of the item at a path, when the source can say cheaply (nil: unknown, or none
     /// there). Lets a drag confirm where its carried items still are without searching for them.
     func identity(at path: ItemPath) -> ItemID?
+    /// Why the drop would be refused, in words; nil when it may land. Asked while a drag hovers.
+    func refusal(of drop: DropProposal) -> String?
+    /// Performs the drop as one change; nil when done, else why it was refused (nothing changed).
+    mutating func perform(_ drop: DropProposal) -> String?
 }
 
 extension DragDataSource {
     public func sectionIndex(for id: ItemID) -> Int? { nil }
     public var numberOfSections: Int { 0 }
-    public mutating func moveSection(from: Int, to: Int) {}
     public func identity(at path: ItemPath) -> ItemID? { nil }
+    public func refusal(of drop: DropProposal) -> String? { nil }
 
     /// Where `id` is now: `hint` when the source confirms it is still there, else a search.
     public func indexPath(for id: ItemID, hint: ItemPath) -> ItemPath? {
         identity(at: hint) == id ? hint : indexPath(for: id)
     }
+}
 
-    public mutating func performTransaction(_ body: (inout Self) -> Void) {
-        body(&self)
+/// A drop as the coordinator puts it to the data source: what the drag carries and where it lands.
+public struct DropProposal: Hashable, Sendable {
+    /// Items of the data source, or a section (a column dragged by its header).
+    public var kind: DragItemKind
+    /// The carried items in board order (the dragged one alone for a single drag); for a section, its identity.
+    public var items: [ItemID]
+    /// Where they land: the section, the final index of the first, and the item they go before.
+    public var target: DropTarget
+
+    public init(kind: DragItemKind = .item, items: [ItemID], target: DropTarget) {
+        self.kind = kind
+        self.items = items
+        self.target = target
+    }
+
+    /// For a section drop: the section's index now and its final index, resolved by the identities
+    /// of the section and of the anchor; nil when the section has gone.
+    public func sectionMove<D: DragDataSource>(in dataSource: D) -> (from: Int, to: Int)? {
+        guard kind == .section, let id = items.first, let from = dataSource.sectionIndex(for: id) else { return nil }
+        var to = min(max(0, target.index), max(0, dataSource.numberOfSections - 1))
+        if let a = target.anchor {
+            if let ai = dataSource.sectionIndex(for: a) { to = ai > from ? ai - 1 : ai }
+        } else {
+            to = max(0, dataSource.numberOfSections - 1)
+        }
+        return (from, to)
     }
 }
 
@@ -52,7 +78,7 @@ public struct CarriedMove: Hashable, Sendable {
 }
 
 /// Several items dropped together: they land side by side at the target, in board order
-/// (by section, then position), as one transaction.
+/// (by section, then position).
 public struct GroupDropTransaction: Hashable, Sendable {
     /// The carried items, in any order; those no longer in the data source are left out.
     public var items: [ItemID]
@@ -83,21 +109,6 @@ public struct GroupDropTransaction: Hashable, Sendable {
             CarriedMove(item: e.0, from: e.1, to: ItemPath(section: target.section, item: index + k))
         }
     }
-
-    /// Applies the drop in one transaction: every carried item deleted, then inserted in board
-    /// order at the target; nothing at all when every item would land where it is.
-    @discardableResult
-    public func apply<D: DragDataSource>(to dataSource: inout D) -> [CarriedMove] {
-        let moves = resolve(in: dataSource)
-        guard moves.contains(where: { $0.from != $0.to }) else { return moves }
-        let values = moves.compactMap { dataSource.item(at: $0.from) }
-        guard values.count == moves.count else { return [] }
-        dataSource.performTransaction { ds in
-            for m in moves.reversed() { ds.deleteItem(at: m.from) }
-            for (m, v) in zip(moves, values) { ds.insertItem(v, at: m.to) }
-        }
-        return moves
-    }
 }
 
 /// Where a drop goes: a section and a final index, anchored to item identity.
@@ -121,7 +132,7 @@ public struct DropTarget: Hashable, Sendable, CustomStringConvertible {
     public var description: String { "\(section).\(index)" }
 }
 
-/// One drop, applied to a data source as a single transaction.
+/// One item's drop, resolved against the data as it is now (by identity: the item and its anchor).
 public struct DropTransaction: Hashable, Sendable {
     public var item: ItemID
     public var target: DropTarget
@@ -147,35 +158,5 @@ public struct DropTransaction: Hashable, Sendable {
             index = max(0, count)
         }
         return (from, ItemPath(section: target.section, item: index))
-    }
-
-    /// Applies the drop: one move inside a section, or delete + insert across
-    /// sections, inside one transaction; nothing at all when the item would
-    /// land where it is. Returns the resolved positions, or nil when the item has gone.
-    @discardableResult
-    public func apply<D: DragDataSource>(to dataSource: inout D) -> (from: ItemPath, to: ItemPath)? {
-        guard let (from, to) = resolve(in: dataSource) else { return nil }
-        guard dataSource.relocateItem(from: from, to: to) else { return nil }
-        return (from, to)
-    }
-}
-
-extension DragDataSource {
-    /// Puts the item at `from` at final position `to` in one transaction: a move inside a
-    /// section, delete + insert across sections, nothing when they are equal.
-    /// False when there is no item at `from`.
-    @discardableResult
-    public mutating func relocateItem(from: ItemPath, to: ItemPath) -> Bool {
-        guard let value = item(at: from) else { return false }
-        guard from != to else { return true }
-        if from.section == to.section {
-            performTransaction { $0.moveItem(from: from, to: to) }
-        } else {
-            performTransaction { ds in
-                ds.deleteItem(at: from)
-                ds.insertItem(value, at: to)
-            }
-        }
-        return true
     }
 }

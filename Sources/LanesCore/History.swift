@@ -43,7 +43,7 @@ public struct EditStep: Sendable {
     public var edit: BoardEdit
 }
 
-/// A board with the history of this session's own edits; as a data source, every drop is one edit.
+/// A board with the history of this session's own edits; as a drag's data source, every drop is one edit.
 ///
 /// Every change goes through the door (`Board.applying`), which hands back the edit that
 /// reverses it; undo applies that edit to the board as it is now and keeps what the door hands
@@ -51,15 +51,10 @@ public struct EditStep: Sendable {
 /// still as the step left it, so undo and redo never revert what someone else changed meanwhile,
 /// never duplicate a card, and never grow a text. Boards others stored are absorbed, not steps.
 public struct BoardDocument: Sendable {
-    public var board: Board
-    public var history: History<EditStep>
-    /// The door's refusal of the last drop (the drag engine cannot be told); the app shows it.
-    public var lastRefusal: EditRefusal?
+    public internal(set) var board: Board
+    public internal(set) var history: History<EditStep>
     /// Cards on their way to another board: edits naming them are refused (`CardsInTransit`).
     public var inTransit = CardsInTransit()
-    /// Cards moved or inserted inside the transaction under way (nil outside one).
-    private var touched: [ItemID]?
-    private var movedColumn: (from: Int, to: Int)?
 
     public init(board: Board, historyLimit: Int = 1000) {
         self.board = board
@@ -202,47 +197,44 @@ extension BoardDocument: DragDataSource {
     public func numberOfItems(inSection section: Int) -> Int { board.numberOfItems(inSection: section) }
     public func indexPath(for item: ItemID) -> ItemPath? { board.indexPath(for: item) }
     public func item(at indexPath: ItemPath) -> Card? { board.item(at: indexPath) }
-    public mutating func moveItem(from: ItemPath, to: ItemPath) {
-        if touched != nil, let card = board.item(at: from) { touched!.append(card.id) }
-        board.moveItem(from: from, to: to)
-    }
-    public mutating func insertItem(_ item: Card, at indexPath: ItemPath) {
-        touched?.append(item.id)
-        board.insertItem(item, at: indexPath)
-    }
-    public mutating func deleteItem(at indexPath: ItemPath) { board.deleteItem(at: indexPath) }
-    public mutating func moveSection(from: Int, to: Int) {
-        if touched != nil { movedColumn = (from, to) }
-        board.moveColumn(from: from, to: to)
+
+    /// The edit a drop is: the cards to the target's column, before the card they land before (at
+    /// the end when none), or a column to its final index. Nil when the target column has gone.
+    public func edit(for drop: DropProposal) -> BoardEdit? {
+        switch drop.kind {
+        case .section:
+            guard let (from, to) = drop.sectionMove(in: self), board.columns.indices.contains(from) else { return nil }
+            return .moveColumn(board.columns[from].id, to: to)
+        case .item:
+            guard board.columns.indices.contains(drop.target.section) else { return nil }
+            let slot: CardSlot = drop.target.anchor.map { .before($0, orIndex: drop.target.index) } ?? .end
+            return .moveCards(drop.items, to: board.columns[drop.target.section].id, at: slot)
+        }
     }
 
-    /// Runs the calls of one drop on a copy, reads what they did as one edit (cards to a column
-    /// before a card, or a column to an index) and applies that edit through the door: one undo
-    /// step. A drop the door refuses changes nothing and leaves its words in `lastRefusal`.
-    public mutating func performTransaction(_ body: (inout BoardDocument) -> Void) {
-        var scratch = self
-        scratch.touched = []
-        scratch.movedColumn = nil
-        body(&scratch)
-        lastRefusal = nil
-        let edit: BoardEdit
-        if let (from, to) = scratch.movedColumn {
-            guard board.columns.indices.contains(from) else { return }
-            edit = .moveColumn(board.columns[from].id, to: to)
-        } else {
-            var seen = Set<ItemID>()
-            let ids = scratch.touched!.filter { seen.insert($0).inserted }
-            guard let first = ids.first, let p = scratch.board.indexPath(for: first) else { return }
-            // In the order they now stand, before the first card after them that did not move.
-            let cards = scratch.board.columns[p.section].cards
-            let moved = cards.filter { seen.contains($0.id) }.map(\.id)
-            var anchor: ItemID?
-            var i = p.item
-            while i < cards.count { if !seen.contains(cards[i].id) { anchor = cards[i].id; break }; i += 1 }
-            let slot: CardSlot = anchor.map { .before($0, orIndex: p.item) } ?? .end
-            edit = .moveCards(moved, to: scratch.board.columns[p.section].id, at: slot)
-        }
-        do { try apply(edit) } catch { lastRefusal = error }
+    /// The door's words for the drop, asked on the board as it is (nothing changes).
+    public func refusal(of drop: DropProposal) -> String? {
+        guard let edit = edit(for: drop) else { return Self.columnGone }
+        return refusal(of: edit)?.words
+    }
+
+    /// The drop through the door: one undo step, or the door's words (nothing changed).
+    public mutating func perform(_ drop: DropProposal) -> String? {
+        guard let edit = edit(for: drop) else { return Self.columnGone }
+        do { try apply(edit) } catch { return error.words }
+        return nil
+    }
+
+    public static let columnGone = "the column is gone (deleted elsewhere)"
+}
+
+extension BoardDocument {
+    /// Why the door would refuse `edit` on the board as it is now (nil: it would apply); changes
+    /// nothing. What a drag asks while it hovers: the same door as the drop, so they agree.
+    public func refusal(of edit: BoardEdit) -> EditRefusal? {
+        if let refusal = inTransit.refusal(of: edit, on: board) { return refusal }
+        do { _ = try board.applying(edit) } catch { return error }
+        return nil
     }
 }
 
@@ -271,6 +263,8 @@ extension BoardEdit {
         case .deleteColumn: "delete column"
         case .setWIPLimit(_, let n): n == nil ? "clear WIP limit" : "set WIP limit"
         case .setAcceptRule(_, let from): from.isEmpty ? "clear accept rule" : "set accept rule"
+        case .setSwimlanes(let lanes): lanes == nil ? "remove swimlanes" : "set swimlanes"
+        case .setFlow: "set flow columns"
         case .revertCard, .restoreCards, .placeCards, .removeCards, .revertColumn, .restoreColumn, .removeEmptyColumn,
             .group:
             "change"

@@ -278,13 +278,13 @@ public struct CardCapacity: Hashable, Sendable {
 /// Equality and hashing look at `columns` and `acceptRules` only: the locator that finds
 /// cards by identity and the stamp that tells versions apart are not part of the value.
 public struct Board: Hashable, Sendable {
-    public var columns: [Column] {
+    public internal(set) var columns: [Column] {
         // No `oldValue`: in-place changes (`columns[s].cards.append`) stay in place.
         didSet { stamp = BoardStamp.next() }
     }
     /// Which columns may receive cards from which. Not part of the board file: `BoardStore` keeps
     /// them in a sidecar (see `AcceptRules`). Part of the board value, so undo covers them.
-    public var acceptRules = AcceptRules()
+    public internal(set) var acceptRules = AcceptRules()
     /// What the board's storage keeps of a card (a taskell file has no done mark): the door
     /// refuses, or reshapes, what it cannot keep. Set by whoever reads the board; not part of the value.
     public internal(set) var capacity = CardCapacity.everything
@@ -293,8 +293,11 @@ public struct Board: Hashable, Sendable {
     /// New on every change of `columns`: lets the locator tell "absent" from "not learned yet".
     private(set) var stamp = BoardStamp.next()
 
-    public init(columns: [Column] = [], capacity: CardCapacity = .everything) {
+    /// A board made from its parts, as a reader makes it (a file's parser, a store's rows): making
+    /// a board is reading; changing one is `applying(_:force:)`.
+    public init(columns: [Column] = [], acceptRules: AcceptRules = AcceptRules(), capacity: CardCapacity = .everything) {
         self.columns = columns
+        self.acceptRules = acceptRules
         self.capacity = capacity
     }
 
@@ -312,7 +315,7 @@ public struct Board: Hashable, Sendable {
 
     public var cardCount: Int { columns.reduce(0) { $0 + $1.cards.count } }
 
-    public subscript(path: ItemPath) -> Card {
+    public internal(set) subscript(path: ItemPath) -> Card {
         get { columns[path.section].cards[path.item] }
         set { columns[path.section].cards[path.item] = newValue }
     }
@@ -321,9 +324,7 @@ public struct Board: Hashable, Sendable {
     public var allIDs: [ItemID] { columns.flatMap { $0.cards.map(\.id) } }
 }
 
-extension Board: DragDataSource {
-    public typealias Item = Card
-
+extension Board {
     public func numberOfItems(inSection section: Int) -> Int {
         columns.indices.contains(section) ? columns[section].cards.count : 0
     }
@@ -341,19 +342,19 @@ extension Board: DragDataSource {
         return columns[indexPath.section].cards[indexPath.item]
     }
 
-    public mutating func moveItem(from: ItemPath, to: ItemPath) {
+    mutating func moveItem(from: ItemPath, to: ItemPath) {
         precondition(from.section == to.section, "moveItem moves inside one column")
         let card = columns[from.section].cards.remove(at: from.item)
         columns[to.section].cards.insert(card, at: to.item)
         locator.note(card.id, at: to)
     }
 
-    public mutating func insertItem(_ item: Card, at indexPath: ItemPath) {
+    mutating func insertItem(_ item: Card, at indexPath: ItemPath) {
         columns[indexPath.section].cards.insert(item, at: indexPath.item)
         locator.note(item.id, at: indexPath)
     }
 
-    public mutating func deleteItem(at indexPath: ItemPath) {
+    mutating func deleteItem(at indexPath: ItemPath) {
         columns[indexPath.section].cards.remove(at: indexPath.item)
     }
 }

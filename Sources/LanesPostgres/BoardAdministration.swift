@@ -271,9 +271,11 @@ extension PostgresBoardStore {
         }
         let placed = cards.values.filter { columns[$0.column] != nil }
         past.reset(version: 0, columns: ordered, cards: Array(placed))
-        var board = past.board()
-        board.acceptRules =
-            (try? AcceptRules.parse(Array(rules.utf8), file: "\(url.display) accept rules")) ?? current.acceptRules
+        // The board as it was, made from the history's rows (a reader's work: no edit changes it).
+        let board = Board(
+            columns: past.board().columns,
+            acceptRules: (try? AcceptRules.parse(Array(rules.utf8), file: "\(url.display) accept rules"))
+                ?? current.acceptRules)
         let id = String(boardID)
         let outcome = try commit(base: current, ours: board) { db in
             try db.query("UPDATE lanes.boards SET restore_point = $2::timestamptz WHERE id = $1", [id, when])

@@ -108,7 +108,7 @@ struct Mirror {
 
     /// The board the rows make: columns by key, cards by key, the rules.
     mutating func board() -> Board {
-        var board = Board(
+        Board(
             columns: columns.map { c in
                 let cards: CardList
                 if let done = built[c.id] {
@@ -121,9 +121,7 @@ struct Mirror {
                 return Column(
                     id: ColumnID(UInt64(bitPattern: c.id)), title: c.title, cards: cards, wipLimit: c.wipLimit,
                     extraLines: c.extraLines)
-            })
-        board.acceptRules = rules
-        return board
+            }, acceptRules: rules)
     }
 }
 

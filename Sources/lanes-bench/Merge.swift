@@ -17,17 +17,23 @@ enum MergeBench {
             let c = Int.random(in: 0..<board.columns.count, using: &rng)
             guard !board.columns[c].cards.isEmpty else { continue }
             let i = Int.random(in: 0..<board.columns[c].cards.count, using: &rng)
+            let card = board.columns[c].cards[i]
             switch k % 5 {
             case 0, 1:
-                let card = board.columns[c].cards.remove(at: i)
                 let to = Int.random(in: 0..<board.columns.count, using: &rng)
-                board.columns[to].cards.insert(card, at: Int.random(in: 0...board.columns[to].cards.count, using: &rng))
+                let at = Int.random(in: 0...board.columns[to].cards.count, using: &rng)
+                board = board.with(.moveCards([card.id], to: board.columns[to].id, at: .index(at)))
             case 2:
-                board.columns[c].cards[i].descriptionLines.append("Noted on \(tag) (\(k)).")
+                var edited = card
+                edited.descriptionLines.append("Noted on \(tag) (\(k)).")
+                board = board.with(.replaceCard(edited, seen: nil))
             case 3:
-                board.columns[c].cards.insert(Card(id: ItemID.fresh(), title: "New on \(tag) \(k)"), at: i)
+                board = board.with(
+                    .addCard(
+                        Card(id: ItemID.fresh(), title: "New on \(tag) \(k)"), column: board.columns[c].id, at: .index(i),
+                        fallbackColumn: c))
             default:
-                board.columns[c].cards.remove(at: i)
+                board = board.with(.deleteCards([card.id], seen: nil))
             }
         }
         return board

@@ -28,8 +28,7 @@ func runPostgresHistory() {
     let url = "postgresql://alice@/lanes?host=\(dir)&port=\(port)&board=\(name)"
     do {
         try PostgresBoardStore.setUpSchema(url: "postgresql://lanes_admin@/lanes?host=\(dir)&port=\(port)&board=x")
-        var board = BoardGenerator.board(cards: cardCount)
-        for i in board.columns.indices { board.columns[i].wipLimit = nil }
+        let board = BoardGenerator.board(cards: cardCount).withoutLimits
         let (store, copyMs) = try timed {
             try PostgresBoardStore.create(url: url, board: board, info: BoardFileInfo(dialect: .taskell))
         }
@@ -46,14 +45,12 @@ func runPostgresHistory() {
         let tableBefore = try store.historyFootprint()
         for i in 0..<changes {
             var ours = base
-            let from = (0..<ours.columns.count).filter { !ours.columns[$0].cards.isEmpty }.randomElement(using: &rng)!
-            let at = Int.random(in: 0..<ours.columns[from].cards.count, using: &rng)
             if i % 2 == 0 {
-                let card = ours.columns[from].cards.remove(at: at)
-                let to = Int.random(in: 0..<ours.columns.count, using: &rng)
-                ours.columns[to].cards.insert(card, at: Int.random(in: 0...ours.columns[to].cards.count, using: &rng))
+                ours = base.randomMove(&rng)!
             } else {
-                ours.columns[from].cards[at].title += " (edited)"
+                let from = (0..<ours.columns.count).filter { !ours.columns[$0].cards.isEmpty }.randomElement(using: &rng)!
+                let card = ours.columns[from].cards[Int.random(in: 0..<ours.columns[from].cards.count, using: &rng)]
+                ours = ours.with(.setTitle(card.id, card.title + " (edited)", seen: nil))
             }
             let (out, t) = try timed { try store.commit(base: base, ours: ours) }
             commitMs.append(t)

@@ -42,8 +42,7 @@ func runPostgresLoad() {
     do {
         // The schema by the administrator, the board by alice; bob shares it.
         try PostgresBoardStore.setUpSchema(url: url("lanes_admin"))
-        var board = BoardGenerator.board(cards: cardCount)
-        for i in board.columns.indices { board.columns[i].wipLimit = nil }
+        let board = BoardGenerator.board(cards: cardCount).withoutLimits
         let (_, copyMs) = try timed {
             try PostgresBoardStore.create(url: url("alice"), board: board, info: BoardFileInfo(dialect: .taskell))
         }
@@ -100,14 +99,7 @@ func runPostgresLoad() {
                     var rng = SplitMix64(seed: UInt64(c) &+ 7)
                     while nanos() < deadline && movesDone.load(ordering: .relaxed) < maxMoves {
                         if let fresh = try store.refresh() { base = fresh }
-                        var ours = base
-                        let from = Int.random(in: 0..<ours.columns.count, using: &rng)
-                        guard !ours.columns[from].cards.isEmpty else { continue }
-                        let card = ours.columns[from].cards.remove(
-                            at: Int.random(in: 0..<ours.columns[from].cards.count, using: &rng))
-                        let to = Int.random(in: 0..<ours.columns.count, using: &rng)
-                        ours.columns[to].cards.insert(
-                            card, at: Int.random(in: 0...ours.columns[to].cards.count, using: &rng))
+                        guard let ours = base.randomMove(&rng) else { continue }
                         let before = store.version
                         let t0 = nanos()
                         let out = try store.commit(base: base, ours: ours)
@@ -168,12 +160,7 @@ func runPostgresLoad() {
         var soloMs: [Double] = [], soloCPUms: [Double] = []
         var rng = SplitMix64(seed: 99)
         for _ in 0..<300 {
-            var ours = base
-            let from = (0..<ours.columns.count).filter { !ours.columns[$0].cards.isEmpty }.randomElement(using: &rng)!
-            let card = ours.columns[from].cards.remove(
-                at: Int.random(in: 0..<ours.columns[from].cards.count, using: &rng))
-            let to = Int.random(in: 0..<ours.columns.count, using: &rng)
-            ours.columns[to].cards.insert(card, at: Int.random(in: 0...ours.columns[to].cards.count, using: &rng))
+            let ours = base.randomMove(&rng)!
             let cpu0 = threadCPUms()
             let (out, t) = try timed { try solo.commit(base: base, ours: ours) }
             soloCPUms.append(threadCPUms() - cpu0)

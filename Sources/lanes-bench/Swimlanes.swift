@@ -21,7 +21,7 @@ enum SwimlaneBench {
 
     static func board(cards: Int, columns: Int = 8) -> Board {
         var next: UInt64 = 1
-        var b = Board(
+        let b = Board(
             columns: (0..<columns).map { c in
                 Column(
                     title: "Column \(c)",
@@ -31,8 +31,7 @@ enum SwimlaneBench {
                         return Card(id: ItemID(next), title: "Card \(c)-\(i) with some words to wrap" + tag)
                     })
             })
-        b.acceptRules.swimlanes = try! Swimlanes(lanes)
-        return b
+        return b.with(.setSwimlanes(try! Swimlanes(lanes)))
     }
 
     static func verdict(_ met: Bool) -> String { met ? "MET" : "MISSED" }
@@ -41,8 +40,7 @@ enum SwimlaneBench {
         let size = Size(width: 120, height: 40)
         let columns = 8
         let withLanes = board(cards: cards, columns: columns)
-        var plain = withLanes
-        plain.acceptRules.swimlanes = nil
+        let plain = withLanes.with(.setSwimlanes(nil))
         let dir = makeTempDir()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let lanesPath = dir + "/lanes.md", plainPath = dir + "/plain.md"

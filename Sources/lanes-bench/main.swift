@@ -161,12 +161,12 @@ if let n = opts.dropProbe {
         let tFind = us(nanos() - t)
         var doc = BoardDocument(board: board)
         t = nanos()
-        _ = DropTransaction(
-            item: id,
-            target: DropTarget(
-                section: (big + 1) % board.columns.count, index: 0, gap: 0,
-                anchor: board.columns[(big + 1) % board.columns.count].cards.first?.id)
-        ).apply(to: &doc)
+        _ = doc.perform(
+            DropProposal(
+                items: [id],
+                target: DropTarget(
+                    section: (big + 1) % board.columns.count, index: 0, gap: 0,
+                    anchor: board.columns[(big + 1) % board.columns.count].cards.first?.id)))
         let tApply = us(nanos() - t)
         t = nanos()
         let same = doc.board == board
@@ -385,10 +385,8 @@ func reps(for n: Int) -> Int { n >= 100_000 ? 5 : n >= 10_000 ? 10 : 20 }
             ser.append(ms(t1 - t0)); write.append(ms(t2 - t1))
         }
         // Alternate two boards (a card moved and back) so every save has something to write.
-        var moved = b0
-        let card = moved[ItemPath(section: 0, item: 0)]
-        moved.deleteItem(at: ItemPath(section: 0, item: 0))
-        moved.insertItem(card, at: ItemPath(section: 1, item: 0))
+        let card = b0[ItemPath(section: 0, item: 0)]
+        let moved = try b0.applying(.moveCards([card.id], to: b0.columns[1].id, at: .top)).board
         var base = b0
         for i in 0..<k {
             let ours = i % 2 == 0 ? moved : b0

@@ -176,20 +176,11 @@ struct Flow: ParsableCommand {
                 for c in cs { errorLine("lanes: merged with a change made meanwhile: \(c.message)") }
             }
         ) { (b: inout Board) throws -> String in
-            if useDefault {
-                b.acceptRules.flow = FlowColumns()
-                return Flow.describe(b)
-            }
-            var setting = b.acceptRules.flow
+            // The door holds the rule (started left of done) and its words.
+            var setting = useDefault ? FlowColumns() : b.acceptRules.flow
             if let started { setting.started = b.columns[try BoardQuery.column(started, in: b)].title }
             if let done { setting.done = b.columns[try BoardQuery.column(done, in: b)].title }
-            if let s = setting.started, let d = setting.done,
-                let si = b.columns.firstIndex(where: { $0.title == s }),
-                let di = b.columns.firstIndex(where: { $0.title == d }), si > di
-            {
-                throw CommandError(.badInput, "--started \"\(s)\" is right of --done \"\(d)\"; started must come first")
-            }
-            b.acceptRules.flow = setting
+            try BoardCommands.door(&b, .setFlow(setting))
             return Flow.describe(b)
         }
         emit(summary)

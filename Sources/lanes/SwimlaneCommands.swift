@@ -41,7 +41,7 @@ struct SwimlanesCommand: ParsableCommand {
                 for c in conflicts { errorLine("lanes: merged with a change made meanwhile: \(c.message)") }
             }
         ) { b in
-            SwimlaneQuery.set(&b, lanes)
+            try SwimlaneQuery.set(&b, lanes)
         }
         emit(summary + "\n")
     }

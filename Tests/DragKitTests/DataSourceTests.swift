@@ -100,27 +100,27 @@ struct DataSourceTests {
         #expect(s.log.isEmpty)
     }
 
-    @Test func defaultTransactionJustRunsTheBody() {
-        struct Plain: DragDataSource {
-            var items: [[Int]]
-            func numberOfItems(inSection section: Int) -> Int { items[section].count }
-            func indexPath(for item: ItemID) -> ItemPath? {
-                for (s, c) in items.enumerated() {
-                    if let i = c.firstIndex(of: Int(item.rawValue)) { return ItemPath(section: s, item: i) }
-                }
-                return nil
-            }
-            func item(at indexPath: ItemPath) -> Int? { items[indexPath.section][indexPath.item] }
-            mutating func moveItem(from: ItemPath, to: ItemPath) {
-                items[to.section].insert(items[from.section].remove(at: from.item), at: to.item)
-            }
-            mutating func insertItem(_ item: Int, at indexPath: ItemPath) {
-                items[indexPath.section].insert(item, at: indexPath.item)
-            }
-            mutating func deleteItem(at indexPath: ItemPath) { items[indexPath.section].remove(at: indexPath.item) }
+    /// A column dropped by its header: from and to by the identities of the column and its anchor.
+    @Test func aSectionMoveResolvesByIdentity() {
+        struct Columns: DragDataSource {
+            var ids: [ItemID]
+            func numberOfItems(inSection section: Int) -> Int { 0 }
+            func indexPath(for item: ItemID) -> ItemPath? { nil }
+            func item(at indexPath: ItemPath) -> Int? { nil }
+            func sectionIndex(for id: ItemID) -> Int? { ids.firstIndex(of: id) }
+            var numberOfSections: Int { ids.count }
+            mutating func perform(_ drop: DropProposal) -> String? { "not asked here" }
         }
-        var p = Plain(items: [[1, 2], [3]])
-        drop(2, section: 1, index: 0, gap: 0, anchor: 3).apply(to: &p)
-        #expect(p.items == [[1], [2, 3]])
+        let c = Columns(ids: [10, 11, 12, 13].map(ItemID.init))
+        func move(_ id: UInt64, index: Int, anchor: UInt64?) -> (from: Int, to: Int)? {
+            DropProposal(
+                kind: .section, items: [ItemID(id)],
+                target: DropTarget(section: -1, index: index, gap: index, anchor: anchor.map(ItemID.init))
+            ).sectionMove(in: c).map { ($0.from, $0.to) }
+        }
+        #expect(move(10, index: 2, anchor: 13).map { [$0.from, $0.to] } == [0, 2])
+        #expect(move(13, index: 0, anchor: 10).map { [$0.from, $0.to] } == [3, 0])
+        #expect(move(11, index: 1, anchor: nil).map { [$0.from, $0.to] } == [1, 3], "no anchor: the end")
+        #expect(move(99, index: 0, anchor: 10) == nil, "a column that has gone")
     }
 }

@@ -61,7 +61,12 @@ struct TestColumn: Draggable {
     func canAcceptDrop(of item: ItemID, from source: Int, at index: Int) -> Bool { accept(item, source, index) }
 }
 
-/// A data source that keeps plain identities and logs every call made to it.
+/// A data source that keeps plain identities and logs what each drop did to them.
+///
+/// It performs a drop as a plain array source would: one move inside a section, or a delete and
+/// an insert across sections (a group: every carried item deleted, then inserted in board order),
+/// logged between `begin` and `commit`; the log shows where the coordinator resolved the drop.
+/// `refuse` is the source's rule: asked while a drag hovers and again when a drop is performed.
 struct RecordingSource: DragDataSource {
     typealias Item = ItemID
 
@@ -71,6 +76,7 @@ struct RecordingSource: DragDataSource {
         case move(ItemPath, ItemPath)
         case insert(ItemID, ItemPath)
         case delete(ItemPath)
+        case refused(String)
 
         var description: String {
             switch self {
@@ -79,12 +85,14 @@ struct RecordingSource: DragDataSource {
             case .move(let a, let b): "move \(a)->\(b)"
             case .insert(let id, let p): "insert \(id)@\(p)"
             case .delete(let p): "delete \(p)"
+            case .refused(let why): "refused: \(why)"
             }
         }
     }
 
     var sections: [[ItemID]]
     var log: [Call] = []
+    var refuse: @Sendable (DropProposal) -> String? = { _ in nil }
 
     init(_ sections: [[ItemID]]) {
         self.sections = sections
@@ -115,26 +123,37 @@ struct RecordingSource: DragDataSource {
         return sections[indexPath.section][indexPath.item]
     }
 
-    mutating func moveItem(from: ItemPath, to: ItemPath) {
-        log.append(.move(from, to))
-        let id = sections[from.section].remove(at: from.item)
-        sections[to.section].insert(id, at: to.item)
-    }
+    func refusal(of drop: DropProposal) -> String? { refuse(drop) }
 
-    mutating func insertItem(_ item: ItemID, at indexPath: ItemPath) {
-        log.append(.insert(item, indexPath))
-        sections[indexPath.section].insert(item, at: indexPath.item)
-    }
-
-    mutating func deleteItem(at indexPath: ItemPath) {
-        log.append(.delete(indexPath))
-        sections[indexPath.section].remove(at: indexPath.item)
-    }
-
-    mutating func performTransaction(_ body: (inout RecordingSource) -> Void) {
+    mutating func perform(_ drop: DropProposal) -> String? {
+        if let why = refuse(drop) {
+            log.append(.refused(why))
+            return why
+        }
         log.append(.begin)
-        body(&self)
+        if drop.items.count == 1, let (from, to) = DropTransaction(item: drop.items[0], target: drop.target).resolve(in: self) {
+            if from.section == to.section {
+                log.append(.move(from, to))
+                sections[to.section].insert(sections[from.section].remove(at: from.item), at: to.item)
+            } else {
+                log.append(.delete(from))
+                sections[from.section].remove(at: from.item)
+                log.append(.insert(drop.items[0], to))
+                sections[to.section].insert(drop.items[0], at: to.item)
+            }
+        } else {
+            let moves = GroupDropTransaction(items: drop.items, target: drop.target).resolve(in: self)
+            for m in moves.reversed() {
+                log.append(.delete(m.from))
+                sections[m.from.section].remove(at: m.from.item)
+            }
+            for m in moves {
+                log.append(.insert(m.item, m.to))
+                sections[m.to.section].insert(m.item, at: m.to.item)
+            }
+        }
         log.append(.commit)
+        return nil
     }
 }
 
@@ -262,4 +281,15 @@ func path(_ section: Int, _ item: Int) -> ItemPath { ItemPath(section: section, 
 func pt(_ x: Int, _ y: Int) -> Point { Point(x: x, y: y) }
 func target(_ section: Int, index: Int, gap: Int, anchor: UInt64?) -> Hover {
     .target(DropTarget(section: section, index: index, gap: gap, anchor: anchor.map(ItemID.init)))
+}
+
+extension DropTransaction {
+    /// What the coordinator does on release: resolve, then ask the source to perform the drop
+    /// (nothing when the item would land where it is). Nil when the item has gone or the source refused.
+    @discardableResult
+    func apply(to s: inout RecordingSource) -> (from: ItemPath, to: ItemPath)? {
+        guard let r = resolve(in: s) else { return nil }
+        if r.from != r.to, s.perform(DropProposal(items: [item], target: target)) != nil { return nil }
+        return r
+    }
 }

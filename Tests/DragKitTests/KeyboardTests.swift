@@ -25,34 +25,34 @@ struct KeyboardTests {
         var d = Driver(ids: standard)
         _ = lifted(&d)
         #expect(
-            d.coordinator.moveLifted(toSection: 0, index: 3) == [
+            d.coordinator.moveLifted(toSection: 0, index: 3, dataSource: d.source) == [
                 .moved(to: pt(0, 13), hover: target(0, index: 3, gap: 4, anchor: 4))
             ],
             "after a3: at the top of a4")
         #expect(
-            d.coordinator.moveLifted(toSection: 0, index: 4) == [
+            d.coordinator.moveLifted(toSection: 0, index: 4, dataSource: d.source) == [
                 .moved(to: pt(0, 15), hover: target(0, index: 4, gap: 5, anchor: nil))
             ],
             "the end: below the last card")
-        #expect(d.coordinator.moveLifted(toSection: 0, index: 4) == [], "no change")
+        #expect(d.coordinator.moveLifted(toSection: 0, index: 4, dataSource: d.source) == [], "no change")
         #expect(
-            d.coordinator.moveLifted(toSection: 1, index: 1) == [
+            d.coordinator.moveLifted(toSection: 1, index: 1, dataSource: d.source) == [
                 .moved(to: pt(12, 4), hover: target(1, index: 1, gap: 1, anchor: 101)),
                 .targetChanged(section: 1),
             ])
         #expect(
-            d.coordinator.moveLifted(toSection: 1, index: 99) == [
+            d.coordinator.moveLifted(toSection: 1, index: 99, dataSource: d.source) == [
                 .moved(to: pt(12, 9), hover: target(1, index: 3, gap: 3, anchor: nil))
             ],
             "clamped to the end")
         #expect(
-            d.coordinator.moveLifted(toSection: 2, index: 5) == [
+            d.coordinator.moveLifted(toSection: 2, index: 5, dataSource: d.source) == [
                 .moved(to: pt(24, 0), hover: target(2, index: 0, gap: 0, anchor: nil)),
                 .targetChanged(section: 2),
             ], "an empty column")
-        #expect(d.coordinator.moveLifted(toSection: 7, index: 0) == [], "no such column")
+        #expect(d.coordinator.moveLifted(toSection: 7, index: 0, dataSource: d.source) == [], "no such column")
         #expect(
-            d.coordinator.moveLifted(toSection: 0, index: -3) == [
+            d.coordinator.moveLifted(toSection: 0, index: -3, dataSource: d.source) == [
                 .moved(to: pt(0, 1), hover: target(0, index: 0, gap: 0, anchor: 0)),
                 .targetChanged(section: 0),
             ])
@@ -68,7 +68,7 @@ struct KeyboardTests {
     @Test func dropAcrossColumns() {
         var d = Driver(ids: standard)
         _ = lifted(&d, 1, 2)
-        _ = d.coordinator.moveLifted(toSection: 2, index: 0)
+        _ = d.coordinator.moveLifted(toSection: 2, index: 0, dataSource: d.source)
         #expect(
             d.coordinator.dropLifted(dataSource: &d.source) == [
                 .dropped(Drop(item: ItemID(102), from: path(1, 2), to: path(2, 0), location: pt(24, 0)))
@@ -88,10 +88,10 @@ struct KeyboardTests {
         var d = Driver(src, arena: arena)
         _ = lifted(&d)
         #expect(
-            d.coordinator.moveLifted(toSection: 0, index: 3) == [.moved(to: pt(0, 13), hover: .refused(section: 0))],
+            d.coordinator.moveLifted(toSection: 0, index: 3, dataSource: d.source) == [.moved(to: pt(0, 13), hover: .refused(section: 0))],
             "a column that cannot rearrange")
         #expect(
-            d.coordinator.moveLifted(toSection: 1, index: 0) == [
+            d.coordinator.moveLifted(toSection: 1, index: 0, dataSource: d.source) == [
                 .moved(to: pt(12, 1), hover: .refused(section: 1)),
                 .targetChanged(section: 1),
             ])
@@ -118,7 +118,7 @@ struct KeyboardTests {
         #expect(!d.coordinator.isDragging)
         #expect(
             d.coordinator.dropLifted(dataSource: &d.source) == []
-                && d.coordinator.moveLifted(toSection: 0, index: 0) == [])
+                && d.coordinator.moveLifted(toSection: 0, index: 0, dataSource: d.source) == [])
     }
 
     @Test func liftingAgainCancelsTheFirstLift() {
@@ -152,7 +152,7 @@ struct KeyboardTests {
     @Test func escCancelsAKeyboardDrag() {
         var d = Driver(ids: standard)
         _ = lifted(&d)
-        _ = d.coordinator.moveLifted(toSection: 1, index: 0)
+        _ = d.coordinator.moveLifted(toSection: 1, index: 0, dataSource: d.source)
         #expect(d.coordinator.cancel() == [.cancelled(item: ItemID(1), source: path(0, 1), reason: .requested)])
         #expect(d.coordinator.dropLifted(dataSource: &d.source) == [] && d.source.log.isEmpty)
     }
@@ -160,7 +160,7 @@ struct KeyboardTests {
     @Test func insertionBeforeTheLiftedTargetKeepsItsAnchor() {
         var d = Driver(ids: standard)
         _ = lifted(&d)
-        _ = d.coordinator.moveLifted(toSection: 1, index: 1)  // before 101
+        _ = d.coordinator.moveLifted(toSection: 1, index: 1, dataSource: d.source)  // before 101
         d.source.sections[1].insert(ItemID(900), at: 0)
         #expect(d.relayout() == [.moved(to: pt(12, 7), hover: target(1, index: 2, gap: 2, anchor: 101))])
         #expect(
@@ -183,7 +183,7 @@ struct KeyboardTests {
         var d = Driver(src, arena: arena(scroll: 0, accepting: false))
         _ = lifted(&d)
         #expect(
-            d.coordinator.moveLifted(toSection: 1, index: 1).first == .moved(to: pt(12, 4), hover: .refused(section: 1))
+            d.coordinator.moveLifted(toSection: 1, index: 1, dataSource: d.source).first == .moved(to: pt(12, 4), hover: .refused(section: 1))
         )
         #expect(
             d.coordinator.updateArena(arena(scroll: 3, accepting: false), dataSource: d.source) == [

@@ -123,7 +123,7 @@ struct MultiDragTests {
                         carried: [ItemID(1), ItemID(101)])))
         // In b, index 1 counts the uncarried items only: after 100; the anchor skips the carried 101.
         #expect(
-            d.coordinator.moveLifted(toSection: 1, index: 1) == [
+            d.coordinator.moveLifted(toSection: 1, index: 1, dataSource: d.source) == [
                 .moved(to: pt(12, 4), hover: target(1, index: 1, gap: 1, anchor: 102)), .targetChanged(section: 1),
             ])
         #expect(

@@ -25,15 +25,17 @@ struct SectionSource: DragDataSource {
     func numberOfItems(inSection section: Int) -> Int { cards.numberOfItems(inSection: section) }
     func indexPath(for item: ItemID) -> ItemPath? { cards.indexPath(for: item) }
     func item(at indexPath: ItemPath) -> ItemID? { cards.item(at: indexPath) }
-    mutating func moveItem(from: ItemPath, to: ItemPath) { cards.moveItem(from: from, to: to) }
-    mutating func insertItem(_ item: ItemID, at indexPath: ItemPath) { cards.insertItem(item, at: indexPath) }
-    mutating func deleteItem(at indexPath: ItemPath) { cards.deleteItem(at: indexPath) }
     func sectionIndex(for id: ItemID) -> Int? { sections.firstIndex(of: id) }
     var numberOfSections: Int { sections.count }
-    mutating func moveSection(from: Int, to: Int) {
+    func refusal(of drop: DropProposal) -> String? { cards.refusal(of: drop) }
+    /// Cards as the recording source does; a section to its final index, logged in `moves`.
+    mutating func perform(_ drop: DropProposal) -> String? {
+        guard drop.kind == .section else { return cards.perform(drop) }
+        guard let (from, to) = drop.sectionMove(in: self) else { return "gone" }
         moves.append("\(from)->\(to)")
         sections.insert(sections.remove(at: from), at: to)
         cards.sections.insert(cards.sections.remove(at: from), at: to)
+        return nil
     }
 }
 

@@ -289,10 +289,10 @@ struct SwimlaneGridTests {
                     .began(lifted), .moved(to: pt(0, 1), hover: target(0, index: 0, gap: 0, anchor: 2)),
                     .targetChanged(section: 0),
                 ])
-        #expect(d.coordinator.moveLifted(toSection: 3, index: 0) == [], "a collapsed cell is not a place to go")
+        #expect(d.coordinator.moveLifted(toSection: 3, index: 0, dataSource: d.source) == [], "a collapsed cell is not a place to go")
         #expect(d.coordinator.session?.hover == target(0, index: 0, gap: 0, anchor: 2))
         #expect(
-            d.coordinator.moveLifted(toSection: 6, index: 0)
+            d.coordinator.moveLifted(toSection: 6, index: 0, dataSource: d.source)
                 == [.moved(to: pt(0, 11), hover: target(6, index: 0, gap: 0, anchor: nil)), .targetChanged(section: 6)])
         #expect(
             d.coordinator.dropLifted(dataSource: &d.source)
@@ -306,7 +306,7 @@ struct SwimlaneGridTests {
         var d = Grid.driver()
         _ = d.coordinator.lift(at: path(0, 0), dataSource: d.source)
         #expect(
-            d.coordinator.moveLifted(toSection: 4, index: 1)
+            d.coordinator.moveLifted(toSection: 4, index: 1, dataSource: d.source)
                 == [
                     .moved(to: pt(12, 14), hover: target(4, index: 1, gap: 1, anchor: 112)), .targetChanged(section: 4),
                 ])
@@ -323,7 +323,7 @@ struct SwimlaneGridTests {
         var d = Grid.driver()
         _ = d.coordinator.lift(at: path(3, 0), dataSource: d.source)
         #expect(
-            d.coordinator.moveLifted(toSection: 1, index: 1)
+            d.coordinator.moveLifted(toSection: 1, index: 1, dataSource: d.source)
                 == [.moved(to: pt(12, 3), hover: target(1, index: 1, gap: 1, anchor: nil)), .targetChanged(section: 1)])
         // Lane 1 (the card's home) collapses: the card is still in the data, its target in lane 0 stands.
         #expect(

@@ -1,5 +1,5 @@
 import DragKit
-import LanesCore
+@testable import LanesCore
 import Testing
 
 /// Cards on their way to another board, held in the document's door (`CardsInTransit`).

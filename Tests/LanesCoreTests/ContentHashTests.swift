@@ -1,4 +1,4 @@
-import LanesCore
+@testable import LanesCore
 import Testing
 
 @Suite struct ContentHashTests {

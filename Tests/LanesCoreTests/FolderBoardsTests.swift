@@ -1,5 +1,5 @@
 import Foundation
-import LanesCore
+@testable import LanesCore
 import Testing
 
 /// `lanes DIR` decides which files are boards from at most `FolderBoards.prefixBytes` of each.

@@ -1,5 +1,5 @@
 import DragKit
-import LanesCore
+@testable import LanesCore
 import Testing
 
 /// A board with columns of cards titled by their ids: `board([[1, 2], [3]])`.
@@ -80,9 +80,9 @@ struct ModelTests {
         b.columns[0].cards[0].subtasks = [Subtask("x", done: true)]
         b.columns[0].cards[0].due = "2026-01-01"
         let card = b.columns[0].cards[0]
-        let t = DropTransaction(item: ItemID(1), target: DropTarget(section: 1, index: 1, gap: 1, anchor: nil))
-        #expect(t.apply(to: &b)?.to == path(1, 1))
-        #expect(b.columns[1].cards[1] == card)
+        var doc = BoardDocument(board: b)
+        #expect(doc.perform(drop(1, to: 1, index: 1, anchor: nil)) == nil)
+        #expect(doc.board.columns[1].cards[1] == card)
     }
 }
 
@@ -144,8 +144,7 @@ struct HistoryTests {
 
     @Test func oneDropIsOneUndoStep() {
         var doc = BoardDocument(board: board([[1, 2, 3], [4]]))
-        let t = DropTransaction(item: ItemID(2), target: DropTarget(section: 1, index: 0, gap: 0, anchor: ItemID(4)))
-        t.apply(to: &doc)
+        #expect(doc.perform(drop(2, to: 1, index: 0, anchor: 4)) == nil)
         #expect(rawIDs(doc.board) == [[1, 3], [2, 4]])
         #expect(doc.history.undoStack.count == 1)
         #expect(doc.undo()?.label == "move")
@@ -154,14 +153,10 @@ struct HistoryTests {
         #expect(rawIDs(doc.board) == [[1, 3], [2, 4]])
     }
 
-    @Test func emptyTransactionRecordsNothing() {
+    @Test func aDropInPlaceRecordsNothing() {
         var doc = BoardDocument(board: board([[1, 2]]))
-        doc.performTransaction { _ in }
-        #expect(!doc.history.canUndo)
-        let inPlace = DropTransaction(
-            item: ItemID(1), target: DropTarget(section: 0, index: 0, gap: 1, anchor: ItemID(2)))
-        #expect(inPlace.apply(to: &doc)?.to == path(0, 0))
-        #expect(!doc.history.canUndo)
+        #expect(doc.perform(drop(1, to: 0, index: 0, anchor: 2)) == nil)
+        #expect(rawIDs(doc.board) == [[1, 2]] && !doc.history.canUndo)
     }
 
     /// A save that comes back with nothing from elsewhere leaves later changes as they are; one
@@ -169,7 +164,7 @@ struct HistoryTests {
     @Test func absorbKeepsLaterChanges() {
         var doc = BoardDocument(board: board([[1, 2, 3], [4]]))
         let sent = doc.board
-        DropTransaction(item: ItemID(1), target: DropTarget(section: 1, index: 1, gap: 0, anchor: nil)).apply(to: &doc)
+        #expect(doc.perform(drop(1, to: 1, index: 1, anchor: nil)) == nil)
         let later = doc.board
         let quiet = doc.absorb(stored: sent, base: sent)
         #expect(quiet.conflicts.isEmpty && quiet.incoming == 0)
@@ -183,15 +178,34 @@ struct HistoryTests {
     }
 
     @Test func documentForwardsTheDataSource() {
-        var doc = BoardDocument(board: board([[1, 2], [3]]))
+        let doc = BoardDocument(board: board([[1, 2], [3]]))
         #expect(doc.numberOfItems(inSection: 0) == 2 && doc.indexPath(for: ItemID(3)) == path(1, 0))
         #expect(doc.item(at: path(0, 1))?.id == ItemID(2))
-        doc.moveItem(from: path(0, 1), to: path(0, 0))
-        doc.deleteItem(at: path(1, 0))
-        doc.insertItem(Card(id: ItemID(3), title: "t"), at: path(0, 2))
-        #expect(rawIDs(doc.board) == [[2, 1, 3], []])
-        #expect(!doc.history.canUndo, "calls outside a transaction are not undo steps")
+    }
+
+    /// Hovering asks the door what the drop would do; the drop is the door's edit: the same
+    /// words for the same refusal, and asking changes nothing.
+    @Test func theHoverAndTheDropAreTheSameDoor() {
+        var b = board([[1, 2], [3]])
+        b.columns[1].wipLimit = 1
+        var doc = BoardDocument(board: b)
+        let into = drop(1, to: 1, index: 0, anchor: 3)
+        #expect(doc.refusal(of: into) == "column \"C1\" is full (WIP limit 1)")
+        #expect(doc.board == b && !doc.history.canUndo)
+        #expect(doc.perform(into) == doc.refusal(of: into))
+        #expect(doc.board == b && !doc.history.canUndo)
+        #expect(doc.edit(for: into) == .moveCards([ItemID(1)], to: b.columns[1].id, at: .before(ItemID(3), orIndex: 0)))
+        let column = DropProposal(
+            kind: .section, items: [b.columns[0].id.item], target: DropTarget(section: -1, index: 1, gap: 2, anchor: nil))
+        #expect(doc.edit(for: column) == .moveColumn(b.columns[0].id, to: 1))
+        #expect(doc.refusal(of: drop(1, to: 7, index: 0, anchor: nil)) == "the column is gone (deleted elsewhere)")
     }
 }
 
 func path(_ s: Int, _ i: Int) -> ItemPath { ItemPath(section: s, item: i) }
+
+/// A drag's proposal of card `id` to `section` at final `index`, before card `anchor` (nil: the end).
+func drop(_ id: UInt64, to section: Int, index: Int, anchor: UInt64?) -> DropProposal {
+    DropProposal(
+        items: [ItemID(id)], target: DropTarget(section: section, index: index, gap: index, anchor: anchor.map(ItemID.init)))
+}

@@ -251,10 +251,10 @@ struct SwimlaneQueryTests {
             SwimlaneQuery.list(board)
                 == "No swimlanes: the board shows as columns. lanes swimlanes BOARD --tag TAG … sets them.\n")
         #expect(
-            SwimlaneQuery.set(&board, try SwimlaneQuery.lanes(fromOptions: ["#frontend", "backend"]))
+            try SwimlaneQuery.set(&board, try SwimlaneQuery.lanes(fromOptions: ["#frontend", "backend"]))
                 == "Swimlanes: #frontend (2 cards), #backend (1 card); No lane (1 card).")
         #expect(SwimlaneQuery.list(board) == "1\t#frontend\t2 cards\n2\t#backend\t1 card\n\tNo lane\t1 card\n")
-        #expect(SwimlaneQuery.set(&board, nil) == "No swimlanes: the board shows as columns.")
+        #expect(try SwimlaneQuery.set(&board, nil) == "No swimlanes: the board shows as columns.")
         #expect(board.acceptRules.swimlanes == nil)
         #expect(
             throws: CommandError(.badInput, "--tag: lane \"Backend\" is named twice (tags are compared ignoring case)")
@@ -275,14 +275,14 @@ struct SwimlaneQueryTests {
         let path = folder.file("b.md")
         try Data(sample.utf8).write(to: URL(fileURLWithPath: path))
         try Data("# ours\n".utf8).write(to: URL(fileURLWithPath: folder.file(".b.md.lanes")))
-        let summary = try BoardCommands.edit(path) { SwimlaneQuery.set(&$0, lanes("frontend", "backend")) }
+        let summary = try BoardCommands.edit(path) { try SwimlaneQuery.set(&$0, lanes("frontend", "backend")) }
         #expect(summary == "Swimlanes: #frontend (2 cards), #backend (1 card); No lane (1 card).")
         #expect(try String(contentsOfFile: path, encoding: .utf8) == sample, "the board file is untouched")
         #expect(
             try String(contentsOfFile: folder.file(".b.md.lanes"), encoding: .utf8)
                 == "# ours\nswimlanes \"frontend\" \"backend\"\n")
         #expect(try FileBoardStore.load(path).board.acceptRules.swimlanes == lanes("frontend", "backend"))
-        _ = try BoardCommands.edit(path) { SwimlaneQuery.set(&$0, nil) }
+        _ = try BoardCommands.edit(path) { try SwimlaneQuery.set(&$0, nil) }
         #expect(try String(contentsOfFile: folder.file(".b.md.lanes"), encoding: .utf8) == "# ours\n")
         #expect(try String(contentsOfFile: path, encoding: .utf8) == sample)
     }

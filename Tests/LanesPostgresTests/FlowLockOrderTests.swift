@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import LanesCore
+@testable import LanesCore
 import Testing
 @testable import LanesPostgres
 

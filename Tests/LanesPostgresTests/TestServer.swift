@@ -1,5 +1,5 @@
 import Foundation
-import LanesCore
+@testable import LanesCore
 import Synchronization
 @testable import LanesPostgres
 #if canImport(Glibc)

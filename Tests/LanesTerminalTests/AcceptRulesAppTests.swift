@@ -1,5 +1,5 @@
 import DragKit
-import LanesCore
+@testable import LanesCore
 import Testing
 @testable import LanesTerminal
 
@@ -22,19 +22,19 @@ private func row(_ screen: String, _ y: Int) -> String {
         let board = try ruledBoard("accept Done from Doing\n")
         var d = AppDriver(board: board)
         d.drag([(5, 4), (30, 5), (60, 5)], release: false)
-        #expect(d.app.coordinator.session?.hover == .refused(section: 2))
-        #expect(d.app.status == "Done accepts only from Doing")
+        #expect(d.app.coordinator.session?.hover == .refused(section: 2, because: "column \"Done\" accepts cards only from \"Doing\", not from \"To do\""))
+        #expect(d.app.status == "Column \"Done\" accepts cards only from \"Doing\", not from \"To do\"")
         let header = row(d.screen(), 1)
         #expect(header.hasSuffix("Done 0 ✕"), "refused, and not called full:\n\(header)")
         // Back over Doing the usual words return.
         d.mouse(.drag, 32, 8)
         #expect(d.app.status == "Over Doing, position 3 of 3")
         d.mouse(.drag, 60, 5)
-        #expect(d.app.status == "Done accepts only from Doing")
+        #expect(d.app.status == "Column \"Done\" accepts cards only from \"Doing\", not from \"To do\"")
         d.mouse(.release, 60, 5)
         #expect(d.app.board == board)
         #expect(d.app.revision == 0)
-        #expect(d.app.status == "“a0” back in To do: Done accepts only from Doing")
+        #expect(d.app.status == "“a0” back in To do: column \"Done\" accepts cards only from \"Doing\", not from \"To do\"")
         #expect(d.app.selection == ItemPath(section: 0, item: 0))
     }
 
@@ -52,7 +52,7 @@ private func row(_ screen: String, _ y: Int) -> String {
         d.drag([(5, 4), (5, 8), (5, 10)])
         #expect(titles(d.app.board)[0] == ["a1", "a2", "a0"])
         d.drag([(30, 4), (15, 5), (5, 5)], release: false)
-        #expect(d.app.status == "To do accepts only from Nowhere (no such column)")
+        #expect(d.app.status.hasPrefix("Column \"To do\" accepts cards only from \"Nowhere\" (no such column), not"))
         d.mouse(.release, 5, 5)
         #expect(titles(d.app.board)[0] == ["a1", "a2", "a0"])
     }
@@ -62,7 +62,7 @@ private func row(_ screen: String, _ y: Int) -> String {
         board.columns[1].wipLimit = 2
         var d = AppDriver(board: board)
         d.drag([(5, 4), (32, 7)], release: false)
-        #expect(d.app.status == "Doing refuses this card: WIP limit 2 reached")
+        #expect(d.app.status == "Column \"Doing\" is full (WIP limit 2)")
         d.mouse(.release, 32, 7)
         #expect(d.app.board == board)
     }
@@ -85,11 +85,11 @@ private func row(_ screen: String, _ y: Int) -> String {
         var d = AppDriver(board: try ruledBoard("accept Doing from Done\naccept Done from Doing\n"))
         d.key(.char(" "))
         d.key(.right)
-        #expect(d.app.status == "No column that way takes the card (Doing accepts only from Done)")
+        #expect(d.app.status == "No column that way takes the card (column \"Doing\" accepts cards only from \"Done\", not from \"To do\")")
         #expect(d.app.coordinator.session?.hover.target?.section == 0)
         d.key(.escape)
         d.key(.char("L"))
-        #expect(d.app.status == "No column there takes the card (Doing accepts only from Done)")
+        #expect(d.app.status == "No column there takes the card (column \"Doing\" accepts cards only from \"Done\", not from \"To do\")")
         #expect(d.app.revision == 0)
     }
 

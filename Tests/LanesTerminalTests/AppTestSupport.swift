@@ -1,5 +1,5 @@
 import DragKit
-import LanesCore
+@testable import LanesCore
 @testable import LanesTerminal
 
 /// A small board with known titles: columns A, B, C.

@@ -1,5 +1,5 @@
 import DragKit
-import LanesCore
+@testable import LanesCore
 import Testing
 @testable import LanesTerminal
 
@@ -89,11 +89,11 @@ import Testing
         board.columns[1].wipLimit = 2
         var d = AppDriver(board: board)
         d.drag([(5, 4), (32, 7)], release: false)
-        #expect(d.app.status == "Doing refuses this card: WIP limit 2 reached")
+        #expect(d.app.status == "Column \"Doing\" is full (WIP limit 2)")
         #expect(d.screen().split(separator: "\n")[1].contains("✕ full"))
         d.mouse(.release, 32, 7)
         #expect(d.app.board == board)
-        #expect(d.app.status == "“a0” back in To do: Doing is at its WIP limit (2)")
+        #expect(d.app.status == "“a0” back in To do: column \"Doing\" is full (WIP limit 2)")
     }
 
     @Test func resizingDuringADragKeepsTheCard() {

@@ -1,5 +1,5 @@
 import DragKit
-import LanesCore
+@testable import LanesCore
 import Testing
 @testable import LanesTerminal
 
@@ -90,7 +90,7 @@ private struct EvenRows: CardRows {
         ruled.acceptRules.setSources(["Doing"], for: "Done")
         #expect(
             key(.moveRight, from: at(0, 0), on: ruled)
-                == (at(0, 0), .words("No column there takes the card (Done accepts only from Doing)")))
+                == (at(0, 0), .words("No column there takes the card (column \"Doing\" is full (WIP limit 2))")))
     }
 
     @Test func promptsOpenWithTheCardAsSeenAndItsText() {

@@ -1,5 +1,5 @@
 import DragKit
-import LanesCore
+@testable import LanesCore
 import Testing
 @testable import LanesTerminal
 

@@ -1,5 +1,5 @@
 import DragKit
-import LanesCore
+@testable import LanesCore
 import Testing
 @testable import LanesTerminal
 
@@ -226,7 +226,7 @@ struct LaneAppTests {
         var d = AppDriver(board: b, width: 80, height: 24)
         // Doing holds one card (lane frontend); its empty backend cell still refuses.
         d.drag([(5, 5), (20, 9), (30, 10), (31, 10)], release: false)
-        #expect(d.app.status == "Refused: column \"Doing\" is full (WIP limit 1)")
+        #expect(d.app.status == "Column \"Doing\" is full (WIP limit 1)")
         d.mouse(.release, 31, 10)
         #expect(titles(d.app.board) == titles(b))
     }

@@ -1,6 +1,6 @@
 import DragKit
 import SeededRandom
-import LanesCore
+@testable import LanesCore
 import Testing
 @testable import LanesTerminal
 

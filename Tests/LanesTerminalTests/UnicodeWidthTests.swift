@@ -1,6 +1,6 @@
 import DragKit
 import Foundation
-import LanesCore
+@testable import LanesCore
 import Testing
 @testable import LanesTerminal
 

@@ -3,7 +3,7 @@ import Foundation
 #if canImport(Glibc)
     import Glibc
 #endif
-import LanesCore
+@testable import LanesCore
 import Testing
 @testable import LanesTerminal
 

@@ -66,10 +66,10 @@ def test_full_column_refuses_the_card(lanes):
     for p in line_between(start, over, 4):
         time.sleep(0.02)
         app.mouse("drag", *p)
-    app.wait_status("Doing refuses this card: WIP limit 2 reached")
+    app.wait_status('Column "Doing" is full (WIP limit 2)')
     app.wait_for(lambda l: "✕ full" in app.text_at(L.col_x(1), 1, L.col_w, l), what="'✕ full' on Doing's title")
     app.mouse("release", *over)
-    app.wait_status("“a0” back in To do: Doing is at its WIP limit (2)")
+    app.wait_status('“a0” back in To do: column "Doing" is full (WIP limit 2)')
     # Quick moves skip the full column: L takes a0 to Done.
     app.send_keys("L")
     after = [("To do", ["a1"]), ("Doing (2)", ["b0", "b1"]), ("Done", ["a0", "c0"])]

@@ -35,11 +35,11 @@ def test_a_refused_drop_leaves_the_file_and_an_allowed_one_saves(lanes, tmp_path
 
     # a0 from To do over Done: refused, and the status says why.
     drag(app, L.title_point(0, 0), L.lower(2, 0))
-    app.wait_status("Done accepts only from Doing")
+    app.wait_status('Column "Done" accepts cards only from "Doing", not from "To do"')
     app.wait_for(lambda l: app.text_at(L.col_x(2), 1, L.col_w, l).startswith("Done 1 ✕"),
                  what="Done's header marked as refusing")
     app.mouse("release", *L.lower(2, 0))
-    app.wait_status("“a0” back in To do: Done accepts only from Doing")
+    app.wait_status('“a0” back in To do: column "Done" accepts cards only from "Doing", not from "To do"')
     # An absence has nothing to wait for: longer than a save waits for the hand to rest (0.2 s).
     time.sleep(0.3)
     app.assert_file(board_md(THREE), "after a refused drop")
@@ -140,7 +140,7 @@ def test_names_of_no_column_are_reported_when_the_board_opens(lanes, tmp_path):
     L = Layout.simple(100, 30, THREE)
     # The rule still holds: Done takes nothing from Doing.
     drag(app, L.title_point(1, 0), L.lower(2, 0))
-    app.wait_status("Done accepts only from Reviw (no such column)")
+    app.wait_status('Column "Done" accepts cards only from "Reviw" (no such column)')
     app.mouse("release", *L.lower(2, 0))
-    app.wait_status("“b0” back in Doing: Done accepts only from Reviw (no such column)")
+    app.wait_status('“b0” back in Doing: column "Done" accepts cards only from "Reviw" (no such')
     quit_and_check(app, board_md(THREE), keep=[SIDECAR])

@@ -79,7 +79,7 @@ def test_drag_to_another_lane_in_one_column_and_a_refusal_in_words(lanes, tmp_pa
     app.wait_for(lambda l: "Doing 1/1" in l[1], what="Doing at its limit")
     # Lane frontend now holds two cards in To do: backend's header is row 10, "Write docs" rows 15-17.
     drag(app, [(5, 16), (20, 12), (30, 11)], "sgr")
-    app.wait_status("Refused: column \"Doing\" is full (WIP limit 1)")
+    app.wait_status("Column \"Doing\" is full (WIP limit 1)")
     app.mouse("release", 30, 11)
     app.wait_status("“Write docs” back in To do · No lane: column \"Doing\" is full (WIP limit 1)")
     limited = [(t if t != "Doing" else "Doing (1)", cards) for t, cards in after]

@@ -26,7 +26,9 @@ extension Board {
         guard !incoming.isEmpty else { return nil }
         if let allowed = allowedSources(of: target) {
             for s in incoming where !allowed.contains(s) {
-                let names = (acceptRules.sources(for: column.title) ?? []).map { "\"\($0)\"" }
+                let names = (acceptRules.sources(for: column.title) ?? []).map { name in
+                    "\"\(name)\"" + (columns.contains { $0.title == name } ? "" : " (no such column)")
+                }
                 let from = columns.indices.contains(s) ? columns[s].title : "?"
                 return EditRefusal(
                     .acceptRule,
@@ -361,6 +363,33 @@ struct EditDoor {
             board.acceptRules.setSources(sources, for: title)
             return Outcome(
                 board: board, inverse: .revertColumn(id, from: fields(s), to: before), words: words, focus: .column(id))
+
+        case .setSwimlanes(let lanes):
+            let before = board.acceptRules.swimlanes
+            let words = SwimlaneQuery.summary(of: lanes, on: board)
+            guard before != lanes else { return Outcome(board: board, inverse: nil, words: words, focus: nil) }
+            board.acceptRules.swimlanes = lanes
+            return Outcome(board: board, inverse: .setSwimlanes(before), words: words, focus: nil)
+
+        case .setFlow(let setting):
+            let before = board.acceptRules.flow
+            func index(_ title: String?) throws(EditRefusal) -> Int? {
+                guard let title else { return nil }
+                guard let i = board.columns.firstIndex(where: { $0.title == title }) else {
+                    if force { return nil }
+                    throw refuse(.missingColumn, "no column \(q(title)) (deleted or renamed elsewhere)")
+                }
+                return i
+            }
+            let started = try index(setting.started), done = try index(setting.done)
+            if !force, let s = started, let d = done, s > d {
+                throw refuse(
+                    .number,
+                    "--started \"\(setting.started!)\" is right of --done \"\(setting.done!)\"; started must come first")
+            }
+            guard before != setting else { return Outcome(board: board, inverse: nil, words: "", focus: nil) }
+            board.acceptRules.flow = setting
+            return Outcome(board: board, inverse: .setFlow(before), words: "", focus: nil)
 
         case .revertCard(let id, let from, let to):
             guard let p = board.indexPath(for: id) else {

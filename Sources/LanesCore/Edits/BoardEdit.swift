@@ -49,6 +49,12 @@ public enum BoardEdit: Hashable, Sendable {
     /// The columns it accepts cards from; empty: from every column.
     case setAcceptRule(ColumnID, from: [ColumnID])
 
+    // Settings of the whole board (kept beside a file board, with a PostgreSQL board)
+    /// The swimlanes, one per tag; nil: none (the board shows as columns).
+    case setSwimlanes(Swimlanes?)
+    /// Where the flow metrics' stages begin, by column title (nil: Lanes' default for that end).
+    case setFlow(FlowColumns)
+
     // What undo and redo apply (built by the door, rebased on the board as it is then)
     /// Fields of a card still as `from` become as `to`; others were changed elsewhere and stay.
     case revertCard(ItemID, from: CardFields, to: CardFields)

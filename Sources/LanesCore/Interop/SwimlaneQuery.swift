@@ -27,9 +27,13 @@ public enum SwimlaneQuery {
         return out
     }
 
-    /// Sets (or with nil removes) the board's swimlanes; returns a one-line summary.
-    public static func set(_ board: inout Board, _ lanes: Swimlanes?) -> String {
-        board.acceptRules.swimlanes = lanes
+    /// Sets (or with nil removes) the board's swimlanes, through the door; returns a one-line summary.
+    public static func set(_ board: inout Board, _ lanes: Swimlanes?) throws(CommandError) -> String {
+        try BoardCommands.door(&board, .setSwimlanes(lanes)).words
+    }
+
+    /// What the board's swimlanes `lanes` hold: one line.
+    static func summary(of lanes: Swimlanes?, on board: Board) -> String {
         guard let lanes else { return "No swimlanes: the board shows as columns." }
         let counts = laneCounts(board, lanes)
         let named = lanes.tags.enumerated().map {

@@ -101,7 +101,7 @@ extension BoardEdit {
     public func namedCards(on board: Board) -> [ItemID] {
         switch self {
         case .addCard, .receiveCards, .addColumn, .renameColumn, .moveColumn, .setWIPLimit, .setAcceptRule,
-            .revertColumn, .removeEmptyColumn:
+            .revertColumn, .removeEmptyColumn, .setSwimlanes, .setFlow:
             return []
         case .setTitle(let id, _, _), .setDue(let id, _, _), .setTags(let id, _, _), .setDone(let id, _),
             .tickSubtask(let id), .setSubtaskDone(let id, _, _), .revertCard(let id, _, _):

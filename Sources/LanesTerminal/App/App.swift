@@ -157,17 +157,6 @@ public struct BoardApp {
         apply(events, now: 0, rendered: true)
     }
 
-    /// Takes a board that replaced this one from outside (another writer's change, already
-    /// merged; nothing is saved for it): a drag under way keeps its card in hand if the card
-    /// still exists, re-resolved by identity, and is cancelled with words if it was deleted.
-    public mutating func boardChanged(to newBoard: Board, now: Double) {
-        document.board = newBoard
-        marks.prune(to: board)
-        refreshLayout()
-        if !coordinator.isDragging { clampSelection() }
-        ensureSelectionVisible()
-    }
-
     // MARK: Input
 
     /// Handles one decoded input event at time `now` (seconds).

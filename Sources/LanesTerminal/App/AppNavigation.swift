@@ -68,12 +68,13 @@ extension BoardApp: CardRows {
             while board.columns.indices.contains(next) {
                 showSection(next)
                 let idx = insertionIndex(in: next, atRow: row)
-                if coordinator.canDrop(s.start.item, from: s.current, toSection: next, index: idx) {
+                let verdict = coordinator.verdict(toSection: next, index: idx, dataSource: document)
+                if verdict?.target != nil {
                     section = next
                     index = idx
                     break
                 }
-                why = why ?? board.ruleRefusal(into: next, from: s.current.section)
+                why = why ?? verdict?.refusal
                 next += dx
             }
             guard board.columns.indices.contains(next) else {
@@ -83,7 +84,7 @@ extension BoardApp: CardRows {
             }
         }
         showSection(section)
-        apply(coordinator.moveLifted(toSection: section, index: index), now: 0)
+        apply(coordinator.moveLifted(toSection: section, index: index, dataSource: document), now: 0)
         selection = ItemPath(section: section, item: min(index, board.columns[section].cards.count))
         ensureRowVisible(section: section, gap: coordinator.session?.hover.target?.gap ?? index)
     }

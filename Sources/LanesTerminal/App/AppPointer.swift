@@ -146,9 +146,7 @@ extension BoardApp {
             case .began(let s):
                 if s.kind == .item { selection = s.source }
             case .dropped(let d) where d.to.section == BoardDraggable.section:
-                if let refusal = document.lastRefusal {
-                    status = refused(refusal.words)
-                } else if !d.isNoOp {
+                if !d.isNoOp {
                     let row =
                         selection?.section == d.from.item
                         ? selection?.item ?? -1 : (board.columns[d.to.item].cards.isEmpty ? -1 : 0)
@@ -156,14 +154,11 @@ extension BoardApp {
                     changed()
                 }
             case .dropped(let d):
-                if let refusal = document.lastRefusal {
-                    // The door refused the drop: the card stays where it was, and the words say why.
-                    status = refused(refusal.words)
-                    if let p = board.indexPath(for: d.item) { selection = p }
-                } else {
-                    selection = d.to
-                    if !d.isNoOp { changed() }
-                }
+                selection = d.to
+                if !d.isNoOp { changed() }
+            case .dropRefused(let item, let source, _, _):
+                // The door refused the drop: the card stays where it was; the renderer's words say why.
+                if let p = board.indexPath(for: item) { selection = p } else if source.section >= 0 { selection = source }
             case .endedOutside(_, let source, _), .cancelled(_, let source, _):
                 if source.section >= 0, board.item(at: source) != nil { selection = source }
             default:

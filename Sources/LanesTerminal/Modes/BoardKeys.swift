@@ -187,15 +187,18 @@ struct BoardKeys: Equatable, Sendable {
         if dx != 0 {
             var s = sel.section + dx
             var why: String?
-            while board.columns.indices.contains(s), board.moveRefusal(into: s, from: [sel.section]) != nil {
-                why = why ?? board.ruleRefusal(into: s, from: sel.section)
+            while board.columns.indices.contains(s) {
+                let index = min(rows.insertionIndex(in: s, atRow: rows.row(of: sel)), board.columns[s].cards.count)
+                let edit = BoardEdit.moveCards([id], to: board.columns[s].id, at: .index(index))
+                do {
+                    _ = try board.applying(edit)
+                    return .move(edit, card: id)
+                } catch {
+                    why = why ?? error.words
+                }
                 s += dx
             }
-            guard board.columns.indices.contains(s) else {
-                return .words("No column there takes the card" + (why.map { " (\(DisplayText.safe($0)))" } ?? ""))
-            }
-            let index = min(rows.insertionIndex(in: s, atRow: rows.row(of: sel)), board.columns[s].cards.count)
-            return .move(.moveCards([id], to: board.columns[s].id, at: .index(index)), card: id)
+            return .words("No column there takes the card" + (why.map { " (\(DisplayText.safe($0)))" } ?? ""))
         }
         let count = board.columns[sel.section].cards.count
         let to = min(max(0, sel.item + dy), count - 1)

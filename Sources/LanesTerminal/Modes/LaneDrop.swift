@@ -4,40 +4,30 @@ import LanesCore
 /// The board as the drag engine sees it in the lane view: sections are lane × column cells
 /// (`lane * columnCount + column`), items a cell's cards in column order.
 ///
-/// A drop's calls run on a scratch copy of the cells; what they did becomes one
-/// `BoardEdit.moveCardsToLane` (the cards, the target column and lane, and a slot next to a
-/// card that did not move) applied by the one door, so the lane tag rewrite, the rules and
-/// undo are the door's. A refusal leaves its words in `document.lastRefusal`.
+/// A drop is one `BoardEdit.moveCardsToLane` (the cards, the target column and lane, and a slot
+/// next to a card of the cell that does not move), asked of the one door while the drag hovers
+/// and applied by it on release, so the lane tag rewrite, the rules, their words and undo are the door's.
 public struct LaneDropSource: DragDataSource {
     public typealias Item = Card
 
     public var document: BoardDocument
     let grid: LaneGrid
-    /// Each cell's card identities: built only for a drop's scratch copy (every motion of a drag
-    /// asks the grid's placement instead, without copying 10,000 identities).
-    var cells: [[ItemID]]?
-    var touched: [ItemID]?
-    /// A column dragged by its header during the drop's calls.
-    var movedColumn: (from: Int, to: Int)?
 
     public init(document: BoardDocument, grid: LaneGrid) {
         self.document = document
         self.grid = grid
     }
 
-    /// The cells as identities, from the grid's placement.
-    func allCells() -> [[ItemID]] {
-        var cells: [[ItemID]] = []
-        for lane in grid.placement.indices {
-            for (column, indices) in grid.placement[lane].enumerated() {
-                cells.append(indices.map { document.board.columns[column].cards[$0].id })
-            }
+    /// A cell's card identities, from the grid's placement.
+    func cell(_ section: Int) -> [ItemID] {
+        guard section >= 0, grid.columnCount > 0, grid.placement.indices.contains(section / grid.columnCount) else {
+            return []
         }
-        return cells
+        let column = section % grid.columnCount
+        return grid.placement[section / grid.columnCount][column].map { document.board.columns[column].cards[$0].id }
     }
 
     public func numberOfItems(inSection section: Int) -> Int {
-        if let cells { return cells.indices.contains(section) ? cells[section].count : 0 }
         guard section >= 0, grid.columnCount > 0, grid.placement.indices.contains(section / grid.columnCount) else {
             return 0
         }
@@ -50,13 +40,7 @@ public struct LaneDropSource: DragDataSource {
     }
 
     public func identity(at path: ItemPath) -> ItemID? {
-        if let cells {
-            guard cells.indices.contains(path.section), cells[path.section].indices.contains(path.item) else {
-                return nil
-            }
-            return cells[path.section][path.item]
-        }
-        return grid.boardPath(path).flatMap { p in
+        grid.boardPath(path).flatMap { p in
             p.item >= 0 ? document.board.columns[p.section].cards[p.item].id : nil
         }
     }
@@ -66,67 +50,40 @@ public struct LaneDropSource: DragDataSource {
         return document.board.item(at: p)
     }
 
-    public mutating func moveItem(from: ItemPath, to: ItemPath) {
-        guard let id = identity(at: from), cells != nil else { return }
-        touched?.append(id)
-        cells![from.section].remove(at: from.item)
-        cells![to.section].insert(id, at: min(max(0, to.item), cells![to.section].count))
-    }
-
-    public mutating func insertItem(_ item: Card, at indexPath: ItemPath) {
-        guard let count = cells?.indices.contains(indexPath.section) == true ? cells?[indexPath.section].count : nil
-        else { return }
-        touched?.append(item.id)
-        cells![indexPath.section].insert(item.id, at: min(max(0, indexPath.item), count))
-    }
-
-    public mutating func deleteItem(at indexPath: ItemPath) {
-        guard identity(at: indexPath) != nil, cells != nil else { return }
-        cells![indexPath.section].remove(at: indexPath.item)
-    }
-
     public func sectionIndex(for id: ItemID) -> Int? { document.sectionIndex(for: id) }
     public var numberOfSections: Int { document.numberOfSections }
-    public mutating func moveSection(from: Int, to: Int) { movedColumn = (from, to) }
 
-    public mutating func performTransaction(_ body: (inout LaneDropSource) -> Void) {
-        var scratch = self
-        scratch.cells = allCells()
-        scratch.touched = []
-        body(&scratch)
-        document.lastRefusal = nil
-        if let (from, to) = scratch.movedColumn {
-            guard document.board.columns.indices.contains(from) else { return }
-            do { _ = try document.apply(.moveColumn(document.board.columns[from].id, to: to)) } catch {
-                document.lastRefusal = error
-            }
-            return
-        }
-        guard let edit = scratch.edit() else { return }
-        do { _ = try document.apply(edit) } catch { document.lastRefusal = error }
-    }
-
-    /// What the recorded calls did, as one edit: the touched cards in the order they now stand
-    /// in their cell, to that cell's column and lane, before the next card of the cell that did
-    /// not move (or after the last one before them; or at the column's end in an empty cell).
-    func edit() -> BoardEdit? {
-        guard let touched, let first = touched.first, let cells,
-            let section = cells.firstIndex(where: { $0.contains(first) })
-        else { return nil }
-        let moving = Set(touched)
-        let cell = cells[section]
-        let moved = cell.filter { moving.contains($0) }
-        let start = cell.firstIndex(of: moved[0])!
+    /// The edit a drop is: a column dragged by its header is the document's; cards go to the
+    /// cell's column and lane, before the next card of the cell that does not move (after the
+    /// last one before them when none follows; at the column's end in a cell with no other card).
+    func edit(for drop: DropProposal) -> BoardEdit? {
+        guard drop.kind == .item else { return document.edit(for: drop) }
+        let section = drop.target.section
+        guard grid.columnCount > 0, section >= 0 else { return nil }
         let column = section % grid.columnCount, lane = section / grid.columnCount
         let board = document.board
+        guard board.columns.indices.contains(column) else { return nil }
+        let moving = Set(drop.items)
+        let others = cell(section).filter { !moving.contains($0) }
         let indexInColumn: (ItemID) -> Int = { board.indexPath(for: $0)?.item ?? 0 }
         var slot: CardSlot = .end
-        if let after = cell[start...].first(where: { !moving.contains($0) }) {
-            slot = .before(after, orIndex: indexInColumn(after))
-        } else if let before = cell[..<start].last(where: { !moving.contains($0) }) {
-            slot = .after(before, orIndex: indexInColumn(before) + 1)
+        if let before = drop.target.anchor {
+            slot = .before(before, orIndex: indexInColumn(before))
+        } else if let last = others.last {
+            slot = .after(last, orIndex: indexInColumn(last) + 1)
         }
         let tag: String? = lane < grid.swimlanes.count ? grid.swimlanes.tags[lane] : nil
-        return .moveCardsToLane(moved, to: board.columns[column].id, at: slot, lane: tag)
+        return .moveCardsToLane(drop.items, to: board.columns[column].id, at: slot, lane: tag)
+    }
+
+    public func refusal(of drop: DropProposal) -> String? {
+        guard let edit = edit(for: drop) else { return BoardDocument.columnGone }
+        return document.refusal(of: edit)?.words
+    }
+
+    public mutating func perform(_ drop: DropProposal) -> String? {
+        guard let edit = edit(for: drop) else { return BoardDocument.columnGone }
+        do { try document.apply(edit) } catch { return error.words }
+        return nil
     }
 }

@@ -20,27 +20,9 @@ extension BoardApp {
         coordinator.selectedItems = marked
         var source = laneSource(grid)
         let before = board
-        // Asked before the input: after a release there is no session to name the sources.
-        var refusal: String?
-        if case .refused(let section)? = coordinator.session?.hover { refusal = laneRefusal(into: section, grid: grid) }
         let events = drag.coordinator.handle(input, dataSource: &source)
         document = source.document
         applyLaneEvents(events, grid: grid, now: now, before: before)
-        // Released over a cell that refused: the snap-back says why in the door's words.
-        if let words = refusal {
-            for e in events {
-                let source: ItemPath
-                switch e {
-                case .endedOutside(_, let s, _), .cancelled(_, let s, _): source = s
-                default: continue
-                }
-                guard let card = grid.cellBoard.item(at: source) else { continue }
-                status =
-                    "“\(DisplayText.truncate(DisplayText.safe(card.title), to: 30))” back in "
-                    + DisplayText.safe(grid.cellBoard.columns[source.section].title) + ": "
-                    + String(words.dropFirst("Refused: ".count))
-            }
-        }
     }
 
     /// Hands cell events to the renderer (unless `rendered`), then to the app as board paths.
@@ -53,23 +35,11 @@ extension BoardApp {
             status = words
             reading.pageWordsShown = false
         }
-        for e in events {
-            if case .moved(_, .refused(let section)) = e, let words = laneRefusal(into: section, grid: grid) {
-                status = words
-            }
-        }
         let translated = events.compactMap { boardEvent($0, grid: grid) }
         apply(translated, now: now, rendered: true)
         // A move to another lane at the same place in the column reads as a no-op to `apply`.
         let sameSpot = translated.contains { if case .dropped(let d) = $0 { d.isNoOp } else { false } }
-        if sameSpot, document.lastRefusal == nil, let before, board != before { changed() }
-    }
-
-    /// The door's words for cards refused by a cell (the whole column's WIP limit, its accept rule).
-    func laneRefusal(into section: Int, grid: LaneGrid) -> String? {
-        guard let s = coordinator.session, grid.columnCount > 0 else { return nil }
-        let sources = s.start.items.compactMap { board.indexPath(for: $0)?.section }
-        return board.moveRefusal(into: section % grid.columnCount, from: sources).map { "Refused: " + $0.words }
+        if sameSpot, let before, board != before { changed() }
     }
 
     /// A drag event in cell terms read as board paths (the app's selection is a board path).
@@ -96,6 +66,8 @@ extension BoardApp {
             return .dropped(d)
         case .endedOutside(let id, let source, let at):
             return grid.boardPath(source).map { .endedOutside(item: id, source: $0, at: at) }
+        case .dropRefused(let id, let source, let at, let why):
+            return grid.boardPath(source).map { .dropRefused(item: id, source: $0, at: at, because: why) }
         case .cancelled(let id, let source, let reason):
             return grid.boardPath(source).map { .cancelled(item: id, source: $0, reason: reason) }
         case .moved, .targetChanged, .beganOutside, .notDraggable:
@@ -301,12 +273,13 @@ extension BoardApp {
                 showSection(next)
                 let cell = lane * columns + next
                 let idx = min(index, lastIndex(cell))
-                if coordinator.canDrop(s.start.item, from: s.current, toSection: cell, index: idx) {
+                let verdict = coordinator.verdict(toSection: cell, index: idx, dataSource: laneSource(grid))
+                if verdict?.target != nil {
                     section = cell
                     index = idx
                     break
                 }
-                why = why ?? board.moveRefusal(into: next, from: [s.current.section % columns])?.words
+                why = why ?? verdict?.refusal
                 next += dx
             }
             guard (0..<columns).contains(next) else {
@@ -327,7 +300,8 @@ extension BoardApp {
             if s != shown.layout.scroll { laneView.scroll = s; refreshLayout() }
         }
         guard let now = layout.lanes else { return }
-        applyLaneEvents(coordinator.moveLifted(toSection: section, index: index), grid: now, now: 0)
+        applyLaneEvents(
+            coordinator.moveLifted(toSection: section, index: index, dataSource: laneSource(now)), grid: now, now: 0)
         if let k = now.lanes.firstIndex(of: section / columns), let cell = now.cell(section: section) {
             let row = index < cell.itemCount ? cell.body.metrics.tops[index] : cell.body.metrics.contentHeight
             let s = now.layout.scroll(toShow: now.top(ofBand: k), height: min(now.layout.area.height, row + 4))

@@ -133,14 +133,16 @@ public struct DragRenderer: Sendable {
             return vanished ? "Cancelled: the column was renamed or removed" : "Column “\(name)” back in place"
         case .endedOutside(_, let source, _):
             let t = title(card)
-            let refusedBy: Int? = if case .refused(let section) = hover { section } else { nil }
-            let from = start?.source.section ?? source.section
+            let refused = hover
             end(now: now, snap: true)
-            if let section = refusedBy {
-                return
-                    "“\(t)” back in \(columnName(source.section, board)): \(refusal(section, from: from, board: board, short: true))"
+            if case .refused = refused {
+                return "“\(t)” back in \(columnName(source.section, board)): \(refusal(refused, board: board, inSentence: true))"
             }
             return "Released outside: “\(t)” back in \(columnName(source.section, board))"
+        case .dropRefused(_, let source, _, let why):
+            let t = title(card)
+            end(now: now, snap: true)
+            return "“\(t)” back in \(columnName(source.section, board)): \(Self.sentence(why, inSentence: true))"
         case .cancelled(_, let source, let reason):
             let t = title(card)
             end(now: now, snap: reason != .itemVanished)
@@ -173,7 +175,7 @@ public struct DragRenderer: Sendable {
                 if s.viaKeyboard {
                     d.markerLabel = title(card) + (s.carried.count > 1 ? " +\(s.carried.count - 1)" : "")
                 }
-            case .refused(let section):
+            case .refused(let section, _):
                 d.refusedSection = section
             case .none:
                 break
@@ -249,23 +251,23 @@ public struct DragRenderer: Sendable {
             let count = board.numberOfItems(inSection: t.section) - (t.section == start?.source.section ? 1 : 0)
             if carried > 1 { return "\(carried) cards over \(columnName(t.section, board)), position \(t.index + 1)" }
             return "Over \(columnName(t.section, board)), position \(t.index + 1) of \(count + 1)"
-        case .refused(let section):
-            return refusal(section, from: start?.source.section ?? section, board: board)
+        case .refused:
+            return refusal(hover, board: board)
         }
     }
 
-    /// Why a column refuses the card: its accept rule, or its WIP limit (`short`: without "refuses this card").
-    private func refusal(_ section: Int, from source: Int, board: Board, short: Bool = false) -> String {
-        guard board.columns.indices.contains(section) else { return "\(columnName(section, board)) refuses this card" }
-        if board.columns.indices.contains(source), let why = board.ruleRefusal(into: section, from: source) {
-            return DisplayText.truncate(DisplayText.safe(why), to: 80)
-        }
-        if let limit = board.columns[section].wipLimit, board.columns[section].cards.count >= limit {
-            return short
-                ? "\(columnName(section, board)) is at its WIP limit (\(limit))"
-                : "\(columnName(section, board)) refuses this card: WIP limit \(limit) reached"
-        }
-        return "\(columnName(section, board)) refuses this card"
+    /// Why a place refuses the card: the door's words (the same a key or a command gets), or,
+    /// when the place itself refuses, that it does.
+    private func refusal(_ hover: Hover, board: Board, inSentence: Bool = false) -> String {
+        if let why = hover.refusal { return Self.sentence(why, inSentence: inSentence) }
+        return "\(columnName(hover.section ?? -1, board)) refuses this card"
+    }
+
+    /// The door's words for the status line: safe, at most 80 columns, and a sentence of its own
+    /// (first letter capitalized) unless it follows other words.
+    static func sentence(_ words: String, inSentence: Bool = false) -> String {
+        let text = inSentence ? words : words.prefix(1).uppercased() + words.dropFirst()
+        return DisplayText.truncate(DisplayText.safe(text), to: 80)
     }
 
     private func title(_ card: Card?) -> String {

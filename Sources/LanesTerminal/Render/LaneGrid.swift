@@ -4,9 +4,8 @@ import Synchronization
 
 /// A lane × column cell on screen: what the drag engine sees of it.
 ///
-/// Its cards are drawn like a column's (`body`, whose section is the cell's); the rules are the
-/// whole column's: a WIP limit counts every lane, and moves inside the column (to another lane
-/// too) are always allowed, as the door decides.
+/// Its cards are drawn like a column's (`body`, whose section is the cell's). Whether a drop may
+/// land in it is the door's to say (`LaneDropSource`): a cell holds no rule of its own.
 public struct LaneCellDraggable: Draggable {
     /// `lane * columnCount + column`.
     public var section: Int
@@ -17,10 +16,6 @@ public struct LaneCellDraggable: Draggable {
     public var body: ColumnDraggable
     /// The cell's frame: its lane's header row and body (empty when the lane is collapsed).
     public var frame: Rect
-    /// The whole board column, for the WIP limit.
-    public var wholeColumn: Column
-    /// Board columns whose cards this column takes under the accept rules; nil: every one.
-    public var allowedColumns: Set<Int>?
     public var columnCount: Int
 
     public var viewport: Rect { body.viewport }
@@ -28,19 +23,6 @@ public struct LaneCellDraggable: Draggable {
     public func itemID(at index: Int) -> ItemID { body.itemID(at: index) }
     public func frameOfItem(at index: Int) -> Rect { body.frameOfItem(at: index) }
     public func firstItem(endingBelow y: Int) -> Int { body.firstItem(endingBelow: y) }
-
-    public func canAcceptDrop(of item: ItemID, from source: Int, at index: Int) -> Bool {
-        canAcceptDrop(of: [IncomingItem(item: item, source: source)], at: index)
-    }
-
-    /// The door's rule (`Board.moveRefusal`) in cell terms: cards from other columns must be
-    /// allowed by the accept rule and fit the limit of the whole column.
-    public func canAcceptDrop(of items: [IncomingItem], at index: Int) -> Bool {
-        let incoming = items.map { $0.source % columnCount }.filter { $0 != column }
-        guard !incoming.isEmpty else { return true }
-        if let limit = wholeColumn.wipLimit, wholeColumn.cards.count + incoming.count > limit { return false }
-        return incoming.allSatisfy { allowedColumns?.contains($0) ?? true }
-    }
 }
 
 /// What the app keeps of the lane view between frames: whether it is on, collapsed lanes, scroll.
@@ -192,8 +174,7 @@ public struct LaneGrid: Sendable {
                 cells.append(
                     LaneCellDraggable(
                         section: section, lane: lane, column: c.section, body: body, frame: frame,
-                        wholeColumn: board.columns[c.section],
-                        allowedColumns: c.allowedSources, columnCount: columnCount))
+                        columnCount: columnCount))
             }
         }
     }

@@ -204,8 +204,6 @@ public struct ColumnDraggable: Draggable {
     public var column: Column
     public var metrics: ColumnMetrics
     public var scroll: Int
-    /// The sections this column accepts cards from under the board's accept rules; nil: every one.
-    public var allowedSources: Set<Int>? = nil
 
     public var cards: CardList { column.cards }
 
@@ -216,20 +214,6 @@ public struct ColumnDraggable: Draggable {
         Rect(
             x: frame.minX, y: viewport.minY + metrics.tops[index] - scroll,
             width: frame.width, height: metrics.height(of: index))
-    }
-
-    /// A column at its WIP limit, or whose accept rule does not name the source, takes no card
-    /// from another column (the engine asks only about other columns: reordering is always allowed).
-    public func canAcceptDrop(of item: ItemID, from source: Int, at index: Int) -> Bool {
-        !column.isFull && (allowedSources?.contains(source) ?? true)
-    }
-
-    /// Several cards at once: every one's own column must be allowed, and the WIP limit must
-    /// hold those coming from other columns (the door's rule, `Board.moveRefusal`).
-    public func canAcceptDrop(of items: [IncomingItem], at index: Int) -> Bool {
-        let incoming = items.filter { $0.source != section }
-        if let limit = column.wipLimit, !incoming.isEmpty, cards.count + incoming.count > limit { return false }
-        return incoming.allSatisfy { allowedSources?.contains($0.source) ?? true }
     }
 
     /// Same answer as the protocol's binary search over frames, but measures cards only as far as row `y`.
@@ -295,7 +279,7 @@ public struct ScreenLayout: Sendable {
             columns.append(
                 ColumnDraggable(
                     section: section, frame: frame, viewport: viewport, column: column,
-                    metrics: metrics, scroll: s, allowedSources: board.allowedSources(of: section)))
+                    metrics: metrics, scroll: s))
         }
         if !columns.isEmpty { headers = BoardDraggable(board: board, layout: self) }
         if let laneView, laneView.enabled, let swimlanes = board.acceptRules.swimlanes, !columns.isEmpty {

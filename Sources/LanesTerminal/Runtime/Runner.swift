@@ -621,12 +621,16 @@ public final class AppRunner {
         hosts[move.from].ownMoveUntil = quiet
         hosts[move.to].ownMoveUntil = quiet
         workspace.boards[move.from].document.inTransit.moveFinished(held, took: took)
-        // The cards it took leave the source on screen now, not when its file is read back (no undo
-        // step: the store has them out already, and the next save's merge agrees).
+        // The cards it took leave the source on screen now, not when its file is read back: the
+        // door's half of the move (no undo step: the store has them out already, and the next
+        // save's merge agrees).
         let shown = workspace.boards[move.from].board
-        var without = shown
-        for id in took { if let p = without.indexPath(for: id) { without.deleteItem(at: p) } }
-        if without != shown { workspace.boards[move.from].absorb(stored: without, base: shown) }
+        if !took.isEmpty,
+            let without = try? shown.applying(.sendCards(Array(took), toBoard: workspace.tabs[move.to].name)).board,
+            without != shown
+        {
+            workspace.boards[move.from].absorb(stored: without, base: shown)
+        }
         workspace.moveFinished(move, result: result)
         return true
     }
