@@ -449,7 +449,7 @@ extension Board {
     }
 
     /// Renames a column and the rules naming it (unless another column still has the old title).
-    public mutating func renameColumn(at section: Int, to title: String) {
+    mutating func renameColumn(at section: Int, to title: String) {
         let old = columns[section].title
         columns[section].title = title
         if !columns.contains(where: { $0.title == old }) { acceptRules.renameColumn(old, to: title) }
@@ -458,7 +458,7 @@ extension Board {
     /// Deletes a column and its name from the rules (unless another column still has its title).
     /// Returns the columns whose rule named only this one and was removed.
     @discardableResult
-    public mutating func removeColumn(at section: Int) -> [String] {
+    mutating func removeColumn(at section: Int) -> [String] {
         let old = columns.remove(at: section).title
         guard !columns.contains(where: { $0.title == old }) else { return [] }
         return acceptRules.removeColumn(old)

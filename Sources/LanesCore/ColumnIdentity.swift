@@ -33,7 +33,7 @@ extension Board {
     }
 
     /// Moves a column to a final index (after its removal), keeping every card.
-    public mutating func moveColumn(from: Int, to: Int) {
+    mutating func moveColumn(from: Int, to: Int) {
         guard from != to, columns.indices.contains(from), columns.indices.contains(to) else { return }
         let c = columns.remove(at: from)
         columns.insert(c, at: to)

@@ -12,7 +12,7 @@ extension Board {
 
     /// Gives each column whose title an earlier one has (case ignored) a number: `Done`, `Done 2`, `Done 3`.
     /// For boards made from elsewhere (Trello lists may share a name), where refusing would lose the import.
-    public mutating func makeColumnTitlesUnique() {
+    mutating func makeColumnTitlesUnique() {
         var taken = Set<String>()
         for i in columns.indices {
             var title = columns[i].title
@@ -27,13 +27,13 @@ extension Board {
     }
 
     /// Inserts a new empty column; refuses a title another column has (case ignored).
-    public mutating func addColumn(titled title: String, at index: Int) throws(ColumnNameError) {
+    mutating func addColumn(titled title: String, at index: Int) throws(ColumnNameError) {
         if let clash = columnTitleClash(title) { throw ColumnNameError(title: title, existing: clash) }
         columns.insert(Column(title: title), at: min(max(0, index), columns.count))
     }
 
     /// Renames a column (and the accept rules naming it); refuses a title another column has (case ignored).
-    public mutating func renameColumn(at section: Int, toUnique title: String) throws(ColumnNameError) {
+    mutating func renameColumn(at section: Int, toUnique title: String) throws(ColumnNameError) {
         if let clash = columnTitleClash(title, except: section) { throw ColumnNameError(title: title, existing: clash) }
         renameColumn(at: section, to: title)
     }
