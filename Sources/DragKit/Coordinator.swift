@@ -417,7 +417,9 @@ public struct DragCoordinator: Sendable {
         guard canDrop(s.start.item, from: s.current, toSection: t.section, index: t.index) else {
             return .refused(section: t.section)
         }
-        if let why = dataSource.refusal(of: proposal(t, session: s)) { return .refused(section: t.section, because: why) }
+        if let why = dataSource.refusal(of: proposal(t, session: s)) {
+            return .refused(section: t.section, because: why)
+        }
         return .target(t)
     }
 
@@ -471,7 +473,8 @@ public struct DragCoordinator: Sendable {
     }
 
     /// What a draggable offers the ghost at a pointer location: a target, or a refusal.
-    private func offer<D: DragDataSource>(in d: any Draggable, at p: Point, session s: Session, dataSource: D) -> Hover {
+    private func offer<D: DragDataSource>(in d: any Draggable, at p: Point, session s: Session, dataSource: D) -> Hover
+    {
         let same = d.section == s.current.section
         let gap = d.gapIndex(ghost: s.start.ghostFrame(at: p), dragged: same ? s.current.item : nil)
         let index = gap - s.carriedBefore(gap, in: d.section)

@@ -295,7 +295,8 @@ public struct Board: Hashable, Sendable {
 
     /// A board made from its parts, as a reader makes it (a file's parser, a store's rows): making
     /// a board is reading; changing one is `applying(_:force:)`.
-    public init(columns: [Column] = [], acceptRules: AcceptRules = AcceptRules(), capacity: CardCapacity = .everything) {
+    public init(columns: [Column] = [], acceptRules: AcceptRules = AcceptRules(), capacity: CardCapacity = .everything)
+    {
         self.columns = columns
         self.acceptRules = acceptRules
         self.capacity = capacity

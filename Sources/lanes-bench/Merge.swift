@@ -30,7 +30,8 @@ enum MergeBench {
             case 3:
                 board = board.with(
                     .addCard(
-                        Card(id: ItemID.fresh(), title: "New on \(tag) \(k)"), column: board.columns[c].id, at: .index(i),
+                        Card(id: ItemID.fresh(), title: "New on \(tag) \(k)"), column: board.columns[c].id,
+                        at: .index(i),
                         fallbackColumn: c))
             default:
                 board = board.with(.deleteCards([card.id], seen: nil))

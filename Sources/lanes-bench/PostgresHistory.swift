@@ -48,7 +48,8 @@ func runPostgresHistory() {
             if i % 2 == 0 {
                 ours = base.randomMove(&rng)!
             } else {
-                let from = (0..<ours.columns.count).filter { !ours.columns[$0].cards.isEmpty }.randomElement(using: &rng)!
+                let from = (0..<ours.columns.count).filter { !ours.columns[$0].cards.isEmpty }.randomElement(
+                    using: &rng)!
                 let card = ours.columns[from].cards[Int.random(in: 0..<ours.columns[from].cards.count, using: &rng)]
                 ours = ours.with(.setTitle(card.id, card.title + " (edited)", seen: nil))
             }

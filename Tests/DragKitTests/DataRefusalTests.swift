@@ -76,7 +76,10 @@ struct DataRefusalTests {
         let hover: Hover? = events.first.flatMap { if case .moved(_, let h) = $0 { h } else { nil } }
         #expect(hover?.refusal == "column c is full (WIP limit 0)")
         let at = d.coordinator.session!.location
-        #expect(d.coordinator.dropLifted(dataSource: &d.source) == [.endedOutside(item: ItemID(1), source: path(0, 1), at: at)])
+        #expect(
+            d.coordinator.dropLifted(dataSource: &d.source) == [
+                .endedOutside(item: ItemID(1), source: path(0, 1), at: at)
+            ])
         #expect(d.source.log.isEmpty && d.source.raw == standard)
     }
 }

@@ -131,7 +131,9 @@ struct RecordingSource: DragDataSource {
             return why
         }
         log.append(.begin)
-        if drop.items.count == 1, let (from, to) = DropTransaction(item: drop.items[0], target: drop.target).resolve(in: self) {
+        if drop.items.count == 1,
+            let (from, to) = DropTransaction(item: drop.items[0], target: drop.target).resolve(in: self)
+        {
             if from.section == to.section {
                 log.append(.move(from, to))
                 sections[to.section].insert(sections[from.section].remove(at: from.item), at: to.item)

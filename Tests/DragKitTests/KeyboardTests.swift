@@ -88,7 +88,9 @@ struct KeyboardTests {
         var d = Driver(src, arena: arena)
         _ = lifted(&d)
         #expect(
-            d.coordinator.moveLifted(toSection: 0, index: 3, dataSource: d.source) == [.moved(to: pt(0, 13), hover: .refused(section: 0))],
+            d.coordinator.moveLifted(toSection: 0, index: 3, dataSource: d.source) == [
+                .moved(to: pt(0, 13), hover: .refused(section: 0))
+            ],
             "a column that cannot rearrange")
         #expect(
             d.coordinator.moveLifted(toSection: 1, index: 0, dataSource: d.source) == [
@@ -183,7 +185,8 @@ struct KeyboardTests {
         var d = Driver(src, arena: arena(scroll: 0, accepting: false))
         _ = lifted(&d)
         #expect(
-            d.coordinator.moveLifted(toSection: 1, index: 1, dataSource: d.source).first == .moved(to: pt(12, 4), hover: .refused(section: 1))
+            d.coordinator.moveLifted(toSection: 1, index: 1, dataSource: d.source).first
+                == .moved(to: pt(12, 4), hover: .refused(section: 1))
         )
         #expect(
             d.coordinator.updateArena(arena(scroll: 3, accepting: false), dataSource: d.source) == [

@@ -289,7 +289,9 @@ struct SwimlaneGridTests {
                     .began(lifted), .moved(to: pt(0, 1), hover: target(0, index: 0, gap: 0, anchor: 2)),
                     .targetChanged(section: 0),
                 ])
-        #expect(d.coordinator.moveLifted(toSection: 3, index: 0, dataSource: d.source) == [], "a collapsed cell is not a place to go")
+        #expect(
+            d.coordinator.moveLifted(toSection: 3, index: 0, dataSource: d.source) == [],
+            "a collapsed cell is not a place to go")
         #expect(d.coordinator.session?.hover == target(0, index: 0, gap: 0, anchor: 2))
         #expect(
             d.coordinator.moveLifted(toSection: 6, index: 0, dataSource: d.source)

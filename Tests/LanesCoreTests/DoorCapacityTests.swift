@@ -9,7 +9,9 @@ import Testing
 
     static func board(_ capacity: CardCapacity) -> Board {
         Board(
-            columns: [Column(title: "To do", cards: [Card(id: ItemID(1), title: "a")]), Column(title: "Done", cards: [])],
+            columns: [
+                Column(title: "To do", cards: [Card(id: ItemID(1), title: "a")]), Column(title: "Done", cards: []),
+            ],
             capacity: capacity)
     }
 
@@ -30,7 +32,8 @@ import Testing
         let arriving = Self.refusal(.receiveCards([done], to: column, position: nil, from: ["x"], board: "b.md"), on: b)
         #expect(
             arriving?.words
-                == "“finished” is marked done and taskell files have no done mark: nothing changed (mark it not done first)")
+                == "“finished” is marked done and taskell files have no done mark: nothing changed (mark it not done first)"
+        )
         // Marking not done is nothing a taskell file cannot keep.
         #expect(Self.refusal(.setDone(ItemID(1), false), on: b) == nil)
     }
@@ -61,7 +64,8 @@ import Testing
     /// A board read from a file knows its file's capacity, and keeps it through a merge.
     @Test func readersSetTheCapacityAndMergesKeepIt() throws {
         let taskell = try BoardFormat.parse("## A\n\n- a\n", file: "t.md").board
-        let obsidian = try BoardFormat.parse("---\n\nkanban-plugin: basic\n\n---\n\n## A\n\n- [ ] a\n", file: "o.md").board
+        let obsidian = try BoardFormat.parse("---\n\nkanban-plugin: basic\n\n---\n\n## A\n\n- [ ] a\n", file: "o.md")
+            .board
         #expect(taskell.capacity == .taskell && obsidian.capacity == .everything)
         let theirs = try taskell.applying(.setTitle(taskell.columns[0].cards[0].id, "b", seen: nil)).board
         let merged = BoardMerge.merge(base: taskell, ours: taskell, theirs: theirs).board

@@ -196,7 +196,8 @@ struct HistoryTests {
         #expect(doc.board == b && !doc.history.canUndo)
         #expect(doc.edit(for: into) == .moveCards([ItemID(1)], to: b.columns[1].id, at: .before(ItemID(3), orIndex: 0)))
         let column = DropProposal(
-            kind: .section, items: [b.columns[0].id.item], target: DropTarget(section: -1, index: 1, gap: 2, anchor: nil))
+            kind: .section, items: [b.columns[0].id.item],
+            target: DropTarget(section: -1, index: 1, gap: 2, anchor: nil))
         #expect(doc.edit(for: column) == .moveColumn(b.columns[0].id, to: 1))
         #expect(doc.refusal(of: drop(1, to: 7, index: 0, anchor: nil)) == "the column is gone (deleted elsewhere)")
     }
@@ -207,5 +208,6 @@ func path(_ s: Int, _ i: Int) -> ItemPath { ItemPath(section: s, item: i) }
 /// A drag's proposal of card `id` to `section` at final `index`, before card `anchor` (nil: the end).
 func drop(_ id: UInt64, to section: Int, index: Int, anchor: UInt64?) -> DropProposal {
     DropProposal(
-        items: [ItemID(id)], target: DropTarget(section: section, index: index, gap: index, anchor: anchor.map(ItemID.init)))
+        items: [ItemID(id)],
+        target: DropTarget(section: section, index: index, gap: index, anchor: anchor.map(ItemID.init)))
 }

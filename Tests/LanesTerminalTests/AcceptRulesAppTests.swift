@@ -22,7 +22,10 @@ private func row(_ screen: String, _ y: Int) -> String {
         let board = try ruledBoard("accept Done from Doing\n")
         var d = AppDriver(board: board)
         d.drag([(5, 4), (30, 5), (60, 5)], release: false)
-        #expect(d.app.coordinator.session?.hover == .refused(section: 2, because: "column \"Done\" accepts cards only from \"Doing\", not from \"To do\""))
+        #expect(
+            d.app.coordinator.session?.hover
+                == .refused(
+                    section: 2, because: "column \"Done\" accepts cards only from \"Doing\", not from \"To do\""))
         #expect(d.app.status == "Column \"Done\" accepts cards only from \"Doing\", not from \"To do\"")
         let header = row(d.screen(), 1)
         #expect(header.hasSuffix("Done 0 ✕"), "refused, and not called full:\n\(header)")
@@ -34,7 +37,8 @@ private func row(_ screen: String, _ y: Int) -> String {
         d.mouse(.release, 60, 5)
         #expect(d.app.board == board)
         #expect(d.app.revision == 0)
-        #expect(d.app.status == "“a0” back in To do: column \"Done\" accepts cards only from \"Doing\", not from \"To do\"")
+        #expect(
+            d.app.status == "“a0” back in To do: column \"Done\" accepts cards only from \"Doing\", not from \"To do\"")
         #expect(d.app.selection == ItemPath(section: 0, item: 0))
     }
 
@@ -85,11 +89,17 @@ private func row(_ screen: String, _ y: Int) -> String {
         var d = AppDriver(board: try ruledBoard("accept Doing from Done\naccept Done from Doing\n"))
         d.key(.char(" "))
         d.key(.right)
-        #expect(d.app.status == "No column that way takes the card (column \"Doing\" accepts cards only from \"Done\", not from \"To do\")")
+        #expect(
+            d.app.status
+                == "No column that way takes the card (column \"Doing\" accepts cards only from \"Done\", not from \"To do\")"
+        )
         #expect(d.app.coordinator.session?.hover.target?.section == 0)
         d.key(.escape)
         d.key(.char("L"))
-        #expect(d.app.status == "No column there takes the card (column \"Doing\" accepts cards only from \"Done\", not from \"To do\")")
+        #expect(
+            d.app.status
+                == "No column there takes the card (column \"Doing\" accepts cards only from \"Done\", not from \"To do\")"
+        )
         #expect(d.app.revision == 0)
     }
 

@@ -95,7 +95,8 @@ import Testing
         #expect(d.app.marked.count == 3)
         // Three cards into Doing (1 of 3): one too many.
         d.drag([(5, 4), (20, 5), (32, 8)], release: false)
-        #expect(d.app.coordinator.session?.hover == .refused(section: 1, because: "column \"Doing\" is full (WIP limit 3)"))
+        #expect(
+            d.app.coordinator.session?.hover == .refused(section: 1, because: "column \"Doing\" is full (WIP limit 3)"))
         #expect(d.screen().contains("+2"))
         d.mouse(.release, 32, 8)
         #expect(d.app.board == board)

@@ -385,7 +385,8 @@ struct EditDoor {
             if !force, let s = started, let d = done, s > d {
                 throw refuse(
                     .number,
-                    "--started \"\(setting.started!)\" is right of --done \"\(setting.done!)\"; started must come first")
+                    "--started \"\(setting.started!)\" is right of --done \"\(setting.done!)\"; started must come first"
+                )
             }
             guard before != setting else { return Outcome(board: board, inverse: nil, words: "", focus: nil) }
             board.acceptRules.flow = setting

@@ -158,7 +158,11 @@ extension BoardApp {
                 if !d.isNoOp { changed() }
             case .dropRefused(let item, let source, _, _):
                 // The door refused the drop: the card stays where it was; the renderer's words say why.
-                if let p = board.indexPath(for: item) { selection = p } else if source.section >= 0 { selection = source }
+                if let p = board.indexPath(for: item) {
+                    selection = p
+                } else if source.section >= 0 {
+                    selection = source
+                }
             case .endedOutside(_, let source, _), .cancelled(_, let source, _):
                 if source.section >= 0, board.item(at: source) != nil { selection = source }
             default:

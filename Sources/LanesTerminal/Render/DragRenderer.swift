@@ -136,7 +136,8 @@ public struct DragRenderer: Sendable {
             let refused = hover
             end(now: now, snap: true)
             if case .refused = refused {
-                return "“\(t)” back in \(columnName(source.section, board)): \(refusal(refused, board: board, inSentence: true))"
+                return
+                    "“\(t)” back in \(columnName(source.section, board)): \(refusal(refused, board: board, inSentence: true))"
             }
             return "Released outside: “\(t)” back in \(columnName(source.section, board))"
         case .dropRefused(_, let source, _, let why):
