@@ -294,13 +294,12 @@ struct FormatsWildTests {
         // Quadratic appends took tens of seconds here; linear takes well under one. Judged by how the
         // time grows, not by a time (how fast is `make bench`'s to say): ten times the lines take about
         // ten times as long when linear and a hundred times when quadratic; each figure is the fastest
-        // of three runs, so a busy moment of the machine does not decide (4x the lines once measured
-        // 11x under load: cache and allocation, not the algorithm; hence the wide apart sizes).
-        func parseTime(_ lines: Int) throws -> Duration {
+        // of three runs, in the thread's own CPU time, so a busy machine does not decide (wall time
+        // once measured 46x for 10x the lines with five processes on two cores).
+        func parseTime(_ lines: Int) throws -> Double {
             var text = Self.head + "## A\n\n- [ ] big\n"
             for k in 0..<lines { text += "\t- [ ] step \(k)\n" }
-            let clock = ContinuousClock()
-            return try (0..<3).map { _ in try clock.measure { _ = try parseOK(text) } }.min()!
+            return try (0..<3).map { _ in try threadCPUSeconds { _ = try parseOK(text) } }.min()!
         }
         let small = try parseTime(10_000)
         let large = try parseTime(100_000)
@@ -374,4 +373,16 @@ struct FormatsEveryFixtureTests {
         #expect(dInfo.lineEnding == .crlf)
         #expect(dInfo.readingNotes.first?.hasPrefix("d.md:") == true)
     }
+}
+
+/// The CPU time this thread spends in `body`, in seconds: what other processes do does not count.
+func threadCPUSeconds(_ body: () throws -> Void) rethrows -> Double {
+    func now() -> Double {
+        var t = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
+        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
+    }
+    let start = now()
+    try body()
+    return now() - start
 }

@@ -336,10 +336,13 @@ class LanesApp:
 
     # ----- reading the screen
 
-    def capture(self, escapes: bool = False) -> list[str]:
+    def capture(self, escapes: bool = False, joined: bool = False) -> list[str]:
+        """The pane's lines; `joined`: a line the pane wrapped comes back whole (spaces at the wrap kept)."""
         args = ["capture-pane", "-p", "-t", self.name]
         if escapes:
             args.insert(1, "-e")
+        if joined:
+            args.insert(1, "-J")
         out = self.tmux.run(*args)
         lines = out.split("\n")
         if lines and lines[-1] == "":

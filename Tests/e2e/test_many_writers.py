@@ -112,7 +112,9 @@ def test_sigterm_with_unsaved_work_leaves_a_recovery_copy_named_at_the_next_star
     app.wait_status("NOT SAVED")
     os.kill(lanes_pid(app), 15)
     assert app.wait_exit() == 128 + 15, app.dump()  # 143: ended by SIGTERM with unsaved work
-    lines = "".join(app.capture())  # the message wraps at the pane's width wherever its path puts it
+    # The message wraps at the pane's width wherever its path puts it: read it with the wraps joined
+    # (a wrap at a space, stripped from the line's end, read "was not" + "saved" as "was notsaved").
+    lines = "".join(app.capture(joined=True))
     assert "was not saved" in lines and "your board is in" in lines, app.dump()
     recovery = app.config_home / ".local" / "state" / "lanes" / "recovery"
     copies = sorted(p for p in recovery.iterdir() if p.name.startswith("board.md."))
