@@ -22,7 +22,7 @@ struct Metrics: ParsableCommand {
             """
     )
 
-    @Argument(help: "The board file, or a PostgreSQL board's URL.")
+    @Argument(help: "The board file, or a PostgreSQL board's URL.", completion: .file())
     var board: String
 
     @Option(
@@ -39,6 +39,9 @@ struct Metrics: ParsableCommand {
 
     @Option(name: .shortAndLong, help: "The output format.")
     var format: FlowOutput.Format = .text
+
+    @Flag(help: "The same as --format json.")
+    var json = false
 
     @Option(help: "One chart (text, svg) or table (csv): cfd, cycle, throughput, aging.")
     var chart: FlowChartKind?
@@ -57,7 +60,16 @@ struct Metrics: ParsableCommand {
     @Flag(help: "Read the whole history again instead of using the cache (the cache is left as it was).")
     var noCache = false
 
+    func validate() throws {
+        if json && CommandLine.arguments.contains(where: { ["--format", "-f"].contains($0) || $0.hasPrefix("--format=") })
+            && format != .json
+        {
+            throw ValidationError("--json and --format \(format.rawValue) ask for two formats; give one")
+        }
+    }
+
     func run() throws {
+        let format = json ? FlowOutput.Format.json : format
         let nowTime: FlowTime
         if let now {
             guard let t = FlowDate.parse(now, endOfDay: true) else { throw Metrics.badTime("--now", now) }
@@ -107,7 +119,7 @@ struct Metrics: ParsableCommand {
             ? ((try? PostgresURL(board))?.board ?? board) : URL(fileURLWithPath: board).lastPathComponent
         let input = FlowOutput.Input(board: name, history: history, report: report)
         switch format {
-        case .json: outputDocument(FlowOutput.json(input))
+        case .json: JSONOutput.write(JSONOutput.metrics(FlowOutput.json(input)))
         case .csv: outputDocument(FlowOutput.csv(input, chart: chart))
         case .svg: outputDocument(FlowOutput.svg(input, chart: chart))
         case .text:
@@ -146,19 +158,24 @@ struct Flow: ParsableCommand {
             """
     )
 
-    @Argument(help: "The board file.")
+    @Argument(help: "The board file.", completion: .file())
     var board: String
 
-    @Option(help: ArgumentHelp("The first column of work in progress.", valueName: "column"))
+    @Option(help: ArgumentHelp("The first column of work in progress.", valueName: "column"), completion: .custom(Completions.columnNames))
     var started: String?
 
-    @Option(help: ArgumentHelp("The first column of finished work.", valueName: "column"))
+    @Option(help: ArgumentHelp("The first column of finished work.", valueName: "column"), completion: .custom(Completions.columnNames))
     var done: String?
 
     @Flag(name: .customLong("default"), help: "Remove the setting: first column not started, last done.")
     var useDefault = false
 
+    @OptionGroup var output: FormatOptions
+
     func validate() throws {
+        if started != nil || done != nil || useDefault {
+            try output.refuseJSON(with: useDefault ? "--default" : started != nil ? "--started" : "--done")
+        }
         if useDefault && (started != nil || done != nil) {
             throw ValidationError("--default goes alone, without --started or --done")
         }
@@ -167,6 +184,7 @@ struct Flow: ParsableCommand {
     func run() throws {
         if started == nil && done == nil && !useDefault {
             let (b, _) = try BoardLocation.read(board)
+            if output.isJSON { return JSONOutput.write(JSONOutput.flow(b, spec: board)) }
             emit(Flow.describe(b))
             return
         }
