@@ -216,14 +216,15 @@ enum JSONOutput {
         ]
     }
 
-    /// `lanes restore URL --list --json`: the latest recorded changes, newest first.
+    /// `lanes restore URL --list --json`: the latest recorded changes (`entries` newest first), in
+    /// the order the text lists them: oldest of them first.
     static func history(_ entries: [HistoryEntry], board: String) -> [(String, J)] {
         [
             ("board", .string(board)),
             (
                 "changes",
                 .array(
-                    entries.map { e in
+                    entries.reversed().map { e in
                         .object([
                             ("id", .int(Int(e.id))),
                             ("at", .string(e.at)),

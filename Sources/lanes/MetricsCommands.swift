@@ -16,7 +16,7 @@ struct Metrics: ParsableCommand {
 
             Columns: the first is "not started", the last "done", those between "in progress"; lanes flow changes this. Definitions (README, "Flow metrics"): cycle time of a finished card = last entry into done − first time seen in progress (or done), in days (seconds / 86,400); percentiles by nearest rank; throughput = finished cards per UTC day (on the day they last entered done) and ISO week; cumulative flow = cards in each column at the end of each UTC day; aging = age of each card in progress now against the 50th/85th/95th cycle-time percentiles; forecast = Monte Carlo over the daily throughput of the last 30 whole days (10,000 trials).
 
-            --format json keys: board, now, since, columns, history, cycle_time_days {count, p50, p85, p95, cards [{title, started, finished, days, seconds}]}, throughput {daily [{date, done}], weekly [{week, done}]}, cfd [{date, counts {column: n}}], aging [{title, column, age_days, started, over}], forecast {trials, seed, sample_days, available, how_many {by, days, at_50, at_85, at_95}, when {cards, at_50, at_85, at_95}}. Times are ISO 8601 UTC. --format csv writes the --chart's table (default: cycle); svg draws the --chart (default: cfd).
+            --format json (or --json) keys: schema_version, board, now, since, columns, history, cycle_time_days {count, p50, p85, p95, cards [{title, started, finished, days, seconds}]}, throughput {daily [{date, done}], weekly [{week, done}]}, cfd [{date, counts {column: n}}], aging [{title, column, age_days, started, over}], forecast {trials, seed, sample_days, available, reason, how_many {by, days, at_50, at_85, at_95}, when {cards, at_50, at_85, at_95}} (README, "JSON output": every key always there, null when it has no value). Times are ISO 8601 UTC. --format csv writes the --chart's table (default: cycle); svg draws the --chart (default: cfd).
 
             Exit status: 0 done; 1 the file is missing or has no history (said in words, with what gives one); 2 bad input (not a board, a bad --since/--now/--by, a bad option).
             """
@@ -173,11 +173,11 @@ struct Flow: ParsableCommand {
     @OptionGroup var output: FormatOptions
 
     func validate() throws {
-        if started != nil || done != nil || useDefault {
-            try output.refuseJSON(with: useDefault ? "--default" : started != nil ? "--started" : "--done")
-        }
         if useDefault && (started != nil || done != nil) {
             throw ValidationError("--default goes alone, without --started or --done")
+        }
+        if started != nil || done != nil || useDefault {
+            try output.refuseJSON(with: useDefault ? "--default" : started != nil ? "--started" : "--done")
         }
     }
 

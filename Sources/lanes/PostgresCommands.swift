@@ -197,14 +197,14 @@ struct Restore: ParsableCommand {
     @OptionGroup var output: FormatOptions
 
     func validate() throws {
-        if at != nil { try output.refuseJSON(with: "--at") }
         guard list != (at != nil) else { throw ValidationError("give either --list or --at TIME") }
         guard limit > 0 else { throw ValidationError("--limit must be at least 1") }
+        if at != nil { try output.refuseJSON(with: "--at") }
     }
 
     func run() throws {
         try PostgresCLI.reporting {
-            let store = try PostgresBoardStore.open(url: url)
+            let store = try PostgresCLI.open(url: url)
             if list {
                 let entries = try store.history(limit: limit)
                 if output.isJSON {
@@ -237,6 +237,17 @@ enum PostgresCLI {
         } catch {
             guard let mapped = commandError(for: error) else { throw error }
             throw CodedError(error: mapped, code: code(for: error) ?? .server)
+        }
+    }
+
+    /// Opens an existing board; a role without a grant on it is refused (`refused` under --json,
+    /// status 2 as before), a URL that is no URL is bad input.
+    static func open(url: String) throws -> PostgresBoardStore {
+        _ = try PostgresURL(url)
+        do {
+            return try PostgresBoardStore.open(url: url)
+        } catch let e as CommandError where e.kind == .badInput {
+            throw CodedError(error: e, code: .refused)
         }
     }
 

@@ -182,11 +182,11 @@ struct Rules: ParsableCommand {
     @OptionGroup var output: FormatOptions
 
     func validate() throws {
-        if column != nil { try output.refuseJSON(with: "--column") }
         if column == nil && (any || !from.isEmpty) { throw ValidationError("--from and --any need --column") }
         if column != nil && any == !from.isEmpty {
             throw ValidationError("give --column with either --from (one or more) or --any")
         }
+        if column != nil { try output.refuseJSON(with: "--column") }
     }
 
     func run() throws {

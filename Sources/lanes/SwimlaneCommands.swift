@@ -27,8 +27,8 @@ struct SwimlanesCommand: ParsableCommand {
     @OptionGroup var output: FormatOptions
 
     func validate() throws {
-        if none || !tag.isEmpty { try output.refuseJSON(with: none ? "--none" : "--tag") }
         if none && !tag.isEmpty { throw ValidationError("give either --tag (one or more) or --none") }
+        if none || !tag.isEmpty { try output.refuseJSON(with: none ? "--none" : "--tag") }
     }
 
     func run() throws {
