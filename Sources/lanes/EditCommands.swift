@@ -151,10 +151,14 @@ struct ColumnCommand: ParsableCommand {
             help: ArgumentHelp("1-based position among the columns (default: last).", valueName: "n"))
         var position: Int?
 
-        @Option(help: ArgumentHelp("Put it right after this column.", valueName: "column"), completion: .custom(Completions.columnNames))
+        @Option(
+            help: ArgumentHelp("Put it right after this column.", valueName: "column"),
+            completion: .custom(Completions.columnNames))
         var after: String?
 
-        @Option(help: ArgumentHelp("Put it right before this column.", valueName: "column"), completion: .custom(Completions.columnNames))
+        @Option(
+            help: ArgumentHelp("Put it right before this column.", valueName: "column"),
+            completion: .custom(Completions.columnNames))
         var before: String?
 
         func run() throws {

@@ -61,7 +61,8 @@ struct Metrics: ParsableCommand {
     var noCache = false
 
     func validate() throws {
-        if json && CommandLine.arguments.contains(where: { ["--format", "-f"].contains($0) || $0.hasPrefix("--format=") })
+        if json
+            && CommandLine.arguments.contains(where: { ["--format", "-f"].contains($0) || $0.hasPrefix("--format=") })
             && format != .json
         {
             throw ValidationError("--json and --format \(format.rawValue) ask for two formats; give one")
@@ -161,10 +162,14 @@ struct Flow: ParsableCommand {
     @Argument(help: "The board file.", completion: .file())
     var board: String
 
-    @Option(help: ArgumentHelp("The first column of work in progress.", valueName: "column"), completion: .custom(Completions.columnNames))
+    @Option(
+        help: ArgumentHelp("The first column of work in progress.", valueName: "column"),
+        completion: .custom(Completions.columnNames))
     var started: String?
 
-    @Option(help: ArgumentHelp("The first column of finished work.", valueName: "column"), completion: .custom(Completions.columnNames))
+    @Option(
+        help: ArgumentHelp("The first column of finished work.", valueName: "column"),
+        completion: .custom(Completions.columnNames))
     var done: String?
 
     @Flag(name: .customLong("default"), help: "Remove the setting: first column not started, last done.")

@@ -113,7 +113,8 @@ struct WorkspaceCommand: ParsableCommand {
     struct Save: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Save BOARDS as workspace NAME (replacing it).")
         @Argument(help: "The workspace's name.") var name: String
-        @Argument(help: "The boards: files, folders, postgresql:// URLs.", completion: .file()) var boards: [String] = []
+        @Argument(help: "The boards: files, folders, postgresql:// URLs.", completion: .file()) var boards: [String] =
+            []
 
         func run() throws {
             guard !boards.isEmpty else {
@@ -162,7 +163,9 @@ struct WorkspaceCommand: ParsableCommand {
         @OptionGroup var output: FormatOptions
         func run() throws {
             let names = WorkspaceBoards.names()
-            if output.isJSON { return JSONOutput.write(JSONOutput.workspaces(folder: WorkspaceBoards.folder(), names: names)) }
+            if output.isJSON {
+                return JSONOutput.write(JSONOutput.workspaces(folder: WorkspaceBoards.folder(), names: names))
+            }
             for n in names { emit("@" + n + "\n") }
         }
     }
@@ -175,7 +178,8 @@ struct WorkspaceCommand: ParsableCommand {
         func run() throws {
             if output.isJSON {
                 let boards = try WorkspaceBoards.read(name)
-                return JSONOutput.write(JSONOutput.workspace(name: name, file: try WorkspaceBoards.path(of: name), boards: boards))
+                return JSONOutput.write(
+                    JSONOutput.workspace(name: name, file: try WorkspaceBoards.path(of: name), boards: boards))
             }
             for b in try WorkspaceBoards.read(name) { emit(BoardCommands.printable(b) + "\n") }
         }
