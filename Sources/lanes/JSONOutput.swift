@@ -43,10 +43,31 @@ struct FormatOptions: ParsableArguments {
 enum JSONOutput {
     typealias J = JSONWriter.Value
 
-    /// Writes a document to stdout: byte for byte into a pipe or file; through the terminal sanitiser
-    /// on a terminal (the writer already escapes every control character in a string).
+    /// Writes a document to stdout, the same bytes to a terminal, a pipe or a file: the writer escapes
+    /// every control character in a string, and `safe` the bidi controls, so nothing a card holds acts
+    /// on a terminal and the text stays JSON (the terminal sanitiser's `\u{…}` would not be).
     static func write(_ members: [(String, J)]) {
-        outputDocument(JSONWriter.write(.object([("schema_version", .int(JSONSchema.version))] + members)))
+        let text = safe(JSONWriter.write(.object([("schema_version", .int(JSONSchema.version))] + members)))
+        FileHandle.standardOutput.write(Data(text.utf8))
+    }
+
+    /// JSON text with the bidi embedding, override and isolate controls (U+202A…U+202E, U+2066…U+2069)
+    /// written as `\uXXXX` escapes; they occur only inside strings, where that escape is the same text.
+    static func safe(_ json: String) -> String {
+        guard json.unicodeScalars.contains(where: isBidiControl) else { return json }
+        var out = String.UnicodeScalarView()
+        for scalar in json.unicodeScalars {
+            if isBidiControl(scalar) {
+                out.append(contentsOf: ("\\u" + String(scalar.value, radix: 16, uppercase: true)).unicodeScalars)
+            } else {
+                out.append(scalar)
+            }
+        }
+        return String(out)
+    }
+
+    static func isBidiControl(_ s: Unicode.Scalar) -> Bool {
+        (0x202A...0x202E).contains(s.value) || (0x2066...0x2069).contains(s.value)
     }
 
     /// The board as the commands name it: a file as given, a URL without its password.

@@ -36,7 +36,7 @@ BOARD = """## To do
     * [x] outline
     * [ ] draft
 - Fix \x1b[31mbug #backend
-- Loose card
+- Loose card \u202eevil
 
 ## Doing (3)
 
@@ -114,8 +114,10 @@ def run(*args, cwd=None, env=None) -> subprocess.CompletedProcess:
 
 def document(r: subprocess.CompletedProcess) -> dict:
     assert r.returncode == 0, r.stderr.decode()
-    # Nothing a card holds reaches the terminal raw: the only control character is JSON's line break.
+    # Nothing a card holds reaches the terminal raw: the only control character is JSON's line break,
+    # and the bidi controls come escaped too.
     assert not [b for b in r.stdout if b < 0x20 and b != 0x0A], r.stdout
+    assert not any(chr(c).encode() in r.stdout for c in [*range(0x202A, 0x202F), *range(0x2066, 0x206A)])
     return json.loads(r.stdout)
 
 
@@ -243,11 +245,11 @@ def test_the_documents_hold_the_board(outputs):
 def test_a_card_id_is_what_the_other_commands_take(tmp_path):
     (tmp_path / "b.md").write_text(BOARD)
     doc = document(run("show", "b.md", "--json", cwd=tmp_path))
-    loose = next(c for col in doc["columns"] for c in col["cards"] if c["title"] == "Loose card")
+    loose = next(c for col in doc["columns"] for c in col["cards"] if c["title"] == "Loose card \u202eevil")
     r = run("move", "b.md", str(loose["id"]), "--to", "Done", cwd=tmp_path)
     assert r.returncode == 0, r.stderr.decode()
     after = document(run("show", "b.md", "--json", cwd=tmp_path))
-    assert "Loose card" in [c["title"] for c in after["columns"][2]["cards"]]
+    assert "Loose card \u202eevil" in [c["title"] for c in after["columns"][2]["cards"]]
 
 
 def test_metrics_json_is_the_flow_documents(outputs):
