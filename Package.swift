@@ -10,7 +10,8 @@ let package = Package(
         .library(name: "LanesPostgres", targets: ["LanesPostgres"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/modelcontextprotocol/swift-sdk", from: "0.12.1"),
     ],
     targets: [
         .target(name: "DragKit"),
@@ -24,17 +25,20 @@ let package = Package(
         .target(name: "LanesTerminal", dependencies: ["LanesCore", "DragKit", "CNcursesw"]),
         .systemLibrary(name: "CLibPQ", path: "Sources/CLibPQ", providers: [.apt(["libpq-dev"])]),
         .target(name: "LanesPostgres", dependencies: ["LanesCore", "DragKit", "CLibPQ"]),
+        // `lanes mcp`: the MCP server (the SDK stays out of LanesCore; DECISIONS 41.3).
+        .target(
+            name: "LanesAgent", dependencies: ["LanesCore", "DragKit", .product(name: "MCP", package: "swift-sdk")]),
         .executableTarget(
             name: "lanes",
             dependencies: [
-                "LanesTerminal", "LanesCore", "LanesPostgres",
+                "LanesTerminal", "LanesCore", "LanesPostgres", "LanesAgent",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(
             name: "lanes-bench",
             dependencies: [
-                "LanesTerminal", "LanesCore", "LanesPostgres", "DragKit", "SeededRandom",
+                "LanesTerminal", "LanesCore", "LanesPostgres", "LanesAgent", "DragKit", "SeededRandom",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .testTarget(name: "DragKitTests", dependencies: ["DragKit"]),

@@ -30,7 +30,7 @@ struct Lanes: ParsableCommand {
             Open.self, Show.self, Columns.self, Add.self, Move.self, Edit.self, Remove.self, ColumnCommand.self,
             Rules.self, SwimlanesCommand.self, Export.self, Import.self, Merge.self, GitSetup.self, Keys.self,
             Copy.self, Grant.self, Revoke.self, Rename.self, Delete.self, HandOver.self, Restore.self, Metrics.self,
-            Flow.self, WorkspaceCommand.self,
+            Flow.self, WorkspaceCommand.self, MCPServe.self,
         ],
         defaultSubcommand: Open.self
     )
