@@ -350,3 +350,79 @@ def test_bad_input_gets_json_rpc_errors_in_words_and_the_server_keeps_serving(tm
     finally:
         s.proc.stdin.close()
         assert s.proc.wait(timeout=HANG) == 0
+
+
+# MARK: - Several agents and CLI writers on one board
+
+
+def _writers_run(agents, board_for, env, tmp_path) -> tuple[list[str], dict]:
+    """Two agents and a CLI writer move their own cards To do → Doing → Done at once on one board;
+    returns every title in the final board (file order) and the agents."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    names = {who: [f"{who} card {i}" for i in range(6)] for who in ("agent-a", "agent-b", "cli")}
+    first = agents([board_for("agent-a")], env)
+    second = agents([board_for("agent-b")], env)
+
+    def agent_work(agent, who):
+        for title in names[who]:
+            agent.ok("add_card", column="To do", title=title)
+        for title in names[who]:
+            agent.ok("move_card", card=title, column="Doing")
+        for title in names[who][:3]:
+            agent.ok("move_card", card=title, column="Done")
+
+    def cli_work():
+        b = board_for("cli")
+        for title in names["cli"]:
+            lanes(["add", b, "--column", "To do", title], env)
+        for title in names["cli"]:
+            lanes(["move", b, title, "--to", "Doing"], env)
+        for title in names["cli"][:3]:
+            lanes(["move", b, title, "--to", "Done"], env)
+
+    with ThreadPoolExecutor(3) as pool:
+        jobs = [pool.submit(agent_work, first, "agent-a"), pool.submit(agent_work, second, "agent-b"),
+                pool.submit(cli_work)]
+        for j in jobs:
+            j.result()
+    shown = json.loads(lanes(["show", board_for("cli"), "--json"], env).stdout)
+    where = {c["title"]: col["title"] for col in shown["columns"] for c in col["cards"]}
+    titles = [c["title"] for col in shown["columns"] for c in col["cards"]]
+    for who, list_ in names.items():
+        for i, t in enumerate(list_):
+            assert where.get(t) == ("Done" if i < 3 else "Doing"), (t, where.get(t))
+    return titles, names
+
+
+def test_agents_and_cli_writers_on_one_file_board_leave_every_card_exactly_once(tmp_path, agents):
+    env = env_for(tmp_path)
+    board = tmp_path / "board.md"
+    board.write_text("## To do\n\n## Doing\n\n## Done\n")
+    titles, names = _writers_run(agents, lambda who: board, env, tmp_path)
+    ours = [t for ts in names.values() for t in ts]
+    assert sorted(titles) == sorted(ours)  # each exactly once, nothing else
+
+
+def test_agents_on_a_postgresql_board_are_recorded_as_their_roles_and_every_card_ends_once(pg, tmp_path, agents):
+    from pg_helpers import board_url, psql
+
+    env = env_for(tmp_path)
+    src = tmp_path / "board.md"
+    src.write_text("## To do\n\n## Doing\n\n## Done\n")
+    name = f"mcp-writers-{os.getpid()}"
+    lanes(["copy", src, board_url(pg, "lanes_admin", "mcp-schema")], env)  # sets up the schema
+    lanes(["copy", src, board_url(pg, "alice", name)], env)
+    lanes(["grant", board_url(pg, "alice", name), "bob"], env)
+    urls = {"agent-a": board_url(pg, "alice", name), "agent-b": board_url(pg, "bob", name),
+            "cli": board_url(pg, "alice", name)}
+    titles, names = _writers_run(agents, lambda who: urls[who], env, tmp_path)
+    ours = [t for ts in names.values() for t in ts]
+    assert sorted(titles) == sorted(ours)
+    # Who did it: each agent's cards were last written under its URL's role.
+    rows = psql(pg, "alice",  # a member reads the board's rows (row security)
+                "SELECT c.title, c.changed_by FROM lanes.cards c JOIN lanes.boards b ON b.id = c.board_id "
+                f"WHERE b.name = '{name}'")
+    by = dict(line.split("|") for line in rows.splitlines())
+    assert all(by[t] == "alice" for t in names["agent-a"]), by
+    assert all(by[t] == "bob" for t in names["agent-b"]), by
