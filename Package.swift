@@ -38,7 +38,7 @@ let package = Package(
         .executableTarget(
             name: "lanes-bench",
             dependencies: [
-                "LanesTerminal", "LanesCore", "LanesPostgres", "LanesAgent", "DragKit", "SeededRandom",
+                "LanesTerminal", "LanesCore", "LanesPostgres", "DragKit", "SeededRandom",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .testTarget(name: "DragKitTests", dependencies: ["DragKit"]),
