@@ -10,8 +10,7 @@ let package = Package(
         .library(name: "LanesPostgres", targets: ["LanesPostgres"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        .package(url: "https://github.com/modelcontextprotocol/swift-sdk", from: "0.12.1"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
     ],
     targets: [
         .target(name: "DragKit"),
@@ -25,9 +24,8 @@ let package = Package(
         .target(name: "LanesTerminal", dependencies: ["LanesCore", "DragKit", "CNcursesw"]),
         .systemLibrary(name: "CLibPQ", path: "Sources/CLibPQ", providers: [.apt(["libpq-dev"])]),
         .target(name: "LanesPostgres", dependencies: ["LanesCore", "DragKit", "CLibPQ"]),
-        // `lanes mcp`: the MCP server (the SDK stays out of LanesCore; DECISIONS 41.3).
-        .target(
-            name: "LanesAgent", dependencies: ["LanesCore", "DragKit", .product(name: "MCP", package: "swift-sdk")]),
+        // `lanes mcp`: the MCP server over stdio, on LanesCore's JSON (no SDK: DECISIONS 41.3).
+        .target(name: "LanesAgent", dependencies: ["LanesCore", "DragKit"]),
         .executableTarget(
             name: "lanes",
             dependencies: [

@@ -1,7 +1,6 @@
 import DragKit
 import Foundation
 import LanesCore
-import MCP
 
 /// The tools of `lanes mcp`: what a person does with `lanes` subcommands, for an agent. Every change
 /// is built by the subcommands' own functions (`BoardCommands`, `CrossBoardMove` through the host),
@@ -55,12 +54,14 @@ public final class AgentTools {
     /// Runs tool `name`. Bad input (unknown tool or argument, a wrong type, a board the server was
     /// not started with) throws `AgentInputError`; what `lanes` would refuse or not find is the
     /// reply's error, in the words `lanes` prints.
-    public func call(_ name: String, _ arguments: [String: Value]) throws(AgentInputError) -> ToolReply {
+    public func call(_ name: String, _ arguments: [(key: String, value: JSONNode)]) throws(AgentInputError)
+        -> ToolReply
+    {
         guard let tool = Self.tools.first(where: { $0.name == name }) else {
             throw AgentInputError(
                 "no tool named \"\(name)\"; the tools are \(Self.tools.map(\.name).joined(separator: ", "))")
         }
-        let args = try ToolArguments(tool: tool, values: arguments)
+        let args = try ToolArguments(tool: tool, members: arguments)
         do {
             let reply = try run(name, args)
             return tool.json && !reply.isError ? reply : ToolReply(Self.said(reply.text), isError: reply.isError)

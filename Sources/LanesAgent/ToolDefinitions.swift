@@ -1,21 +1,22 @@
 import Foundation
 import LanesCore
-import MCP
 
 /// A tool's name, what it does, and its arguments with their JSON types.
 struct ToolDefinition: Sendable {
     enum Kind: String, Sendable {
         case string, integer, boolean, strings, integers, cardName, nullableString
 
-        var schema: [String: Value] {
+        var schema: [(String, JSONWriter.Value)] {
+            let string: JSONWriter.Value = .object([("type", .string("string"))])
+            let integer: JSONWriter.Value = .object([("type", .string("integer"))])
             switch self {
-            case .string: ["type": "string"]
-            case .integer: ["type": "integer"]
-            case .boolean: ["type": "boolean"]
-            case .strings: ["type": "array", "items": ["type": "string"]]
-            case .integers: ["type": "array", "items": ["type": "integer"]]
-            case .cardName: ["type": ["string", "integer"]]
-            case .nullableString: ["type": ["string", "null"]]
+            case .string: return [("type", .string("string"))]
+            case .integer: return [("type", .string("integer"))]
+            case .boolean: return [("type", .string("boolean"))]
+            case .strings: return [("type", .string("array")), ("items", string)]
+            case .integers: return [("type", .string("array")), ("items", integer)]
+            case .cardName: return [("type", .array([.string("string"), .string("integer")]))]
+            case .nullableString: return [("type", .array([.string("string"), .string("null")]))]
             }
         }
 
@@ -47,21 +48,23 @@ struct ToolDefinition: Sendable {
     /// The reply is a JSON document (written as the commands' `--json`), not words.
     var json = false
 
-    var tool: Tool {
-        var properties: [String: Value] = [:]
-        for a in arguments {
-            var p = a.kind.schema
-            p["description"] = .string(a.help)
-            properties[a.name] = .object(p)
+    /// The tool as `tools/list` describes it: name, description, input schema (JSON Schema), annotations.
+    var listed: JSONWriter.Value {
+        let properties: [(String, JSONWriter.Value)] = arguments.map { a in
+            (a.name, .object(a.kind.schema + [("description", .string(a.help))]))
         }
-        return Tool(
-            name: name, description: help,
-            inputSchema: .object([
-                "type": "object", "properties": .object(properties),
-                "required": .array(arguments.filter(\.required).map { .string($0.name) }),
-                "additionalProperties": false,
-            ]),
-            annotations: .init(readOnlyHint: readOnly, destructiveHint: destructive))
+        return .object([
+            ("name", .string(name)), ("description", .string(help)),
+            (
+                "inputSchema",
+                .object([
+                    ("type", .string("object")), ("properties", .object(properties)),
+                    ("required", .array(arguments.filter(\.required).map { .string($0.name) })),
+                    ("additionalProperties", .bool(false)),
+                ])
+            ),
+            ("annotations", .object([("readOnlyHint", .bool(readOnly)), ("destructiveHint", .bool(destructive))])),
+        ])
     }
 }
 
@@ -189,56 +192,55 @@ extension AgentTools {
 /// is bad input, in words.
 struct ToolArguments {
     let tool: ToolDefinition
-    let values: [String: Value]
+    let values: [String: JSONNode]
 
-    init(tool: ToolDefinition, values: [String: Value]) throws(AgentInputError) {
+    init(tool: ToolDefinition, members: [(key: String, value: JSONNode)]) throws(AgentInputError) {
         self.tool = tool
-        self.values = values
-        for (name, value) in values.sorted(by: { $0.key < $1.key }) {
+        var values: [String: JSONNode] = [:]
+        for (name, value) in members {
             guard let a = tool.arguments.first(where: { $0.name == name }) else {
                 let known = tool.arguments.map(\.name)
                 throw AgentInputError(
                     "\(tool.name) has no argument \"\(name)\"; "
                         + (known.isEmpty ? "it takes none" : "its arguments are \(known.joined(separator: ", "))"))
             }
+            guard values[name] == nil else { throw AgentInputError("\(tool.name): \"\(name)\" is given twice") }
             if !Self.fits(value, a.kind) {
                 throw AgentInputError("\(tool.name): \"\(name)\" must be \(a.kind.words), not \(Self.describe(value))")
             }
+            values[name] = value
         }
+        self.values = values
         for a in tool.arguments where a.required && values[a.name] == nil {
             if tool.name == "delete_card" && a.name == "confirm" { continue }  // said as the tool's refusal
             throw AgentInputError("\(tool.name) needs \"\(a.name)\" (\(a.kind.words))")
         }
     }
 
-    static func fits(_ value: Value, _ kind: ToolDefinition.Kind) -> Bool {
-        switch (kind, value) {
-        case (.string, .string), (.boolean, .bool), (.nullableString, .string), (.nullableString, .null): return true
-        case (.integer, _): return wholeNumber(value) != nil
-        case (.cardName, .string): return true
-        case (.cardName, _): return wholeNumber(value) != nil
-        case (.strings, .array(let items)): return items.allSatisfy { if case .string = $0 { true } else { false } }
+    static func fits(_ node: JSONNode, _ kind: ToolDefinition.Kind) -> Bool {
+        switch (kind, node.value) {
+        case (.string, .string), (.boolean, .bool), (.nullableString, .string), (.nullableString, .null),
+            (.cardName, .string):
+            return true
+        case (.integer, _), (.cardName, _): return wholeNumber(node) != nil
+        case (.strings, .array(let items)): return items.allSatisfy { $0.string != nil }
         case (.integers, .array(let items)): return items.allSatisfy { wholeNumber($0) != nil }
         default: return false
         }
     }
 
-    static func wholeNumber(_ value: Value) -> Int? {
-        switch value {
-        case .int(let n): return n
-        case .double(let d) where d.rounded() == d && abs(d) < 1e15: return Int(d)
-        default: return nil
-        }
+    /// A JSON number that is a whole number a board can hold (1, 1.0, 1e2), else nil.
+    static func wholeNumber(_ node: JSONNode) -> Int? {
+        guard let d = node.number, d.rounded() == d, abs(d) < 1e15 else { return nil }
+        return Int(d)
     }
 
-    static func describe(_ value: Value) -> String {
-        switch value {
+    static func describe(_ node: JSONNode) -> String {
+        switch node.value {
         case .null: "null"
         case .bool(let b): "\(b)"
-        case .int(let n): "the number \(n)"
-        case .double(let d): "the number \(d)"
+        case .number(let text): "the number \(text)"
         case .string(let s): "the string \"\(s)\""
-        case .data: "data"
         case .array: "a list"
         case .object: "an object"
         }
@@ -246,22 +248,18 @@ struct ToolArguments {
 
     func has(_ name: String) -> Bool { values[name] != nil }
     func isNull(_ name: String) -> Bool { values[name]?.isNull ?? false }
-    func string(_ name: String) throws(AgentInputError) -> String? { values[name]?.stringValue }
-    func bool(_ name: String) throws(AgentInputError) -> Bool? { values[name]?.boolValue }
+    func string(_ name: String) throws(AgentInputError) -> String? { values[name]?.string }
+    func bool(_ name: String) throws(AgentInputError) -> Bool? { values[name]?.bool }
     func int(_ name: String) throws(AgentInputError) -> Int? { values[name].flatMap(Self.wholeNumber) }
-    func strings(_ name: String) throws(AgentInputError) -> [String]? {
-        values[name]?.arrayValue?.compactMap(\.stringValue)
-    }
-    func ints(_ name: String) throws(AgentInputError) -> [Int]? {
-        values[name]?.arrayValue?.compactMap(Self.wholeNumber)
-    }
+    func strings(_ name: String) throws(AgentInputError) -> [String]? { values[name]?.array?.compactMap(\.string) }
+    func ints(_ name: String) throws(AgentInputError) -> [Int]? { values[name]?.array?.compactMap(Self.wholeNumber) }
     func cardName(_ name: String) throws(AgentInputError) -> String? {
         guard let v = values[name] else { return nil }
-        return v.stringValue ?? Self.wholeNumber(v).map(String.init)
+        return v.string ?? Self.wholeNumber(v).map(String.init)
     }
     /// A day argument: YYYY-MM-DD.
     func day(_ name: String) throws(AgentInputError) -> String? {
-        guard let s = values[name]?.stringValue else { return nil }
+        guard let s = values[name]?.string else { return nil }
         guard let iso = BoardExport.isoDay(s) else {
             throw AgentInputError("\(tool.name): \"\(name)\" must be a day as YYYY-MM-DD, not \"\(s)\"")
         }

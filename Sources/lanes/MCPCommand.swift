@@ -26,19 +26,9 @@ struct MCPServe: ParsableCommand {
             // A board that is not there is said now, as every command says it (the server creates none).
             guard FileManager.default.fileExists(atPath: spec) else { throw StorageError.notFound(path: spec) }
         }
-        let done = DispatchSemaphore(value: 0)
-        let failure = LockedError()
-        let host = Self.host
-        Task.detached {
-            do {
-                try await AgentServer.run(
-                    specs: specs, host: host, watch: { spec in try BoardLocation.openStorage(spec) },
-                    version: LanesVersion.string)
-            } catch { failure.set(error) }
-            done.signal()
-        }
-        done.wait()
-        if let error = failure.get() { throw error }
+        AgentServer.run(
+            specs: specs, host: Self.host, watch: { spec in try BoardLocation.openStorage(spec) },
+            version: LanesVersion.string)
     }
 
     /// What the agent borrows from the commands: their board locations, words, JSON and moves between boards.
@@ -134,12 +124,4 @@ struct MCPServe: ParsableCommand {
         }
         return String(decoding: outData, as: UTF8.self)
     }
-}
-
-/// An error handed from the server's task to the command's thread.
-private final class LockedError: @unchecked Sendable {
-    private let lock = NSLock()
-    private var error: (any Error)?
-    func set(_ e: any Error) { lock.withLock { error = e } }
-    func get() -> (any Error)? { lock.withLock { error } }
 }

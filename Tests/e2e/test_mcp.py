@@ -15,6 +15,7 @@ import os
 import shutil
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -71,6 +72,18 @@ def twin_boards(tmp: Path, text: str = BOARD, limit: bool = True) -> tuple[Path,
     return a, b, env
 
 
+def readline_guarded(proc: subprocess.Popen) -> str:
+    """A line of `proc`'s stdout; a process that says nothing for the hang guard's time is killed, and the test fails."""
+    box: list[str] = []
+    t = threading.Thread(target=lambda: box.append(proc.stdout.readline()), daemon=True)
+    t.start()
+    t.join(HANG)
+    if not box:
+        proc.kill()
+        raise AssertionError(f"no line in {HANG:.0f} s (the hang guard): {proc.stderr.read()}")
+    return box[0]
+
+
 # MARK: - The official client, from a venv of this module's own
 
 
@@ -102,7 +115,7 @@ class Agent:
         assert self.read() == {"ready": True}
 
     def read(self) -> dict:
-        line = self.proc.stdout.readline()
+        line = readline_guarded(self.proc)
         if not line:
             self.proc.wait(timeout=HANG)
             raise AssertionError(f"the client ended: {self.proc.stderr.read()}")
@@ -285,7 +298,7 @@ class Raw:
         self.proc.stdin.flush()
 
     def answer(self) -> dict:
-        line = self.proc.stdout.readline()
+        line = readline_guarded(self.proc)
         assert line, f"the server ended: {self.proc.stderr.read()}"
         return json.loads(line)
 
@@ -339,7 +352,7 @@ def test_bad_input_gets_json_rpc_errors_in_words_and_the_server_keeps_serving(tm
         assert "error" in r
 
         r = s.request(9, "resources/read", {"uri": "lanes-board:/etc/passwd"})
-        assert r["error"]["code"] == -32602
+        assert r["error"]["code"] == -32002 and "is no board of this server" in r["error"]["message"]
 
         # Still serving, and nothing was touched.
         r = s.request(10, "tools/list")
