@@ -92,6 +92,7 @@ bench: test-deps
 	./scripts/pg-test-cluster with .build/release/lanes-bench --pg-load
 	./scripts/pg-test-cluster with .build/release/lanes-bench --pg-flow
 	.build/release/lanes-bench --workspace --ws-cards 10000
+	.build/release/lanes-bench --mcp --only 10000
 
 # The shells' completion scripts are written by the lanes just built (swift-argument-parser makes them),
 # each where its shell looks for it: bash-completion, zsh's site-functions, fish's vendor completions.
