@@ -34,12 +34,14 @@ enum MCPBench {
         try server.run()
         var pending: [UInt8] = []
         func line() -> String {
+            var scanned = 0  // only new bytes are searched for the line end (a board's JSON is one long line)
             while true {
-                if let nl = pending.firstIndex(of: 0x0A) {
+                if let nl = pending[scanned...].firstIndex(of: 0x0A) {
                     let l = String(decoding: pending[..<nl], as: UTF8.self)
                     pending.removeSubrange(...nl)
                     return l
                 }
+                scanned = pending.count
                 let more = output.fileHandleForReading.availableData
                 if more.isEmpty { return "" }
                 pending += more

