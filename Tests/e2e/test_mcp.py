@@ -179,6 +179,11 @@ def test_the_agent_moves_cards_and_is_refused_by_a_full_column_in_the_words_lane
         (("edit_card", dict(card="Plan sprint", due="2026-12-01", description=["first line", "second"])),
          ["edit", "Plan sprint", "--due", "2026-12-01", "--description", "first line", "--description", "second"]),
         (("move_card", dict(card=1, column="3", position=1)), ["move", "1", "--to", "3", "--position", "1"]),
+        (("edit_card", dict(card="Deploy", add_subtasks=["build", "ship"], tags=["ops", "prod"])),
+         ["edit", "Deploy", "--add-subtask", "build", "--add-subtask", "ship", "--tag", "ops", "--tag", "prod"]),
+        (("edit_card", dict(card="Deploy", check=[2], tick=True)), ["edit", "Deploy", "--check", "2", "--tick"]),
+        (("edit_card", dict(card="Plan sprint", due=None, title="Plan the sprint")),
+         ["edit", "Plan sprint", "--no-due", "--title", "Plan the sprint"]),
     ]
     for (tool, args), cli_args in steps:
         said = agent.ok(tool, **args)
@@ -189,14 +194,19 @@ def test_the_agent_moves_cards_and_is_refused_by_a_full_column_in_the_words_lane
     # Reading: the board is lanes show --json's document; a card carries its number and column.
     shown = json.loads(agent.ok("read_board"))
     assert shown == json.loads(lanes(["show", theirs, "--json"], env).stdout) | {"board": str(mine)}
-    card = json.loads(agent.ok("read_card", card="Plan sprint"))
-    assert (card["column"], card["due_date"], card["description"]) == ("To do", "2026-12-01", ["first line", "second"])
+    card = json.loads(agent.ok("read_card", card="Plan the sprint"))
+    assert (card["column"], card["due_date"], card["description"]) == ("To do", None, ["first line", "second"])
+    card = json.loads(agent.ok("read_card", card="Deploy"))
+    assert card["subtasks"] == [{"title": "build", "done": True}, {"title": "ship", "done": True}]
     found = json.loads(agent.ok("search_cards", tag="docs"))
     assert sorted(c["title"] for c in found["cards"]) == ["New idea #docs", "Write docs #docs"]
     assert agent.ok("list_columns") == lanes(["columns", theirs], env).stdout
+    agent.ok("edit_card", card="Plan the sprint", due="2026-12-01")
+    lanes(["edit", theirs, "Plan the sprint", "--due", "2026-12-01"], env)
     due = json.loads(agent.ok("search_cards", due_before="2027-01-01", text="SPRINT"))
-    assert [c["title"] for c in due["cards"]] == ["Plan sprint"]
+    assert [c["title"] for c in due["cards"]] == ["Plan the sprint"]
     assert json.loads(agent.ok("search_cards", due_after="2026-12-01"))["count"] == 0
+    assert mine.read_bytes() == theirs.read_bytes()
     # Flow metrics of a board with no history: the words lanes metrics prints.
     r = agent.call("flow_metrics")
     cli = lanes(["metrics", theirs], env, check=False)
@@ -260,6 +270,23 @@ def test_a_delete_without_confirm_and_a_read_only_board_are_refused_in_words(tmp
     finally:
         mine.chmod(0o644)
         theirs.chmod(0o644)
+
+
+def test_a_move_into_a_swimlane_retags_the_card_as_the_terminals_drop_on_a_lane_cell_does(tmp_path, agents):
+    env = env_for(tmp_path)
+    board = tmp_path / "board.md"
+    board.write_text(BOARD)
+    lanes(["swimlanes", board, "--tag", "frontend", "--tag", "backend"], env)
+    agent = agents([board], env)
+    said = agent.ok("move_card", card="Fix login", column="Doing", lane="backend")
+    assert said == 'Moved "Fix login" to "Doing", lane #backend.', said
+    shown = json.loads(lanes(["show", board, "--json"], env).stdout)
+    doing = {c["title"]: c["lane"] for c in shown["columns"][1]["cards"]}
+    assert doing["Fix login #backend"] == "backend"
+    r = agent.call("move_card", card="Fix login", column="Doing", lane="mobile")
+    assert r["is_error"] and r["text"].startswith("lanes: no lane #mobile; the lanes are #frontend, #backend")
+    agent.ok("undo")
+    assert board.read_text() == BOARD
 
 
 def test_a_card_moves_to_another_of_the_servers_boards_as_lanes_move_to_board_moves_it(tmp_path, agents):
@@ -446,7 +473,13 @@ def test_agents_on_a_postgresql_board_are_recorded_as_their_roles_and_every_card
     lanes(["grant", board_url(pg, "alice", name), "bob"], env)
     urls = {"agent-a": board_url(pg, "alice", name), "agent-b": board_url(pg, "bob", name),
             "cli": board_url(pg, "alice", name)}
+    # A third agent only watches: a member's change reaches it through the server's notification.
+    watcher = agents([urls["agent-a"]], env)
+    uri = watcher.ask(op="resources")["resources"][0]
+    watcher.ask(op="subscribe", uri=uri)
     titles, names = _writers_run(agents, lambda who: urls[who], env, tmp_path)
+    assert watcher.ask(op="wait_update", uri=uri, timeout=HANG) == {"updated": True}
+    assert "agent-b card 5" in watcher.ask(op="read", uri=uri)["text"]
     ours = [t for ts in names.values() for t in ts]
     assert sorted(titles) == sorted(ours)
     # Who did it: each agent's cards were last written under its URL's role.
