@@ -21,7 +21,10 @@ struct MCPServe: ParsableCommand {
     var boards: [String] = []
 
     func run() throws {
-        let (specs, _, _) = try WorkspaceBoards.expand(boards.isEmpty ? ["lanes.md"] : boards)
+        let (specs, skipped, _) = try WorkspaceBoards.expand(boards.isEmpty ? ["lanes.md"] : boards)
+        // A folder's file that is no board is said, not served (the board files of a folder are only
+        // candidates until read: one that is none answers every call with why).
+        for s in skipped { errorLine("lanes mcp: not served: \(s)") }
         for spec in specs where !BoardLocation.isURL(spec) {
             // A board that is not there is said now, as every command says it (the server creates none).
             guard FileManager.default.fileExists(atPath: spec) else { throw StorageError.notFound(path: spec) }

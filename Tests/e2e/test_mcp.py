@@ -489,3 +489,28 @@ def test_agents_on_a_postgresql_board_are_recorded_as_their_roles_and_every_card
     by = dict(line.split("|") for line in rows.splitlines())
     assert all(by[t] == "alice" for t in names["agent-a"]), by
     assert all(by[t] == "bob" for t in names["agent-b"]), by
+
+
+def test_a_folder_serves_its_boards_and_a_file_that_is_no_board_says_why(tmp_path):
+    env = env_for(tmp_path)
+    folder = tmp_path / "boards"
+    folder.mkdir()
+    (folder / "a.md").write_text(BOARD)
+    (folder / "b.md").write_text("## Inbox\n\n- Gamma\n")
+    (folder / "notes.md").write_text("just some notes\n")
+    s = Raw([folder], env)
+    try:
+        s.request(1, "initialize", {"protocolVersion": "2025-06-18", "capabilities": {},
+                                    "clientInfo": {"name": "raw", "version": "0"}})
+        listed = json.loads(s.request(2, "tools/call", {"name": "list_boards"})["result"]["content"][0]["text"])
+        by_name = {Path(b["board"]).name: b for b in listed["boards"]}
+        assert by_name["a.md"]["cards"] == 6 and by_name["b.md"]["cards"] == 1
+        assert "notes.md" not in by_name
+        r = s.request(3, "tools/call", {"name": "move_card", "arguments": {"card": "Gamma", "column": "Inbox"}})
+        assert "needs \"board\"" in r["error"]["message"]
+    finally:
+        s.proc.stdin.close()
+        assert s.proc.wait(timeout=HANG) == 0
+    # The file that is no board is said, with why.
+    assert 'lanes mcp: not served: notes.md (line 1: expected "## " column heading' in s.proc.stderr.read()
+
