@@ -93,7 +93,9 @@ def client_python() -> str:
     if py.exists() and subprocess.run(probe, capture_output=True).returncode == 0:
         return str(py)
     if not py.exists():
-        subprocess.run([sys.executable, "-m", "venv", str(VENV)], check=True, capture_output=True, timeout=HANG)
+        made = subprocess.run([sys.executable, "-m", "venv", str(VENV)], capture_output=True, text=True, timeout=HANG)
+        if made.returncode != 0:
+            pytest.fail(f"{sys.executable} -m venv failed (Debian: python3-venv, scripts/ensure-deps test):\n{made.stderr}")
     r = subprocess.run([str(py), "-m", "pip", "install", "-q", "mcp"], capture_output=True, text=True, timeout=10 * HANG)
     if r.returncode != 0:
         reachable = subprocess.run(
