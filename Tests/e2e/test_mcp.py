@@ -10,6 +10,7 @@ move journal (LANES_STATE_DIR).
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import shutil
@@ -88,6 +89,14 @@ def readline_guarded(proc: subprocess.Popen) -> str:
 
 
 def client_python() -> str:
+    """The venv's python with the SDK, made the first time; pytest-xdist workers make it one at a time (a lock)."""
+    VENV.parent.mkdir(parents=True, exist_ok=True)
+    with open(VENV.parent / "venv-mcp.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        return _client_python()
+
+
+def _client_python() -> str:
     py = VENV / "bin" / "python"
     probe = [str(py), "-c", "import mcp.client.stdio"]
     if py.exists() and subprocess.run(probe, capture_output=True).returncode == 0:
