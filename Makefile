@@ -4,7 +4,8 @@
 #   make test   every unit test and the real-terminal tests, ending in one verdict line
 #   make man    regenerate Resources/lanes.1 from the program's own definitions
 #   make bench  the benchmarks (release build)
-#   make install  the release binary and the man page under PREFIX (default /usr/local)
+#   make install  the release binary, the man page and the bash, zsh and fish completions under PREFIX
+#               (default /usr/local)
 
 SWIFT ?= swift
 # The interpreter that runs the terminal tests: Debian's, with Debian's python3-pytest
@@ -91,11 +92,21 @@ bench: test-deps
 	./scripts/pg-test-cluster with .build/release/lanes-bench --pg-load
 	./scripts/pg-test-cluster with .build/release/lanes-bench --pg-flow
 	.build/release/lanes-bench --workspace --ws-cards 10000
+	.build/release/lanes-bench --mcp --only 10000
 
+# The shells' completion scripts are written by the lanes just built (swift-argument-parser makes them),
+# each where its shell looks for it: bash-completion, zsh's site-functions, fish's vendor completions.
 install: build
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 .build/release/lanes $(DESTDIR)$(PREFIX)/bin/lanes
 	install -m 644 Resources/lanes.1 $(DESTDIR)$(PREFIX)/share/man/man1/lanes.1
+	install -d $(DESTDIR)$(PREFIX)/share/bash-completion/completions $(DESTDIR)$(PREFIX)/share/zsh/site-functions \
+		$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
+	.build/release/lanes --generate-completion-script bash > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/lanes
+	.build/release/lanes --generate-completion-script zsh > $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_lanes
+	.build/release/lanes --generate-completion-script fish > $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/lanes.fish
+	chmod 644 $(DESTDIR)$(PREFIX)/share/bash-completion/completions/lanes $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_lanes \
+		$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/lanes.fish
 
 clean:
 	rm -rf .build

@@ -24,10 +24,12 @@ let package = Package(
         .target(name: "LanesTerminal", dependencies: ["LanesCore", "DragKit", "CNcursesw"]),
         .systemLibrary(name: "CLibPQ", path: "Sources/CLibPQ", providers: [.apt(["libpq-dev"])]),
         .target(name: "LanesPostgres", dependencies: ["LanesCore", "DragKit", "CLibPQ"]),
+        // `lanes mcp`: the MCP server over stdio, on LanesCore's JSON (no SDK: DECISIONS 41.3).
+        .target(name: "LanesAgent", dependencies: ["LanesCore", "DragKit"]),
         .executableTarget(
             name: "lanes",
             dependencies: [
-                "LanesTerminal", "LanesCore", "LanesPostgres",
+                "LanesTerminal", "LanesCore", "LanesPostgres", "LanesAgent",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -78,6 +78,16 @@ struct BenchOptions: ParsableCommand {
         help: "Lanes' JSON writer and reader against Foundation's, on an export of --only N cards (default 100,000).")
     var jsonBench = false
 
+    @Flag(
+        help:
+            "lanes mcp: a tool call's round trip over stdio (read_board, move_card), median of 21, on a board of --only N cards (default 10,000)."
+    )
+    var mcp = false
+    @Option(
+        name: .customLong("lanes"),
+        help: ArgumentHelp("The lanes binary --mcp starts (default: the one beside lanes-bench).", valueName: "path"))
+    var lanesBinary: String?
+
     @Flag(help: "Flow metrics alone: 10,000 commits of a 1,000-card board.")
     var flow = false
     @Flag(name: .customLong("flow-check"), help: "--flow: also read every version whole and compare the events.")

@@ -7,6 +7,7 @@
 //                                                   flow metrics alone: 10,000 commits of a 1,000-card board (--no-flow skips it;
 //                                                   --flow-check: also read every version whole and compare the events)
 //   lanes-bench --pg-flow [--pg-flow-rows 1000000]  flow metrics of a PostgreSQL board with 1M history rows (through scripts/pg-test-cluster with)
+//   lanes-bench --mcp [--only 10000] [--lanes PATH]  a tool call of lanes mcp over stdio (read_board, move_card), median
 //   lanes-bench --write-board 10000 FILE [--size 120x40] [--lean] [--geometry]
 //                                                   writes a board, prints the title lines of the last card
 //                                                   fully shown on its first screen (the end-to-end script waits for them)
@@ -88,6 +89,11 @@ func launchApp(_ board: Board, title: String, size: Size) -> BoardApp {
 
 if opts.jsonBench {
     try JSONBench.run(cards: opts.only ?? 100_000).forEach(say)
+    exit(0)
+}
+
+if opts.mcp {  // #41: MCPBench.swift
+    try MCPBench.run(cards: opts.only ?? 10_000, lanes: opts.lanesBinary).forEach(say)
     exit(0)
 }
 

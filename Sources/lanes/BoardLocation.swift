@@ -23,7 +23,7 @@ enum BoardLocation {
         CrossBoardCommand.recoverPending(touching: [spec])
         if isURL(spec) {
             return try PostgresCLI.reporting {
-                let store = try PostgresBoardStore.open(url: spec)
+                let store = try PostgresCLI.open(url: spec)
                 return (try store.load(), store.fileInfo)
             }
         }
@@ -32,6 +32,6 @@ enum BoardLocation {
 
     /// The database store; server errors become command errors (1, or 2 for a permission).
     static func openDatabase(_ url: String) throws -> PostgresBoardStore {
-        try PostgresCLI.reporting { try PostgresBoardStore.open(url: url) }
+        try PostgresCLI.reporting { try PostgresCLI.open(url: url) }
     }
 }

@@ -24,10 +24,10 @@ struct Edit: ParsableCommand {
             """
     )
 
-    @Argument(help: "The board file (or a postgresql:// URL).")
+    @Argument(help: "The board file (or a postgresql:// URL).", completion: .file())
     var board: String
 
-    @Argument(help: "The card: number, title, or start of title.")
+    @Argument(help: "The card: number, title, or start of title.", completion: .custom(Completions.cardTitles))
     var card: String
 
     @Option(help: "The new title (its #tags are part of it).")
@@ -101,10 +101,10 @@ struct Remove: ParsableCommand {
             """
     )
 
-    @Argument(help: "The board file (or a postgresql:// URL).")
+    @Argument(help: "The board file (or a postgresql:// URL).", completion: .file())
     var board: String
 
-    @Argument(help: "The cards: numbers, titles, or starts of titles.")
+    @Argument(help: "The cards: numbers, titles, or starts of titles.", completion: .custom(Completions.cardTitles))
     var cards: [String]
 
     func validate() throws {
@@ -138,7 +138,7 @@ struct ColumnCommand: ParsableCommand {
                 lanes column add plan.md Review --after Doing puts Review between Doing and the column after it, as A does in the app after the selected column. COLUMN is found like lanes move finds it (number, title, or the unique start of a title).
                 """)
 
-        @Argument(help: "The board file (or a postgresql:// URL).")
+        @Argument(help: "The board file (or a postgresql:// URL).", completion: .file())
         var board: String
 
         @Argument(help: "The new column's title.")
@@ -149,10 +149,14 @@ struct ColumnCommand: ParsableCommand {
             help: ArgumentHelp("1-based position among the columns (default: last).", valueName: "n"))
         var position: Int?
 
-        @Option(help: ArgumentHelp("Put it right after this column.", valueName: "column"))
+        @Option(
+            help: ArgumentHelp("Put it right after this column.", valueName: "column"),
+            completion: .custom(Completions.columnNames))
         var after: String?
 
-        @Option(help: ArgumentHelp("Put it right before this column.", valueName: "column"))
+        @Option(
+            help: ArgumentHelp("Put it right before this column.", valueName: "column"),
+            completion: .custom(Completions.columnNames))
         var before: String?
 
         func run() throws {
@@ -175,10 +179,10 @@ struct ColumnCommand: ParsableCommand {
     struct Rename: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Rename a column (its accept rules follow it).")
 
-        @Argument(help: "The board file (or a postgresql:// URL).")
+        @Argument(help: "The board file (or a postgresql:// URL).", completion: .file())
         var board: String
 
-        @Argument(help: "The column: number, title, or start of title.")
+        @Argument(help: "The column: number, title, or start of title.", completion: .custom(Completions.columnNames))
         var column: String
 
         @Argument(help: "The new title.")
@@ -192,10 +196,10 @@ struct ColumnCommand: ParsableCommand {
     struct Move: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Move a column to another position, with its cards.")
 
-        @Argument(help: "The board file (or a postgresql:// URL).")
+        @Argument(help: "The board file (or a postgresql:// URL).", completion: .file())
         var board: String
 
-        @Argument(help: "The column: number, title, or start of title.")
+        @Argument(help: "The column: number, title, or start of title.", completion: .custom(Completions.columnNames))
         var column: String
 
         @Option(name: .shortAndLong, help: ArgumentHelp("Its 1-based position afterwards.", valueName: "n"))
@@ -212,10 +216,10 @@ struct ColumnCommand: ParsableCommand {
             discussion:
                 "Refused when another writer added a card to the column meanwhile. Rules that named it no longer do.")
 
-        @Argument(help: "The board file (or a postgresql:// URL).")
+        @Argument(help: "The board file (or a postgresql:// URL).", completion: .file())
         var board: String
 
-        @Argument(help: "The column: number, title, or start of title.")
+        @Argument(help: "The column: number, title, or start of title.", completion: .custom(Completions.columnNames))
         var column: String
 
         @Flag(help: "Delete the column with its cards.")
@@ -230,10 +234,10 @@ struct ColumnCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Set a column's WIP limit, or remove it with \"none\".")
 
-        @Argument(help: "The board file (or a postgresql:// URL).")
+        @Argument(help: "The board file (or a postgresql:// URL).", completion: .file())
         var board: String
 
-        @Argument(help: "The column: number, title, or start of title.")
+        @Argument(help: "The column: number, title, or start of title.", completion: .custom(Completions.columnNames))
         var column: String
 
         @Argument(help: ArgumentHelp("The most cards it takes (a whole number above 0), or none.", valueName: "limit"))

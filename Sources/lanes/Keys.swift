@@ -11,7 +11,10 @@ struct Keys: ParsableCommand {
             """
     )
 
+    @OptionGroup var output: FormatOptions
+
     func run() throws {
+        if output.isJSON { return JSONOutput.write(JSONOutput.keys(Keymap())) }
         FileHandle.standardOutput.write(Data(Keys.listing(Keymap()).utf8))
     }
 

@@ -30,7 +30,7 @@ struct Lanes: ParsableCommand {
             Open.self, Show.self, Columns.self, Add.self, Move.self, Edit.self, Remove.self, ColumnCommand.self,
             Rules.self, SwimlanesCommand.self, Export.self, Import.self, Merge.self, GitSetup.self, Keys.self,
             Copy.self, Grant.self, Revoke.self, Rename.self, Delete.self, HandOver.self, Restore.self, Metrics.self,
-            Flow.self, WorkspaceCommand.self,
+            Flow.self, WorkspaceCommand.self, MCPServe.self,
         ],
         defaultSubcommand: Open.self
     )
@@ -38,6 +38,7 @@ struct Lanes: ParsableCommand {
     /// Runs the command; errors go to stderr with exit status 1 (not found) or 2 (bad input or usage).
     static func main() {
         let words = Array(CommandLine.arguments.dropFirst())
+        jsonErrors = JSONErrors.requested(words)
         if words.first == "help", let answer = HelpCommand.answer(Array(words.dropFirst()), width: helpWidth()) {
             if answer.toStderr { FileHandle.standardError.write(Data(answer.text.utf8)) } else { emit(answer.text) }
             Foundation.exit(answer.status)
@@ -61,6 +62,8 @@ struct Lanes: ParsableCommand {
             fail(error)
         } catch let error as CommandError {
             fail(error)
+        } catch let error as CodedError {
+            fail(error)
         } catch let error as StorageError {
             if case .notFound(let path) = error, let hint = boardMissingHint(path) {
                 fail(CommandError(.notFound, "\(error.description.dropLast()); \(hint)"))
@@ -71,12 +74,12 @@ struct Lanes: ParsableCommand {
             errorLine(error.description)
             Foundation.exit(2)
         } catch {
-            if let mapped = PostgresCLI.commandError(for: error) { fail(mapped) }
+            if let mapped = PostgresCLI.commandError(for: error) {
+                fail(CodedError(error: mapped, code: PostgresCLI.code(for: error) ?? .server))
+            }
             // Usage errors exit 2 like other bad input; help, versions and completion scripts go their usual way.
             guard exitCode(for: error) == .validationFailure else { exit(withError: error) }
-            errorLine(fullMessage(for: error))
-            for note in afterError { errorLine("lanes: " + note) }
-            Foundation.exit(2)
+            fail(message: fullMessage(for: error), status: 2, code: .usage)
         }
     }
 
@@ -117,12 +120,27 @@ struct Lanes: ParsableCommand {
     }
 
     private static func fail(_ error: any Error) -> Never {
-        let (message, status) = CommandError.report(error)
-        for note in StorageNotes.take() { errorLine("lanes: " + note) }
-        errorLine(message)
-        for note in afterError { errorLine("lanes: " + note) }
+        let (message, status) = CommandError.report((error as? CodedError)?.error ?? error)
+        fail(message: message, status: status, code: JSONErrors.code(error, status: status))
+    }
+
+    /// Says the error that ends the command, with the notes before and after it: as lines, or as
+    /// one JSON object when a read command was asked for JSON (`code` is for that object).
+    private static func fail(message: String, status: Int32, code: ErrorCode) -> Never {
+        let before = StorageNotes.take().map { "lanes: " + $0 }
+        let after = afterError.map { "lanes: " + $0 }
+        if jsonErrors {
+            JSONErrors.write(code: code, message: message, status: status, notes: before + after)
+        } else {
+            for note in before { errorLine(note) }
+            errorLine(message)
+            for note in after { errorLine(note) }
+        }
         Foundation.exit(status)
     }
+
+    /// Whether errors are said as JSON (`JSONErrors.requested`), set before the command is parsed.
+    nonisolated(unsafe) static var jsonErrors = false
 
     /// Said after the error that ends the command (set by the command on its way out).
     nonisolated(unsafe) static var afterError: [String] = []
@@ -139,7 +157,8 @@ struct Open: ParsableCommand {
 
     @Argument(
         help:
-            "The boards to open: files, folders (every board in them), postgresql:// URLs, @NAME for a saved workspace. Several open as tabs."
+            "The boards to open: files, folders (every board in them), postgresql:// URLs, @NAME for a saved workspace. Several open as tabs.",
+        completion: .custom(Completions.boardsAndWorkspaces)
     )
     var files: [String] = []
 

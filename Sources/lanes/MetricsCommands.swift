@@ -16,13 +16,13 @@ struct Metrics: ParsableCommand {
 
             Columns: the first is "not started", the last "done", those between "in progress"; lanes flow changes this. Definitions (README, "Flow metrics"): cycle time of a finished card = last entry into done − first time seen in progress (or done), in days (seconds / 86,400); percentiles by nearest rank; throughput = finished cards per UTC day (on the day they last entered done) and ISO week; cumulative flow = cards in each column at the end of each UTC day; aging = age of each card in progress now against the 50th/85th/95th cycle-time percentiles; forecast = Monte Carlo over the daily throughput of the last 30 whole days (10,000 trials).
 
-            --format json keys: board, now, since, columns, history, cycle_time_days {count, p50, p85, p95, cards [{title, started, finished, days, seconds}]}, throughput {daily [{date, done}], weekly [{week, done}]}, cfd [{date, counts {column: n}}], aging [{title, column, age_days, started, over}], forecast {trials, seed, sample_days, available, how_many {by, days, at_50, at_85, at_95}, when {cards, at_50, at_85, at_95}}. Times are ISO 8601 UTC. --format csv writes the --chart's table (default: cycle); svg draws the --chart (default: cfd).
+            --format json (or --json) keys: schema_version, board, now, since, columns, history, cycle_time_days {count, p50, p85, p95, cards [{title, started, finished, days, seconds}]}, throughput {daily [{date, done}], weekly [{week, done}]}, cfd [{date, counts {column: n}}], aging [{title, column, age_days, started, over}], forecast {trials, seed, sample_days, available, reason, how_many {by, days, at_50, at_85, at_95}, when {cards, at_50, at_85, at_95}} (README, "JSON output": every key always there, null when it has no value). Times are ISO 8601 UTC. --format csv writes the --chart's table (default: cycle); svg draws the --chart (default: cfd).
 
             Exit status: 0 done; 1 the file is missing or has no history (said in words, with what gives one); 2 bad input (not a board, a bad --since/--now/--by, a bad option).
             """
     )
 
-    @Argument(help: "The board file, or a PostgreSQL board's URL.")
+    @Argument(help: "The board file, or a PostgreSQL board's URL.", completion: .file())
     var board: String
 
     @Option(
@@ -39,6 +39,9 @@ struct Metrics: ParsableCommand {
 
     @Option(name: .shortAndLong, help: "The output format.")
     var format: FlowOutput.Format = .text
+
+    @Flag(help: "The same as --format json.")
+    var json = false
 
     @Option(help: "One chart (text, svg) or table (csv): cfd, cycle, throughput, aging.")
     var chart: FlowChartKind?
@@ -57,7 +60,17 @@ struct Metrics: ParsableCommand {
     @Flag(help: "Read the whole history again instead of using the cache (the cache is left as it was).")
     var noCache = false
 
+    func validate() throws {
+        if json
+            && CommandLine.arguments.contains(where: { ["--format", "-f"].contains($0) || $0.hasPrefix("--format=") })
+            && format != .json
+        {
+            throw ValidationError("--json and --format \(format.rawValue) ask for two formats; give one")
+        }
+    }
+
     func run() throws {
+        let format = json ? FlowOutput.Format.json : format
         let nowTime: FlowTime
         if let now {
             guard let t = FlowDate.parse(now, endOfDay: true) else { throw Metrics.badTime("--now", now) }
@@ -107,7 +120,7 @@ struct Metrics: ParsableCommand {
             ? ((try? PostgresURL(board))?.board ?? board) : URL(fileURLWithPath: board).lastPathComponent
         let input = FlowOutput.Input(board: name, history: history, report: report)
         switch format {
-        case .json: outputDocument(FlowOutput.json(input))
+        case .json: JSONOutput.write(JSONOutput.metrics(FlowOutput.json(input)))
         case .csv: outputDocument(FlowOutput.csv(input, chart: chart))
         case .svg: outputDocument(FlowOutput.svg(input, chart: chart))
         case .text:
@@ -146,27 +159,37 @@ struct Flow: ParsableCommand {
             """
     )
 
-    @Argument(help: "The board file.")
+    @Argument(help: "The board file.", completion: .file())
     var board: String
 
-    @Option(help: ArgumentHelp("The first column of work in progress.", valueName: "column"))
+    @Option(
+        help: ArgumentHelp("The first column of work in progress.", valueName: "column"),
+        completion: .custom(Completions.columnNames))
     var started: String?
 
-    @Option(help: ArgumentHelp("The first column of finished work.", valueName: "column"))
+    @Option(
+        help: ArgumentHelp("The first column of finished work.", valueName: "column"),
+        completion: .custom(Completions.columnNames))
     var done: String?
 
     @Flag(name: .customLong("default"), help: "Remove the setting: first column not started, last done.")
     var useDefault = false
 
+    @OptionGroup var output: FormatOptions
+
     func validate() throws {
         if useDefault && (started != nil || done != nil) {
             throw ValidationError("--default goes alone, without --started or --done")
+        }
+        if started != nil || done != nil || useDefault {
+            try output.refuseJSON(with: useDefault ? "--default" : started != nil ? "--started" : "--done")
         }
     }
 
     func run() throws {
         if started == nil && done == nil && !useDefault {
             let (b, _) = try BoardLocation.read(board)
+            if output.isJSON { return JSONOutput.write(JSONOutput.flow(b, spec: board)) }
             emit(Flow.describe(b))
             return
         }

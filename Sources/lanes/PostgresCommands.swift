@@ -12,10 +12,10 @@ struct Copy: ParsableCommand {
             """
     )
 
-    @Argument(help: "The board to copy: a file or a URL.")
+    @Argument(help: "The board to copy: a file or a URL.", completion: .file())
     var source: String
 
-    @Argument(help: "Where to copy it: a file or a URL.")
+    @Argument(help: "Where to copy it: a file or a URL.", completion: .file())
     var dest: String
 
     @Flag(help: "Overwrite an existing destination board or file.")
@@ -194,16 +194,22 @@ struct Restore: ParsableCommand {
     @Option(help: "Bring the board back as it was at this time.")
     var at: String?
 
+    @OptionGroup var output: FormatOptions
+
     func validate() throws {
         guard list != (at != nil) else { throw ValidationError("give either --list or --at TIME") }
         guard limit > 0 else { throw ValidationError("--limit must be at least 1") }
+        if at != nil { try output.refuseJSON(with: "--at") }
     }
 
     func run() throws {
         try PostgresCLI.reporting {
-            let store = try PostgresBoardStore.open(url: url)
+            let store = try PostgresCLI.open(url: url)
             if list {
                 let entries = try store.history(limit: limit)
+                if output.isJSON {
+                    return JSONOutput.write(JSONOutput.history(entries, board: store.url.board))
+                }
                 if entries.isEmpty { emit("No changes recorded for board \"\(store.url.board)\".\n") }
                 for e in entries.reversed() { emit(e.line + "\n") }
                 return
@@ -223,12 +229,35 @@ struct Restore: ParsableCommand {
 }
 
 enum PostgresCLI {
-    /// Runs `body`, turning database errors into `CommandError`s (status 1; access refused: 2).
+    /// Runs `body`, turning database errors into command errors (status 1; access refused: 2), with
+    /// the code `--json` reports them with.
     static func reporting<T>(_ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch {
-            throw commandError(for: error) ?? error
+            guard let mapped = commandError(for: error) else { throw error }
+            throw CodedError(error: mapped, code: code(for: error) ?? .server)
+        }
+    }
+
+    /// Opens an existing board; a role without a grant on it is refused (`refused` under --json,
+    /// status 2 as before), a URL that is no URL is bad input.
+    static func open(url: String) throws -> PostgresBoardStore {
+        _ = try PostgresURL(url)
+        do {
+            return try PostgresBoardStore.open(url: url)
+        } catch let e as CommandError where e.kind == .badInput {
+            throw CodedError(error: e, code: .refused)
+        }
+    }
+
+    /// The JSON error code of a database error; nil for other errors.
+    static func code(for error: any Error) -> ErrorCode? {
+        switch error {
+        case is StorageUnavailable: return .server
+        case is BoardGone: return .refused
+        case let e as PostgresError: return e.sqlState == "42501" ? .refused : .server
+        default: return nil
         }
     }
 

@@ -15,14 +15,20 @@ struct Show: ParsableCommand {
             """
     )
 
-    @Argument(help: "The board file.")
+    @Argument(help: "The board file.", completion: .file())
     var board: String
 
     @Flag(name: .shortAndLong, help: "Also print each card's description and sub-tasks.")
     var details = false
 
+    @OptionGroup var output: FormatOptions
+
     func run() throws {
         let (b, info) = try BoardLocation.read(board)
+        if output.isJSON {
+            // Descriptions and sub-tasks are always there: one shape, with or without --details.
+            return JSONOutput.write(JSONOutput.show(b, info: info, spec: board))
+        }
         if let lanes = b.acceptRules.swimlanes {
             emit(SwimlaneQuery.show(b, lanes: lanes, info: info, details: details))
         } else {
@@ -38,11 +44,14 @@ struct Columns: ParsableCommand {
             "One line per column: NUMBER<TAB>TITLE<TAB>CARDS, CARDS written 3/5 when the column has a WIP limit of 5."
     )
 
-    @Argument(help: "The board file.")
+    @Argument(help: "The board file.", completion: .file())
     var board: String
+
+    @OptionGroup var output: FormatOptions
 
     func run() throws {
         let (b, _) = try BoardLocation.read(board)
+        if output.isJSON { return JSONOutput.write(JSONOutput.columns(b, spec: board)) }
         emit(BoardCommands.columns(b))
     }
 }
@@ -55,10 +64,10 @@ struct Add: ParsableCommand {
             """
     )
 
-    @Argument(help: "The board file.")
+    @Argument(help: "The board file.", completion: .file())
     var board: String
 
-    @Option(name: .shortAndLong, help: "The column to add to.")
+    @Option(name: .shortAndLong, help: "The column to add to.", completion: .custom(Completions.columnNames))
     var column: String
 
     @Argument(help: "The card's title.")
@@ -86,14 +95,18 @@ struct Move: ParsableCommand {
             """
     )
 
-    @Argument(help: "The board file.")
+    @Argument(help: "The board file.", completion: .file())
     var board: String
 
-    @Argument(help: "The card to move: number, title, or start of title (several, with --to-board, move together).")
+    @Argument(
+        help: "The card to move: number, title, or start of title (several, with --to-board, move together).",
+        completion: .custom(Completions.cardTitles))
     var cards: [String] = []
     var card: String { cards[0] }
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("The column to move the card to.", valueName: "column"))
+    @Option(
+        name: .shortAndLong, help: ArgumentHelp("The column to move the card to.", valueName: "column"),
+        completion: .custom(Completions.columnNames))
     var to: String
 
     @Option(
@@ -150,29 +163,36 @@ struct Rules: ParsableCommand {
             """
     )
 
-    @Argument(help: "The board file.")
+    @Argument(help: "The board file.", completion: .file())
     var board: String
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("The column whose rule to set.", valueName: "column"))
+    @Option(
+        name: .shortAndLong, help: ArgumentHelp("The column whose rule to set.", valueName: "column"),
+        completion: .custom(Completions.columnNames))
     var column: String?
 
     @Option(
-        name: .shortAndLong, help: ArgumentHelp("A column it accepts cards from (repeatable).", valueName: "column"))
+        name: .shortAndLong, help: ArgumentHelp("A column it accepts cards from (repeatable).", valueName: "column"),
+        completion: .custom(Completions.columnNames))
     var from: [String] = []
 
     @Flag(help: "Remove the column's rule: it accepts cards from every column.")
     var any = false
+
+    @OptionGroup var output: FormatOptions
 
     func validate() throws {
         if column == nil && (any || !from.isEmpty) { throw ValidationError("--from and --any need --column") }
         if column != nil && any == !from.isEmpty {
             throw ValidationError("give --column with either --from (one or more) or --any")
         }
+        if column != nil { try output.refuseJSON(with: "--column") }
     }
 
     func run() throws {
         guard let column else {
             let (b, _) = try BoardLocation.read(board)
+            if output.isJSON { return JSONOutput.write(JSONOutput.rules(b, spec: board)) }
             emit(BoardCommands.rules(b))
             return
         }
@@ -197,7 +217,7 @@ struct Export: ParsableCommand {
             """
     )
 
-    @Argument(help: "The board file.")
+    @Argument(help: "The board file.", completion: .file())
     var board: String
 
     @Option(name: .shortAndLong, help: "The output format.")

@@ -13,7 +13,7 @@ struct SwimlanesCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The board file (or PostgreSQL URL).")
+    @Argument(help: "The board file (or PostgreSQL URL).", completion: .file())
     var board: String
 
     @Option(
@@ -24,13 +24,17 @@ struct SwimlanesCommand: ParsableCommand {
     @Flag(help: "Remove the swimlanes: the board shows as columns.")
     var none = false
 
+    @OptionGroup var output: FormatOptions
+
     func validate() throws {
         if none && !tag.isEmpty { throw ValidationError("give either --tag (one or more) or --none") }
+        if none || !tag.isEmpty { try output.refuseJSON(with: none ? "--none" : "--tag") }
     }
 
     func run() throws {
         guard none || !tag.isEmpty else {
             let (b, _) = try BoardLocation.read(board)
+            if output.isJSON { return JSONOutput.write(JSONOutput.swimlanes(b, spec: board)) }
             emit(SwimlaneQuery.list(b))
             return
         }

@@ -14,6 +14,11 @@ enum WorkspaceBoards {
         return base + "/lanes/workspaces"
     }
 
+    /// The saved workspaces' names, sorted (none when the folder is not there).
+    static func names() -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: folder())) ?? []).filter { !$0.hasPrefix(".") }.sorted()
+    }
+
     static func path(of name: String) throws -> String {
         guard !name.isEmpty, !name.contains("/"), !name.hasPrefix("."),
             name.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F })
@@ -108,7 +113,8 @@ struct WorkspaceCommand: ParsableCommand {
     struct Save: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Save BOARDS as workspace NAME (replacing it).")
         @Argument(help: "The workspace's name.") var name: String
-        @Argument(help: "The boards: files, folders, postgresql:// URLs.") var boards: [String] = []
+        @Argument(help: "The boards: files, folders, postgresql:// URLs.", completion: .file()) var boards: [String] =
+            []
 
         func run() throws {
             guard !boards.isEmpty else {
@@ -154,11 +160,12 @@ struct WorkspaceCommand: ParsableCommand {
 
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List the saved workspaces.")
+        @OptionGroup var output: FormatOptions
         func run() throws {
-            let names =
-                (try? FileManager.default.contentsOfDirectory(atPath: WorkspaceBoards.folder()))?.filter {
-                    !$0.hasPrefix(".")
-                }.sorted() ?? []
+            let names = WorkspaceBoards.names()
+            if output.isJSON {
+                return JSONOutput.write(JSONOutput.workspaces(folder: WorkspaceBoards.folder(), names: names))
+            }
             for n in names { emit("@" + n + "\n") }
         }
     }
@@ -166,8 +173,14 @@ struct WorkspaceCommand: ParsableCommand {
     struct ShowList: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "show", abstract: "Print the boards of workspace NAME, one per line.")
-        @Argument(help: "The workspace's name.") var name: String
+        @Argument(help: "The workspace's name.", completion: .custom(Completions.workspaceNames)) var name: String
+        @OptionGroup var output: FormatOptions
         func run() throws {
+            if output.isJSON {
+                let boards = try WorkspaceBoards.read(name)
+                return JSONOutput.write(
+                    JSONOutput.workspace(name: name, file: try WorkspaceBoards.path(of: name), boards: boards))
+            }
             for b in try WorkspaceBoards.read(name) { emit(BoardCommands.printable(b) + "\n") }
         }
     }

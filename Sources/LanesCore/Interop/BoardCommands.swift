@@ -139,6 +139,7 @@ public enum BoardCommands {
         do {
             let outcome = try board.applying(edit, force: force)
             board = outcome.board
+            DoorRecording.current?.add(outcome)
             return outcome
         } catch {
             let liftable = error.reason == .full || error.reason == .acceptRule

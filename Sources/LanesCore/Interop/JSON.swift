@@ -303,6 +303,35 @@ public struct JSONWriter {
         return out
     }
 
+    /// The value on one line, no spaces and no line end (a JSON-RPC message of `lanes mcp` is one line).
+    public static func compact(_ value: Value) -> String {
+        var out = ""
+        compact(value, into: &out)
+        return out
+    }
+
+    private static func compact(_ value: Value, into out: inout String) {
+        switch value {
+        case .null, .bool, .int, .number, .string: write(value, indent: 0, into: &out)
+        case .array(let items):
+            out += "["
+            for (k, item) in items.enumerated() {
+                if k > 0 { out += "," }
+                compact(item, into: &out)
+            }
+            out += "]"
+        case .object(let members):
+            out += "{"
+            for (k, (key, item)) in members.enumerated() {
+                if k > 0 { out += "," }
+                quote(key, into: &out)
+                out += ":"
+                compact(item, into: &out)
+            }
+            out += "}"
+        }
+    }
+
     private static func write(_ value: Value, indent: Int, into out: inout String) {
         switch value {
         case .null: out += "null"
