@@ -283,9 +283,8 @@ public final class AgentTools {
     private func editCard(_ a: ToolArguments, changes: BoardCommands.CardChanges) throws -> ToolReply {
         let board = try board(a)
         let query = try card(a)
-        // What the file's format cannot hold (a taskell board has no done mark) is the door's to
-        // refuse: the board knows its storage's capacity once `Board.capacity` lands (no `dialect:`
-        // passed here, as the lead asked; test_mcp's xfail marks what waits for it).
+        // What the board's storage cannot hold (a taskell board has no done mark) is the door's to
+        // refuse: the board knows its capacity (`Board.capacity`).
         let (summary, outcomes, conflicts) = try board.change { b in
             try BoardCommands.editCard(&b, card: query, changes)
         }

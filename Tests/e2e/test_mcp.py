@@ -248,9 +248,6 @@ def test_undo_takes_back_the_agents_own_move_and_not_another_writers_edit(tmp_pa
     assert mine.read_bytes() == theirs.read_bytes()
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "waits for Board.capacity (the lead's change removing dialect: from the door): lanes mcp passes no dialect:, "
-    "so on this branch the door does not know a taskell file holds no done mark; remove this mark after the merge"))
 def test_a_done_mark_on_a_taskell_board_is_refused_in_the_words_lanes_edit_prints(tmp_path, agents):
     mine, theirs, env = twin_boards(tmp_path, limit=False)
     agent = agents([mine], env)
