@@ -67,7 +67,7 @@ extension PostgresBoardStore {
             // (counted by a SELECT: a rule-rewritten INSERT's RETURNING rows are not described to libpq)
             let r = try db.query(
                 "WITH d AS (INSERT INTO lanes.board_deletions (id) VALUES ($1) RETURNING 1) SELECT count(*) FROM d",
-                [String(boardID)])
+                [String(boardID)], big: true)
             guard r.int(0, 0) == 0 else { return }
             let owner = try db.query("SELECT owner FROM lanes.boards WHERE id = $1", [String(boardID)])
             guard let o = owner[0, 0] else { throw gone(db) }

@@ -21,6 +21,10 @@ import LanesCore
 /// store signals when libpq queued a notification while answering a query (the socket then has
 /// nothing left to read, yet a change is waiting); it stays the same across reconnects.
 ///
+/// With `listen=` in the URL (a pooler in front), the store LISTENs on a connection of its own to
+/// that server, past the pooler, made at its first `refresh` (a command that only loads and commits
+/// makes none, and never LISTENs on the pooled connection).
+///
 /// Offline: every method throws `StorageUnavailable` when the server cannot be reached (connect
 /// timeout 5 s), and the next call reconnects and LISTENs again; `changeDescriptor` is nil while
 /// offline (call `refresh` on a timer then). A commit whose outcome was lost with the connection
@@ -32,6 +36,8 @@ public final class PostgresBoardStore: BoardStore {
     /// The board's row id.
     public private(set) var boardID: Int64 = 0
     private var db: PGConnection?
+    /// With `listen=` in the URL (a pooler in front): the session of our own where LISTEN is heard.
+    private var listener: PGConnection?
     var mirror = Mirror()
     /// Column row ids of the board last handed out, in board order.
     private var handedColumns: [Int64] = []
@@ -71,13 +77,14 @@ public final class PostgresBoardStore: BoardStore {
 
     deinit {
         db?.close()
+        listener?.close()
         close(epoll)
         close(wake)
     }
 
     /// Takes notifications libpq queued during a query; signals the descriptor when one is news.
     private func collectQueued(_ db: PGConnection) {
-        if db.queued().contains(where: { $0.channel == channel }) { hinted = true }
+        if (db.queued() + (listener?.queued() ?? [])).contains(where: { $0.channel == channel }) { hinted = true }
         if hinted {
             var one: UInt64 = 1
             _ = write(wake, &one, 8)
@@ -87,7 +94,7 @@ public final class PostgresBoardStore: BoardStore {
     /// Whether `s` names a PostgreSQL board rather than a file.
     public static func isURL(_ s: String) -> Bool { PostgresURL.isURL(s) }
 
-    /// Opens an existing board: connects, brings the schema up to date, LISTENs, loads nothing yet.
+    /// Opens an existing board: connects, brings the schema up to date, LISTENs (with `listen=`, at the first `refresh`), loads nothing yet.
     ///
     /// Throws `CommandError(.notFound)` when there is no such board, `CommandError(.badInput)`
     /// when the role has no grant on it (exit status 2 in the CLI), `StorageUnavailable` when the
@@ -106,7 +113,10 @@ public final class PostgresBoardStore: BoardStore {
                 .notFound, "no board “\(store.url.board)” at \(store.url.display); create it with lanes copy FILE URL")
         }
         store.boardID = id
-        try store.listen(db)
+        if store.url.listen == nil {
+            store.listening = true
+            try store.listen(db)
+        }
         return store
     }
 
@@ -119,7 +129,7 @@ public final class PostgresBoardStore: BoardStore {
             throw gone(db)
         }
         channel = name
-        try db.query("LISTEN \(PGConnection.identifier(name))")
+        try (listener ?? db).query("LISTEN \(PGConnection.identifier(name))")
     }
 
     /// The board this store opened is called `name` now: its URL no longer names it.
@@ -172,7 +182,7 @@ public final class PostgresBoardStore: BoardStore {
                 // (deletes go through the deletion views: no role holds DELETE on a table, migration 8)
                 try db.query(
                     "INSERT INTO lanes.card_deletions (board_id, id) SELECT board_id, id FROM lanes.cards WHERE board_id = $1",
-                    [String(id)])
+                    [String(id)], big: true)
                 try db.query(
                     "INSERT INTO lanes.column_deletions (board_id, id) SELECT board_id, id FROM lanes.columns WHERE board_id = $1",
                     [String(id)])
@@ -229,7 +239,7 @@ public final class PostgresBoardStore: BoardStore {
                         RowCodec.array(cards.map { RowCodec.subtasks($0.subtasks) }),
                         "{" + cards.map { $0.done ? "t" : "f" }.joined(separator: ",") + "}",
                         RowCodec.array(cards.map { RowCodec.lines($0.extraLines) }),
-                    ])
+                    ], big: true)
             }
             try db.query(
                 "INSERT INTO lanes.removal_deletions (board_id, card_id) SELECT board_id, card_id FROM lanes.removals WHERE board_id = $1",
@@ -240,7 +250,10 @@ public final class PostgresBoardStore: BoardStore {
             if db.isOpen { _ = try? db.query("ROLLBACK") }
             throw error
         }
-        try store.listen(db)
+        if store.url.listen == nil {
+            store.listening = true
+            try store.listen(db)
+        }
         return store
     }
 
@@ -249,19 +262,39 @@ public final class PostgresBoardStore: BoardStore {
     /// The open connection, reconnecting (and LISTENing again) when it was lost.
     @discardableResult
     private func connect() throws -> PGConnection {
-        if let db, db.isOpen { return db }
-        db = nil
+        let listenerReady = url.listen == nil || !listening || (listener?.isOpen ?? false)
+        if let db, db.isOpen, listenerReady { return db }
+        disconnect()
         let c = try PGConnection(conninfo: url.conninfo, displayName: url.display, timeout: timeout)
         try Schema.migrate(c)
         role = c.user
         server = c.server
-        _ = lanes_epoll_add(epoll, c.socket)
+        if url.listen == nil { _ = lanes_epoll_add(epoll, c.socket) }
         db = c
         if boardID != 0 {
-            do { try listen(c) } catch { db = nil; c.close(); throw error }
+            if listening {
+                do { try startListening(c) } catch {
+                    disconnect()
+                    throw error
+                }
+            }
             reconnected = true
         }
         return c
+    }
+
+    /// LISTENs on the board's channel: on the connection itself, or with `listen=` (a pooler in front)
+    /// on a connection of our own to that server, made now.
+    private func startListening(_ c: PGConnection) throws {
+        if let at = url.listen, !(listener?.isOpen ?? false) {
+            var overrides = [("port", at.port)]
+            if let host = at.host { overrides.insert(("host", host), at: 0) }
+            let shown = "\(url.display) (listening at \(at.host.map { $0 + ":" } ?? "")\(at.port))"
+            let l = try PGConnection(conninfo: url.conninfo, displayName: shown, timeout: timeout, overrides: overrides)
+            _ = lanes_epoll_add(epoll, l.socket)
+            listener = l
+        }
+        try listen(c)
     }
 
     /// Runs `body` on the connection; a lost connection is dropped so the next call reconnects.
@@ -270,14 +303,13 @@ public final class PostgresBoardStore: BoardStore {
         do {
             return try body(c)
         } catch let e as StorageUnavailable {
-            db?.close()
-            db = nil
+            disconnect()
             throw e
         }
     }
 
     public var changeDescriptor: Int32? {
-        guard let db, db.isOpen else { return nil }
+        guard let db, db.isOpen, listener?.isOpen ?? true else { return nil }
         return epoll
     }
 
@@ -309,14 +341,23 @@ public final class PostgresBoardStore: BoardStore {
     /// trusted (anyone may NOTIFY); a flood of them costs one look per `lookInterval`.
     public func refresh() throws -> Board? {
         try withConnection { db in
+            if !listening {
+                // Beside a pooler (`listen=`), the first look: LISTEN from now on, on a connection of
+                // our own (one lost meanwhile LISTENs when it is made again), and look once for what
+                // came since the load. A command, which never looks, leaves nothing behind.
+                listening = true
+                hinted = true
+                try startListening(db)
+            }
             var drained: UInt64 = 0
             _ = read(wake, &drained, 8)
-            if try db.notifications().contains(where: { $0.channel == channel }) { hinted = true }
+            let hearing = listener ?? db
+            if try hearing.notifications().contains(where: { $0.channel == channel }) { hinted = true }
             guard hinted || reconnected else { return nil }
             let wait = lastLook + Self.lookInterval - monotonicSeconds()
             if wait > 0 {
                 usleep(UInt32(wait * 1_000_000))
-                _ = try db.notifications()  // those that came meanwhile are answered by this look
+                _ = try hearing.notifications()  // those that came meanwhile are answered by this look
             }
             hinted = false
             reconnected = false
@@ -331,9 +372,9 @@ public final class PostgresBoardStore: BoardStore {
             if let name = row[0, 1], name != url.board { throw renamed(to: name) }
             if let now = row[0, 2], now != channel {
                 // The server gave the board a new channel (a member revoked, the board handed over).
-                try db.query("UNLISTEN \(PGConnection.identifier(channel))")
+                try hearing.query("UNLISTEN \(PGConnection.identifier(channel))")
                 channel = now
-                try db.query("LISTEN \(PGConnection.identifier(now))")
+                try hearing.query("LISTEN \(PGConnection.identifier(now))")
             }
             guard current > mirror.version else { return nil }
             let before = mirror.version
@@ -347,6 +388,9 @@ public final class PostgresBoardStore: BoardStore {
 
     /// Set when a connection was made after one was lost (so `refresh` looks instead of waiting).
     private var reconnected = false
+    /// Whether notifications are wanted: from the open on, or with `listen=` from the first `refresh`
+    /// on (a screen's worker; a command that only loads and commits opens no second connection).
+    private var listening = false
 
     /// Hands the mirror's board out as the next base.
     private func handOut() -> Board {
@@ -638,6 +682,8 @@ public final class PostgresBoardStore: BoardStore {
     public func disconnect() {
         db?.close()
         db = nil
+        listener?.close()
+        listener = nil
     }
 
     /// The server process serving this store (tests kill it to cut the connection).

@@ -56,3 +56,99 @@ def board_url(pg, role: str, board: str, password: str | None = None, db: str = 
     d, port = pg
     who = f"{role}:{password}" if password else role
     return f"postgresql://{who}@/{db}?host={d}&port={port}&board={board}"
+
+
+def free_port() -> int:
+    import socket
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+ROLES = ("postgres", "lanes_admin", "alice", "bob", "carol", "dave")
+
+
+class Pooler:
+    """A private PgBouncer (Debian's pgbouncer, never the system service) on a free port of 127.0.0.1,
+    in front of the test server (by its socket), in `mode` pooling with `pool_size` server connections
+    per user and database. `stop()`/`cont()` send SIGSTOP/SIGCONT (a pooler that stops answering)."""
+
+    def __init__(self, pg, mode: str = "transaction", pool_size: int = 2):
+        import tempfile
+        d, port = pg
+        # Under /tmp itself: the pooler runs as postgres when the tests run as root, and pytest's
+        # folders are root's alone.
+        self.dir = Path(tempfile.mkdtemp(prefix="lanes-pgbouncer-"))
+        self.port = free_port()
+        (self.dir / "users.txt").write_text("".join(f'"{r}" ""\n' for r in ROLES))
+        (self.dir / "pgbouncer.ini").write_text(f"""[databases]
+* = host={d} port={port}
+
+[pgbouncer]
+listen_addr = 127.0.0.1
+listen_port = {self.port}
+unix_socket_dir =
+auth_type = trust
+auth_file = {self.dir}/users.txt
+pool_mode = {mode}
+default_pool_size = {pool_size}
+max_client_conn = 500
+max_db_connections = 0
+server_reset_query = DISCARD ALL
+logfile = {self.dir}/pgbouncer.log
+pidfile = {self.dir}/pgbouncer.pid
+admin_users = postgres
+""")
+        if os.geteuid() == 0:
+            subprocess.run(["chown", "-R", "postgres", str(self.dir)], check=True)
+            os.chmod(self.dir, 0o755)
+            argv = ["runuser", "-u", "postgres", "--", "/usr/sbin/pgbouncer", str(self.dir / "pgbouncer.ini")]
+        else:
+            argv = ["/usr/sbin/pgbouncer", str(self.dir / "pgbouncer.ini")]
+        if not Path("/usr/sbin/pgbouncer").exists():
+            pytest.fail("pgbouncer is not installed: scripts/ensure-deps test installs it (apt-get install pgbouncer)",
+                        pytrace=False)
+        self.proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+        import socket
+        import time
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=1):
+                    break
+            except OSError:
+                if self.proc.poll() is not None or time.monotonic() > deadline:
+                    log = (self.dir / "pgbouncer.log").read_text() if (self.dir / "pgbouncer.log").exists() else ""
+                    pytest.fail(f"pgbouncer did not start: {log[-2000:]}", pytrace=False)
+                time.sleep(0.05)
+
+    def pid(self) -> int:
+        """The pgbouncer process (runuser's child when started as root)."""
+        return int((self.dir / "pgbouncer.pid").read_text().strip())
+
+    def url(self, role: str, board: str, db: str = "lanes", listen_port: str | None = None, extra: str = "") -> str:
+        """A board URL through the pooler; `listen_port`: the server's own port, for LISTEN."""
+        q = f"&listen={listen_port}" if listen_port else ""
+        return f"postgresql://{role}@127.0.0.1:{self.port}/{db}?connect_timeout=5{q}{extra}&board={board}"
+
+    def psql(self, role: str, sql: str, db: str = "lanes") -> str:
+        out = subprocess.run([psql_bin(), "-X", "-At", "-v", "ON_ERROR_STOP=1", "-h", "127.0.0.1", "-p", str(self.port),
+                              "-U", role, "-d", db, "-c", sql], capture_output=True, text=True, stdin=subprocess.DEVNULL)
+        assert out.returncode == 0, f"{role} through the pooler: {sql}: {out.stderr}"
+        return out.stdout.strip()
+
+    def close(self) -> None:
+        import signal
+        try:
+            pid = self.pid()
+            os.kill(pid, signal.SIGCONT)
+            os.kill(pid, signal.SIGTERM)
+        except (OSError, ValueError):
+            self.proc.terminate()
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        import shutil
+        shutil.rmtree(self.dir, ignore_errors=True)
