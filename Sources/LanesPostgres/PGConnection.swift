@@ -95,6 +95,9 @@ final class PGConnection {
             "could not translate host", "the database system is starting up",
             "the database system is shutting down", "server closed the connection",
             "network is unreachable", "no route to host",
+            // A multi-host URL with target_session_attrs=read-write while no server is the primary
+            // (a standby not promoted yet): the team's failover is under way.
+            "session is read-only", "server is in hot standby mode", "is not the primary",
         ]
         if unreachable.contains(where: { lower.contains($0) }) {
             return StorageUnavailable(reason: "cannot reach \(displayName): \(Masking.mask(reason))")

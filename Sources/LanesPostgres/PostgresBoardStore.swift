@@ -21,9 +21,10 @@ import LanesCore
 /// store signals when libpq queued a notification while answering a query (the socket then has
 /// nothing left to read, yet a change is waiting); it stays the same across reconnects.
 ///
-/// With `listen=` in the URL (a pooler in front), the store LISTENs on a connection of its own to
-/// that server, past the pooler, made at its first `refresh` (a command that only loads and commits
-/// makes none, and never LISTENs on the pooled connection).
+/// The store LISTENs from its first `refresh` on (a command that only loads and commits never does:
+/// a LISTEN left on a pooled server connection keeps receiving notifications for no client; with
+/// PgBouncer 1.18 in session pooling a later client of that connection then got another query's
+/// results, 1 run in 3 of twelve commands); with `listen=` in the URL, on a connection of its own.
 ///
 /// Offline: every method throws `StorageUnavailable` when the server cannot be reached (connect
 /// timeout 5 s), and the next call reconnects and LISTENs again; `changeDescriptor` is nil while
@@ -94,7 +95,7 @@ public final class PostgresBoardStore: BoardStore {
     /// Whether `s` names a PostgreSQL board rather than a file.
     public static func isURL(_ s: String) -> Bool { PostgresURL.isURL(s) }
 
-    /// Opens an existing board: connects, brings the schema up to date, LISTENs (with `listen=`, at the first `refresh`), loads nothing yet.
+    /// Opens an existing board: connects, brings the schema up to date, loads nothing yet (LISTEN waits for the first `refresh`).
     ///
     /// Throws `CommandError(.notFound)` when there is no such board, `CommandError(.badInput)`
     /// when the role has no grant on it (exit status 2 in the CLI), `StorageUnavailable` when the
@@ -113,10 +114,6 @@ public final class PostgresBoardStore: BoardStore {
                 .notFound, "no board “\(store.url.board)” at \(store.url.display); create it with lanes copy FILE URL")
         }
         store.boardID = id
-        if store.url.listen == nil {
-            store.listening = true
-            try store.listen(db)
-        }
         return store
     }
 
@@ -250,10 +247,6 @@ public final class PostgresBoardStore: BoardStore {
             if db.isOpen { _ = try? db.query("ROLLBACK") }
             throw error
         }
-        if store.url.listen == nil {
-            store.listening = true
-            try store.listen(db)
-        }
         return store
     }
 
@@ -279,6 +272,7 @@ public final class PostgresBoardStore: BoardStore {
                 }
             }
             reconnected = true
+            wholeReadPending = true
         }
         return c
     }
@@ -331,6 +325,7 @@ public final class PostgresBoardStore: BoardStore {
             try db.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
             defer { _ = try? db.query("ROLLBACK") }
             apply(try fetchDelta(db, since: nil), full: true)
+            wholeReadPending = false
             collectQueued(db)
             return handOut()
         }
@@ -342,9 +337,10 @@ public final class PostgresBoardStore: BoardStore {
     public func refresh() throws -> Board? {
         try withConnection { db in
             if !listening {
-                // Beside a pooler (`listen=`), the first look: LISTEN from now on, on a connection of
-                // our own (one lost meanwhile LISTENs when it is made again), and look once for what
-                // came since the load. A command, which never looks, leaves nothing behind.
+                // The first look (a screen's): LISTEN from now on, on this connection or, beside a
+                // pooler (`listen=`), on one of our own (one lost meanwhile LISTENs when it is made
+                // again), and look once for what came since the load. A command, which never looks,
+                // LISTENs nowhere: nothing of it stays on a pooled server connection.
                 listening = true
                 hinted = true
                 try startListening(db)
@@ -376,11 +372,15 @@ public final class PostgresBoardStore: BoardStore {
                 channel = now
                 try hearing.query("LISTEN \(PGConnection.identifier(now))")
             }
-            guard current > mirror.version else { return nil }
-            let before = mirror.version
+            guard current != mirror.version || wholeReadPending else { return nil }
+            // A version only rises on a server (migration 7); one below ours means this server lacks
+            // commits we saw (a standby promoted that had not received them, a restored backup):
+            // read the whole board again, as it is here.
+            let before: Int64? = current > mirror.version && !wholeReadPending ? mirror.version : nil
             try db.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
             defer { _ = try? db.query("ROLLBACK") }
-            apply(try fetchDelta(db, since: before), full: false)
+            apply(try fetchDelta(db, since: before), full: before == nil)
+            if before == nil { wholeReadPending = false }
             collectQueued(db)
             return handOut()
         }
@@ -388,8 +388,12 @@ public final class PostgresBoardStore: BoardStore {
 
     /// Set when a connection was made after one was lost (so `refresh` looks instead of waiting).
     private var reconnected = false
-    /// Whether notifications are wanted: from the open on, or with `listen=` from the first `refresh`
-    /// on (a screen's worker; a command that only loads and commits opens no second connection).
+    /// Set by a reconnect: the next read takes the whole board, whatever its version says. The
+    /// server reached may not be the one left (a promoted standby that lacks commits we saw, which
+    /// may since have reached our version number with other commits).
+    private var wholeReadPending = false
+    /// Whether notifications are wanted: from the first `refresh` on (a screen's worker; a command
+    /// that only loads and commits never LISTENs, nor opens a second connection with `listen=`).
     private var listening = false
 
     /// Hands the mirror's board out as the next base.
@@ -531,7 +535,7 @@ public final class PostgresBoardStore: BoardStore {
         alsoWhenWritten: ((PGConnection) throws -> Void)? = nil
     ) throws -> CommitOutcome {
         let diff = BoardDiff(base: base, ours: ours)
-        let before = mirror.version
+        var before = mirror.version
         let b = String(boardID)
         try db.query("BEGIN")
         var committed = false
@@ -541,6 +545,13 @@ public final class PostgresBoardStore: BoardStore {
         let lockedRow = try db.query("SELECT version, name FROM lanes.boards WHERE id = $1 FOR UPDATE", [b])
         guard let locked = lockedRow.int(0, 0) else { throw gone(db) }
         if let name = lockedRow[0, 1], name != url.board { throw renamed(to: name) }
+        if locked < before || wholeReadPending {
+            // This server may lack commits we saw (see `refresh`): the rows as they are here are
+            // what the commit is checked against.
+            apply(try fetchDelta(db, since: nil), full: true)
+            wholeReadPending = false
+            before = locked
+        }
         if try db.query("SELECT 1 FROM lanes.commits WHERE board_id = $1 AND token = $2", [b, token]).count > 0 {
             // This very commit was applied before its reply was lost.
             let delta = try fetchDelta(db, since: before)

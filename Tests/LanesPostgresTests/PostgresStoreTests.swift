@@ -132,6 +132,7 @@ struct PostgresStoreTests {
     @Test func aStaleBaseCannotUndoAMoveItNeverSaw() throws {
         let (alice, bob, _) = try sharedBoard()
         let a0 = try alice.load()
+        _ = try alice.refresh()  // a screen's first look: it LISTENs from here on
         let b0 = try bob.load()
         _ = try bob.commit(base: b0, ours: moved(b0, "Review PR", to: 2))
         // Alice's store hears of it, but her app commits from the board it had before.
@@ -188,6 +189,7 @@ struct PostgresStoreTests {
     @Test func columnsAndRulesTravelAndCollideWithWords() throws {
         let (alice, bob, _) = try sharedBoard()
         let a0 = try alice.load()
+        _ = try alice.refresh()  // a screen's first look: it LISTENs from here on
         let b0 = try bob.load()
         // Alice adds a column between Doing and Done, renames Doing, sets a WIP limit and a rule.
         var a1 = a0

@@ -151,4 +151,78 @@ admin_users = postgres
             self.proc.kill()
             self.proc.wait()
         import shutil
+        if os.environ.get("LANES_KEEP_POOLER_LOG"):
+            shutil.copy(self.dir / "pgbouncer.log", os.environ["LANES_KEEP_POOLER_LOG"] + f".{self.port}")
         shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def pg_bindir() -> Path:
+    return sorted(Path("/usr/lib/postgresql").glob("*/bin"))[0]
+
+
+def as_owner(argv: list[str]) -> list[str]:
+    """argv run as postgres when the tests run as root (PostgreSQL refuses root), else as is."""
+    return ["runuser", "-u", "postgres", "--", *argv] if os.geteuid() == 0 else argv
+
+
+class Standby:
+    """A streaming standby of a test server on this machine (`pg_basebackup -R`, its own port on
+    127.0.0.1 and socket folder); `sync`: the primary waits for it at every commit
+    (`synchronous_standby_names = '*'`), so nothing the primary acknowledged is missing here."""
+
+    def __init__(self, primary_dir: str, primary_port: str, sync: bool = True):
+        import tempfile
+        import time
+        self.dir = Path(tempfile.mkdtemp(prefix="lanes-pg-standby-"))
+        os.chmod(self.dir, 0o755)
+        if os.geteuid() == 0:
+            subprocess.run(["chown", "postgres", str(self.dir)], check=True)
+        self.port = str(free_port())
+        b = pg_bindir()
+        r = subprocess.run(as_owner([str(b / "pg_basebackup"), "-D", str(self.dir / "data"), "-h", primary_dir,
+                                     "-p", primary_port, "-U", "postgres", "-R", "-X", "stream", "-c", "fast"]),
+                           capture_output=True, text=True, stdin=subprocess.DEVNULL)
+        assert r.returncode == 0, f"pg_basebackup: {r.stderr}"
+        r = subprocess.run(as_owner([str(b / "pg_ctl"), "-D", str(self.dir / "data"), "-l", str(self.dir / "server.log"),
+                                     "-w", "-t", "60", "-o",
+                                     f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1 -c fsync=off "
+                                     f"-c cluster_name=standby", "start"]),
+                           capture_output=True, text=True, stdin=subprocess.DEVNULL)
+        assert r.returncode == 0, f"standby start: {r.stderr} {(self.dir / 'server.log').read_text()[-2000:]}"
+        primary = (primary_dir, primary_port)
+        if sync:
+            psql(primary, "postgres", "ALTER SYSTEM SET synchronous_standby_names = '*'", db="postgres")
+            psql(primary, "postgres", "SELECT pg_reload_conf()", db="postgres")
+        want = "sync" if sync else "async"
+        deadline = time.monotonic() + 60
+        while psql(primary, "postgres", "SELECT string_agg(sync_state, ',') FROM pg_stat_replication",
+                   db="postgres") != want:
+            assert time.monotonic() < deadline, "the standby did not start streaming"
+            time.sleep(0.05)
+
+    def promote(self) -> None:
+        r = subprocess.run(as_owner([str(pg_bindir() / "pg_ctl"), "-D", str(self.dir / "data"), "-w", "promote"]),
+                           capture_output=True, text=True, stdin=subprocess.DEVNULL)
+        assert r.returncode == 0, r.stderr
+
+    def stop(self) -> None:
+        import shutil
+        if (self.dir / "data" / "postmaster.pid").exists():
+            subprocess.run(as_owner([str(pg_bindir() / "pg_ctl"), "-D", str(self.dir / "data"), "-m", "immediate",
+                                     "-w", "stop"]), capture_output=True, stdin=subprocess.DEVNULL)
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def start_cluster() -> tuple[str, str]:
+    """A server of a test's own (scripts/pg-test-cluster start): (socket dir, port)."""
+    out = subprocess.run([str(CLUSTER_SCRIPT), "start"], capture_output=True, text=True, stdin=subprocess.DEVNULL)
+    assert out.returncode == 0, out.stderr
+    env = {k: v.strip("'") for k, v in (line.split("=", 1) for line in out.stdout.splitlines() if "=" in line)}
+    return env["LANES_PG_DIR"], env["LANES_PG_PORT"]
+
+
+def stop_server_immediately(pg) -> None:
+    """`pg_ctl stop -m immediate`: the primary dies as a crashed host's would, nothing flushed to clients."""
+    r = subprocess.run(as_owner([str(pg_bindir() / "pg_ctl"), "-D", f"{pg[0]}/data", "-m", "immediate", "-w", "stop"]),
+                       capture_output=True, text=True, stdin=subprocess.DEVNULL)
+    assert r.returncode == 0, r.stderr
