@@ -305,7 +305,12 @@ final class PGConnection {
     private func wait(_ c: OpaquePointer, for events: Int16, until deadline: Double) -> Bool {
         while true {
             let left = deadline - monotonicSeconds()
-            if left <= 0 { return false }
+            if left <= 0 {
+                // Past the deadline, one last look without waiting: a client thread that was not run
+                // for a while (a loaded machine) must not call an answer that came meanwhile silence.
+                var p = pollfd(fd: PQsocket(c), events: events, revents: 0)
+                return poll(&p, 1, 0) > 0
+            }
             var p = pollfd(fd: PQsocket(c), events: events, revents: 0)
             let n = poll(&p, 1, Int32(min(left * 1000 + 1, 1_000)))
             if n > 0 { return true }
