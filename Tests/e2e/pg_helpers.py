@@ -71,7 +71,8 @@ ROLES = ("postgres", "lanes_admin", "alice", "bob", "carol", "dave")
 class Pooler:
     """A private PgBouncer (Debian's pgbouncer, never the system service) on a free port of 127.0.0.1,
     in front of the test server (by its socket), in `mode` pooling with `pool_size` server connections
-    per user and database. `stop()`/`cont()` send SIGSTOP/SIGCONT (a pooler that stops answering)."""
+    per user and database. `pid()` is the pgbouncer process (tests SIGSTOP it: a pooler that stops
+    answering). LANES_KEEP_POOLER_LOG=PATH keeps its log as PATH.PORT when it is closed."""
 
     def __init__(self, pg, mode: str = "transaction", pool_size: int = 2):
         import tempfile
