@@ -541,8 +541,24 @@ public final class PostgresBoardStore: BoardStore {
         var committed = false
         defer { if !committed, db.isOpen { _ = try? db.query("ROLLBACK") } }
 
-        // The board row's lock orders all commits on the board; it also holds the version.
-        let lockedRow = try db.query("SELECT version, name FROM lanes.boards WHERE id = $1 FOR UPDATE", [b])
+        // The board row's lock orders all commits on the board; it also holds the version. Waiting for
+        // the row behind other writers is a chain of lock waits (the tuple, then each holder's
+        // transaction in turn), each bounded by lock_timeout alone: the whole wait is bounded here,
+        // by this statement's own timeout, 2 s past the lock timeout (so a single held lock, a LOCK
+        // TABLE, is still the lock timeout's words).
+        let rowWait = PGConnection.lockTimeoutSeconds + 2
+        try db.query("SET LOCAL statement_timeout = '\(rowWait)s'")
+        let lockedRow: PGConnection.Rows
+        do {
+            lockedRow = try db.query("SELECT version, name FROM lanes.boards WHERE id = $1 FOR UPDATE", [b])
+        } catch let e as PostgresError where e.sqlState == "57014" {
+            throw PostgresError(
+                sqlState: e.sqlState,
+                message:
+                    "\(url.display): other writers' changes to board “\(url.board)” kept it busy for over \(rowWait) s; nothing was changed, try again"
+            )
+        }
+        try db.query("SET LOCAL statement_timeout = '\(PGConnection.statementTimeoutSeconds)s'")
         guard let locked = lockedRow.int(0, 0) else { throw gone(db) }
         if let name = lockedRow[0, 1], name != url.board { throw renamed(to: name) }
         if locked < before || wholeReadPending {

@@ -29,6 +29,8 @@ final class TeamFigures: Sendable {
         /// (board, version, when a screen had read it) for every version every screen read.
         var seen: [(board: Int, version: Int64, at: UInt64)] = []
         var conflicts = 0
+        /// Commits the server refused in words (a board busy past the row wait), tried again by the client.
+        var refused = 0
         var errors: [String] = []
         /// Per board: the monotonic time (ns) each version's commit started.
         var committedAt: [Int: [Int64: UInt64]] = [:]
@@ -157,7 +159,15 @@ func runTeamLoad() {
                         }
                         let start = store.version
                         let t0 = nanos()
-                        let out = try store.commit(base: base, ours: ours)
+                        let out: CommitOutcome
+                        do {
+                            out = try store.commit(base: base, ours: ours)
+                        } catch let e as PostgresError where e.sqlState == "57014" || e.sqlState == "55P03" {
+                            // Refused in words (the board busy past the row wait): a screen keeps its
+                            // change and tries again; this one makes its next change instead.
+                            figures.data.withLock { $0.refused += 1 }
+                            continue
+                        }
                         let t1 = nanos()
                         let v = store.version
                         figures.data.withLock { d in
@@ -232,7 +242,7 @@ func runTeamLoad() {
         }
         converged = converged && seen.count == clients
         say(
-            "  \(commits) commits in \(fmt(elapsed)) s = \(fmt(Double(commits) / elapsed)) commits/s (\(d.conflicts) conflicts said in words); \(d.errors.count) clients failed"
+            "  \(commits) commits in \(fmt(elapsed)) s = \(fmt(Double(commits) / elapsed)) commits/s (\(d.conflicts) conflicts said in words); \(d.refused) commits refused as the board stayed busy past the row wait (tried again); \(d.errors.count) clients failed"
         )
         say(
             "  commit latency p50 \(fmt(d.commitMs.percentile(50))) ms, p99 \(fmt(d.commitMs.percentile(99))) ms, max \(fmt(d.commitMs.max()))"
