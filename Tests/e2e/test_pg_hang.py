@@ -120,3 +120,55 @@ def test_a_pooler_that_stops_is_said_on_the_screen_and_the_move_is_saved_when_it
         assert alice.quit() == 0 and bob.quit() == 0
     finally:
         pooler.close()
+
+
+def test_a_commit_behind_a_queue_of_writers_is_refused_in_words(schema, lanes_bin, tmp_path):
+    """lock_timeout bounds each lock wait, not a statement's: behind a queue, waiting for the board's
+    row is one wait after another (the tuple, then each holder's transaction). A commit's wait for
+    its board is bounded as a whole (12 s), and said as what it is; nothing is changed."""
+    name = "hang-queue"
+    team_board(schema, lanes_bin, tmp_path, name)
+    d, port = schema
+    b = psql(schema, "postgres", f"SELECT id FROM lanes.boards WHERE name = '{name}'")
+
+    def session():
+        return subprocess.Popen([psql_bin(), "-X", "-q", "-At", "-h", d, "-p", port, "-U", "postgres", "-d", "lanes"],
+                                stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                stderr=subprocess.STDOUT, text=True)
+
+    def waiting(app: str) -> int:
+        return int(psql(schema, "postgres", f"SELECT count(*) FROM pg_stat_activity WHERE application_name = '{app}' "
+                                            "AND wait_event_type = 'Lock' AND datname = 'lanes'"))
+
+    first, second = session(), session()
+    try:
+        first.stdin.write(f"SET application_name = 'queue-1'; BEGIN; SELECT 'held' FROM lanes.boards WHERE id = {b} FOR UPDATE;\n")
+        first.stdin.flush()
+        assert first.stdout.readline().strip() == "held"
+        second.stdin.write(f"SET application_name = 'queue-2'; BEGIN; SELECT 'next' FROM lanes.boards WHERE id = {b} FOR UPDATE;\n")
+        second.stdin.flush()
+        wait_until(lambda: waiting("queue-2") == 1, "the second writer to queue for the row")
+        cmd = subprocess.Popen([str(lanes_bin), "add", url(schema, "alice", name), "--column", "Doing", "queued"],
+                               stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        wait_until(lambda: waiting("lanes") == 1, "the command's commit to queue behind both")
+        # The first writer lets go a few seconds in (within the lock timeout): the command's wait for
+        # the tuple ends, and its wait for the second writer begins, with a lock timeout of its own.
+        time.sleep(4)
+        first.stdin.write("ROLLBACK;\n")
+        first.stdin.flush()
+        assert second.stdout.readline().strip() == "next"
+        out, err = cmd.communicate(timeout=60 * SLACK)
+        assert cmd.returncode == 1, (cmd.returncode, out, err)
+        assert "kept it busy for over 12 s; nothing was changed" in err, err
+    finally:
+        for s in (first, second):
+            try:
+                s.stdin.write("ROLLBACK;\n")
+                s.stdin.close()
+            except (BrokenPipeError, ValueError):
+                pass
+            s.wait(timeout=30)
+    r = run_lanes(lanes_bin, "show", url(schema, "bob", name))
+    assert r.returncode == 0 and "queued" not in r.stdout, r.stdout + r.stderr
+    r = run_lanes(lanes_bin, "add", url(schema, "alice", name), "--column", "Doing", "queued")
+    assert r.returncode == 0, r.stderr
