@@ -64,8 +64,11 @@ extension PostgresBoardStore {
     /// board's history (readable by the database's administrator, no longer by members).
     public func delete() throws {
         try withConnection { db in
-            let r = try db.query("DELETE FROM lanes.boards WHERE id = $1 RETURNING id", [String(boardID)])
-            guard r.count == 0 else { return }
+            // (counted by a SELECT: a rule-rewritten INSERT's RETURNING rows are not described to libpq)
+            let r = try db.query(
+                "WITH d AS (INSERT INTO lanes.board_deletions (id) VALUES ($1) RETURNING 1) SELECT count(*) FROM d",
+                [String(boardID)], big: true)
+            guard r.int(0, 0) == 0 else { return }
             let owner = try db.query("SELECT owner FROM lanes.boards WHERE id = $1", [String(boardID)])
             guard let o = owner[0, 0] else { throw gone(db) }
             throw CommandError(
@@ -278,7 +281,7 @@ extension PostgresBoardStore {
                 ?? current.acceptRules)
         let id = String(boardID)
         let outcome = try commit(base: current, ours: board) { db in
-            try db.query("UPDATE lanes.boards SET restore_point = $2::timestamptz WHERE id = $1", [id, when])
+            try db.query("SELECT lanes.record_restore($1, $2::timestamptz)", [id, when])
         }
         let undone = events.filter { $0.0 != "board" || $0.1 == "edited" }.count
         return RestoreOutcome(undone: undone, roles: Array(Set(events.map(\.6))).sorted(), outcome: outcome)

@@ -116,7 +116,7 @@ struct CommitWork {
             let id = raw(d.id)
             guard let row = rows[id] else { continue }  // already gone (by someone else, or a replay)
             if row.card == d && inBaseColumn(row, baseColumn) {
-                try db.query("DELETE FROM lanes.cards WHERE board_id = $1 AND id = $2", [b, String(id)])
+                try db.query("INSERT INTO lanes.card_deletions (board_id, id) VALUES ($1, $2)", [b, String(id)])
                 try db.query(
                     """
                     INSERT INTO lanes.removals (board_id, card_id, seq) VALUES ($1, $2, $3)
@@ -299,7 +299,7 @@ struct CommitWork {
                 RowCodec.subtasks(c.subtasks), c.done ? "t" : "f", RowCodec.lines(c.extraLines), s,
             ])
         guard r.count == 1 else { return }  // there already: a replay
-        try db.query("DELETE FROM lanes.removals WHERE board_id = $1 AND card_id = $2", [b, String(id)])
+        try db.query("INSERT INTO lanes.removal_deletions (board_id, card_id) VALUES ($1, $2)", [b, String(id)])
         touched.insert(id)
         wrote = true
     }
@@ -445,7 +445,8 @@ struct CommitWork {
             let left =
                 try db.query("SELECT count(*) FROM lanes.cards WHERE column_id = $1", [String(id)]).int(0, 0) ?? 0
             if left == 0 {
-                try db.query("DELETE FROM lanes.columns WHERE id = $1", [String(id)])
+                try db.query(
+                    "INSERT INTO lanes.column_deletions (board_id, id) VALUES ($1, $2)", [String(boardID), String(id)])
                 dbColumns.removeAll { $0.id == id }
                 wrote = true
             } else {

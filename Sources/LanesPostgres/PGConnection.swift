@@ -20,6 +20,14 @@ public struct PostgresError: Error, Hashable, Sendable, CustomStringConvertible 
 ///
 /// Connection faults (the server gone, a reset socket, an administrator's shutdown) throw
 /// `StorageUnavailable` and mark the connection dead; the owner makes a new one.
+///
+/// Nothing is kept in the server's session, so the connection may be a pooler's (PgBouncer in
+/// transaction pooling hands each transaction whichever server connection is free): statements
+/// are unnamed (`PQsendQueryParams`, never a named prepared statement another client's
+/// transaction could meet), and the timeouts are `SET LOCAL` in each transaction Lanes begins
+/// (`BEGIN` is sent with them), never a session `SET` that would stay behind on a pooled server
+/// connection. Every answer is waited for at most `answerSeconds` (longer where the caller says a
+/// statement is big): a server or pooler that stops answering is said in words, never waited for.
 final class PGConnection {
     private var conn: OpaquePointer?
     /// What to call the server in messages (no password).
@@ -36,15 +44,16 @@ final class PGConnection {
     }
 
     /// Connects with `conninfo` (a libpq URL or key=value string); gives up after `timeout` seconds
-    /// unless the string sets its own `connect_timeout`.
-    init(conninfo: String, displayName: String, timeout: Int = 5) throws {
+    /// unless the string sets its own `connect_timeout`. `overrides` (libpq keywords) win over the string.
+    init(conninfo: String, displayName: String, timeout: Int = 5, overrides: [(String, String)] = []) throws {
         self.displayName = displayName
         // Keywords before dbname are defaults; the URL (expanded from dbname) overrides them.
-        let keys = [
-            "connect_timeout", "keepalives_idle", "keepalives_interval", "keepalives_count",
-            "tcp_user_timeout", "application_name", "dbname",
-        ]
-        let values = [String(timeout), "10", "3", "3", String(timeout * 1000), "lanes", conninfo]
+        let keys =
+            [
+                "connect_timeout", "keepalives_idle", "keepalives_interval", "keepalives_count",
+                "tcp_user_timeout", "application_name", "dbname",
+            ] + overrides.map(\.0)
+        let values = [String(timeout), "10", "3", "3", String(timeout * 1000), "lanes", conninfo] + overrides.map(\.1)
         conn = withCStrings(keys) { k in
             withCStrings(values) { v in PQconnectdbParams(k, v, 1) }
         }
@@ -54,19 +63,27 @@ final class PGConnection {
             throw PGConnection.connectFailure(reason, displayName: displayName)
         }
         lanes_silence_notices(c)
-        // A lock another session holds (LOCK TABLE, a transaction left open) is answered in words
-        // within seconds, never waited for without end; so is a statement the server cannot finish.
-        let set = PQexec(
-            c,
-            "SET lock_timeout = '\(PGConnection.lockTimeoutSeconds)s'; SET statement_timeout = '\(PGConnection.statementTimeoutSeconds)s'"
-        )
-        PQclear(set)
+        guard PQsetnonblocking(c, 1) == 0 else {
+            close()
+            throw PGConnection.connectFailure("cannot make the connection non-blocking", displayName: displayName)
+        }
     }
 
     /// How long a statement of Lanes waits for a lock before it is refused in words (`lock_timeout`).
     static let lockTimeoutSeconds = 10
     /// How long a statement of Lanes may run (`statement_timeout`): a 100,000-card copy takes a few.
     static let statementTimeoutSeconds = 120
+    /// How long Lanes waits for the server's answer to an ordinary statement before it drops the
+    /// connection and says so: past the lock timeout, so a held lock is the server's own words first.
+    static let answerSeconds = Double(lockTimeoutSeconds + 5)
+    /// The same for a statement the caller calls big (a whole board written or deleted, a schema
+    /// upgrade, the history read): past the statement timeout.
+    static let bigAnswerSeconds = Double(statementTimeoutSeconds + 5)
+
+    /// What every transaction Lanes begins sets for itself (`SET LOCAL`: gone at its end, so
+    /// nothing stays on a pooled server connection for the next client).
+    static let transactionSettings =
+        "SET LOCAL lock_timeout = '\(lockTimeoutSeconds)s'; SET LOCAL statement_timeout = '\(statementTimeoutSeconds)s'"
 
     deinit { close() }
 
@@ -78,6 +95,9 @@ final class PGConnection {
             "could not translate host", "the database system is starting up",
             "the database system is shutting down", "server closed the connection",
             "network is unreachable", "no route to host",
+            // A multi-host URL with target_session_attrs=read-write while no server is the primary
+            // (a standby not promoted yet): the team's failover is under way.
+            "session is read-only", "server is in hot standby mode", "is not the primary",
         ]
         if unreachable.contains(where: { lower.contains($0) }) {
             return StorageUnavailable(reason: "cannot reach \(displayName): \(Masking.mask(reason))")
@@ -106,33 +126,37 @@ final class PGConnection {
         conn = nil
     }
 
-    /// Runs one statement with text parameters (`$1`, `$2`, …; nil is NULL).
+    /// Runs one statement with text parameters (`$1`, `$2`, …; nil is NULL), unnamed (nothing is
+    /// left in the session), always under Lanes' timeouts: `BEGIN …` is sent with them
+    /// (`transactionSettings`, one round trip); a statement outside a transaction runs in an
+    /// implicit one that sets them first (a simple query's statements, or a pipeline of two with
+    /// parameters, ended by one Sync: still one round trip). `big`: the statement may keep the
+    /// server busy long (`bigAnswerSeconds`).
     @discardableResult
-    func query(_ sql: String, _ params: [String?] = []) throws -> Rows {
+    func query(_ sql: String, _ params: [String?] = [], big: Bool = false) throws -> Rows {
         guard let c = conn else { throw StorageUnavailable(reason: "the connection to \(displayName) is closed") }
-        let result: OpaquePointer?
+        let patience = big ? PGConnection.bigAnswerSeconds : PGConnection.answerSeconds
+        let alone =
+            PQtransactionStatus(c) == PQTRANS_IDLE && !sql.hasPrefix("COMMIT") && !sql.hasPrefix("ROLLBACK")
+            && !PGConnection.outsideTransactions.contains { sql.hasPrefix($0) }
+        let result: OpaquePointer
         if params.isEmpty {
-            result = PQexec(c, sql)
-        } else {
-            // Statements with parameters are prepared once per connection: parsing and planning
-            // (row-level security included) is most of a short statement's cost.
-            let name: String
-            if let known = prepared[sql] {
-                name = known
-            } else {
-                name = "lanes_\(prepared.count)"
-                let made = PQprepare(c, name, sql, Int32(params.count), nil)
-                defer { PQclear(made) }
-                guard let made else { throw lost(reason: String(cString: PQerrorMessage(c))) }
-                if PQresultStatus(made) != PGRES_COMMAND_OK {
-                    try check(made, c)
-                }
-                prepared[sql] = name
+            let text =
+                sql.hasPrefix("BEGIN")
+                ? sql + "; " + PGConnection.transactionSettings
+                : alone ? PGConnection.transactionSettings + "; " + sql : sql
+            guard PQsendQuery(c, text) == 1 else { throw lost(reason: String(cString: PQerrorMessage(c))) }
+            result = try answer(c, sql, patience: patience)
+        } else if !alone {
+            let sent = withOptionalCStrings(params) { p in
+                PQsendQueryParams(c, sql, Int32(params.count), nil, p, nil, nil, 0)
             }
-            result = withOptionalCStrings(params) { p in PQexecPrepared(c, name, Int32(params.count), p, nil, nil, 0) }
+            guard sent == 1 else { throw lost(reason: String(cString: PQerrorMessage(c))) }
+            result = try answer(c, sql, patience: patience)
+        } else {
+            result = try pipelined(c, sql, params, patience: patience)
         }
         defer { PQclear(result) }
-        guard let result else { throw lost(reason: String(cString: PQerrorMessage(c))) }
         switch PQresultStatus(result) {
         case PGRES_COMMAND_OK, PGRES_EMPTY_QUERY:
             return Rows(fields: [], values: [])
@@ -164,8 +188,148 @@ final class PGConnection {
         }
     }
 
-    /// Statement text → prepared statement name, on this connection.
-    private var prepared: [String: String] = [:]
+    /// Statements PostgreSQL runs only outside a transaction block (sent as they are; Lanes sends
+    /// none of them, its tests and tools do).
+    static let outsideTransactions = ["CREATE DATABASE", "DROP DATABASE", "VACUUM", "ALTER SYSTEM", "CHECKPOINT"]
+
+    /// The settings, then `sql`, in one implicit transaction (a pipeline ended by one Sync).
+    private func pipelined(_ c: OpaquePointer, _ sql: String, _ params: [String?], patience: Double) throws
+        -> OpaquePointer
+    {
+        guard PQenterPipelineMode(c) == 1 else { throw lost(reason: String(cString: PQerrorMessage(c))) }
+        let settings =
+            "SELECT set_config('lock_timeout', '\(PGConnection.lockTimeoutSeconds)s', true), set_config('statement_timeout', '\(PGConnection.statementTimeoutSeconds)s', true)"
+        let sent =
+            PQsendQueryParams(c, settings, 0, nil, nil, nil, nil, 0) == 1
+            && withOptionalCStrings(params) { p in PQsendQueryParams(c, sql, Int32(params.count), nil, p, nil, nil, 0) }
+                == 1
+            && PQpipelineSync(c) == 1
+        guard sent else { throw lost(reason: String(cString: PQerrorMessage(c))) }
+        // Results: the settings', a NULL, the statement's, a NULL, the Sync. An error skips the rest
+        // up to the Sync (PGRES_PIPELINE_ABORTED), and the implicit transaction is rolled back.
+        var results: [OpaquePointer] = []
+        defer { results.forEach { PQclear($0) } }
+        var deadline = monotonicSeconds() + patience
+        while true {
+            let f = PQflush(c)
+            if f == 0 { break }
+            if f < 0 { throw lost(reason: String(cString: PQerrorMessage(c))) }
+            guard wait(c, for: Int16(POLLIN | POLLOUT), until: deadline) else { throw silent(sql, patience) }
+            if PQconsumeInput(c) == 0 { throw lost(reason: String(cString: PQerrorMessage(c))) }
+        }
+        var synced = false
+        while !synced {
+            while PQisBusy(c) == 1 {
+                guard wait(c, for: Int16(POLLIN), until: deadline) else { throw silent(sql, patience) }
+                if PQconsumeInput(c) == 0 { throw lost(reason: String(cString: PQerrorMessage(c))) }
+                deadline = monotonicSeconds() + patience
+            }
+            guard let r = PQgetResult(c) else { continue }  // the end of one query's results
+            if PQresultStatus(r) == PGRES_PIPELINE_SYNC {
+                PQclear(r)
+                synced = true
+            } else {
+                results.append(r)
+            }
+        }
+        guard PQexitPipelineMode(c) == 1 else { throw lost(reason: String(cString: PQerrorMessage(c))) }
+        if let bad = results.first(where: {
+            let status = PQresultStatus($0)
+            return status == PGRES_FATAL_ERROR || status == PGRES_BAD_RESPONSE || status == PGRES_NONFATAL_ERROR
+        }) {
+            try check(bad, c)
+            throw PostgresError(message: "\(displayName): the statement failed")
+        }
+        guard results.count == 2 else { throw PostgresError(message: "\(displayName): the statement gave no answer") }
+        return results.removeLast()
+    }
+
+    /// Tests: the next answer is waited for this long instead (a stopped server, said in words sooner).
+    var patienceOverride: Double?
+
+    /// Sends what libpq holds and waits for the statement's results, at most `patience` seconds
+    /// without a byte from the server; returns the last result (each earlier one checked for an
+    /// error and cleared). A server that stays silent that long is given up on: the connection is
+    /// closed (the server rolls back what it had not committed) and the words say what is known.
+    private func answer(_ c: OpaquePointer, _ sql: String, patience: Double) throws -> OpaquePointer {
+        let patience = patienceOverride ?? patience
+        var deadline = monotonicSeconds() + patience
+        while true {
+            let f = PQflush(c)
+            if f == 0 { break }
+            if f < 0 { throw lost(reason: String(cString: PQerrorMessage(c))) }
+            guard wait(c, for: Int16(POLLIN | POLLOUT), until: deadline) else { throw silent(sql, patience) }
+            if PQconsumeInput(c) == 0 { throw lost(reason: String(cString: PQerrorMessage(c))) }
+        }
+        var results: [OpaquePointer] = []
+        func clearAll() {
+            results.forEach { PQclear($0) }
+            results.removeAll()
+        }
+        while true {
+            while PQisBusy(c) == 1 {
+                guard wait(c, for: Int16(POLLIN), until: deadline) else {
+                    clearAll()
+                    throw silent(sql, patience)
+                }
+                if PQconsumeInput(c) == 0 {
+                    clearAll()
+                    throw lost(reason: String(cString: PQerrorMessage(c)))
+                }
+                deadline = monotonicSeconds() + patience  // bytes came: the server is answering
+            }
+            guard let r = PQgetResult(c) else { break }
+            let status = PQresultStatus(r)
+            if status == PGRES_COPY_OUT || status == PGRES_COPY_IN || status == PGRES_COPY_BOTH {
+                clearAll()
+                return r  // the caller reads the data (copyOut); no further result before it ends
+            }
+            results.append(r)
+        }
+        if let bad = results.first(where: {
+            let status = PQresultStatus($0)
+            return status == PGRES_FATAL_ERROR || status == PGRES_BAD_RESPONSE || status == PGRES_NONFATAL_ERROR
+        }) {
+            defer { clearAll() }
+            try check(bad, c)
+            throw PostgresError(message: "\(displayName): the statement failed")
+        }
+        guard let last = results.popLast() else {
+            throw lost(reason: String(cString: PQerrorMessage(c)))
+        }
+        clearAll()
+        return last
+    }
+
+    /// Waits for the socket to be ready for `events` until `deadline` (monotonic seconds); false when it passed.
+    private func wait(_ c: OpaquePointer, for events: Int16, until deadline: Double) -> Bool {
+        while true {
+            let left = deadline - monotonicSeconds()
+            if left <= 0 {
+                // Past the deadline, one last look without waiting: a client thread that was not run
+                // for a while (a loaded machine) must not call an answer that came meanwhile silence.
+                var p = pollfd(fd: PQsocket(c), events: events, revents: 0)
+                return poll(&p, 1, 0) > 0
+            }
+            var p = pollfd(fd: PQsocket(c), events: events, revents: 0)
+            let n = poll(&p, 1, Int32(min(left * 1000 + 1, 1_000)))
+            if n > 0 { return true }
+            if n < 0 && errno != EINTR { return true }  // let libpq find and say what is wrong
+        }
+    }
+
+    /// The server (or the pooler between) sent nothing for `patience` seconds: the connection is
+    /// given up (so nothing waits on it), and the words say whether a COMMIT may have gone through.
+    private func silent(_ sql: String, _ patience: Double) -> StorageUnavailable {
+        close()
+        let seconds = patience == patience.rounded() ? String(Int(patience)) : String(format: "%.1f", patience)
+        let what =
+            sql.hasPrefix("COMMIT")
+            ? "it did not answer COMMIT, so the change may or may not have been saved; what you see once it is back is what was"
+            : "nothing of what was being written was committed"
+        return StorageUnavailable(
+            reason: "\(displayName) stopped answering (nothing for \(seconds) s); the connection was dropped: \(what)")
+    }
 
     /// Runs `COPY (query) TO STDOUT (FORMAT binary)` and hands each row's fields to `row`, straight
     /// from libpq's buffer: no result set is built, no field becomes a string unless the reader
@@ -173,8 +337,10 @@ final class PGConnection {
     /// parameters (COPY does not): callers put only numbers of their own in it.
     func copyOut(_ query: String, row: (BinaryRow) throws -> Void) throws {
         guard let c = conn else { throw StorageUnavailable(reason: "the connection to \(displayName) is closed") }
-        let started = PQexec(c, "COPY (\(query)) TO STDOUT (FORMAT binary)")
-        guard let started else { throw lost(reason: String(cString: PQerrorMessage(c))) }
+        let sql = "COPY (\(query)) TO STDOUT (FORMAT binary)"
+        guard PQsendQuery(c, sql) == 1 else { throw lost(reason: String(cString: PQerrorMessage(c))) }
+        let patience = patienceOverride ?? PGConnection.bigAnswerSeconds
+        let started = try answer(c, sql, patience: patience)
         let status = PQresultStatus(started)
         if status != PGRES_COPY_OUT {
             defer { PQclear(started) }
@@ -187,9 +353,16 @@ final class PGConnection {
         let offsets = UnsafeMutableBufferPointer<Int>.allocate(capacity: 64)
         let lengths = UnsafeMutableBufferPointer<Int>.allocate(capacity: 64)
         defer { offsets.deallocate(); lengths.deallocate() }
+        var deadline = monotonicSeconds() + patience
         while true {
             var buffer: UnsafeMutablePointer<CChar>?
-            let n = PQgetCopyData(c, &buffer, 0)
+            let n = PQgetCopyData(c, &buffer, 1)
+            if n == 0 {
+                guard wait(c, for: Int16(POLLIN), until: deadline) else { throw silent(sql, patience) }
+                if PQconsumeInput(c) == 0 { throw lost(reason: String(cString: PQerrorMessage(c))) }
+                deadline = monotonicSeconds() + patience
+                continue
+            }
             if n == -1 { break }
             guard n > 0, let buffer else { throw lost(reason: String(cString: PQerrorMessage(c))) }
             defer { PQfreemem(buffer) }
@@ -208,10 +381,9 @@ final class PGConnection {
             guard data.count >= 2, BinaryRow.int16(data, 0) >= 0 else { continue }  // the trailer (-1)
             do { try row(BinaryRow(data: data, offsets: offsets, lengths: lengths)) } catch { failure = error }
         }
-        while let r = PQgetResult(c) {
-            defer { PQclear(r) }
-            if PQresultStatus(r) != PGRES_COMMAND_OK { try check(r, c) }
-        }
+        let ended = try answer(c, sql, patience: patience)
+        defer { PQclear(ended) }
+        if PQresultStatus(ended) != PGRES_COMMAND_OK { try check(ended, c) }
         if let failure { throw failure }
     }
 

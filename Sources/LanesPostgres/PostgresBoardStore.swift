@@ -21,6 +21,11 @@ import LanesCore
 /// store signals when libpq queued a notification while answering a query (the socket then has
 /// nothing left to read, yet a change is waiting); it stays the same across reconnects.
 ///
+/// The store LISTENs from its first `refresh` on (a command that only loads and commits never does:
+/// a LISTEN left on a pooled server connection keeps receiving notifications for no client; with
+/// PgBouncer 1.18 in session pooling a later client of that connection then got another query's
+/// results, 1 run in 3 of twelve commands); with `listen=` in the URL, on a connection of its own.
+///
 /// Offline: every method throws `StorageUnavailable` when the server cannot be reached (connect
 /// timeout 5 s), and the next call reconnects and LISTENs again; `changeDescriptor` is nil while
 /// offline (call `refresh` on a timer then). A commit whose outcome was lost with the connection
@@ -32,6 +37,8 @@ public final class PostgresBoardStore: BoardStore {
     /// The board's row id.
     public private(set) var boardID: Int64 = 0
     private var db: PGConnection?
+    /// With `listen=` in the URL (a pooler in front): the session of our own where LISTEN is heard.
+    private var listener: PGConnection?
     var mirror = Mirror()
     /// Column row ids of the board last handed out, in board order.
     private var handedColumns: [Int64] = []
@@ -71,13 +78,14 @@ public final class PostgresBoardStore: BoardStore {
 
     deinit {
         db?.close()
+        listener?.close()
         close(epoll)
         close(wake)
     }
 
     /// Takes notifications libpq queued during a query; signals the descriptor when one is news.
     private func collectQueued(_ db: PGConnection) {
-        if db.queued().contains(where: { $0.channel == channel }) { hinted = true }
+        if (db.queued() + (listener?.queued() ?? [])).contains(where: { $0.channel == channel }) { hinted = true }
         if hinted {
             var one: UInt64 = 1
             _ = write(wake, &one, 8)
@@ -87,7 +95,7 @@ public final class PostgresBoardStore: BoardStore {
     /// Whether `s` names a PostgreSQL board rather than a file.
     public static func isURL(_ s: String) -> Bool { PostgresURL.isURL(s) }
 
-    /// Opens an existing board: connects, brings the schema up to date, LISTENs, loads nothing yet.
+    /// Opens an existing board: connects, brings the schema up to date, loads nothing yet (LISTEN waits for the first `refresh`).
     ///
     /// Throws `CommandError(.notFound)` when there is no such board, `CommandError(.badInput)`
     /// when the role has no grant on it (exit status 2 in the CLI), `StorageUnavailable` when the
@@ -106,7 +114,6 @@ public final class PostgresBoardStore: BoardStore {
                 .notFound, "no board “\(store.url.board)” at \(store.url.display); create it with lanes copy FILE URL")
         }
         store.boardID = id
-        try store.listen(db)
         return store
     }
 
@@ -119,7 +126,7 @@ public final class PostgresBoardStore: BoardStore {
             throw gone(db)
         }
         channel = name
-        try db.query("LISTEN \(PGConnection.identifier(name))")
+        try (listener ?? db).query("LISTEN \(PGConnection.identifier(name))")
     }
 
     /// The board this store opened is called `name` now: its URL no longer names it.
@@ -169,8 +176,13 @@ public final class PostgresBoardStore: BoardStore {
                         "board “\(parsed.board)” already exists at \(parsed.display); add --replace to overwrite it")
                 }
                 id = existing
-                try db.query("DELETE FROM lanes.cards WHERE board_id = $1", [String(id)])
-                try db.query("DELETE FROM lanes.columns WHERE board_id = $1", [String(id)])
+                // (deletes go through the deletion views: no role holds DELETE on a table, migration 8)
+                try db.query(
+                    "INSERT INTO lanes.card_deletions (board_id, id) SELECT board_id, id FROM lanes.cards WHERE board_id = $1",
+                    [String(id)], big: true)
+                try db.query(
+                    "INSERT INTO lanes.column_deletions (board_id, id) SELECT board_id, id FROM lanes.columns WHERE board_id = $1",
+                    [String(id)])
             } else {
                 if try db.query("SELECT lanes.board_exists($1)", [parsed.board])[0, 0] == "t" {
                     throw CommandError(
@@ -224,16 +236,17 @@ public final class PostgresBoardStore: BoardStore {
                         RowCodec.array(cards.map { RowCodec.subtasks($0.subtasks) }),
                         "{" + cards.map { $0.done ? "t" : "f" }.joined(separator: ",") + "}",
                         RowCodec.array(cards.map { RowCodec.lines($0.extraLines) }),
-                    ])
+                    ], big: true)
             }
-            try db.query("DELETE FROM lanes.removals WHERE board_id = $1", [b])
+            try db.query(
+                "INSERT INTO lanes.removal_deletions (board_id, card_id) SELECT board_id, card_id FROM lanes.removals WHERE board_id = $1",
+                [b])
             try db.query("COMMIT")
             store.boardID = id
         } catch {
             if db.isOpen { _ = try? db.query("ROLLBACK") }
             throw error
         }
-        try store.listen(db)
         return store
     }
 
@@ -242,19 +255,40 @@ public final class PostgresBoardStore: BoardStore {
     /// The open connection, reconnecting (and LISTENing again) when it was lost.
     @discardableResult
     private func connect() throws -> PGConnection {
-        if let db, db.isOpen { return db }
-        db = nil
+        let listenerReady = url.listen == nil || !listening || (listener?.isOpen ?? false)
+        if let db, db.isOpen, listenerReady { return db }
+        disconnect()
         let c = try PGConnection(conninfo: url.conninfo, displayName: url.display, timeout: timeout)
         try Schema.migrate(c)
         role = c.user
         server = c.server
-        _ = lanes_epoll_add(epoll, c.socket)
+        if url.listen == nil { _ = lanes_epoll_add(epoll, c.socket) }
         db = c
         if boardID != 0 {
-            do { try listen(c) } catch { db = nil; c.close(); throw error }
+            if listening {
+                do { try startListening(c) } catch {
+                    disconnect()
+                    throw error
+                }
+            }
             reconnected = true
+            wholeReadPending = true
         }
         return c
+    }
+
+    /// LISTENs on the board's channel: on the connection itself, or with `listen=` (a pooler in front)
+    /// on a connection of our own to that server, made now.
+    private func startListening(_ c: PGConnection) throws {
+        if let at = url.listen, !(listener?.isOpen ?? false) {
+            var overrides = [("port", at.port)]
+            if let host = at.host { overrides.insert(("host", host), at: 0) }
+            let shown = "\(url.display) (listening at \(at.host.map { $0 + ":" } ?? "")\(at.port))"
+            let l = try PGConnection(conninfo: url.conninfo, displayName: shown, timeout: timeout, overrides: overrides)
+            _ = lanes_epoll_add(epoll, l.socket)
+            listener = l
+        }
+        try listen(c)
     }
 
     /// Runs `body` on the connection; a lost connection is dropped so the next call reconnects.
@@ -263,14 +297,13 @@ public final class PostgresBoardStore: BoardStore {
         do {
             return try body(c)
         } catch let e as StorageUnavailable {
-            db?.close()
-            db = nil
+            disconnect()
             throw e
         }
     }
 
     public var changeDescriptor: Int32? {
-        guard let db, db.isOpen else { return nil }
+        guard let db, db.isOpen, listener?.isOpen ?? true else { return nil }
         return epoll
     }
 
@@ -292,6 +325,7 @@ public final class PostgresBoardStore: BoardStore {
             try db.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
             defer { _ = try? db.query("ROLLBACK") }
             apply(try fetchDelta(db, since: nil), full: true)
+            wholeReadPending = false
             collectQueued(db)
             return handOut()
         }
@@ -302,14 +336,24 @@ public final class PostgresBoardStore: BoardStore {
     /// trusted (anyone may NOTIFY); a flood of them costs one look per `lookInterval`.
     public func refresh() throws -> Board? {
         try withConnection { db in
+            if !listening {
+                // The first look (a screen's): LISTEN from now on, on this connection or, beside a
+                // pooler (`listen=`), on one of our own (one lost meanwhile LISTENs when it is made
+                // again), and look once for what came since the load. A command, which never looks,
+                // LISTENs nowhere: nothing of it stays on a pooled server connection.
+                listening = true
+                hinted = true
+                try startListening(db)
+            }
             var drained: UInt64 = 0
             _ = read(wake, &drained, 8)
-            if try db.notifications().contains(where: { $0.channel == channel }) { hinted = true }
+            let hearing = listener ?? db
+            if try hearing.notifications().contains(where: { $0.channel == channel }) { hinted = true }
             guard hinted || reconnected else { return nil }
             let wait = lastLook + Self.lookInterval - monotonicSeconds()
             if wait > 0 {
                 usleep(UInt32(wait * 1_000_000))
-                _ = try db.notifications()  // those that came meanwhile are answered by this look
+                _ = try hearing.notifications()  // those that came meanwhile are answered by this look
             }
             hinted = false
             reconnected = false
@@ -324,15 +368,19 @@ public final class PostgresBoardStore: BoardStore {
             if let name = row[0, 1], name != url.board { throw renamed(to: name) }
             if let now = row[0, 2], now != channel {
                 // The server gave the board a new channel (a member revoked, the board handed over).
-                try db.query("UNLISTEN \(PGConnection.identifier(channel))")
+                try hearing.query("UNLISTEN \(PGConnection.identifier(channel))")
                 channel = now
-                try db.query("LISTEN \(PGConnection.identifier(now))")
+                try hearing.query("LISTEN \(PGConnection.identifier(now))")
             }
-            guard current > mirror.version else { return nil }
-            let before = mirror.version
+            guard current != mirror.version || wholeReadPending else { return nil }
+            // A version only rises on a server (migration 7); one below ours means this server lacks
+            // commits we saw (a standby promoted that had not received them, a restored backup):
+            // read the whole board again, as it is here.
+            let before: Int64? = current > mirror.version && !wholeReadPending ? mirror.version : nil
             try db.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
             defer { _ = try? db.query("ROLLBACK") }
-            apply(try fetchDelta(db, since: before), full: false)
+            apply(try fetchDelta(db, since: before), full: before == nil)
+            if before == nil { wholeReadPending = false }
             collectQueued(db)
             return handOut()
         }
@@ -340,6 +388,13 @@ public final class PostgresBoardStore: BoardStore {
 
     /// Set when a connection was made after one was lost (so `refresh` looks instead of waiting).
     private var reconnected = false
+    /// Set by a reconnect: the next read takes the whole board, whatever its version says. The
+    /// server reached may not be the one left (a promoted standby that lacks commits we saw, which
+    /// may since have reached our version number with other commits).
+    private var wholeReadPending = false
+    /// Whether notifications are wanted: from the first `refresh` on (a screen's worker; a command
+    /// that only loads and commits never LISTENs, nor opens a second connection with `listen=`).
+    private var listening = false
 
     /// Hands the mirror's board out as the next base.
     private func handOut() -> Board {
@@ -480,16 +535,39 @@ public final class PostgresBoardStore: BoardStore {
         alsoWhenWritten: ((PGConnection) throws -> Void)? = nil
     ) throws -> CommitOutcome {
         let diff = BoardDiff(base: base, ours: ours)
-        let before = mirror.version
+        var before = mirror.version
         let b = String(boardID)
         try db.query("BEGIN")
         var committed = false
         defer { if !committed, db.isOpen { _ = try? db.query("ROLLBACK") } }
 
-        // The board row's lock orders all commits on the board; it also holds the version.
-        let lockedRow = try db.query("SELECT version, name FROM lanes.boards WHERE id = $1 FOR UPDATE", [b])
+        // The board row's lock orders all commits on the board; it also holds the version. Waiting for
+        // the row behind other writers is a chain of lock waits (the tuple, then each holder's
+        // transaction in turn), each bounded by lock_timeout alone: the whole wait is bounded here,
+        // by this statement's own timeout, 2 s past the lock timeout (so a single held lock, a LOCK
+        // TABLE, is still the lock timeout's words).
+        let rowWait = PGConnection.lockTimeoutSeconds + 2
+        try db.query("SET LOCAL statement_timeout = '\(rowWait)s'")
+        let lockedRow: PGConnection.Rows
+        do {
+            lockedRow = try db.query("SELECT version, name FROM lanes.boards WHERE id = $1 FOR UPDATE", [b])
+        } catch let e as PostgresError where e.sqlState == "57014" {
+            throw PostgresError(
+                sqlState: e.sqlState,
+                message:
+                    "\(url.display): other writers' changes to board “\(url.board)” kept it busy for over \(rowWait) s; nothing was changed, try again"
+            )
+        }
+        try db.query("SET LOCAL statement_timeout = '\(PGConnection.statementTimeoutSeconds)s'")
         guard let locked = lockedRow.int(0, 0) else { throw gone(db) }
         if let name = lockedRow[0, 1], name != url.board { throw renamed(to: name) }
+        if locked < before || wholeReadPending {
+            // This server may lack commits we saw (see `refresh`): the rows as they are here are
+            // what the commit is checked against.
+            apply(try fetchDelta(db, since: nil), full: true)
+            wholeReadPending = false
+            before = locked
+        }
         if try db.query("SELECT 1 FROM lanes.commits WHERE board_id = $1 AND token = $2", [b, token]).count > 0 {
             // This very commit was applied before its reply was lost.
             let delta = try fetchDelta(db, since: before)
@@ -596,8 +674,11 @@ public final class PostgresBoardStore: BoardStore {
         try withConnection { db in
             let b = String(boardID)
             let r = try db.query(
-                "DELETE FROM lanes.members WHERE board_id = $1 AND role = $2 RETURNING role", [b, grantee])
-            guard r.count == 0 else { return }
+                """
+                WITH d AS (INSERT INTO lanes.member_deletions (board_id, role) VALUES ($1, $2) RETURNING 1)
+                SELECT count(*) FROM d
+                """, [b, grantee])
+            guard r.int(0, 0) == 0 else { return }
             let member = try db.query(
                 "SELECT is_owner FROM lanes.members WHERE board_id = $1 AND role = $2", [b, grantee])
             if member.count == 1 && member[0, 0] == "t" {
@@ -628,6 +709,8 @@ public final class PostgresBoardStore: BoardStore {
     public func disconnect() {
         db?.close()
         db = nil
+        listener?.close()
+        listener = nil
     }
 
     /// The server process serving this store (tests kill it to cut the connection).

@@ -2,13 +2,27 @@ import LanesCore
 
 /// A board's address in PostgreSQL: `postgresql://USER@HOST:PORT/DB?board=NAME` (or `postgres://`).
 ///
-/// Lanes takes `board` out of the query and gives libpq the rest unchanged, so its environment
-/// (`PGHOST`, `PGPASSWORD`…), `~/.pgpass`, `sslmode` and `host=/socket/dir` all work. A password in
-/// the URL is passed on but never shown: `display` leaves it out.
+/// Lanes takes `board` (and `listen`) out of the query and gives libpq the rest unchanged, so its
+/// environment (`PGHOST`, `PGPASSWORD`…), `~/.pgpass`, `sslmode`, `host=/socket/dir` and several
+/// hosts (`postgresql://h1:5432,h2:5432/lanes?target_session_attrs=read-write`) all work. A
+/// password in the URL is passed on but never shown: `display` leaves it out.
+///
+/// `listen=HOST:PORT` (or `listen=PORT`, the URL's own hosts) names where live updates are heard
+/// when the URL points at a pooler in transaction pooling (PgBouncer): `LISTEN` needs a session
+/// of its own, so Lanes keeps one connection there, beside the pooled one that carries every
+/// query. HOST may be a socket directory (`listen=%2Fvar%2Frun%2Fpostgresql:5432`).
 public struct PostgresURL: Hashable, Sendable, CustomStringConvertible {
     /// What libpq gets: the URL without the `board` parameter.
     public let conninfo: String
     public let board: String
+    /// Where to LISTEN, when not on the connection itself (`listen=`).
+    public let listen: ListenAddress?
+
+    /// A server to LISTEN on beside a pooler: host nil for the URL's own hosts.
+    public struct ListenAddress: Hashable, Sendable {
+        public var host: String?
+        public var port: String
+    }
     /// The URL as messages show it: no password, `board` kept.
     public let display: String
 
@@ -30,9 +44,24 @@ public struct PostgresURL: Hashable, Sendable, CustomStringConvertible {
             s.firstIndex(of: "?").map { (String(s[..<$0]), String(s[s.index(after: $0)...])) } ?? (s, "")
         var kept: [String] = []
         var board: String?
+        var listen: ListenAddress?
+        var listenShown: String?
         for part in query.split(separator: "&", omittingEmptySubsequences: true) {
             if part.hasPrefix("board=") {
                 board = PostgresURL.percentDecoded(String(part.dropFirst("board=".count)))
+            } else if part.hasPrefix("listen=") {
+                let value = PostgresURL.percentDecoded(String(part.dropFirst("listen=".count)))
+                let (host, port) =
+                    value.lastIndex(of: ":").map { (String(value[..<$0]), String(value[value.index(after: $0)...])) }
+                    ?? ("", value)
+                guard let n = Int(port), (1...65535).contains(n) else {
+                    throw CommandError(
+                        .badInput,
+                        "\(Masking.mask(head)): listen=\(value) is not HOST:PORT or PORT (where Lanes hears of changes, beside a pooler)"
+                    )
+                }
+                listen = ListenAddress(host: host.isEmpty ? nil : host, port: String(n))
+                listenShown = String(part)
             } else {
                 kept.append(String(part))
             }
@@ -42,8 +71,11 @@ public struct PostgresURL: Hashable, Sendable, CustomStringConvertible {
             throw CommandError(.badInput, "\(shown): which board? Add ?board=NAME to the URL")
         }
         self.board = board
+        self.listen = listen
         conninfo = kept.isEmpty ? head : head + "?" + kept.joined(separator: "&")
-        let shownQuery = kept.map { Masking.mask($0) } + ["board=" + PostgresURL.percentEncoded(board)]
+        let shownQuery =
+            kept.map { Masking.mask($0) } + (listenShown.map { [$0] } ?? [])
+            + ["board=" + PostgresURL.percentEncoded(board)]
         display = shown + "?" + shownQuery.joined(separator: "&")
     }
 

@@ -13,7 +13,7 @@ enum Schema {
     static let migrationLock: Int64 = 0x6C61_6E65_73
 
     static let migrations: [String] = [
-        migration1, migration2, migration3, migration4, migration5, migration6, migration7,
+        migration1, migration2, migration3, migration4, migration5, migration6, migration7, migration8,
     ]
 
     static var latest: Int { migrations.count }
@@ -38,7 +38,7 @@ enum Schema {
             let have = try db.query("SELECT coalesce(max(version), 0) FROM lanes.schema_migrations").int(0, 0) ?? 0
             guard have <= latest else { throw newerSchema(Int(have)) }
             for v in Int(have)..<max(Int(have), target) {
-                try db.query(migrations[v])
+                try db.query(migrations[v], big: true)
                 try db.query("INSERT INTO lanes.schema_migrations (version) VALUES ($1)", [String(v + 1)])
             }
             try db.query("COMMIT")

@@ -10,7 +10,7 @@ struct BenchOptions: ParsableCommand {
         abstract: "The benchmarks of `make bench` (run them from a release build).",
         discussion: """
             With no mode, runs every phase at every size and writes the figures to --json.
-            Modes (each runs alone): --write-board, --rss, --memory-probe, --drop-probe, --flow, --pg-load, --pg-history.
+            Modes (each runs alone): --write-board, --rss, --memory-probe, --drop-probe, --flow, --pg-load, --pg-history, --pg-team.
             """)
 
     // MARK: The benchmark
@@ -119,6 +119,18 @@ struct BenchOptions: ParsableCommand {
     @Option(name: .customLong("pg-seconds")) var pgSeconds: Double = 60
     @Option(name: .customLong("pg-moves")) var pgMoves: Int = 20_000
     @Option(name: .customLong("pg-cards")) var pgCards: Int = 10_000
+    @Flag(
+        name: .customLong("pg-team"),
+        help: "Hundreds of screens that also write, on one board or many (#43; scripts/bench-team runs it).")
+    var pgTeam = false
+    @Option(name: .customLong("team-clients")) var teamClients: Int = 200
+    @Option(name: .customLong("team-boards")) var teamBoards: Int = 1
+    @Option(name: .customLong("team-seconds")) var teamSeconds: Double = 30
+    @Option(name: .customLong("team-think"), help: "--pg-team: seconds between one client's changes, on average.")
+    var teamThink: Double = 2
+    @Option(name: .customLong("team-cards")) var teamCards: Int = 500
+    @Option(name: .customLong("team-pooler"), help: "--pg-team: through the PgBouncer on this port of 127.0.0.1.")
+    var teamPooler: String?
     @Flag(name: .customLong("pg-history"), help: "The PostgreSQL history benchmark alone.")
     var pgHistory = false
     @Option(name: .customLong("pg-history-cards")) var pgHistoryCards: Int = 100_000

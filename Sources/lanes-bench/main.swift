@@ -55,6 +55,11 @@ if opts.swimlanes {  // #26: Swimlanes.swift
     exit(0)
 }
 
+if opts.pgTeam {  // #43: TeamLoad.swift
+    runTeamLoad()
+    exit(0)
+}
+
 if opts.pgLoad || opts.pgHistory {
     if opts.pgLoad { runPostgresLoad() }
     runPostgresHistory()

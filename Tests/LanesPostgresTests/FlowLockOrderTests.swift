@@ -140,7 +140,7 @@ struct FlowLockOrderTests {
         case "INSERT":
             sql =
                 "INSERT INTO lanes.cards (board_id, id, column_id, key, title, seq) VALUES (\(b), 990001, \(cols.int(2, 0)!), 'zz', 'Raw', 1)"
-        default: sql = "DELETE FROM lanes.cards WHERE board_id = \(b) AND id = \(rawCard)"
+        default: sql = "INSERT INTO lanes.card_deletions (board_id, id) VALUES (\(b), \(rawCard))"
         }
         let rawWrite = RawWriteInBackground(raw, [("BEGIN", []), (sql, []), ("COMMIT", [])])
         // The raw write is held inside its statement, its history folded (the aggregates' row locked).

@@ -119,6 +119,7 @@ extension PostgresStoreTests {
             let carol = try PostgresBoardStore.open(url: server.url("hostile_dora", board: name))
             defer { carol.disconnect() }
             var seen = try carol.load()
+            _ = try carol.refresh()  // a screen's first look: it LISTENs from here on
 
             try alice.revoke(role: "bob")
             let new = try channel()

@@ -241,6 +241,7 @@ extension PostgresStoreTests {
             let beforeBob = try server.connect("alice").query("SELECT now()")[0, 0]!
             usleep(20_000)
             var b = try bob.load()
+            _ = try bob.refresh()  // a screen's first look: it LISTENs from here on
             var wiped = b
             for i in wiped.columns.indices { wiped.columns[i].cards = [] }
             b = try bob.commit(base: b, ours: wiped).board
@@ -349,6 +350,7 @@ extension PostgresStoreTests {
         @Test func aForgedRemovalDoesNotHideACardFromOtherScreens() throws {
             let (alice, _, _) = try sharedBoard()
             let a = try alice.load()
+            _ = try alice.refresh()  // a screen's first look: it LISTENs from here on
             let victim = a.columns[0].cards[0]
             let raw = try server.connect("bob")
             let b = String(alice.boardID)
@@ -442,6 +444,7 @@ extension PostgresStoreTests {
         func losingTheBoardReachesAnOpenStore(_ how: String) throws {
             let (alice, bob, name) = try sharedBoard()
             _ = try bob.load()
+            _ = try bob.refresh()  // a screen's first look: it LISTENs from here on
             switch how {
             case "revoke": try alice.revoke(role: "bob")
             case "delete": try alice.delete()

@@ -62,11 +62,20 @@ INSERTABLE = {
     "commits": {"board_id", "token", "seq"},
 }
 UPDATABLE = {
-    "boards": {"version", "dialect", "frontmatter", "preamble", "archive", "settings", "epilogue", "accept_rules", "restore_point"},
+    "boards": {"version", "dialect", "frontmatter", "preamble", "archive", "settings", "epilogue", "accept_rules"},
     "columns": {"key", "title", "wip_limit", "extra_lines", "version", "seq", "heading", "card_style", "after_list"},
     "cards": {"column_id", "key", "title", "due", "description", "subtasks", "done", "extra_lines", "version", "seq"},
     "removals": {"seq"},
 }
+# The deletion views (migration 8): an INSERT into one deletes the rows it names from its table, as
+# the README row says; nobody holds DELETE on a table. View -> (table, the row's key columns, README row).
+DELETIONS = {"card_deletions": ("cards", ("board_id", "id"), "change"),
+             "column_deletions": ("columns", ("board_id", "id"), "change"),
+             "removal_deletions": ("removals", ("board_id", "card_id"), "change"),
+             "member_deletions": ("members", ("board_id", "role"), "grant"),
+             "board_deletions": ("boards", ("id",), "delete")}
+LOCK_MODES = ["ACCESS SHARE", "ROW SHARE", "ROW EXCLUSIVE", "SHARE UPDATE EXCLUSIVE", "SHARE", "SHARE ROW EXCLUSIVE",
+              "EXCLUSIVE", "ACCESS EXCLUSIVE"]
 # Tables whose rows belong to a board (read by members), and the column naming the board.
 BOARD_COLUMN = {"boards": "id", "members": "board_id", "board_names": "board_id", "columns": "board_id",
                 "cards": "board_id", "removals": "board_id", "commits": "board_id", "history": "board_id",
@@ -99,11 +108,17 @@ def capability(table: str, statement: str, column: str | None = None) -> str:
             return "grant"
         return "change" if column in UPDATABLE.get(table, set()) else "nobody"
     if statement == "DELETE":
-        if table == "boards":
-            return "delete"
-        if table == "members":
-            return "grant"
-        return "change" if table in ("columns", "cards", "removals") else "nobody"
+        return "nobody"  # migration 8: through the deletion views only
+    return "nobody"
+
+
+def lock_capability(rel: str, kind: str, mode: str) -> str:
+    """LOCK TABLE: the lock a read takes on a table, the one a deletion takes on its view (which locks
+    no table); every stronger mode is the tables' owner's alone (#40: ACCESS EXCLUSIVE froze every team)."""
+    if kind in ("r", "p") and mode == "ACCESS SHARE":
+        return "lock lightly"
+    if kind == "v" and rel in DELETIONS and mode == "ROW EXCLUSIVE":
+        return "lock lightly"
     return "nobody"
 
 
@@ -224,6 +239,8 @@ def attempts(pg, ids) -> list[Attempt]:
             out.append(Attempt(f"ALTER SEQUENCE {rel}", f"ALTER SEQUENCE {t} RESTART", "nobody", "ddl"))
             out.append(Attempt(f"DROP SEQUENCE {rel}", f"DROP SEQUENCE {t} CASCADE", "nobody", "ddl"))
             continue
+        for mode in LOCK_MODES:
+            out.append(Attempt(f"LOCK {rel} IN {mode}", f"LOCK TABLE {t} IN {mode} MODE", lock_capability(rel, kind, mode), "ddl"))
         bc = BOARD_COLUMN.get(rel)
         where = f"WHERE {bc} = {a}" if bc else ""
         out.append(Attempt(f"SELECT {rel}", f"SELECT count(*) FROM {t} {where}", capability(rel, "SELECT"), "count"))
@@ -238,7 +255,10 @@ def attempts(pg, ids) -> list[Attempt]:
         out.append(Attempt(f"CREATE POLICY ON {rel}", f"CREATE POLICY attack ON {t} USING (true)", "nobody", "ddl"))
         out.append(Attempt(f"CREATE TRIGGER ON {rel}", f"CREATE TRIGGER attack BEFORE INSERT ON {t} FOR EACH ROW EXECUTE FUNCTION lanes.stamp_changed_by()", "nobody", "ddl"))
         out.append(Attempt(f"GRANT ON {rel}", f"GRANT ALL ON {t} TO PUBLIC", "nobody", "ddl"))
-        out.append(Attempt(f"DROP {rel}", f"DROP TABLE {t} CASCADE", "nobody", "ddl"))
+        out.append(Attempt(f"DROP {rel}", f"DROP {'VIEW' if kind == 'v' else 'TABLE'} {t} CASCADE", "nobody", "ddl"))
+        if kind == "v":
+            out.extend(deletion_attempts(pg, ids, rel))
+            continue
 
         cols = columns[rel]
         template = psql(pg, "postgres", f"SELECT row_to_json(x) FROM {t} x {where} "
@@ -348,6 +368,8 @@ def attempts(pg, ids) -> list[Attempt]:
             return ", ".join(vals)
         call = (lambda r: f"SELECT count(*) FROM lanes.{f['name']}({args(r)})") if f["setof"] else (lambda r: f"SELECT lanes.{f['name']}({args(r)})")
         kind = "answer"
+        if f["name"] == "record_restore":
+            continue  # called above, with and without a change
         if "name" in f["args"]:
             expect_own = {"member_boards": "read", "may_grant": "grant"}.get(f["name"], "nobody")
             out.append(Attempt(f"{f['name']}(own role)", call("@self"), expect_own, kind))
@@ -369,11 +391,48 @@ def attempts(pg, ids) -> list[Attempt]:
     out.append(Attempt("raw UPDATE of B's columns", f"UPDATE lanes.columns SET title = title || '~' WHERE board_id = {b}", "nobody"))
     out.append(Attempt("raw UPDATE of B's rules", f"UPDATE lanes.boards SET accept_rules = 'x' WHERE id = {b}", "nobody"))
 
+    # A "restored" history entry (#40): written by the server, for a member, only with the change it makes.
+    out.append(Attempt("record_restore with no change (forged)", f"SELECT lanes.record_restore({a}, now() - interval '1 hour')", "nobody", "ddl"))
+    out.append(Attempt("record_restore of B after a change of A",
+                       f"DO $$ BEGIN UPDATE lanes.cards SET title = title || '~' WHERE board_id = {a}; "
+                       f"PERFORM lanes.record_restore({b}, now() - interval '1 hour'); END $$", "nobody", "ddl"))
+    out.append(Attempt("record_restore to the future after a change",
+                       f"DO $$ BEGIN UPDATE lanes.cards SET title = title || '~' WHERE board_id = {a}; "
+                       f"PERFORM lanes.record_restore({a}, now() + interval '1 hour'); END $$", "nobody", "ddl"))
+    out.append(Attempt("record_restore with the change it makes",
+                       f"DO $$ BEGIN UPDATE lanes.cards SET title = title || '~' WHERE board_id = {a}; "
+                       f"PERFORM lanes.record_restore({a}, now() - interval '1 hour'); END $$", "change", "ddl"))
+    out.append(Attempt("UPDATE boards.restore_point", f"UPDATE lanes.boards SET restore_point = now() WHERE id = {a}", "nobody"))
+
     # Channels: the name is the members' secret; PostgreSQL lets anyone who knows it LISTEN and NOTIFY.
     channel = psql(pg, "postgres", f"SELECT channel FROM lanes.board_names WHERE board_id = {a}")
     out.append(Attempt("read A's channel name", f"SELECT count(*) FROM lanes.board_names WHERE board_id = {a} AND channel IS NOT NULL", "read", "count"))
     out.append(Attempt("LISTEN on A's channel", f'LISTEN "{channel}"', "notify", "ddl"))
     out.append(Attempt("NOTIFY A's channel", f"NOTIFY \"{channel}\", 'forged'", "notify", "ddl"))
+    return out
+
+
+def deletion_attempts(pg, ids, view: str) -> list[Attempt]:
+    """INSERTs into a deletion view naming a row of board A (allowed as its README row says), the board's
+    owner's membership (nobody), and a row of board B, lanes_admin's (nobody). Counted by RETURNING."""
+    a, b = ids["a"], ids["b"]
+    table, key, row = DELETIONS[view]
+    def target(board, extra=""):
+        bc = BOARD_COLUMN[table]
+        cols = ", ".join(key)
+        got = psql(pg, "postgres", f"SELECT {cols} FROM lanes.{table} WHERE {bc} = {board} {extra} ORDER BY 1, 2 LIMIT 1"
+                   if len(key) > 1 else f"SELECT {cols} FROM lanes.{table} WHERE {bc} = {board} {extra} LIMIT 1")
+        assert got, f"no row of {table} on board {board} to name"
+        vals = got.split("|")
+        return ", ".join(v if v.lstrip("-").isdigit() else literal(v) for v in vals)
+    def insert(vals):
+        return f"WITH d AS (INSERT INTO lanes.{view} ({', '.join(key)}) VALUES ({vals}) RETURNING 1) SELECT count(*) FROM d"
+    own = {"columns": "AND title = 'Later'", "members": "AND role = 'bob'"}.get(table, "")
+    out = [Attempt(f"INSERT {view} (a row of A)", insert(target(a, own)), row, "count"),
+           Attempt(f"INSERT {view} (a row of B)", insert(f"{b}, 424242" if table == "removals"
+                                                          else target(b, own.replace("bob", "lanes_admin"))), "nobody", "count")]
+    if table == "members":
+        out.append(Attempt(f"INSERT {view} (A's owner)", insert(target(a, "AND is_owner")), "nobody", "count"))
     return out
 
 
@@ -513,6 +572,12 @@ def test_refusals_say_why_in_words(pg, target):
     assert "permission denied" in err("bob", f"UPDATE lanes.cards SET changed_by = 'alice' WHERE board_id = {a}")
     assert "permission denied" in err("carol", f"UPDATE lanes.members SET is_owner = true WHERE board_id = {a}")
     assert "permission denied" in err("bob", "DELETE FROM lanes.history")
+    # #40: LOCK TABLE in a mode that holds back others' reads or writes is the tables' owner's alone.
+    assert "permission denied for table boards" in err("bob", "BEGIN; LOCK TABLE lanes.boards, lanes.cards IN ACCESS EXCLUSIVE MODE")
+    assert "permission denied for table cards" in err("dave", "BEGIN; LOCK TABLE lanes.cards IN SHARE MODE")
+    assert "permission denied for table cards" in err("alice", f"DELETE FROM lanes.cards WHERE board_id = {a}")
+    assert "only with the change it makes" in err("bob", f"SELECT lanes.record_restore({a}, now())")
+    assert "is not a member of board" in err("dave", f"SELECT lanes.record_restore({a}, now())")
     assert psql(pg, "dave", "SELECT count(*) FROM lanes.member_boards('alice')") == "0"
     assert psql(pg, "dave", f"SELECT lanes.may_grant({a}, 'alice')") == "f"
     assert psql(pg, "alice", f"SELECT lanes.may_grant({a}, 'alice')") == "t"
@@ -523,7 +588,10 @@ def test_a_member_who_deletes_every_card_cannot_take_it_away(pg, target, lanes_b
     a = target["a"]
     before = psql(pg, "alice", f"SELECT string_agg(title, ',' ORDER BY title) FROM lanes.cards WHERE board_id = {a}")
     t = psql(pg, "alice", "SELECT now()")
-    assert psql(pg, "bob", f"WITH d AS (DELETE FROM lanes.cards WHERE board_id = {a} RETURNING 1) SELECT count(*) FROM d") == "4"
+    refused = pg_helpers.psql_run(pg, "bob", f"DELETE FROM lanes.cards WHERE board_id = {a}", DB)
+    assert refused.returncode != 0 and "permission denied for table cards" in refused.stderr, refused.stderr
+    assert psql(pg, "bob", f"WITH d AS (INSERT INTO lanes.card_deletions (board_id, id) SELECT board_id, id FROM lanes.cards "
+                           f"WHERE board_id = {a} RETURNING 1) SELECT count(*) FROM d") == "4"
     assert psql(pg, "bob", f"SELECT count(*) FROM lanes.cards WHERE board_id = {a}") == "0"
     recorded = psql(pg, "alice", f"SELECT count(*) FROM lanes.history WHERE board_id = {a} AND kind = 'deleted' AND entity = 'card' AND role = 'bob'")
     assert recorded == "4"

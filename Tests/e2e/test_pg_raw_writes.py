@@ -65,7 +65,7 @@ def test_a_members_psql_update_insert_and_delete_show_on_open_screens(lanes, sch
     doing = psql(schema, "bob", f"SELECT id FROM lanes.columns WHERE board_id = {b} AND title = 'Doing'")
     psql(schema, "bob", f"""BEGIN;
         INSERT INTO lanes.cards (board_id, id, column_id, key, title, seq) VALUES ({b}, 424242, {doing}, 'zz', 'added in psql', 1);
-        DELETE FROM lanes.cards WHERE board_id = {b} AND title = 'x0';
+        INSERT INTO lanes.card_deletions (board_id, id) SELECT board_id, id FROM lanes.cards WHERE board_id = {b} AND title = 'x0';
         COMMIT;""")
     for app in (alice, bob):
         app.wait_for(lambda lines: any("added in psql" in l for l in lines) and not any(" x0" in l for l in lines),
@@ -138,10 +138,13 @@ def test_a_raw_write_to_a_board_one_is_not_a_member_of_raises_and_notifies_nothi
         assert not listener.notified()
         qcol = psql(schema, "postgres", f"SELECT id FROM lanes.columns WHERE board_id = {q} LIMIT 1")
         pcol = psql(schema, "postgres", f"SELECT id FROM lanes.columns WHERE board_id = {p} LIMIT 1")
+        qcard = psql(schema, "postgres", f"SELECT id FROM lanes.cards WHERE board_id = {q} LIMIT 1")
         attacks = [
             f"UPDATE lanes.cards SET title = 'x' WHERE board_id = {q}",
             f"UPDATE lanes.cards SET seq = seq + 1000 WHERE board_id = {q}",
             f"DELETE FROM lanes.cards WHERE board_id = {q}",
+            f"INSERT INTO lanes.card_deletions (board_id, id) SELECT board_id, id FROM lanes.cards WHERE board_id = {q}",
+            f"INSERT INTO lanes.card_deletions (board_id, id) VALUES ({q}, {qcard})",
             f"UPDATE lanes.columns SET title = 'x' WHERE board_id = {q}",
             f"UPDATE lanes.boards SET accept_rules = 'x' WHERE id = {q}",
             f"UPDATE lanes.boards SET version = version + 1 WHERE id = {q}",
@@ -155,7 +158,7 @@ def test_a_raw_write_to_a_board_one_is_not_a_member_of_raises_and_notifies_nothi
         for sql in attacks:
             r = subprocess.run([psql_bin(), "-X", "-At", "-h", schema[0], "-p", schema[1], "-U", role, "-d", "lanes", "-c", sql],
                                capture_output=True, text=True, stdin=subprocess.DEVNULL)
-            assert r.returncode != 0 or r.stdout.strip() in ("UPDATE 0", "DELETE 0") or (role == "bob" and str(p) in sql), (role, sql, r.stdout, r.stderr)
+            assert r.returncode != 0 or r.stdout.strip() in ("UPDATE 0", "DELETE 0", "INSERT 0 0") or (role == "bob" and str(p) in sql), (role, sql, r.stdout, r.stderr)
             assert state() == before, f"{role}: {sql} changed board Q"
             assert not listener.notified(), f"{role}: {sql} notified board Q's channel"
         # The trigger functions cannot be called, dropped or switched off.
