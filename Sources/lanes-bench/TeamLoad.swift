@@ -91,8 +91,7 @@ func runTeamLoad() {
     do {
         try PostgresBoardStore.setUpSchema(url: url("lanes_admin", 0, direct: true))
         for b in 0..<boards {
-            var board = BoardGenerator.board(cards: cardCount)
-            for i in board.columns.indices { board.columns[i].wipLimit = nil }
+            let board = BoardGenerator.board(cards: cardCount).withoutLimits
             let owner = try PostgresBoardStore.create(
                 url: url("alice", b, direct: true), board: board, info: BoardFileInfo(dialect: .taskell))
             try owner.grant(role: "bob")
@@ -145,17 +144,16 @@ func runTeamLoad() {
                         }
                         guard monotonicNow() >= nextChange, !stop.load(ordering: .relaxed) else { continue }
                         nextChange = monotonicNow() + nextGap()
-                        var ours = base
-                        let from = Int(rng.next() % UInt64(ours.columns.count))
-                        guard !ours.columns[from].cards.isEmpty else { continue }
-                        let i = Int(rng.next() % UInt64(ours.columns[from].cards.count))
+                        let from = Int(rng.next() % UInt64(base.columns.count))
+                        guard !base.columns[from].cards.isEmpty else { continue }
+                        let card = base.columns[from].cards[Int(rng.next() % UInt64(base.columns[from].cards.count))]
+                        let ours: Board
                         if rng.next() % 3 == 0 {
-                            ours.columns[from].cards[i].title = "edited by \(c) #\(rng.next() % 1000)"
+                            ours = base.with(.setTitle(card.id, "edited by \(c) #\(rng.next() % 1000)", seen: nil))
                         } else {
-                            let card = ours.columns[from].cards.remove(at: i)
-                            let to = Int(rng.next() % UInt64(ours.columns.count))
-                            ours.columns[to].cards.insert(
-                                card, at: Int(rng.next() % UInt64(ours.columns[to].cards.count + 1)))
+                            let to = Int(rng.next() % UInt64(base.columns.count))
+                            let at = Int(rng.next() % UInt64(base.columns[to].cards.count + 1))
+                            ours = base.with(.moveCards([card.id], to: base.columns[to].id, at: .index(at)))
                         }
                         let start = store.version
                         let t0 = nanos()

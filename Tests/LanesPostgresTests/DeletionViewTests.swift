@@ -1,5 +1,5 @@
 import Foundation
-import LanesCore
+@testable import LanesCore
 import Testing
 @testable import LanesPostgres
 
