@@ -29,7 +29,7 @@ SLACK = float(os.environ.get("LANES_E2E_SLACK", "4"))
 def schema(pg, lanes_bin, tmp_path_factory):
     f = tmp_path_factory.mktemp("schema") / "setup.md"
     f.write_text(BOARD)
-    r = run_lanes(lanes_bin, "copy", "--replace", str(f), url(pg, "lanes_admin", "setup"))
+    r = run_lanes(lanes_bin, "copy", "--replace", str(f), url(pg, "lanes_admin", "setuphang"))
     assert r.returncode == 0, r.stderr
     return pg
 

@@ -25,7 +25,7 @@ def schema(pg, lanes_bin, tmp_path_factory):
     """The schema, set up (or found) by the administrator role, directly."""
     f = tmp_path_factory.mktemp("schema") / "setup.md"
     f.write_text(BOARD)
-    r = run_lanes(lanes_bin, "copy", "--replace", str(f), url(pg, "lanes_admin", "setup"))
+    r = run_lanes(lanes_bin, "copy", "--replace", str(f), url(pg, "lanes_admin", "setuppool"))
     assert r.returncode == 0, r.stderr
     return pg
 
@@ -150,6 +150,6 @@ def test_a_screen_through_transaction_pooling_sees_another_writers_change(pooler
 
 def test_a_listen_that_is_no_port_is_refused_in_words(schema, lanes_bin):
     d, port = schema
-    r = run_lanes(lanes_bin, "show", f"postgresql://alice@/lanes?host={d}&port={port}&listen=db:abc&board=setup")
+    r = run_lanes(lanes_bin, "show", f"postgresql://alice@/lanes?host={d}&port={port}&listen=db:abc&board=setuppool")
     assert r.returncode == 2, (r.returncode, r.stderr)
     assert "listen=db:abc is not HOST:PORT or PORT" in r.stderr, r.stderr

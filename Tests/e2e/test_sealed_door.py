@@ -17,7 +17,7 @@ MODULES = REPO / ".build" / "debug" / "Modules"
 
 PRELUDE = """
 import DragKit
-@testable import LanesCore
+import LanesCore
 var board = Board(columns: [Column(title: "To do", cards: [Card(id: ItemID(1), title: "a")]), Column(title: "Done", cards: [])])
 var document = BoardDocument(board: board)
 """
