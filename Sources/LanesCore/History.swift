@@ -1,4 +1,5 @@
 import DragKit
+import Synchronization
 
 /// Two stacks of steps, undo and redo, with a limit on how many are kept.
 public struct History<Step: Sendable>: Sendable {
@@ -55,6 +56,8 @@ public struct BoardDocument: Sendable {
     public internal(set) var history: History<EditStep>
     /// Cards on their way to another board: edits naming them are refused (`CardsInTransit`).
     public var inTransit = CardsInTransit()
+    /// The door's last answer to a drag's hover (`refusal(of:)`).
+    let hoverMemo = HoverMemo()
 
     public init(board: Board, historyLimit: Int = 1000) {
         self.board = board
@@ -230,11 +233,39 @@ extension BoardDocument: DragDataSource {
 
 extension BoardDocument {
     /// Why the door would refuse `edit` on the board as it is now (nil: it would apply); changes
-    /// nothing. What a drag asks while it hovers: the same door as the drop, so they agree.
+    /// nothing. What a drag asks while it hovers: the same door as the drop, so they agree. The
+    /// last answer is kept for the same edit on the same board, rules and cards in transit (a
+    /// pointer moving inside one gap asks the same question at every motion).
     public func refusal(of edit: BoardEdit) -> EditRefusal? {
-        if let refusal = inTransit.refusal(of: edit, on: board) { return refusal }
-        do { _ = try board.applying(edit) } catch { return error }
-        return nil
+        let key = HoverMemo.Key(stamp: board.stamp, rules: board.acceptRules, inTransit: inTransit, edit: edit)
+        if let known = hoverMemo.answer(for: key) { return known }
+        var answer = inTransit.refusal(of: edit, on: board)
+        if answer == nil {
+            do { _ = try board.applying(edit) } catch { answer = error }
+        }
+        hoverMemo.keep(answer, for: key)
+        return answer
+    }
+}
+
+/// The door's last answer to a hover, shared by copies of a document (a drag asks on copies).
+final class HoverMemo: Sendable {
+    struct Key: Equatable, Sendable {
+        var stamp: UInt64
+        var rules: AcceptRules
+        var inTransit: CardsInTransit
+        var edit: BoardEdit
+    }
+
+    private let last = Mutex<(key: Key, answer: EditRefusal?)?>(nil)
+
+    /// The kept answer (`.some(nil)`: it would apply), or nil when the question is new.
+    func answer(for key: Key) -> EditRefusal?? {
+        last.withLock { kept in kept.flatMap { $0.key == key ? .some($0.answer) : nil } }
+    }
+
+    func keep(_ answer: EditRefusal?, for key: Key) {
+        last.withLock { $0 = (key, answer) }
     }
 }
 
