@@ -18,13 +18,18 @@ public struct LaneDropSource: DragDataSource {
         self.grid = grid
     }
 
-    /// A cell's card identities, from the grid's placement.
-    func cell(_ section: Int) -> [ItemID] {
+    /// The last card of a cell the drop does not carry, found from the cell's end (a drag asks at
+    /// every motion: no walk of a cell of thousands).
+    func lastStaying(in section: Int, moving: Set<ItemID>) -> ItemID? {
         guard section >= 0, grid.columnCount > 0, grid.placement.indices.contains(section / grid.columnCount) else {
-            return []
+            return nil
         }
         let column = section % grid.columnCount
-        return grid.placement[section / grid.columnCount][column].map { document.board.columns[column].cards[$0].id }
+        for i in grid.placement[section / grid.columnCount][column].reversed() {
+            let id = document.board.columns[column].cards[i].id
+            if !moving.contains(id) { return id }
+        }
+        return nil
     }
 
     public func numberOfItems(inSection section: Int) -> Int {
@@ -63,13 +68,11 @@ public struct LaneDropSource: DragDataSource {
         let column = section % grid.columnCount, lane = section / grid.columnCount
         let board = document.board
         guard board.columns.indices.contains(column) else { return nil }
-        let moving = Set(drop.items)
-        let others = cell(section).filter { !moving.contains($0) }
         let indexInColumn: (ItemID) -> Int = { board.indexPath(for: $0)?.item ?? 0 }
         var slot: CardSlot = .end
         if let before = drop.target.anchor {
             slot = .before(before, orIndex: indexInColumn(before))
-        } else if let last = others.last {
+        } else if let last = lastStaying(in: section, moving: Set(drop.items)) {
             slot = .after(last, orIndex: indexInColumn(last) + 1)
         }
         let tag: String? = lane < grid.swimlanes.count ? grid.swimlanes.tags[lane] : nil
