@@ -92,12 +92,16 @@ final class AgentBoard {
 
     /// Applies `change` (the commands' own functions, through the door) to the board as stored now
     /// and commits it, merged with what others stored meanwhile. Returns the door's outcomes in order
-    /// and the merge's collisions. Nothing is stored when `change` throws.
-    func change<T>(_ change: (inout Board) throws -> T) throws -> (
+    /// and the merge's collisions. Nothing is stored when `change` throws. A file board gets a
+    /// `WriterNote` with the save (`note`: what was done, by whom), for a screen that has it open.
+    func change<T>(_ note: WriterNote, _ change: (inout Board) throws -> T) throws -> (
         result: T, outcomes: [EditOutcome], conflicts: [BoardConflict]
     ) {
         let base = try current()
-        if let file = store as? FileBoardStore, file.isReadOnly { throw StorageError.readOnly(path: file.path) }
+        if let file = store as? FileBoardStore {
+            if file.isReadOnly { throw StorageError.readOnly(path: file.path) }
+            file.writerNote = note
+        }
         var board = base
         let (result, outcomes) = try DoorRecording.recording { try change(&board) }
         guard board != base, let store else { return (result, outcomes, []) }

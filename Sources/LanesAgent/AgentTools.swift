@@ -12,7 +12,8 @@ public final class AgentTools {
     let host: AgentHost
     let boards: [AgentBoard]
     /// Who the agent is (the client's name from `initialize`), for the words of its edits.
-    public var agentName = "an MCP client"
+    public var agentName = AgentTools.unnamed
+    static let unnamed = "an MCP client"
     private var undoSteps: [AgentStep] = []
     private var redoSteps: [AgentStep] = []
 
@@ -240,6 +241,11 @@ public final class AgentTools {
 
     // MARK: Changing
 
+    /// The note a file board's save carries: what was done, by "agent NAME" (the client's name).
+    private func note(_ verb: String) -> WriterNote {
+        WriterNote(verb: verb, writer: agentName == Self.unnamed ? "an unnamed agent" : "agent \(agentName)")
+    }
+
     private func record(_ board: AgentBoard, _ label: String, _ outcomes: [EditOutcome]) {
         let inverses = outcomes.reversed().compactMap(\.inverse)
         guard !inverses.isEmpty else { return }
@@ -257,7 +263,7 @@ public final class AgentTools {
         guard let title = try a.string("title") else { throw AgentInputError("add_card needs \"title\"") }
         let top = try a.bool("top") ?? false
         let force = try a.bool("force") ?? false
-        let (placed, outcomes, conflicts) = try board.change { b in
+        let (placed, outcomes, conflicts) = try board.change(note("added")) { b in
             try BoardCommands.add(&b, column: column, title: title, top: top, force: force)
         }
         record(board, "add card \"\(title)\"", outcomes)
@@ -285,7 +291,7 @@ public final class AgentTools {
         let query = try card(a)
         // What the board's storage cannot hold (a taskell board has no done mark) is the door's to
         // refuse: the board knows its capacity (`Board.capacity`).
-        let (summary, outcomes, conflicts) = try board.change { b in
+        let (summary, outcomes, conflicts) = try board.change(note("edited")) { b in
             try BoardCommands.editCard(&b, card: query, changes)
         }
         record(board, "edit card \"\(query)\"", outcomes)
@@ -308,13 +314,13 @@ public final class AgentTools {
         }
         if a.has("lane") {
             let lane = a.isNull("lane") ? nil : try a.string("lane")
-            let (line, outcomes, conflicts) = try board.change { b in
+            let (line, outcomes, conflicts) = try board.change(note("moved")) { b in
                 try Self.moveToLane(&b, card: query, column: column, lane: lane, position: position, force: force)
             }
             record(board, "move card \"\(query)\" to a lane", outcomes)
             return ToolReply(line + merged(conflicts))
         }
-        let (placed, outcomes, conflicts) = try board.change { b in
+        let (placed, outcomes, conflicts) = try board.change(note("moved")) { b in
             try BoardCommands.move(&b, card: query, to: column, position: position, force: force)
         }
         record(board, "move card \"\(placed.title)\"", outcomes)
@@ -368,7 +374,9 @@ public final class AgentTools {
                 "lanes: deleting \(cards.map { "\"\($0)\"" }.joined(separator: ", ")) needs \"confirm\": true; nothing was deleted",
                 isError: true)
         }
-        let (summary, outcomes, conflicts) = try board.change { b in try BoardCommands.removeCards(&b, cards: cards) }
+        let (summary, outcomes, conflicts) = try board.change(note("deleted")) { b in
+            try BoardCommands.removeCards(&b, cards: cards)
+        }
         record(board, "delete \(cards.count == 1 ? "card \"\(cards[0])\"" : "\(cards.count) cards")", outcomes)
         return ToolReply(summary + merged(conflicts))
     }
@@ -389,7 +397,7 @@ public final class AgentTools {
         }
         var refused: [String] = []
         do {
-            let (_, outcomes, conflicts) = try step.board.change { (b: inout Board) throws -> Void in
+            let (_, outcomes, conflicts) = try step.board.change(note("changed")) { (b: inout Board) throws -> Void in
                 for edit in step.edits {
                     do { try BoardCommands.door(&b, edit, force: true) } catch {
                         refused.append((error as? CommandError)?.message ?? "\(error)")

@@ -522,3 +522,74 @@ def test_a_folder_serves_its_boards_and_a_file_that_is_no_board_says_why(tmp_pat
     # The file that is no board is said, with why.
     assert 'lanes mcp: not served: notes.md (line 1: expected "## " column heading' in s.proc.stderr.read()
 
+
+
+# MARK: - Who did it, on the open screen
+
+
+def test_the_open_screen_names_the_agent_that_moved_a_card_and_nobody_for_another_writer(tmp_path, lanes):
+    from lanes_harness import board_md
+
+    app = lanes(board_md([("To do", ["Fix login", "Plan sprint"]), ("Doing", ["Review PR"]), ("Done", [])]),
+                wait_for="Fix login")
+    board = app.board_path
+    env = env_for(tmp_path)
+    s = Raw([board], env)
+    try:
+        s.request(1, "initialize", {"protocolVersion": "2025-06-18", "capabilities": {},
+                                    "clientInfo": {"name": "claude-code", "version": "2"}})
+        r = s.request(2, "tools/call", {"name": "move_card", "arguments": {"card": "Fix login", "column": "Done"}})
+        assert not r["result"]["isError"], r
+        app.wait_status("1 card moved by agent claude-code")
+        r = s.request(3, "tools/call", {"name": "add_card", "arguments": {"column": "To do", "title": "From the agent"}})
+        assert not r["result"]["isError"], r
+        app.wait_for("From the agent")
+        app.wait_status("1 card added by agent claude-code")
+        # The board file carries nothing of it: the same as the subcommands write.
+        twin = tmp_path / "twin.md"
+        twin.write_text(board_md([("To do", ["Fix login", "Plan sprint"]), ("Doing", ["Review PR"]), ("Done", [])]))
+        lanes_cli = lambda *a: subprocess.run([str(BIN), *a], env=env, capture_output=True, text=True, check=True)
+        lanes_cli("move", twin, "Fix login", "--to", "Done")
+        lanes_cli("add", twin, "--column", "To do", "From the agent")
+        assert board.read_bytes() == twin.read_bytes()
+        # Another writer after the agent: the agent's note no longer matches the file, so nobody is named.
+        lanes_cli("move", board, "Plan sprint", "--to", "Doing")
+        app.wait_status("1 card changed elsewhere")
+        # A note with a forged name beside the board, for a file state that is not the board's: ignored.
+        note = board.with_name("." + board.name + ".lanes-writer")
+        assert note.exists() and "claude-code" in note.read_text()
+        note.write_text(note.read_text().replace("claude-code", "someone-else"))
+        lanes_cli("move", board, "Review PR", "--to", "Done")
+        app.wait_status("1 card changed elsewhere")
+        assert "someone-else" not in app.screen()
+    finally:
+        s.proc.stdin.close()
+        assert s.proc.wait(timeout=HANG) == 0
+
+
+def test_the_open_screen_of_a_postgresql_board_names_the_role_an_agent_writes_as(pg, tmp_path, lanes):
+    from lanes_harness import board_md
+    from pg_helpers import board_url
+
+    env = env_for(tmp_path)
+    src = tmp_path / "board.md"
+    src.write_text(board_md([("To do", ["Fix login", "Plan sprint"]), ("Doing", []), ("Done", [])]))
+    name = f"mcp-screen-{os.getpid()}"
+    lanes_cli = lambda *a: subprocess.run([str(BIN), *map(str, a)], env=env, capture_output=True, text=True,
+                                          check=True)
+    lanes_cli("copy", src, board_url(pg, "lanes_admin", "mcp-schema-screen"))  # sets up the schema
+    lanes_cli("copy", src, board_url(pg, "alice", name))
+    lanes_cli("grant", board_url(pg, "alice", name), "bob")
+    app = lanes(None, wait_for="Fix login", args=[board_url(pg, "alice", name)], workdir=tmp_path / "alice")
+    s = Raw([board_url(pg, "bob", name)], env)
+    try:
+        s.request(1, "initialize", {"protocolVersion": "2025-06-18", "capabilities": {},
+                                    "clientInfo": {"name": "claude-code", "version": "2"}})
+        r = s.request(2, "tools/call", {"name": "move_card", "arguments": {"card": "Fix login", "column": "Done"}})
+        assert not r["result"]["isError"], r
+        # The server records the role the agent works as; the screen names it as for any member.
+        app.wait_status("1 card changed by bob")
+    finally:
+        s.proc.stdin.close()
+        assert s.proc.wait(timeout=HANG) == 0
+    assert app.quit() == 0
