@@ -47,8 +47,12 @@ public final class AgentTools {
             throw AgentInputError("\(spec) is not a board this server was started with")
         }
         let b = try board.current()
-        return host.showJSON(b, board.info, board.spec)
+        return host.showJSON(b, board.info, board.spec, nil, [])
     }
+
+    /// How many cards a page of read_board has unless `limit` says otherwise, and at most.
+    static let pageSize = 100
+    static let maxPageSize = 1000
 
     // MARK: Calls
 
@@ -85,10 +89,7 @@ public final class AgentTools {
         case "list_columns":
             let b = try board(a).current()
             return ToolReply(BoardCommands.columns(b))
-        case "read_board":
-            let board = try board(a)
-            let b = try board.current()
-            return ToolReply(host.showJSON(b, board.info, board.spec))
+        case "read_board": return try readBoard(a)
         case "read_card": return try readCard(a)
         case "search_cards": return try search(a)
         case "add_card": return try addCard(a)
@@ -163,6 +164,33 @@ public final class AgentTools {
             }
         }
         return ToolReply(JSONWriter.write(.object([("boards", .array(list))])))
+    }
+
+    /// `lanes show --json`'s document with one page of cards (ids `cursor` on, `limit` of them) and
+    /// `page`: where it starts and ends, how many cards the board has, and the cursor of the next page.
+    private func readBoard(_ a: ToolArguments) throws -> ToolReply {
+        let board = try board(a)
+        let limit = try a.int("limit") ?? Self.pageSize
+        guard (1...Self.maxPageSize).contains(limit) else {
+            throw AgentInputError("read_board: \"limit\" is 1 to \(Self.maxPageSize), not \(limit)")
+        }
+        var start = 1
+        if let cursor = try a.string("cursor") {
+            guard let n = Int(cursor), n >= 1 else {
+                throw AgentInputError(
+                    "read_board: \"\(cursor)\" is no cursor read_board gave (its page's next_cursor, a card id)")
+            }
+            start = n
+        }
+        let b = try board.current()
+        let total = b.cardCount
+        let end = min(start + limit, total + 1)
+        let shown = start <= total
+        let page: JSONWriter.Value = .object([
+            ("first_id", shown ? .int(start) : .null), ("last_id", shown ? .int(end - 1) : .null),
+            ("total_cards", .int(total)), ("next_cursor", end <= total ? .string(String(end)) : .null),
+        ])
+        return ToolReply(host.showJSON(b, board.info, board.spec, start..<max(start, end), [("page", page)]))
     }
 
     /// A card as `lanes show --json` gives it, with its column and position (its number is the id

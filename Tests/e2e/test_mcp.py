@@ -204,7 +204,23 @@ def test_the_agent_moves_cards_and_is_refused_by_a_full_column_in_the_words_lane
 
     # Reading: the board is lanes show --json's document; a card carries its number and column.
     shown = json.loads(agent.ok("read_board"))
-    assert shown == json.loads(lanes(["show", theirs, "--json"], env).stdout) | {"board": str(mine)}
+    whole = json.loads(lanes(["show", theirs, "--json"], env).stdout)
+    count = sum(len(c["cards"]) for c in whole["columns"])
+    assert shown == whole | {"board": str(mine), "page": {"first_id": 1, "last_id": count, "total_cards": count,
+                                                           "next_cursor": None}}
+    assert list(shown) == list(whole) + ["page"]  # the document's keys in order, the page after them
+    # Page by page, the cards are show --json's, each once, in order, in their columns.
+    pages, cursor = [], None
+    while True:
+        page = json.loads(agent.ok("read_board", limit=2, **({"cursor": cursor} if cursor else {})))
+        assert [c["title"] for c in page["columns"]] == [c["title"] for c in whole["columns"]]
+        pages.append([(col["title"], card) for col in page["columns"] for card in col["cards"]])
+        assert len(pages[-1]) <= 2 and page["page"]["total_cards"] == count
+        cursor = page["page"]["next_cursor"]
+        if cursor is None:
+            break
+    assert [x for p in pages for x in p] == [(col["title"], card) for col in whole["columns"] for card in col["cards"]]
+    assert len(pages) == (count + 1) // 2
     card = json.loads(agent.ok("read_card", card="Plan the sprint"))
     assert (card["column"], card["due_date"], card["description"]) == ("To do", None, ["first line", "second"])
     card = json.loads(agent.ok("read_card", card="Deploy"))
@@ -401,7 +417,13 @@ def test_bad_input_gets_json_rpc_errors_in_words_and_the_server_keeps_serving(tm
         assert f'"{other}" is not a board this server was started with' in r["error"]["message"]
 
         r = s.request(8, "tools/call", {"name": "move_card", "arguments": "Fix login"})
-        assert "error" in r
+        assert r["error"]["code"] == -32602 and '"arguments" is an object, not' in r["error"]["message"]
+
+        for args, words in [({"limit": 0}, '"limit" is 1 to 1000, not 0'),
+                            ({"limit": "ten"}, '"limit" must be a whole number'),
+                            ({"cursor": "abc"}, 'is no cursor read_board gave')]:
+            r = s.request(80, "tools/call", {"name": "read_board", "arguments": args})
+            assert r["error"]["code"] == -32602 and words in r["error"]["message"], r
 
         r = s.request(9, "resources/read", {"uri": "lanes-board:/etc/passwd"})
         assert r["error"]["code"] == -32002 and "is no board of this server" in r["error"]["message"]
