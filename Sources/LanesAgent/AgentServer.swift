@@ -289,10 +289,10 @@ final class Subscriptions: @unchecked Sendable {
     func contains(_ uri: String) -> Bool { lock.withLock { uris.contains(uri) } }
 }
 
-/// Watches the boards for any writer's change (this agent's too) on a thread of its own, with a
-/// store per board of its own: `BoardStore.refresh` (a stat for a file, the LISTEN socket for
-/// PostgreSQL), woken by the store's change descriptor or every quarter second, and tells
-/// `changed` the URI of each subscribed board that changed.
+/// Watches the subscribed boards for any writer's change (this agent's too) on a thread of its own,
+/// with a store per board of its own: `BoardStore.refresh` (a stat for a file, the LISTEN socket
+/// for PostgreSQL), woken by the store's change descriptor or every quarter second, and tells
+/// `changed` the URI of each that changed. A board nobody subscribed to is not opened.
 final class BoardWatcher: @unchecked Sendable {
     private let specs: [String]
     private let open: @Sendable (String) throws -> any BoardStore
@@ -327,6 +327,9 @@ final class BoardWatcher: @unchecked Sendable {
             var fds: [pollfd] = []
             for spec in specs {
                 let uri = AgentTools.uri(of: spec)
+                // A board no client watches is not read (at 10,000 cards a read after each of the
+                // agent's own saves cost a core ~8 ms); a subscription opens it, and its first read is the base.
+                guard subscriptions.contains(uri) else { continue }
                 guard let store = stores[spec] else {
                     // Opened (and read) once; a board that cannot be read now is tried again next round.
                     if let s = try? open(spec), (try? s.load()) != nil { stores[spec] = s }
@@ -334,7 +337,7 @@ final class BoardWatcher: @unchecked Sendable {
                 }
                 if let fd = store.changeDescriptor { fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
                 // An error (the board gone, the server down) is the next tool call's to say; watching goes on.
-                if (try? store.refresh()) != nil, subscriptions.contains(uri) { changed(uri) }
+                if (try? store.refresh()) != nil { changed(uri) }
             }
             _ = fds.withUnsafeMutableBufferPointer { poll($0.baseAddress, nfds_t($0.count), 250) }
         }
