@@ -427,6 +427,30 @@ def test_bad_input_gets_json_rpc_errors_in_words_and_the_server_keeps_serving(tm
 
         r = s.request(9, "resources/read", {"uri": "lanes-board:/etc/passwd"})
         assert r["error"]["code"] == -32002 and "is no board of this server" in r["error"]["message"]
+        r = s.request(90, "resources/subscribe", {"uri": "lanes-board:" + str(other)})
+        assert r["error"]["code"] == -32002 and "is no board of this server" in r["error"]["message"]
+
+        # Messages that are no request: each answered in words, none ends the server.
+        for line, code, words in [
+            ('[{"jsonrpc": "2.0", "id": 1, "method": "ping"}]', -32600, "batches are not taken"),
+            ("42", -32600, "a message is a JSON object"),
+            ('{"jsonrpc": "2.0", "id": {"a": 1}, "method": "ping"}', -32600, "an id is a string or a number"),
+            ('{"jsonrpc": "1.0", "id": 91, "method": "ping"}', -32600, '"jsonrpc" must be "2.0"'),
+            ('{"jsonrpc": "2.0", "id": 92}', -32600, 'has no "method"'),
+            ('{"jsonrpc": "2.0", "id": 93, "method": "tools/call", "params": [1]}', -32602, '"params" is an object'),
+            ('{"jsonrpc": "2.0", "id": 94, "method": "tools/call", "params": {}}', -32602, 'needs "name"'),
+        ]:
+            s.send(line)
+            r = s.answer()
+            assert r["error"]["code"] == code and words in r["error"]["message"], (line, r)
+        for args, words in [
+            ({"card": "Deploy", "confirm": "yes"}, '"confirm" must be true or false, not the string "yes"'),
+            ({"board": str(other), "card": "Deploy", "confirm": True}, "is not a board this server was started with"),
+        ]:
+            r = s.request(95, "tools/call", {"name": "delete_card", "arguments": args})
+            assert r["error"]["code"] == -32602 and words in r["error"]["message"], (args, r)
+        r = s.request(96, "tools/call", {"name": "edit_card", "arguments": {"card": "Deploy", "check": ["two"]}})
+        assert r["error"]["code"] == -32602 and '"check" must be a list of whole numbers' in r["error"]["message"]
 
         # Still serving, and nothing was touched.
         r = s.request(10, "tools/list")
@@ -615,3 +639,32 @@ def test_the_open_screen_of_a_postgresql_board_names_the_role_an_agent_writes_as
         s.proc.stdin.close()
         assert s.proc.wait(timeout=HANG) == 0
     assert app.quit() == 0
+
+
+def test_a_postgresql_session_without_write_is_refused_for_the_agent_in_the_words_lanes_move_prints(pg, tmp_path):
+    from pg_helpers import board_url
+
+    env = env_for(tmp_path)
+    src = tmp_path / "board.md"
+    src.write_text(BOARD)
+    name = f"mcp-readonly-{os.getpid()}"
+    lanes(["copy", src, board_url(pg, "lanes_admin", "mcp-schema-ro")], env)  # sets up the schema
+    lanes(["copy", src, board_url(pg, "alice", name)], env)
+    # A role's session that may not write (as a read-only login is set up: default_transaction_read_only).
+    url = board_url(pg, "alice", name) + "&options=-c%20default_transaction_read_only%3Don"
+    before = lanes(["show", board_url(pg, "alice", name), "--json"], env).stdout
+    s = Raw([url], env)
+    try:
+        s.request(1, "initialize", {"protocolVersion": "2025-06-18", "capabilities": {},
+                                    "clientInfo": {"name": "raw", "version": "0"}})
+        shown = s.request(2, "tools/call", {"name": "read_board", "arguments": {}})
+        assert "Fix login" in shown["result"]["content"][0]["text"]  # reading is allowed
+        r = s.request(3, "tools/call", {"name": "move_card", "arguments": {"card": "Fix login", "column": "Done"}})
+        cli = lanes(["move", url, "Fix login", "--to", "Done"], env, check=False)
+        assert cli.returncode != 0 and cli.stderr.strip()
+        assert r["result"] == {"content": [{"type": "text", "text": cli.stderr.strip()}], "isError": True}, r
+        assert "read-only" in r["result"]["content"][0]["text"]
+    finally:
+        s.proc.stdin.close()
+        assert s.proc.wait(timeout=HANG) == 0
+    assert lanes(["show", board_url(pg, "alice", name), "--json"], env).stdout == before
