@@ -321,13 +321,10 @@ struct AcceptRulesStorageTests {
 struct AcceptRulesCommandTests {
     @Test func moveRefusesWhatTheRulesForbidUnlessForced() throws {
         var b = try board("accept Done from Review\n")
-        #expect(
-            throws: CommandError(
-                .badInput,
-                "column \"Done\" accepts cards only from \"Review\", not from \"To do\"; --force moves anyway")
-        ) {
-            _ = try BoardCommands.move(&b, card: "t", to: "Done")
-        }
+        let refused = try #require(
+            #expect(throws: CommandError.self) { _ = try BoardCommands.move(&b, card: "t", to: "Done") })
+        #expect(refused.message == "column \"Done\" accepts cards only from \"Review\", not from \"To do\"")
+        #expect(refused.refused?.asked == .move && refused.refused?.refusal.reason == .acceptRule)
         #expect(b.columns[3].cards.map(\.title) == ["x"])
         #expect(try BoardCommands.move(&b, card: "r", to: "Done").changed)
         #expect(try BoardCommands.move(&b, card: "t", to: "Done", force: true).changed)
@@ -354,11 +351,9 @@ struct AcceptRulesCommandTests {
         #expect(try BoardCommands.setRule(&b, column: "4", from: []) == "\"Done\" accepts cards from every column.")
         #expect(b.acceptRules.sources(for: "Done") == nil)
         #expect(throws: CommandError.self) { try BoardCommands.setRule(&b, column: "Done", from: ["Nope"]) }
-        #expect(
-            throws: CommandError(
-                .badInput, "a column always takes its own cards; name another column to accept from, or use --any")
-        ) {
-            try BoardCommands.setRule(&b, column: "Done", from: ["Done"])
-        }
+        let own = try #require(
+            #expect(throws: CommandError.self) { try BoardCommands.setRule(&b, column: "Done", from: ["Done"]) })
+        #expect(own.message == "a column always takes its own cards; name another column to accept from")
+        #expect(own.refused?.asked == .acceptRule && own.refused?.refusal.reason == .name)
     }
 }

@@ -144,12 +144,13 @@ public final class FileBoardStore: BoardStore {
     }
 
     /// Writes `board` as a new board file (and its rules beside it), atomically, under the write lock.
-    /// An existing file is refused unless `replace` (then it is replaced, as a copy or import does).
+    /// An existing file is refused (`StorageError.exists`) unless `replace` (then it is replaced, as a
+    /// copy or import does).
     public static func write(_ board: Board, info: BoardFileInfo, to path: String, replace: Bool) throws {
         try WriteLock.holding((try? POSIX.resolveFinalLinks(path).get()) ?? path) {
             let current = try SafeFile.fingerprint(path)
             if current != nil && !replace {
-                throw CommandError(.badInput, "\(path) exists; add --replace to overwrite it")
+                throw StorageError.exists(path: path)
             }
             try SafeFile.writeAtomically(
                 Array(BoardFormat.serialize(board, info: info).utf8), to: path, expecting: current)
