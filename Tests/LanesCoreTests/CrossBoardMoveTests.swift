@@ -145,7 +145,7 @@ private struct TwoBoards {
 
     @Test func theTargetsAcceptRuleAppliesByColumnTitle() throws {
         let t = TwoBoards(); defer { t.dir.remove() }
-        writeBehindTheBack(Array("accept \"Later\" from \"Doing\"\n".utf8), to: AcceptRules.sidecarPath(forBoard: t.b))
+        writeBehindTheBack(Array("accept \"Later\" from \"Doing\"\n".utf8), to: SettingsSidecar.path(forBoard: t.b))
         do { _ = try t.move("Alpha", from: t.a, to: t.b, column: "Later"); Issue.record("not refused") } catch {
             #expect("\(error)".contains("accepts cards only from \"Doing\", not from \"To do\""))
         }

@@ -34,7 +34,7 @@ public final class FileBoardStore: BoardStore {
         rulesFingerprint: FileFingerprint?
     ) {
         self.path = path
-        rulesPath = AcceptRules.sidecarPath(forBoard: path)
+        rulesPath = SettingsSidecar.path(forBoard: path)
         self.info = info
         self.known = known
         self.fingerprint = fingerprint
@@ -47,7 +47,7 @@ public final class FileBoardStore: BoardStore {
     public static func open(_ path: String, starter: String?) throws -> (
         store: FileBoardStore, board: Board, created: Bool
     ) {
-        let (rules, rulesFP) = try AcceptRules.read(AcceptRules.sidecarPath(forBoard: path))
+        let (rules, rulesFP) = try SettingsSidecar.read(SettingsSidecar.path(forBoard: path))
         try SafeFile.finishInterruptedSaveNoting(path)
         try settle(path)
         let loaded: (bytes: [UInt8], fingerprint: FileFingerprint)
@@ -102,7 +102,7 @@ public final class FileBoardStore: BoardStore {
 
         /// Reads an existing board file and its rules; nil when the file is missing (then `open` creates it).
         public static func start(_ path: String) throws -> Reading? {
-            let (rules, rulesFP) = try AcceptRules.read(AcceptRules.sidecarPath(forBoard: path))
+            let (rules, rulesFP) = try SettingsSidecar.read(SettingsSidecar.path(forBoard: path))
             try SafeFile.finishInterruptedSaveNoting(path)
             try settle(path)
             do {
@@ -154,7 +154,7 @@ public final class FileBoardStore: BoardStore {
             }
             try SafeFile.writeAtomically(
                 Array(BoardFormat.serialize(board, info: info).utf8), to: path, expecting: current)
-            let rulesPath = AcceptRules.sidecarPath(forBoard: path)
+            let rulesPath = SettingsSidecar.path(forBoard: path)
             let rulesFP = try SafeFile.fingerprint(rulesPath)
             if !board.acceptRules.isDisposable {
                 try SafeFile.writeAtomically(
@@ -171,7 +171,7 @@ public final class FileBoardStore: BoardStore {
         try settle(path)
         let (bytes, _) = try SafeFile.read(path)
         var (board, info) = try BoardFormat.parse(bytes, file: path)
-        board.acceptRules = try AcceptRules.read(AcceptRules.sidecarPath(forBoard: path)).rules
+        board.acceptRules = try SettingsSidecar.read(SettingsSidecar.path(forBoard: path)).rules
         return (board, info)
     }
 
@@ -333,7 +333,7 @@ public final class FileBoardStore: BoardStore {
     /// may be writing it in place), and after parsing, the file is checked again: when it changed
     /// while it was read and parsed, it is read again, so a partial file is never taken for the board.
     private func readDisk(lockHeld: Bool = false) throws -> Disk {
-        let (rules, rulesFP) = try AcceptRules.read(rulesPath)
+        let (rules, rulesFP) = try SettingsSidecar.read(rulesPath)
         try SafeFile.finishInterruptedSaveNoting(path, lockHeld: lockHeld)
         let deadline = Self.now() + Self.settleLimit
         while true {
