@@ -21,7 +21,9 @@ let package = Package(
             path: "Sources/CNcursesw",
             providers: [.apt(["libncurses-dev"])]
         ),
-        .target(name: "LanesTerminal", dependencies: ["LanesCore", "DragKit", "CNcursesw"]),
+        // The runner's epoll descriptor (not curses: only CursesTerminal imports CNcursesw).
+        .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),
+        .target(name: "LanesTerminal", dependencies: ["LanesCore", "DragKit", "CNcursesw", "CEpoll"]),
         .systemLibrary(name: "CLibPQ", path: "Sources/CLibPQ", providers: [.apt(["libpq-dev"])]),
         .target(name: "LanesPostgres", dependencies: ["LanesCore", "DragKit", "CLibPQ"]),
         // `lanes mcp`: the MCP server over stdio, on LanesCore's JSON (no SDK: DECISIONS 41.3).
