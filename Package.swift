@@ -15,6 +15,8 @@ let package = Package(
     targets: [
         .target(name: "DragKit"),
         .target(name: "SeededRandom"),
+        // What tests (and the benchmarks) share: thread CPU clocks. No product module depends on it.
+        .target(name: "TestSupport"),
         .target(name: "LanesCore", dependencies: ["DragKit"]),
         .systemLibrary(
             name: "CNcursesw",
@@ -38,15 +40,15 @@ let package = Package(
         .executableTarget(
             name: "lanes-bench",
             dependencies: [
-                "LanesTerminal", "LanesCore", "LanesPostgres", "DragKit", "SeededRandom",
+                "LanesTerminal", "LanesCore", "LanesPostgres", "DragKit", "SeededRandom", "TestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .testTarget(name: "DragKitTests", dependencies: ["DragKit"]),
-        .testTarget(name: "LanesCoreTests", dependencies: ["LanesCore", "DragKit", "SeededRandom"]),
+        .testTarget(name: "LanesCoreTests", dependencies: ["LanesCore", "DragKit", "SeededRandom", "TestSupport"]),
         .testTarget(
             name: "LanesPostgresTests", dependencies: ["LanesPostgres", "LanesCore", "DragKit", "SeededRandom"]),
         .testTarget(
-            name: "LanesTerminalTests", dependencies: ["LanesTerminal", "LanesCore", "DragKit", "SeededRandom"],
+            name: "LanesTerminalTests", dependencies: ["LanesTerminal", "LanesCore", "DragKit", "SeededRandom", "TestSupport"],
             exclude: ["Fixtures"]),  // read from the source tree by path (scripts/gen-widths writes them)
     ],
     swiftLanguageModes: [.v6]

@@ -53,7 +53,7 @@ extension BoardApp {
         case .endedOutside(_, let source, _) where source.section == header: return e
         case .cancelled(_, let source, _) where source.section == header: return e
         case .tapped(let p, let item):
-            return .tapped(at: p, item: item.flatMap(grid.boardPath) ?? laneCellColumn(at: p, grid: grid))
+            return .tapped(at: p, item: item.flatMap(grid.boardPath))
         case .began(var s):
             guard let p = grid.boardPath(s.source) else { return nil }
             s.source = p
@@ -74,9 +74,6 @@ extension BoardApp {
             return e
         }
     }
-
-    /// A tap in an empty part of a cell selects the column (nil: the app then picks the column under the point).
-    func laneCellColumn(at p: Point, grid: LaneGrid) -> ItemPath? { nil }
 
     /// The edges during a pointer drag in lanes: the lanes scroll as one, vertically.
     func laneScrollers(_ grid: LaneGrid) -> [Scrollable] {
