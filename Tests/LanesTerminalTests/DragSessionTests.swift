@@ -81,7 +81,7 @@ import Testing
         let gone = s.layoutChanged(layout(doc.board).arena, dataSource: doc, board: doc.board, now: 0.2)
         #expect(
             gone.events == [.cancelled(item: ItemID(2), source: ItemPath(section: 0, item: 2), reason: .itemVanished)])
-        #expect(gone.words == "Cancelled: the card was removed")
+        #expect(gone.words == "Cancelled: the card was deleted elsewhere")
         #expect(!s.isDragging && !s.renderer.isDragging)
     }
 }
@@ -176,7 +176,7 @@ import Testing
         gone.columns[0].cards.removeFirst()
         d.app.absorb(stored: gone, base: d.app.board)
         #expect(!d.app.coordinator.isDragging)
-        #expect(d.app.status == "Cancelled: the card was removed")
+        #expect(d.app.status == "Cancelled: the card was deleted elsewhere")
     }
 }
 
