@@ -1,26 +1,12 @@
 import DragKit
 import LanesCore
 
-/// What the app asks of the world outside it after handling input.
-public enum AppEffect: Hashable, Sendable {
-    case quit
-    /// Ctrl-Z: hand the terminal back to the shell until `fg`.
-    case suspend
-    /// Edit a card in `$EDITOR`: the runner writes it out, runs the editor and calls `finishExternalEdit`.
-    case editExternally(ItemID)
-    /// After a failed save, at the quit question: try saving again, then quit if it works.
-    case retrySaveAndQuit
-    /// After a failed save: write the board to this file, then quit if it works.
-    case saveCopyAndQuit(path: String)
-    /// After a failed save: quit although the last changes are not stored.
-    case quitDiscarding
-}
-
 /// The board app: state and behaviour, no I/O. Input events in, effects out; `render` draws a frame.
 ///
 /// Input goes to the open mode, a small value of its own (`Modes/`: a prompt, the card detail,
-/// help, metrics, a question; the drag, the marks and the filter beside them), which turns it into
-/// its new state and an outcome: stay, close, an edit, an effect. The app sends every edit
+/// help, metrics, the messages, a question; the drag, the marks, the filter and the lane view
+/// beside them), which turns it into its new state and an outcome: stay, close, an edit, an
+/// effect. The app sends every edit
 /// through the door (`BoardDocument.apply`, which holds every rule) and keeps the selection,
 /// pages and scroll offsets around it.
 public struct BoardApp {
@@ -30,8 +16,7 @@ public struct BoardApp {
         case help(HelpMode)
         case detail(CardDetail)
         case metrics(MetricsScreen)
-        /// The recent messages (`^`), scrolled to a row.
-        case messages(scroll: Int)
+        case messages(MessagesMode)
         case prompt(PromptMode)
         case confirm(ConfirmMode)
     }
@@ -92,8 +77,8 @@ public struct BoardApp {
     var reading = ReadingState()
     /// The board's history and flow metrics, read when `M` or a card's detail asks (see `wantsFlow`).
     var flow = FlowState()
-    /// Swimlanes: shown or not this session, collapsed lanes, the lanes' scroll (see LaneViewMode).
-    var laneView = LaneViewState()
+    /// Swimlanes: shown or not this session, collapsed lanes, the lanes' scroll.
+    var laneView = LaneViewMode()
     /// A board shown from its first cards while the whole file is read (the runner holds input
     /// meanwhile): every column's card count in the file, for the headers. nil once whole.
     public var fileCardCounts: [Int]?
@@ -130,7 +115,7 @@ public struct BoardApp {
         ScreenLayout(
             board: board, size: size, page: page, scroll: scroll, cache: cache, anchor: pageAnchor,
             compact: reading.compact,
-            laneView: laneView)
+            laneView: laneView.state)
     }
 
     /// Recomputes the layout and hands the new arena to the drag.
@@ -143,7 +128,7 @@ public struct BoardApp {
         }
         lastLayout = l
         if let grid = l.lanes {
-            laneView.scroll = grid.layout.scroll
+            laneView.state.scroll = grid.layout.scroll
             // The cell board (words in cell terms) is made only when a drag can speak of cells (#26).
             let (events, words) = drag.layoutChanged(
                 l.arena, dataSource: laneSource(grid),
@@ -207,8 +192,8 @@ public struct BoardApp {
     /// Advances animations, auto-scroll and the edge dwell.
     public mutating func tick(now: Double) {
         let (step, flip) = drag.tick(now: now)
-        if let step, step.id == BoardApp.laneScrollerID {
-            scrollLanes(by: step.rows)
+        if let step, step.id == LaneViewMode.scrollerID {
+            carryOut(laneView.scroll(by: step.rows))
             if let p = drag.edgePointer { trackEdges(p, now: now) }
         } else if let step, board.columns.indices.contains(step.id) {
             scrollOffsets[board.columns[step.id].id, default: 0] += step.rows
@@ -230,7 +215,7 @@ public struct BoardApp {
     mutating func trackEdges(_ p: Point, now: Double) {
         if let grid = layout.lanes {
             drag.pointerMoved(
-                p, scrollers: laneScrollers(grid), board: layout.boardArea, pages: layout.pageCount, now: now)
+                p, scrollers: LaneViewMode.scrollers(grid), board: layout.boardArea, pages: layout.pageCount, now: now)
             return
         }
         let scrollers = layout.columns

@@ -14,8 +14,9 @@ extension BoardApp {
         case .metrics(var screen):
             mode = screen.handle(key, mods, keymap: keymap) == .close ? .normal : .metrics(screen)
             return []
-        case .messages(let scroll):
-            messagesKey(key, mods, scroll: scroll)
+        case .messages(var list):
+            let outcome = list.handle(key, mods, keymap: keymap, size: size, log: messages)
+            mode = outcome == .close ? .normal : .messages(list)
             return []
         case .prompt(var prompt):
             mode = .normal  // the editor's text is then ours alone: a key copies nothing

@@ -140,7 +140,7 @@ extension BoardApp: CardRows {
 
     mutating func ensureSelectionVisible() {
         guard let sel = selection, sel.item >= 0 else { return }
-        if let grid = layout.lanes { ensureLaneSelectionVisible(grid); return }
+        if let grid = layout.lanes { carryOut(laneView.reveal(sel, in: grid)); return }
         ensureRowVisible(section: sel.section, gap: sel.item)
     }
 
