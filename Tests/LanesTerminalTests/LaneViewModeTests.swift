@@ -8,9 +8,11 @@ import Testing
 /// #backend #frontend", in lane frontend; Done nothing. `LaneKeysTests.mixed()`: To do A1, B1, A2, N1, B2, A3.)
 @Suite("Lane view mode: state and steps")
 struct LaneViewModeTests {
-    static func grid(_ board: Board, _ state: LaneViewState = LaneViewState(), height: Int = 24) -> LaneGrid? {
+    static func grid(_ board: Board, _ state: LaneViewState = LaneViewState(), height: Int = 24, page: Int = 0)
+        -> LaneGrid?
+    {
         ScreenLayout(
-            board: board, size: Size(width: 80, height: height), page: 0, scroll: board.columns.map { _ in 0 },
+            board: board, size: Size(width: 80, height: height), page: page, scroll: board.columns.map { _ in 0 },
             cache: LayoutCache(), laneView: state
         ).lanes
     }
@@ -215,5 +217,31 @@ struct LaneViewModeTests {
         #expect(mode.pressHeader(at: Point(x: card.minX + 2, y: card.minY + 1), grid: grid, on: board) == nil)
         #expect(mode.pressHeader(at: Point(x: header.minX, y: header.minY), grid: nil, on: board) == nil)
         #expect(mode.state.collapsed == ["backend"])
+    }
+
+    @Test func aPageFlipKeepsTheLaneTheEyeWasOnWhereItWas_andPicksItsFirstCardThere() throws {
+        // `LaneKeysTests.wide()` at 80×24: two pages; lane frontend's band is 25 rows, backend's follows.
+        let board = LaneKeysTests.wide()
+        var state = LaneViewState()
+        state.scroll = 30
+        let before = try #require(Self.grid(board, state))
+        #expect(before.layout.scroll == 30)
+        // b0-7, 5 rows into backend, is on screen: its lane is kept.
+        let anchor = LaneViewMode.PageAnchor(before, selection: ItemPath(section: 0, item: 15))
+        #expect(anchor == LaneViewMode.PageAnchor(lane: 1, top: 25, scroll: 30))
+        // Page 2's backend band starts at content row 19: 5 rows into it again is scroll 24.
+        let page2Before = try #require(Self.grid(board, state, page: 1))
+        #expect(page2Before.layout.bands.map(\.top) == [0, 19])
+        #expect(anchor.scroll(in: page2Before) == 24)
+        state.scroll = 24
+        // Its first card there, b3-0 (which the app then scrolls into view).
+        #expect(anchor.firstCard(in: try #require(Self.grid(board, state, page: 1))) == ItemPath(section: 3, item: 6))
+
+        // Nothing selected: the lane at the top, which stays at the top.
+        let top = LaneViewMode.PageAnchor(try #require(Self.grid(board)), selection: nil)
+        #expect(top == LaneViewMode.PageAnchor(lane: 0, top: 0, scroll: 0))
+        let page2 = try #require(Self.grid(board, page: 1))
+        #expect(top.scroll(in: page2) == 0)
+        #expect(top.firstCard(in: page2) == ItemPath(section: 3, item: 0))
     }
 }

@@ -148,49 +148,21 @@ extension BoardApp {
 
     // MARK: Paging in lanes
 
-    /// A page flip in lanes: the lane the eye was on (the selected card's when it is on screen,
-    /// else the one at the top) stays where it was on screen, and, unless a card is being
-    /// dragged, the selection goes to that lane's first card on the new page.
+    /// A page flip in lanes: the lane the eye was on stays where it was on screen
+    /// (`LaneViewMode.PageAnchor`), and, unless a card is being dragged, the selection goes to
+    /// that lane's first card on the new page.
     mutating func flipLanePage(_ delta: Int, grid before: LaneGrid) {
         let l = layout
         let target = min(max(0, l.page + delta), l.pageCount - 1)
         guard target != l.page else { return }
-        let area = before.layout.area
-        let onScreen = { (k: Int) -> Bool in
-            let b = before.layout.bands[k]
-            return b.header.height > 0 || b.body.height > 0
-        }
-        var k = before.layout.bands.firstIndex { $0.top + $0.height > before.layout.scroll } ?? 0
-        if let sel = selection, let cp = before.cellPath(sel),
-            let s = before.lanes.firstIndex(of: cp.section / max(1, before.columnCount)), onScreen(s),
-            before.cell(section: cp.section).map({ area.intersects($0.frameOfItem(at: cp.item)) }) ?? false
-        {
-            k = s
-        }
-        let lane = before.lanes.isEmpty ? 0 : before.lanes[k]
-        let top = before.lanes.isEmpty ? 0 : before.top(ofBand: k), scroll = before.layout.scroll
+        let anchor = LaneViewMode.PageAnchor(before, selection: selection)
         page = target
         refreshLayout()
-        if let after = layout.lanes, let k2 = after.lanes.firstIndex(of: lane) {
-            let top2 = after.top(ofBand: k2)
-            let want =
-                top >= scroll
-                ? max(0, top2 - (top - scroll))
-                : top2 + min(scroll - top, after.exactHeight(ofBand: k2) - 1)
+        if let after = layout.lanes, let want = anchor.scroll(in: after) {
             carryOut(laneView.scroll(to: want, from: after.layout.scroll))
         }
         if !coordinator.isDragging, let grid = layout.lanes {
-            let collapsed = LaneViewMode.isCollapsed(lane, in: grid)
-            let column = grid.visibleColumns.first {
-                !collapsed && grid.placement.indices.contains(lane) && !grid.placement[lane][$0.section].isEmpty
-            }
-            if let c = column {
-                selection = ItemPath(section: c.section, item: grid.placement[lane][c.section][0])
-            } else if let first = grid.visibleColumns.first {
-                selection = ItemPath(
-                    section: first.section,
-                    item: LaneViewMode.sequence(column: first.section, grid: grid).first ?? -1)
-            }
+            if let first = anchor.firstCard(in: grid) { selection = first }
             // Only what the new selection needs: the lane stays put when its card is already on screen.
             ensureSelectionVisible()
         }

@@ -4,6 +4,12 @@ import LanesCore
 /// Keys to the open mode, and what the app does with each mode's outcome: close it, send its
 /// edit through the door, hand its effect to the runner.
 extension BoardApp {
+    /// No prompt, question or view open, and nothing lifted: the board would take a key as an action.
+    var isIdle: Bool {
+        guard case .normal = mode else { return false }
+        return !coordinator.isDragging
+    }
+
     mutating func handleKey(_ key: Key, _ mods: Modifiers, now: Double) -> [AppEffect] {
         switch mode {
         case .help(var help):

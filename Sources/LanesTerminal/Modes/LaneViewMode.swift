@@ -244,6 +244,63 @@ struct LaneViewMode: Equatable, Sendable {
         return [.select(now), .say(words), .reveal]
     }
 
+    // MARK: Pages
+
+    /// What a page flip in lanes keeps: the lane the eye was on (the selected card's when that
+    /// card is on screen, else the first lane showing at the top) and where it was on screen.
+    struct PageAnchor: Equatable, Sendable {
+        var lane: Int
+        /// The lane's first content row, and the lanes' scroll, before the flip.
+        var top: Int, scroll: Int
+
+        init(lane: Int, top: Int, scroll: Int) {
+            self.lane = lane
+            self.top = top
+            self.scroll = scroll
+        }
+
+        init(_ before: LaneGrid, selection: ItemPath?) {
+            let area = before.layout.area
+            let onScreen = { (k: Int) -> Bool in
+                let b = before.layout.bands[k]
+                return b.header.height > 0 || b.body.height > 0
+            }
+            var k = before.layout.bands.firstIndex { $0.top + $0.height > before.layout.scroll } ?? 0
+            if let sel = selection, let cp = before.cellPath(sel),
+                let s = before.lanes.firstIndex(of: cp.section / max(1, before.columnCount)), onScreen(s),
+                before.cell(section: cp.section).map({ area.intersects($0.frameOfItem(at: cp.item)) }) ?? false
+            {
+                k = s
+            }
+            lane = before.lanes.isEmpty ? 0 : before.lanes[k]
+            top = before.lanes.isEmpty ? 0 : before.top(ofBand: k)
+            scroll = before.layout.scroll
+        }
+
+        /// The lanes' scroll on the new page that keeps the lane where it was on screen (its
+        /// header at the same row, or as far into the lane as before); nil when the lane is not shown.
+        func scroll(in after: LaneGrid) -> Int? {
+            guard let k = after.lanes.firstIndex(of: lane) else { return nil }
+            let top2 = after.top(ofBand: k)
+            return top >= scroll
+                ? max(0, top2 - (top - scroll))
+                : top2 + min(scroll - top, after.exactHeight(ofBand: k) - 1)
+        }
+
+        /// The selection on the new page: the lane's first card in the first column shown that
+        /// has one there, else the first column's first card on screen (or the column itself).
+        func firstCard(in grid: LaneGrid) -> ItemPath? {
+            let collapsed = LaneViewMode.isCollapsed(lane, in: grid)
+            let column = grid.visibleColumns.first {
+                !collapsed && grid.placement.indices.contains(lane) && !grid.placement[lane][$0.section].isEmpty
+            }
+            if let c = column { return ItemPath(section: c.section, item: grid.placement[lane][c.section][0]) }
+            guard let first = grid.visibleColumns.first else { return nil }
+            return ItemPath(
+                section: first.section, item: LaneViewMode.sequence(column: first.section, grid: grid).first ?? -1)
+        }
+    }
+
     // MARK: Reading the grid
 
     /// Whether a lane shown in `grid` is collapsed.
