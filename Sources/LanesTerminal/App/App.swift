@@ -24,13 +24,16 @@ public struct BoardApp {
     public internal(set) var document: BoardDocument
     public var board: Board { document.board }
     public internal(set) var size: Size
-    public internal(set) var page = 0
-    /// Each column's scroll offset, by identity: a column inserted or deleted elsewhere moves no other column's.
-    var scrollOffsets: [ColumnID: Int] = [:]
+    /// The page, the columns' scroll offsets, the page breaks a resize kept, the last layout.
+    var viewport = BoardViewport()
+    public internal(set) var page: Int {
+        get { viewport.page }
+        set { viewport.page = newValue }
+    }
     /// The scroll offsets in board order (what the layout takes).
     public internal(set) var scroll: [Int] {
-        get { board.columns.map { scrollOffsets[$0.id] ?? 0 } }
-        set { for (i, c) in board.columns.enumerated() where i < newValue.count { scrollOffsets[c.id] = newValue[i] } }
+        get { viewport.scroll(of: board) }
+        set { viewport.setScroll(newValue, of: board) }
     }
     /// The board's own keys: the selection, and what each key asks for (see `BoardKeys`).
     var keys = BoardKeys()
@@ -67,10 +70,6 @@ public struct BoardApp {
     let cache: LayoutCache
     /// The last frame's board layer, redrawn only when what it shows changes.
     let frames = FrameCache()
-    /// Column that keyboard moves up/down aim at, so left/right keeps the row.
-    var lastLayout: ScreenLayout?
-    /// Set by a resize: shifts the page breaks so the kept column stays in its area (nil: canonical pages).
-    var pageAnchor: LayoutAnchor<Int>?
     /// Where "save a copy" suggests writing when a save failed (the runner sets it).
     public var copySuggestion = ""
     /// Reading settings: compact cards, whether the file keeps done marks, where a prompt returns to.
@@ -107,13 +106,13 @@ public struct BoardApp {
 
     /// The layout for the current state.
     public var layout: ScreenLayout {
-        if let l = lastLayout { return l }
+        if let l = viewport.last { return l }
         return makeLayout()
     }
 
     func makeLayout() -> ScreenLayout {
         ScreenLayout(
-            board: board, size: size, page: page, scroll: scroll, cache: cache, anchor: pageAnchor,
+            board: board, size: size, page: page, scroll: scroll, cache: cache, anchor: viewport.anchor,
             compact: reading.compact,
             laneView: laneView.state)
     }
@@ -121,12 +120,7 @@ public struct BoardApp {
     /// Recomputes the layout and hands the new arena to the drag.
     mutating func refreshLayout() {
         let l = makeLayout()
-        page = l.page
-        // Store the clamped scroll offsets so wheel and keys start from what is shown.
-        for c in l.columns where board.columns.indices.contains(c.section) {
-            scrollOffsets[board.columns[c.section].id] = c.scroll
-        }
-        lastLayout = l
+        viewport.keep(l, of: board)
         if let grid = l.lanes {
             laneView.state.scroll = grid.layout.scroll
             // The cell board (words in cell terms) is made only when a drag can speak of cells (#26).
@@ -180,7 +174,7 @@ public struct BoardApp {
 
     /// Lays the board out for `newSize`; the same size with no drag changes nothing (the layout is current).
     public mutating func resize(_ newSize: Size) {
-        if newSize == size, lastLayout != nil, coordinator.session == nil { return }
+        if newSize == size, viewport.last != nil, coordinator.session == nil { return }
         if let s = coordinator.session, s.isKeyboard {
             apply(coordinator.cancel(reason: .requested), now: 0)
         }
@@ -196,7 +190,7 @@ public struct BoardApp {
             carryOut(laneView.scroll(by: step.rows))
             if let p = drag.edgePointer { trackEdges(p, now: now) }
         } else if let step, board.columns.indices.contains(step.id) {
-            scrollOffsets[board.columns[step.id].id, default: 0] += step.rows
+            viewport.scroll(section: step.id, by: step.rows, of: board)
             refreshLayout()
             if let p = drag.edgePointer { trackEdges(p, now: now) }
         }

@@ -39,7 +39,7 @@ extension BoardApp {
             if let c = layout.columns.first(where: { $0.frame.contains(m.location) }),
                 board.columns.indices.contains(c.section)
             {
-                scrollOffsets[board.columns[c.section].id, default: 0] += delta
+                viewport.scroll(section: c.section, by: delta, of: board)
                 refreshLayout()
             }
             return []
