@@ -446,11 +446,3 @@ public struct Workspace {
 
     public var wantsAllMotion: Bool { app.wantsAllMotion || carry.followsPointer }
 }
-
-extension BoardApp {
-    /// No prompt, question or view open, and nothing lifted: the board would take a key as an action.
-    var isIdle: Bool {
-        guard case .normal = mode else { return false }
-        return !coordinator.isDragging
-    }
-}
