@@ -36,7 +36,7 @@ let package = Package(
         .executableTarget(
             name: "lanes-bench",
             dependencies: [
-                "LanesTerminal", "LanesCore", "LanesPostgres", "DragKit", "SeededRandom",
+                "LanesTerminal", "LanesCore", "LanesPostgres", "DragKit", "SeededRandom", "CLibPQ",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .testTarget(name: "DragKitTests", dependencies: ["DragKit"]),
