@@ -45,6 +45,9 @@ final class TeamFigures: Sendable {
         var refused = 0
         /// Commits and looks that found no server (the failover), kept and tried again.
         var offline = 0
+        /// Commits made in one round trip (43.8), and one-trip attempts whose checks sent them to the locked path.
+        var oneTrips = 0
+        var oneTripsRefused = 0
         var errors: [String] = []
         /// Per board: the monotonic times (ns) each version's commit started and its COMMIT was answered.
         var committedAt: [Int: [Int64: (start: UInt64, acked: UInt64)]] = [:]
@@ -328,7 +331,17 @@ func runTeamLoad() {
                         if let saved = try commitOne(base, ours) { base = saved }
                         checkBack()
                     }
-                    figures.data.withLock { $0.seen += mine }
+                    figures.data.withLock {
+                        $0.seen += mine
+                        $0.oneTrips += store.oneTrips
+                        $0.oneTripsRefused += store.oneTripsRefused
+                    }
+                    // A change kept while offline is saved before this client stops (a screen keeps trying).
+                    let keptDeadline = monotonicNow() + 60
+                    while kept != nil && monotonicNow() < keptDeadline {
+                        usleep(200_000)
+                        if let k = kept, let saved = try? commitOne(k.base, k.ours) { base = saved }
+                    }
                     doneWriting.add(1, ordering: .relaxed)
                     // Stopped: read until this client holds what the board holds (60 s at most), its kept change saved.
                     while truths.boards.withLock({ $0[b] }) == nil { usleep(20_000) }
@@ -445,8 +458,11 @@ func runTeamLoad() {
         say(
             "  change to every other screen of its board (from the commit's start): \(p(seenMs)), max \(fmt(seenMs.max())) (\(seenMs.count) screen × change pairs): \(seenMs.percentile(99) <= 1000 ? "MET" : "MISSED") (≤1 s at p99)"
         )
-        say("    its stages: 1. the commit waits for the board row: \(p(d.rowWaitMs))")
-        say("                2. the row locked to COMMIT answered: \(p(d.lockedMs))")
+        say(
+            "  commits in one round trip: \(d.oneTrips); sent on to the locked path by the trip's checks: \(d.oneTripsRefused)"
+        )
+        say("    its stages: 1. a locked-path commit waits for the board row: \(p(d.rowWaitMs))")
+        say("                2. its row locked to COMMIT answered: \(p(d.lockedMs))")
         say(
             "                3. COMMIT answered to an idle listener's notification: \(p(heardMs)) (\(heardMs.count) changes)"
         )
@@ -469,7 +485,12 @@ func runTeamLoad() {
         }
         say("  load average \(loadAverage()) (1 min, at the end)")
         say("  every card exactly once: \(once ? "yes" : "NO"); every client converged: \(converged ? "yes" : "NO")")
-        if !d.errors.isEmpty { say("  errors: " + d.errors.prefix(5).joined(separator: "; ")) }
+        if !d.errors.isEmpty {
+            // Each kind once (the client's number taken out), with how many clients said it.
+            var kinds: [String: Int] = [:]
+            for e in d.errors { kinds[String(e.drop { $0 != ":" }.dropFirst(2)), default: 0] += 1 }
+            for (kind, n) in kinds.sorted(by: { $0.value > $1.value }).prefix(8) { say("  errors (\(n)): \(kind)") }
+        }
         if !once || !converged || !d.errors.isEmpty { exit(1) }
     } catch {
         FileHandle.standardError.write(Data("lanes-bench --pg-team: \(error)\n".utf8))
