@@ -298,13 +298,6 @@ final class PGConnection {
             close()
             throw StorageUnavailable(reason: "lost the connection to \(displayName) (test: reply to COMMIT dropped)")
         }
-        return try Array(send(all, c, label: label, patience: patience).suffix(statements.count))
-    }
-
-    /// `all` in one pipeline ended by one Sync; the rows of each. The first error is thrown.
-    private func send(_ all: [(sql: String, params: [String?])], _ c: OpaquePointer, label: String, patience: Double)
-        throws -> [Rows]
-    {
         guard PQenterPipelineMode(c) == 1 else { throw lost(reason: String(cString: PQerrorMessage(c))) }
         for s in all {
             let sent = withOptionalCStrings(s.params) { p in
@@ -326,30 +319,7 @@ final class PGConnection {
             throw PostgresError(
                 message: "\(displayName): the statements gave \(results.count) answers for \(all.count)")
         }
-        return try results.map { try rows($0, c) }
-    }
-
-    /// A whole transaction in one pipeline (one round trip): BEGIN with Lanes' timeouts, then
-    /// `statements` (the caller ends them with COMMIT); the rows of each of `statements`. On an
-    /// error the transaction is rolled back and the error thrown; a server that stops answering is
-    /// said as for COMMIT (the change may or may not have been saved).
-    func transaction(_ statements: [(sql: String, params: [String?])]) throws -> [Rows] {
-        guard let c = conn else { throw StorageUnavailable(reason: "the connection to \(displayName) is closed") }
-        guard PQtransactionStatus(c) == PQTRANS_IDLE, deferred.isEmpty else {
-            throw PostgresError(message: "\(displayName): a transaction is open already")
-        }
-        let all: [(sql: String, params: [String?])] =
-            [
-                ("BEGIN", []), ("SET LOCAL lock_timeout = '\(PGConnection.lockTimeoutSeconds)s'", []),
-                ("SET LOCAL statement_timeout = '\(PGConnection.statementTimeoutSeconds)s'", []),
-            ] + statements
-        let patience = patienceOverride ?? PGConnection.answerSeconds
-        do {
-            return try Array(send(all, c, label: statements.last?.sql ?? "", patience: patience).dropFirst(3))
-        } catch let e as PostgresError {
-            if isOpen, PQtransactionStatus(c) != PQTRANS_IDLE { _ = try? query("ROLLBACK") }
-            throw e
-        }
+        return try results.suffix(statements.count).map { try rows($0, c) }
     }
 
     /// Tests: the next COMMIT sent by `batch` goes out and the connection is dropped before its answer.
@@ -644,6 +614,14 @@ final class PGConnection {
         default:
             throw PostgresError(sqlState: state, message: message)
         }
+    }
+
+    /// Sends a statement and closes the connection without reading the reply (tests: a reply lost on the wire).
+    func sendAndDrop(_ sql: String) {
+        guard let c = conn else { return }
+        _ = PQsendQuery(c, sql)
+        while PQflush(c) == 1 {}
+        close()
     }
 
     /// Reads what arrived on the socket and returns the notifications (channel, payload) in order.

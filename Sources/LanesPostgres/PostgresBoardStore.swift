@@ -66,9 +66,8 @@ public final class PostgresBoardStore: BoardStore {
     static let lookInterval = 0.05
     /// Looks at the version made (tests: a flood of forged notifications makes few).
     public private(set) var looks = 0
-    /// When the last commit that reached the board row had its lock (0 for one made in one round
-    /// trip), and when the server answered its COMMIT (CLOCK_MONOTONIC nanoseconds; lanes-bench
-    /// splits a change's way to other screens by them).
+    /// When the last commit that reached the board row had its lock, and when the server answered its
+    /// COMMIT (CLOCK_MONOTONIC nanoseconds; lanes-bench splits a change's way to other screens by them).
     public private(set) var lastCommitClock: (locked: UInt64, committed: UInt64) = (0, 0)
 
     private let epoll = epoll_create1(Int32(EPOLL_CLOEXEC))
@@ -535,9 +534,6 @@ public final class PostgresBoardStore: BoardStore {
         alsoWhenWritten: ((PGConnection) throws -> Void)? = nil
     ) throws -> CommitOutcome {
         let diff = BoardDiff(base: base, ours: ours)
-        if alsoWhenWritten == nil, let done = try oneTrip(db, token: token, base: base, ours: ours, diff: diff) {
-            return done
-        }
         var before = mirror.version
         let b = String(boardID)
         try db.query("BEGIN")
@@ -633,155 +629,6 @@ public final class PostgresBoardStore: BoardStore {
         let incoming = others.count + delta.removed.filter { !tx.touched.contains($0) }.count
         return CommitOutcome(board: handOut(), conflicts: tx.conflicts, incomingChanges: incoming)
     }
-
-    /// A commit in one round trip (43.8), or nil when it must take the locked path (nothing was
-    /// changed then). Only a move of one card and edits of cards, each row still as this client
-    /// last read it: then the locked path would apply every operation as it is, and the order key
-    /// it would find is found here from the rows this client holds. The pipeline locks the board
-    /// row, checks all of that on the server (the board's name and version, each row's version and
-    /// column; the move's place as this client found it: the card it goes before still there with
-    /// its key, no card between that key and the one below, none of the cards that follow it in
-    /// ours before that one moved in; the token new), writes, raises the
-    /// version and commits; a check that fails divides by zero, which rolls the whole back. The
-    /// board row is held only while the server runs it, never while this client waits for a CPU.
-    private func oneTrip(_ db: PGConnection, token: String, base: Board, ours: Board, diff: BoardDiff) throws
-        -> CommitOutcome?
-    {
-        guard !wholeReadPending, !dropReplyToNextCommit, diff.deletions.isEmpty, diff.deletedColumns.isEmpty,
-            !diff.rulesChanged, !diff.columns.contains(where: { $0.moved || $0.edited || $0.baseIndex == nil })
-        else { return nil }
-        let placements = Array(diff.placements.joined())
-        guard placements.count <= 1, placements.allSatisfy({ $0.base != nil }) else { return nil }
-        let baseColumns = baseColumnIDs(base)
-        func column(_ baseIndex: Int?) -> Int64? {
-            guard let i = baseIndex, baseColumns.indices.contains(i), let id = baseColumns[i],
-                mirror.columns.contains(where: { $0.id == id })
-            else { return nil }
-            return id
-        }
-        let b = String(boardID)
-        let seq = "(SELECT version FROM lanes.boards WHERE id = $1)"
-        var checked: [(id: Int64, version: Int64, column: Int64)] = []
-        var writes: [(sql: String, params: [String?])] = []
-        /// The move's place, to be checked: its column, the card it goes before (id, key), the key
-        /// below, and the cards that follow it in ours before that one (none may be there now).
-        var place: (column: Int64, anchorID: Int64?, anchor: String?, lower: String?, skipped: [Int64])?
-        var moving: Int64?
-        var touched = Set<Int64>()
-        if let p = placements.first {
-            let id = Int64(bitPattern: p.card.id.rawValue)
-            guard let seen = mirror.cards[id], let from = column(p.baseColumn), seen.column == from,
-                let target = column(diff.columns[p.column].baseIndex)
-            else { return nil }
-            // The key the locked path would find (`CommitWork.keyIfRoom`), from the column as held here.
-            let inColumn = mirror.cardIDs(in: target).filter { $0 != id }
-            let there = Set(inColumn)
-            let following = ours.columns[p.column].cards.dropFirst(p.index + 1).prefix(16).map {
-                Int64(bitPattern: $0.id.rawValue)
-            }
-            let anchorID = following.first { there.contains($0) }
-            let anchor = anchorID.flatMap { mirror.cards[$0]?.key }
-            let lower = inColumn.compactMap { mirror.cards[$0]?.key }.filter { k in
-                anchor.map { k.utf8.lexicographicallyPrecedes($0.utf8) } ?? true
-            }.max { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-            guard let key = OrderKey.between(lower, anchor) else { return nil }
-            checked.append((id, seen.version, from))
-            place = (target, anchorID, anchor, lower, Array(following.prefix { $0 != anchorID }))
-            moving = id
-            touched.insert(id)
-            writes.append(
-                (
-                    "UPDATE lanes.cards SET column_id = $3, key = $4, version = version + 1, seq = \(seq) WHERE board_id = $1 AND id = $2",
-                    [b, String(id), String(target), key]
-                ))
-        }
-        for e in diff.edits {
-            let id = Int64(bitPattern: e.ours.id.rawValue)
-            guard let seen = mirror.cards[id], seen.card == e.base else { return nil }
-            if !touched.contains(id) { checked.append((id, seen.version, seen.column)) }
-            touched.insert(id)
-            let c = e.ours
-            writes.append(
-                (
-                    """
-                    UPDATE lanes.cards SET title = $3, due = $4, description = $5, subtasks = $6, done = $7,
-                        extra_lines = $8, version = version + 1, seq = \(seq)
-                    WHERE board_id = $1 AND id = $2
-                    """,
-                    [
-                        b, String(id), c.title, c.due, RowCodec.lines(c.descriptionLines),
-                        RowCodec.subtasks(c.subtasks),
-                        c.done ? "t" : "f", RowCodec.lines(c.extraLines),
-                    ]
-                ))
-        }
-        guard !checked.isEmpty else { return nil }
-        let before = mirror.version
-        let rowWait = PGConnection.lockTimeoutSeconds + 2
-        let statements: [(sql: String, params: [String?])] =
-            [
-                ("SET LOCAL statement_timeout = '\(rowWait)s'", []),
-                ("SELECT version FROM lanes.boards WHERE id = $1 FOR UPDATE", [b]),
-                ("SET LOCAL statement_timeout = '\(PGConnection.statementTimeoutSeconds)s'", []),
-                (
-                    """
-                    SELECT 1 / (CASE WHEN
-                        (SELECT count(*) FROM lanes.boards WHERE id = $1 AND name = $2 AND version >= $3 AND version < $4) = 1
-                        AND (SELECT count(*) FROM lanes.cards c
-                            JOIN unnest($5::bigint[], $6::bigint[], $7::bigint[]) AS u(id, v, col)
-                            ON c.id = u.id AND c.version = u.v AND c.column_id = u.col WHERE c.board_id = $1) = $8
-                        AND ($9::bigint IS NULL OR (
-                            ($11::bigint IS NULL OR EXISTS (SELECT 1 FROM lanes.cards
-                                WHERE board_id = $1 AND id = $11 AND column_id = $9 AND key = $12))
-                            AND NOT EXISTS (SELECT 1 FROM lanes.cards WHERE board_id = $1 AND column_id = $9
-                                AND id <> $14 AND ($13::text IS NULL OR key > $13) AND ($12::text IS NULL OR key < $12))
-                            AND NOT EXISTS (SELECT 1 FROM lanes.cards WHERE board_id = $1 AND column_id = $9
-                                AND id = ANY($15::bigint[]))))
-                        AND NOT EXISTS (SELECT 1 FROM lanes.commits WHERE board_id = $1 AND token = $10)
-                    THEN 1 ELSE 0 END)
-                    """,
-                    [
-                        b, url.board, String(before), String(Schema.counterCeiling),
-                        RowCodec.array(checked.map(\.id)), RowCodec.array(checked.map(\.version)),
-                        RowCodec.array(checked.map(\.column)), String(checked.count), place.map { String($0.column) },
-                        token, place?.anchorID.map(String.init), place?.anchor, place?.lower, moving.map(String.init),
-                        RowCodec.array(place?.skipped ?? []),
-                    ]
-                ),
-                ("UPDATE lanes.boards SET version = version + 1 WHERE id = $1", [b]),
-            ] + writes + [
-                ("INSERT INTO lanes.commits (board_id, token, seq) VALUES ($1, $2, \(seq))", [b, token]),
-                ("COMMIT", []),
-            ]
-        do {
-            _ = try db.transaction(statements)
-        } catch let e as PostgresError where e.sqlState == "22012" {
-            oneTripsRefused += 1
-            return nil  // a row moved on since this client read it: the locked path judges it
-        } catch let e as PostgresError where e.sqlState == "57014" {
-            throw PostgresError(
-                sqlState: e.sqlState,
-                message:
-                    "\(url.display): other writers' changes to board “\(url.board)” kept it busy for over \(rowWait) s; nothing was changed, try again"
-            )
-        }
-        lastCommitClock = (0, monotonicNanos())  // (the lock was taken and let go within the trip)
-        oneTrips += 1
-        let delta = try fetchDelta(db, since: before)
-        apply(delta, full: false)
-        collectQueued(db)
-        let others = Set(
-            delta.changed.filter {
-                $0.changedBy != db.user || !touched.contains(Int64(bitPattern: $0.card.id.rawValue))
-            }
-            .map { Int64(bitPattern: $0.card.id.rawValue) })
-        let incoming = others.count + delta.removed.count
-        return CommitOutcome(board: handOut(), incomingChanges: incoming)
-    }
-
-    /// Commits made in one round trip, and those sent so whose checks sent them to the locked path (tests, lanes-bench).
-    public private(set) var oneTrips = 0
-    public private(set) var oneTripsRefused = 0
 
     /// The row ids of `base`'s columns: those handed out with it, else by title among the rows.
     private func baseColumnIDs(_ base: Board) -> [Int64?] {

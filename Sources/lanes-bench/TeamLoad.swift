@@ -45,9 +45,6 @@ final class TeamFigures: Sendable {
         var refused = 0
         /// Commits and looks that found no server (the failover), kept and tried again.
         var offline = 0
-        /// Commits made in one round trip (43.8), and one-trip attempts whose checks sent them to the locked path.
-        var oneTrips = 0
-        var oneTripsRefused = 0
         var errors: [String] = []
         /// Per board: the monotonic times (ns) each version's commit started and its COMMIT was answered.
         var committedAt: [Int: [Int64: (start: UInt64, acked: UInt64)]] = [:]
@@ -331,11 +328,7 @@ func runTeamLoad() {
                         if let saved = try commitOne(base, ours) { base = saved }
                         checkBack()
                     }
-                    figures.data.withLock {
-                        $0.seen += mine
-                        $0.oneTrips += store.oneTrips
-                        $0.oneTripsRefused += store.oneTripsRefused
-                    }
+                    figures.data.withLock { $0.seen += mine }
                     // A change kept while offline is saved before this client stops (a screen keeps trying).
                     let keptDeadline = monotonicNow() + 60
                     while kept != nil && monotonicNow() < keptDeadline {
@@ -458,11 +451,8 @@ func runTeamLoad() {
         say(
             "  change to every other screen of its board (from the commit's start): \(p(seenMs)), max \(fmt(seenMs.max())) (\(seenMs.count) screen × change pairs): \(seenMs.percentile(99) <= 1000 ? "MET" : "MISSED") (≤1 s at p99)"
         )
-        say(
-            "  commits in one round trip: \(d.oneTrips); sent on to the locked path by the trip's checks: \(d.oneTripsRefused)"
-        )
-        say("    its stages: 1. a locked-path commit waits for the board row: \(p(d.rowWaitMs))")
-        say("                2. its row locked to COMMIT answered: \(p(d.lockedMs))")
+        say("    its stages: 1. the commit waits for the board row: \(p(d.rowWaitMs))")
+        say("                2. the row locked to COMMIT answered: \(p(d.lockedMs))")
         say(
             "                3. COMMIT answered to an idle listener's notification: \(p(heardMs)) (\(heardMs.count) changes)"
         )

@@ -129,68 +129,6 @@ struct PostgresStoreTests {
         #expect(lost.incomingChanges >= 1)
     }
 
-    @Test func aMoveOrAnEditOfRowsAsReadIsOneRoundTripAndLandsWhereOursHasIt() throws {
-        let (alice, bob, _) = try sharedBoard()
-        let a0 = try alice.load()
-        let ours = moved(a0, "Write docs", to: 2, at: 0)
-        let out = try alice.commit(base: a0, ours: ours)
-        #expect(alice.oneTrips == 1 && alice.oneTripsRefused == 0)
-        #expect(out.conflicts.isEmpty && titles(out.board) == titles(ours))
-        #expect(titles(try bob.load()) == titles(ours))
-        // Between two cards of the column, then an edit with a move: the same, in one trip each.
-        let between = moved(out.board, "Plan release #ops", to: 1, at: 1)
-        let out2 = try alice.commit(base: out.board, ours: between)
-        var edited = moved(out2.board, "Fix login", to: 2, at: 1)
-        edited.columns[2].cards[1].title = "Fix login, really"
-        let out3 = try alice.commit(base: out2.board, ours: edited)
-        #expect(alice.oneTrips == 3 && alice.oneTripsRefused == 0)
-        #expect(titles(out3.board) == titles(edited))
-        let stored = try bob.load()
-        #expect(stored == out3.board)
-        #expect(stored.columns[2].cards[1].descriptionLines == a0.columns[0].cards[0].descriptionLines)
-        // Bob writes elsewhere in that column meanwhile (a card to its end): alice's place, at its
-        // start, is as she found it, so her move still takes one trip, and both stand.
-        let b1 = try bob.load()
-        _ = try bob.commit(base: b1, ours: moved(b1, "Review PR", to: 2))
-        let late = moved(out3.board, "Deploy staging", to: 2, at: 0)
-        let out4 = try alice.commit(base: out3.board, ours: late)
-        #expect(alice.oneTrips == 4 && alice.oneTripsRefused == 0 && out4.conflicts.isEmpty)
-        #expect(titles(out4.board)[2].first == "Deploy staging" && titles(out4.board)[2].last == "Review PR")
-        #expect(titles(try bob.load()) == titles(out4.board))
-    }
-
-    @Test func aRowAnotherWriterChangedSinceGoesToTheLockedPathAndTheirChangeStands() throws {
-        let (alice, bob, _) = try sharedBoard()
-        let a0 = try alice.load()
-        let b0 = try bob.load()
-        _ = try bob.commit(base: b0, ours: moved(b0, "Fix login", to: 2))
-        // Alice has not read bob's move: her one trip's check fails, and the locked path tells her.
-        let lost = try alice.commit(base: a0, ours: moved(a0, "Fix login", to: 1, at: 0))
-        #expect(alice.oneTripsRefused == 1 && alice.oneTrips == 0)
-        #expect(lost.conflicts.map(\.message) == ["“Fix login” was moved to “Done” by bob"])
-        // A card bob put into the column alice moves into since she read it: the locked path places
-        // hers among the rows as they are (just before the card that follows it in hers), both stand.
-        let b1 = try bob.load()
-        _ = try bob.commit(base: b1, ours: moved(b1, "Review PR", to: 2, at: 0))
-        let a1 = lost.board
-        let mine = moved(a1, "Write docs", to: 2, at: 0)
-        let out = try alice.commit(base: a1, ours: mine)
-        #expect(alice.oneTripsRefused == 2 && out.conflicts.isEmpty)
-        #expect(titles(out.board)[2] == ["Review PR", "Write docs", "Set up CI", "Fix login"])
-        #expect(titles(try bob.load()) == titles(out.board))
-        // Edited by both since: merged by the locked path, no text lost.
-        let a2 = out.board, b2 = try bob.load()
-        var bobs = b2
-        bobs.columns[0].cards[0].due = "2030-01-01"
-        _ = try bob.commit(base: b2, ours: bobs)
-        var alices = a2
-        alices.columns[0].cards[0].title = "Plan the release #ops"
-        let merged = try alice.commit(base: a2, ours: alices)
-        #expect(alice.oneTripsRefused == 3)
-        #expect(merged.board.columns[0].cards[0].title == "Plan the release #ops")
-        #expect(merged.board.columns[0].cards[0].due == "2030-01-01")
-    }
-
     @Test func aStaleBaseCannotUndoAMoveItNeverSaw() throws {
         let (alice, bob, _) = try sharedBoard()
         let a0 = try alice.load()
