@@ -40,7 +40,7 @@ let package = Package(
         .executableTarget(
             name: "lanes-bench",
             dependencies: [
-                "LanesTerminal", "LanesCore", "LanesPostgres", "DragKit", "SeededRandom", "TestSupport",
+                "LanesTerminal", "LanesCore", "LanesPostgres", "DragKit", "SeededRandom", "CLibPQ", "TestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .testTarget(name: "DragKitTests", dependencies: ["DragKit"]),
