@@ -15,13 +15,17 @@ let package = Package(
     targets: [
         .target(name: "DragKit"),
         .target(name: "SeededRandom"),
+        // What tests (and the benchmarks) share: thread CPU clocks. No product module depends on it.
+        .target(name: "TestSupport"),
         .target(name: "LanesCore", dependencies: ["DragKit"]),
         .systemLibrary(
             name: "CNcursesw",
             path: "Sources/CNcursesw",
             providers: [.apt(["libncurses-dev"])]
         ),
-        .target(name: "LanesTerminal", dependencies: ["LanesCore", "DragKit", "CNcursesw"]),
+        // The runner's epoll descriptor (not curses: only CursesTerminal imports CNcursesw).
+        .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),
+        .target(name: "LanesTerminal", dependencies: ["LanesCore", "DragKit", "CNcursesw", "CEpoll"]),
         .systemLibrary(name: "CLibPQ", path: "Sources/CLibPQ", providers: [.apt(["libpq-dev"])]),
         .target(name: "LanesPostgres", dependencies: ["LanesCore", "DragKit", "CLibPQ"]),
         // `lanes mcp`: the MCP server over stdio, on LanesCore's JSON (no SDK: DECISIONS 41.3).
@@ -36,15 +40,15 @@ let package = Package(
         .executableTarget(
             name: "lanes-bench",
             dependencies: [
-                "LanesTerminal", "LanesCore", "LanesPostgres", "DragKit", "SeededRandom",
+                "LanesTerminal", "LanesCore", "LanesPostgres", "DragKit", "SeededRandom", "CLibPQ", "TestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .testTarget(name: "DragKitTests", dependencies: ["DragKit"]),
-        .testTarget(name: "LanesCoreTests", dependencies: ["LanesCore", "DragKit", "SeededRandom"]),
+        .testTarget(name: "LanesCoreTests", dependencies: ["LanesCore", "DragKit", "SeededRandom", "TestSupport"]),
         .testTarget(
             name: "LanesPostgresTests", dependencies: ["LanesPostgres", "LanesCore", "DragKit", "SeededRandom"]),
         .testTarget(
-            name: "LanesTerminalTests", dependencies: ["LanesTerminal", "LanesCore", "DragKit", "SeededRandom"],
+            name: "LanesTerminalTests", dependencies: ["LanesTerminal", "LanesCore", "DragKit", "SeededRandom", "TestSupport"],
             exclude: ["Fixtures"]),  // read from the source tree by path (scripts/gen-widths writes them)
     ],
     swiftLanguageModes: [.v6]

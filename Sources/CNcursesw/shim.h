@@ -82,14 +82,4 @@ static inline int lanes_open_pty(int rows, int cols, int *master, int *slave) {
     return 0;
 }
 
-/* The workspace's runner wakes on any board's storage reports: one epoll descriptor over them all (#27). */
-#include <sys/epoll.h>
-static inline int lanes_wake_epoll(void) { return epoll_create1(EPOLL_CLOEXEC); }
-static inline int lanes_wake_epoll_add(int ep, int fd) {
-    struct epoll_event ev;
-    ev.events = EPOLLIN;
-    ev.data.fd = fd;
-    return epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev);
-}
-
 #endif

@@ -387,8 +387,7 @@ public final class AgentTools {
         let slot: CardSlot =
             position.flatMap { p in p <= others.count ? .before(others[p - 1].id, orIndex: p - 1) : nil } ?? .end
         let outcome = try BoardCommands.door(
-            &board, .moveCardsToLane([card.id], to: target.id, at: slot, lane: tag), force: force,
-            hint: "; --force moves anyway")
+            &board, .moveCardsToLane([card.id], to: target.id, at: slot, lane: tag), force: force)
         return BoardCommands.printable(BoardCommands.straightQuotes(outcome.words)) + "."
     }
 

@@ -85,18 +85,6 @@ public struct Card: Hashable, Sendable, Identifiable {
     /// Whether the card has description lines (without building the array).
     public var hasDescription: Bool { onlyLine != nil || !extras.fields.lines.isEmpty }
 
-    /// Adds a description line; a card's first line costs no array (what parsers call).
-    mutating func appendDescriptionLine(_ line: String) {
-        if let first = onlyLine {
-            onlyLine = nil
-            extras = extras.with { $0.lines = [first, line] }
-        } else if extras.fields.lines.isEmpty {
-            onlyLine = line
-        } else {
-            extras = extras.with { $0.lines.append(line) }
-        }
-    }
-
     public var subtasks: [Subtask] {
         get { extras.fields.subtasks }
         set { extras = extras.with { $0.subtasks = newValue } }
@@ -310,9 +298,6 @@ public struct Board: Hashable, Sendable {
         hasher.combine(columns)
         hasher.combine(acceptRules)
     }
-
-    /// A fresh identity for a new card, unique in this process (see `ItemID.fresh()`).
-    public mutating func makeID() -> ItemID { ItemID.fresh() }
 
     public var cardCount: Int { columns.reduce(0) { $0 + $1.cards.count } }
 

@@ -50,22 +50,33 @@ struct CommitWork {
     private var b: String { String(boardID) }
     private var s: String { String(seq) }
 
-    mutating func run() throws {
-        let r = try db.query(
-            "SELECT \(RowCodec.columnFields) FROM lanes.columns WHERE board_id = $1 ORDER BY key FOR UPDATE", [b])
+    /// The board's columns, locked ($1: the board), read with the board row's lock (one round trip).
+    static let columnsForUpdate =
+        "SELECT \(RowCodec.columnFields) FROM lanes.columns WHERE board_id = $1 ORDER BY key FOR UPDATE"
+    /// The cards a commit touches, locked ($1: the board, $2: `cardIDs`).
+    static let cardsForUpdate =
+        "SELECT \(Mirror.cardFields) FROM lanes.cards WHERE board_id = $1 AND id = ANY($2::bigint[]) ORDER BY id FOR UPDATE"
+
+    /// The existing cards the diff moves, edits or deletes, in id order.
+    static func cardIDs(_ diff: BoardDiff) -> [Int64] {
+        var ids = Set<Int64>()
+        for p in diff.placements.joined() where p.base != nil { ids.insert(Int64(bitPattern: p.card.id.rawValue)) }
+        for e in diff.edits { ids.insert(Int64(bitPattern: e.ours.id.rawValue)) }
+        for d in diff.deletions { ids.insert(Int64(bitPattern: d.card.id.rawValue)) }
+        return ids.sorted()
+    }
+
+    /// Judges and writes the commit, given the rows of `columnsForUpdate` and of `cardsForUpdate`
+    /// (nil when `cardIDs` is empty). Writes whose answer nothing here needs are queued
+    /// (`PGConnection.later`): they go to the server with the next read or with COMMIT.
+    mutating func run(columns r: PGConnection.Rows, cards found: PGConnection.Rows?) throws {
         dbColumns = (0..<r.count).map { RowCodec.columnRow(r, $0) }
         try placeColumns()
         try editColumns()
 
-        var ids = Set<Int64>()
-        for p in diff.placements.joined() where p.base != nil { ids.insert(raw(p.card.id)) }
-        for e in diff.edits { ids.insert(raw(e.ours.id)) }
-        for d in diff.deletions { ids.insert(raw(d.card.id)) }
+        let ids = Self.cardIDs(diff)
         var rows: [Int64: CardRow] = [:]
-        if !ids.isEmpty {
-            let found = try db.query(
-                "SELECT \(Mirror.cardFields) FROM lanes.cards WHERE board_id = $1 AND id = ANY($2::bigint[]) ORDER BY id FOR UPDATE",
-                [b, RowCodec.array(ids.sorted())])
+        if let found {
             for i in 0..<found.count { let row = RowCodec.cardRow(found, i); rows[raw(row.card.id)] = row }
         }
         var removedBy: [Int64: String] = [:]
@@ -116,8 +127,8 @@ struct CommitWork {
             let id = raw(d.id)
             guard let row = rows[id] else { continue }  // already gone (by someone else, or a replay)
             if row.card == d && inBaseColumn(row, baseColumn) {
-                try db.query("INSERT INTO lanes.card_deletions (board_id, id) VALUES ($1, $2)", [b, String(id)])
-                try db.query(
+                db.later("INSERT INTO lanes.card_deletions (board_id, id) VALUES ($1, $2)", [b, String(id)])
+                db.later(
                     """
                     INSERT INTO lanes.removals (board_id, card_id, seq) VALUES ($1, $2, $3)
                     ON CONFLICT (board_id, card_id) DO UPDATE SET seq = EXCLUDED.seq
@@ -170,7 +181,7 @@ struct CommitWork {
 
         for e in diff.edits where contentOK.contains(raw(e.ours.id)) {
             let c = mergedContent[raw(e.ours.id)] ?? e.ours
-            try db.query(
+            db.later(
                 """
                 UPDATE lanes.cards SET title = $3, due = $4, description = $5, subtasks = $6, done = $7, extra_lines = $8,
                     version = version + 1, seq = $9
@@ -261,28 +272,21 @@ struct CommitWork {
         wrote = true
     }
 
+    /// The key before which card `p` goes in `column` (the first of the up to 16 cards that follow it
+    /// in ours that is there now) and the greatest key below it: one statement, one round trip.
     private func keyIfRoom(for p: BoardDiff.Placement, in column: Int64) throws -> String? {
         let id = String(raw(p.card.id))
         let following = ours.columns[p.column].cards.dropFirst(p.index + 1).prefix(16).map { raw($0.id) }
-        var anchor: String?
-        if !following.isEmpty {
-            let r = try db.query(
-                "SELECT id, key FROM lanes.cards WHERE board_id = $1 AND id = ANY($2::bigint[]) AND column_id = $3",
-                [b, RowCodec.array(following), String(column)])
-            var keys: [Int64: String] = [:]
-            for i in 0..<r.count { keys[r.int(i, 0)!] = r[i, 1]! }
-            anchor = following.lazy.compactMap { keys[$0] }.first
-        }
-        let lower: String?
-        if let anchor {
-            lower = try db.query(
-                "SELECT max(key) FROM lanes.cards WHERE column_id = $1 AND key < $2 AND id <> $3",
-                [String(column), anchor, id])[0, 0]
-        } else {
-            lower = try db.query(
-                "SELECT max(key) FROM lanes.cards WHERE column_id = $1 AND id <> $2", [String(column), id])[0, 0]
-        }
-        return OrderKey.between(lower, anchor)
+        let r = try db.query(
+            """
+            WITH anchor AS (
+                SELECT key FROM lanes.cards WHERE board_id = $1 AND id = ANY($2::bigint[]) AND column_id = $3
+                ORDER BY array_position($2::bigint[], id) LIMIT 1)
+            SELECT (SELECT key FROM anchor),
+                (SELECT max(key) FROM lanes.cards WHERE column_id = $3 AND id <> $4
+                    AND ((SELECT key FROM anchor) IS NULL OR key < (SELECT key FROM anchor)))
+            """, [b, RowCodec.array(following), String(column), id])
+        return OrderKey.between(r[0, 1], r[0, 0])
     }
 
     private mutating func insert(_ p: BoardDiff.Placement, into column: Int64) throws {
@@ -306,7 +310,7 @@ struct CommitWork {
 
     private mutating func move(_ id: Int64, _ p: BoardDiff.Placement, into column: Int64) throws {
         let k = try key(for: p, in: column)
-        try db.query(
+        db.later(
             """
             UPDATE lanes.cards SET column_id = $3, key = $4, version = version + 1, seq = $5
             WHERE board_id = $1 AND id = $2

@@ -122,6 +122,7 @@ final class PGConnection {
     private(set) lazy var user: String = conn.flatMap { PQuser($0) }.map { String(cString: $0) } ?? ""
 
     func close() {
+        deferred.removeAll()
         if let c = conn { PQfinish(c) }
         conn = nil
     }
@@ -135,6 +136,8 @@ final class PGConnection {
     @discardableResult
     func query(_ sql: String, _ params: [String?] = [], big: Bool = false) throws -> Rows {
         guard let c = conn else { throw StorageUnavailable(reason: "the connection to \(displayName) is closed") }
+        if sql.hasPrefix("ROLLBACK") { deferred.removeAll() }
+        if !deferred.isEmpty { return try batch([(sql, params)], big: big)[0] }
         let patience = big ? PGConnection.bigAnswerSeconds : PGConnection.answerSeconds
         let alone =
             PQtransactionStatus(c) == PQTRANS_IDLE && !sql.hasPrefix("COMMIT") && !sql.hasPrefix("ROLLBACK")
@@ -157,6 +160,11 @@ final class PGConnection {
             result = try pipelined(c, sql, params, patience: patience)
         }
         defer { PQclear(result) }
+        return try rows(result, c)
+    }
+
+    /// A statement's result as rows (none for a command); an error result is thrown in words.
+    private func rows(_ result: OpaquePointer, _ c: OpaquePointer) throws -> Rows {
         switch PQresultStatus(result) {
         case PGRES_COMMAND_OK, PGRES_EMPTY_QUERY:
             return Rows(fields: [], values: [])
@@ -207,32 +215,8 @@ final class PGConnection {
         guard sent else { throw lost(reason: String(cString: PQerrorMessage(c))) }
         // Results: the settings', a NULL, the statement's, a NULL, the Sync. An error skips the rest
         // up to the Sync (PGRES_PIPELINE_ABORTED), and the implicit transaction is rolled back.
-        var results: [OpaquePointer] = []
+        var results = try pipelineResults(c, sql, patience: patience)
         defer { results.forEach { PQclear($0) } }
-        var deadline = monotonicSeconds() + patience
-        while true {
-            let f = PQflush(c)
-            if f == 0 { break }
-            if f < 0 { throw lost(reason: String(cString: PQerrorMessage(c))) }
-            guard wait(c, for: Int16(POLLIN | POLLOUT), until: deadline) else { throw silent(sql, patience) }
-            if PQconsumeInput(c) == 0 { throw lost(reason: String(cString: PQerrorMessage(c))) }
-        }
-        var synced = false
-        while !synced {
-            while PQisBusy(c) == 1 {
-                guard wait(c, for: Int16(POLLIN), until: deadline) else { throw silent(sql, patience) }
-                if PQconsumeInput(c) == 0 { throw lost(reason: String(cString: PQerrorMessage(c))) }
-                deadline = monotonicSeconds() + patience
-            }
-            guard let r = PQgetResult(c) else { continue }  // the end of one query's results
-            if PQresultStatus(r) == PGRES_PIPELINE_SYNC {
-                PQclear(r)
-                synced = true
-            } else {
-                results.append(r)
-            }
-        }
-        guard PQexitPipelineMode(c) == 1 else { throw lost(reason: String(cString: PQerrorMessage(c))) }
         if let bad = results.first(where: {
             let status = PQresultStatus($0)
             return status == PGRES_FATAL_ERROR || status == PGRES_BAD_RESPONSE || status == PGRES_NONFATAL_ERROR
@@ -242,6 +226,141 @@ final class PGConnection {
         }
         guard results.count == 2 else { throw PostgresError(message: "\(displayName): the statement gave no answer") }
         return results.removeLast()
+    }
+
+    /// Sends what libpq holds in pipeline mode and collects each statement's result up to the Sync
+    /// (at most `patience` seconds without a byte), then leaves pipeline mode. The caller clears them.
+    private func pipelineResults(_ c: OpaquePointer, _ sql: String, patience: Double) throws -> [OpaquePointer] {
+        var results: [OpaquePointer] = []
+        var deadline = monotonicSeconds() + patience
+        do {
+            while true {
+                let f = PQflush(c)
+                if f == 0 { break }
+                if f < 0 { throw lost(reason: String(cString: PQerrorMessage(c))) }
+                guard wait(c, for: Int16(POLLIN | POLLOUT), until: deadline) else { throw silent(sql, patience) }
+                if PQconsumeInput(c) == 0 { throw lost(reason: String(cString: PQerrorMessage(c))) }
+            }
+            var synced = false
+            while !synced {
+                while PQisBusy(c) == 1 {
+                    guard wait(c, for: Int16(POLLIN), until: deadline) else { throw silent(sql, patience) }
+                    if PQconsumeInput(c) == 0 { throw lost(reason: String(cString: PQerrorMessage(c))) }
+                    deadline = monotonicSeconds() + patience
+                }
+                guard let r = PQgetResult(c) else { continue }  // the end of one query's results
+                if PQresultStatus(r) == PGRES_PIPELINE_SYNC {
+                    PQclear(r)
+                    synced = true
+                } else {
+                    results.append(r)
+                }
+            }
+            guard PQexitPipelineMode(c) == 1 else { throw lost(reason: String(cString: PQerrorMessage(c))) }
+        } catch {
+            results.forEach { PQclear($0) }
+            throw error
+        }
+        return results
+    }
+
+    /// Statements of the open transaction whose answers are not needed at once (a commit's writes):
+    /// sent with the next `query` or `batch`, in one pipeline, so a commit that holds its board's
+    /// row waits for the server once for all of them. An error in one is thrown by that next call.
+    private var deferred: [(sql: String, params: [String?])] = []
+
+    /// Queues `sql` (inside a transaction) for the next round trip; see `deferred`.
+    func later(_ sql: String, _ params: [String?] = []) { deferred.append((sql, params)) }
+
+    /// The queued statements, then `statements`, in one pipeline inside the open transaction (one
+    /// round trip, one Sync); the rows of each of `statements`. The first error is thrown (the
+    /// transaction is then aborted: the caller rolls it back).
+    func batch(_ statements: [(sql: String, params: [String?])], big: Bool = false) throws -> [Rows] {
+        guard let c = conn else { throw StorageUnavailable(reason: "the connection to \(displayName) is closed") }
+        let all = deferred + statements
+        deferred.removeAll()
+        guard PQtransactionStatus(c) == PQTRANS_INTRANS else {
+            throw PostgresError(message: "\(displayName): statements batched outside a transaction")
+        }
+        let label = statements.last?.sql ?? ""
+        let patience = patienceOverride ?? (big ? PGConnection.bigAnswerSeconds : PGConnection.answerSeconds)
+        if label.hasPrefix("COMMIT"), dropBeforeCommitAnswer {
+            // Tests: everything goes out, and the connection is dropped before the answer.
+            dropBeforeCommitAnswer = false
+            guard PQenterPipelineMode(c) == 1 else { throw lost(reason: String(cString: PQerrorMessage(c))) }
+            for s in all {
+                _ = withOptionalCStrings(s.params) { p in
+                    PQsendQueryParams(c, s.sql, Int32(s.params.count), nil, p, nil, nil, 0)
+                }
+            }
+            _ = PQpipelineSync(c)
+            while PQflush(c) == 1 {}
+            close()
+            throw StorageUnavailable(reason: "lost the connection to \(displayName) (test: reply to COMMIT dropped)")
+        }
+        guard PQenterPipelineMode(c) == 1 else { throw lost(reason: String(cString: PQerrorMessage(c))) }
+        for s in all {
+            let sent = withOptionalCStrings(s.params) { p in
+                PQsendQueryParams(c, s.sql, Int32(s.params.count), nil, p, nil, nil, 0)
+            }
+            guard sent == 1 else { throw lost(reason: String(cString: PQerrorMessage(c))) }
+        }
+        guard PQpipelineSync(c) == 1 else { throw lost(reason: String(cString: PQerrorMessage(c))) }
+        let results = try pipelineResults(c, label, patience: patience)
+        defer { results.forEach { PQclear($0) } }
+        if let bad = results.first(where: {
+            let status = PQresultStatus($0)
+            return status == PGRES_FATAL_ERROR || status == PGRES_BAD_RESPONSE || status == PGRES_NONFATAL_ERROR
+        }) {
+            try check(bad, c)
+            throw PostgresError(message: "\(displayName): the statement failed")
+        }
+        guard results.count == all.count else {
+            throw PostgresError(
+                message: "\(displayName): the statements gave \(results.count) answers for \(all.count)")
+        }
+        return try results.suffix(statements.count).map { try rows($0, c) }
+    }
+
+    /// Tests: the next COMMIT sent by `batch` goes out and the connection is dropped before its answer.
+    var dropBeforeCommitAnswer = false
+
+    /// `statements` read from one snapshot: inside the open transaction as they are, else in a
+    /// read-only repeatable-read transaction of their own, begun and ended in the same pipeline
+    /// (one round trip).
+    func snapshot(_ statements: [(sql: String, params: [String?])], big: Bool = false) throws -> [Rows] {
+        guard let c = conn else { throw StorageUnavailable(reason: "the connection to \(displayName) is closed") }
+        if PQtransactionStatus(c) == PQTRANS_INTRANS { return try batch(statements, big: big) }
+        deferred.removeAll()
+        let settings =
+            "SELECT set_config('lock_timeout', '\(PGConnection.lockTimeoutSeconds)s', true), set_config('statement_timeout', '\(PGConnection.statementTimeoutSeconds)s', true)"
+        let all: [(sql: String, params: [String?])] =
+            [("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", []), (settings, [])] + statements + [("ROLLBACK", [])]
+        let patience = patienceOverride ?? (big ? PGConnection.bigAnswerSeconds : PGConnection.answerSeconds)
+        guard PQenterPipelineMode(c) == 1 else { throw lost(reason: String(cString: PQerrorMessage(c))) }
+        for s in all {
+            let sent = withOptionalCStrings(s.params) { p in
+                PQsendQueryParams(c, s.sql, Int32(s.params.count), nil, p, nil, nil, 0)
+            }
+            guard sent == 1 else { throw lost(reason: String(cString: PQerrorMessage(c))) }
+        }
+        guard PQpipelineSync(c) == 1 else { throw lost(reason: String(cString: PQerrorMessage(c))) }
+        let results = try pipelineResults(c, statements.first?.sql ?? "", patience: patience)
+        defer { results.forEach { PQclear($0) } }
+        if let bad = results.first(where: {
+            let status = PQresultStatus($0)
+            return status == PGRES_FATAL_ERROR || status == PGRES_BAD_RESPONSE || status == PGRES_NONFATAL_ERROR
+        }) {
+            // An error skipped the ROLLBACK: the transaction it began is still open (aborted).
+            if PQtransactionStatus(c) != PQTRANS_IDLE, isOpen { _ = try? query("ROLLBACK") }
+            try check(bad, c)
+            throw PostgresError(message: "\(displayName): the statement failed")
+        }
+        guard results.count == all.count else {
+            throw PostgresError(
+                message: "\(displayName): the statements gave \(results.count) answers for \(all.count)")
+        }
+        return try results.dropFirst(2).prefix(statements.count).map { try rows($0, c) }
     }
 
     /// Tests: the next answer is waited for this long instead (a stopped server, said in words sooner).

@@ -131,6 +131,14 @@ struct BenchOptions: ParsableCommand {
     @Option(name: .customLong("team-cards")) var teamCards: Int = 500
     @Option(name: .customLong("team-pooler"), help: "--pg-team: through the PgBouncer on this port of 127.0.0.1.")
     var teamPooler: String?
+    @Option(
+        name: .customLong("team-failover"),
+        help:
+            "--pg-team: after this many seconds stop the primary and promote its standby (LANES_PG_STANDBY_PORT, LANES_TEAM_STOP_PRIMARY, LANES_TEAM_PROMOTE; scripts/bench-team --failover)."
+    )
+    var teamFailover: Double?
+    @Option(name: .customLong("team-failover-gap"), help: "--team-failover: seconds from the stop to the promotion.")
+    var teamFailoverGap: Double = 1
     @Flag(name: .customLong("pg-history"), help: "The PostgreSQL history benchmark alone.")
     var pgHistory = false
     @Option(name: .customLong("pg-history-cards")) var pgHistoryCards: Int = 100_000

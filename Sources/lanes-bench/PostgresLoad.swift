@@ -6,6 +6,7 @@
 import DragKit
 import Foundation
 import LanesCore
+import TestSupport
 import LanesPostgres
 import SeededRandom
 import Synchronization
@@ -181,9 +182,5 @@ func runPostgresLoad() {
     }
 }
 
-/// CPU time of the calling thread, in milliseconds.
-func threadCPUms() -> Double {
-    var ts = timespec()
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
-    return Double(ts.tv_sec) * 1000 + Double(ts.tv_nsec) / 1e6
-}
+/// CPU time of the calling thread, in milliseconds (`ThreadCPU`, which the tests share).
+func threadCPUms() -> Double { ThreadCPU.now() * 1000 }

@@ -1,19 +1,28 @@
 // lanes-bench --pg-team: hundreds of people on team boards (#43), each a screen that also writes.
 //
 //   lanes-bench --pg-team [--team-clients 200] [--team-boards 1] [--team-seconds 30] [--team-think 2]
-//                         [--team-cards 500] [--team-pooler PORT]
+//                         [--team-cards 500] [--team-pooler PORT] [--team-failover SECONDS]
 //
 // Each client is what an open screen is: a PostgresBoardStore that waits on its change descriptor,
 // refreshes when told, and every `--team-think` seconds on average (exponential) makes one change:
 // a move (two in three) or a title edit, committed through the store. `--team-pooler PORT`: every
 // query through a PgBouncer on 127.0.0.1:PORT (transaction pooling), LISTEN on the server itself
-// (`listen=`). Needs LANES_PG_DIR and LANES_PG_PORT (scripts/bench-team sets up both, the pooler
-// and max_connections); loopback only; it stops by itself after `--team-seconds`.
+// (`listen=`). `--team-failover SECONDS`: a multi-host URL (the server, then its standby on
+// LANES_PG_STANDBY_PORT, target_session_attrs=read-write); after SECONDS the primary is stopped
+// (LANES_TEAM_STOP_PRIMARY) and the standby promoted (LANES_TEAM_PROMOTE); a client offline keeps
+// its change and looks once a second, as a screen does. Needs LANES_PG_DIR and LANES_PG_PORT
+// (scripts/bench-team sets up everything, also the pooler, the standby and max_connections);
+// loopback only; it stops by itself after `--team-seconds`.
 //
 // Reported: commits/s, commit latency p50/p99 (the store's commit call), change-to-screen latency
-// (from a commit's return to each other client of that board having read it: every pair), the
-// server's CPU (every process of the cluster, from /proc) and the pooler's, every card once, every
-// client converged on the board as stored.
+// (from a commit's start to each other client of that board having read it: every pair) and its
+// stages (the wait for the board row; the row held until COMMIT is answered; from then to an idle
+// listener's notification, one per board on a connection of its own; to the screen's wake; the
+// wake to the board read), the server's CPU (every process of the cluster, from /proc) and the
+// pooler's, every card once, every client converged on the board as stored; with a failover, the
+// time from the promotion until each client is back (reconnected, the board read whole from the
+// new primary, the change it kept saved).
+import CLibPQ
 import Foundation
 import LanesCore
 import LanesPostgres
@@ -26,16 +35,75 @@ import Synchronization
 final class TeamFigures: Sendable {
     struct Data {
         var commitMs: [Double] = []
-        /// (board, version, when a screen had read it) for every version every screen read.
-        var seen: [(board: Int, version: Int64, at: UInt64)] = []
+        /// Per commit: from its start to the board row locked, and from then to COMMIT answered.
+        var rowWaitMs: [Double] = []
+        var lockedMs: [Double] = []
+        /// (board, version, when the screen woke for the look that read it, when it had read it).
+        var seen: [(board: Int, version: Int64, wake: UInt64, at: UInt64)] = []
         var conflicts = 0
         /// Commits the server refused in words (a board busy past the row wait), tried again by the client.
         var refused = 0
+        /// Commits and looks that found no server (the failover), kept and tried again.
+        var offline = 0
         var errors: [String] = []
-        /// Per board: the monotonic time (ns) each version's commit started.
-        var committedAt: [Int: [Int64: UInt64]] = [:]
+        /// Per board: the monotonic times (ns) each version's commit started and its COMMIT was answered.
+        var committedAt: [Int: [Int64: (start: UInt64, acked: UInt64)]] = [:]
+        /// Per board: when an idle listener of the board's channel (the probe) had each version's notification.
+        var heardAt: [Int: [Int64: UInt64]] = [:]
+        /// Failover: per client, seconds from the promotion to back (the board read again, its kept change saved).
+        var back: [Double] = []
     }
     let data = Mutex(Data())
+}
+
+/// An idle listener of one board's channel (its own libpq connection): when each notification
+/// arrives, with no screen's work in the way. The n-th notification after LISTEN is version
+/// `from + n` (a board's commits are one at a time, one notification each); it ends with `stop`
+/// or when its connection does (a failover).
+func probeBoard(
+    conninfo: String, board: String, index: Int, figures: TeamFigures, stop: borrowing Atomic<Bool>,
+    ready: borrowing Atomic<Int>
+) {
+    guard let c = PQconnectdb(conninfo), PQstatus(c) == CONNECTION_OK else {
+        figures.data.withLock { $0.errors.append("probe of board \(index): cannot connect") }
+        ready.add(1, ordering: .relaxed)
+        return
+    }
+    defer { PQfinish(c) }
+    func one(_ sql: String) -> String? {
+        guard let r = PQexec(c, sql) else { return nil }
+        defer { PQclear(r) }
+        guard PQresultStatus(r) == PGRES_TUPLES_OK || PQresultStatus(r) == PGRES_COMMAND_OK, PQntuples(r) > 0 else {
+            return nil
+        }
+        return String(cString: PQgetvalue(r, 0, 0))
+    }
+    let quoted = "'" + board.replacingOccurrences(of: "'", with: "''") + "'"
+    guard
+        let channel = one(
+            "SELECT n.channel FROM lanes.board_names n JOIN lanes.boards b ON b.id = n.board_id WHERE b.name = \(quoted)"
+        )
+    else {
+        figures.data.withLock { $0.errors.append("probe of board \(index): no channel") }
+        ready.add(1, ordering: .relaxed)
+        return
+    }
+    PQclear(PQexec(c, "LISTEN \"" + channel.replacingOccurrences(of: "\"", with: "\"\"") + "\""))
+    var version = Int64(one("SELECT version FROM lanes.boards WHERE name = \(quoted)") ?? "0") ?? 0
+    ready.add(1, ordering: .relaxed)
+    var heard: [Int64: UInt64] = [:]
+    while !stop.load(ordering: .relaxed) {
+        var p = pollfd(fd: PQsocket(c), events: Int16(POLLIN), revents: 0)
+        guard poll(&p, 1, 200) >= 0 else { continue }
+        let at = nanos()
+        guard PQconsumeInput(c) == 1, PQstatus(c) == CONNECTION_OK else { break }
+        while let n = PQnotifies(c) {
+            version += 1
+            heard[version] = at
+            PQfreemem(n)
+        }
+    }
+    figures.data.withLock { $0.heardAt[index, default: [:]].merge(heard) { a, _ in a } }
 }
 
 /// CPU seconds (user + system) of `pids`, from /proc/PID/stat.
@@ -81,8 +149,23 @@ func runTeamLoad() {
     }
     let clients = opts.teamClients, boards = max(1, opts.teamBoards), seconds = opts.teamSeconds
     let think = opts.teamThink, cardCount = opts.teamCards, pooler = opts.teamPooler
+    // Failover: the standby's port and the two commands the team's tooling would run.
+    let failoverAt = opts.teamFailover
+    let standbyPort = env["LANES_PG_STANDBY_PORT"]
+    let stopPrimary = env["LANES_TEAM_STOP_PRIMARY"], promote = env["LANES_TEAM_PROMOTE"]
+    if failoverAt != nil && (standbyPort == nil || stopPrimary == nil || promote == nil) {
+        FileHandle.standardError.write(
+            Data(
+                "lanes-bench --team-failover: needs LANES_PG_STANDBY_PORT, LANES_TEAM_STOP_PRIMARY and LANES_TEAM_PROMOTE (scripts/bench-team --failover sets them)\n"
+                    .utf8))
+        exit(2)
+    }
     let tag = "team-\(getpid())"
     @Sendable func url(_ role: String, _ board: Int, direct: Bool = false) -> String {
+        if let standbyPort {
+            return
+                "postgresql://\(role)@127.0.0.1:\(port),127.0.0.1:\(standbyPort)/lanes?target_session_attrs=read-write&connect_timeout=3&board=\(tag)-\(board)"
+        }
         if let p = pooler, !direct {
             return "postgresql://\(role)@127.0.0.1:\(p)/lanes?listen=\(port)&board=\(tag)-\(board)"
         }
@@ -96,8 +179,13 @@ func runTeamLoad() {
                 url: url("alice", b, direct: true), board: board, info: BoardFileInfo(dialect: .taskell))
             try owner.grant(role: "bob")
         }
+        let how =
+            failoverAt.map {
+                "directly to a primary and its synchronous standby (multi-host URL), the primary stopped -m immediate after \(fmt($0)) s and the standby promoted"
+            }
+            ?? pooler.map { "through PgBouncer :\($0) (transaction pooling, listen=\(port))" } ?? "directly"
         say(
-            "PostgreSQL team load: \(clients) clients on \(boards) board(s) of \(cardCount) cards, a change every \(fmt(think)) s each on average, \(Int(seconds)) s, \(pooler.map { "through PgBouncer :\($0) (transaction pooling, listen=\(port))" } ?? "directly")"
+            "PostgreSQL team load: \(clients) clients on \(boards) board(s) of \(cardCount) cards, a change every \(fmt(think)) s each on average, \(Int(seconds)) s, \(how)"
         )
         let figures = TeamFigures()
         let stop = Atomic<Bool>(false)
@@ -106,6 +194,24 @@ func runTeamLoad() {
         final class Views: Sendable { let boards = Mutex<[Int: Board]>([:]) }
         let views = Views(), truths = Views()
         let doneWriting = Atomic<Int>(0)
+        // Failover: when the promotion was asked for (ns; 0 before).
+        let promotedAt = Atomic<UInt64>(0)
+
+        // One idle listener per board, before any client writes.
+        let probesReady = Atomic<Int>(0)
+        for b in 0..<boards {
+            group.enter()
+            let t = Thread {
+                defer { group.leave() }
+                probeBoard(
+                    conninfo: "postgresql://alice@127.0.0.1:\(port)/lanes", board: "\(tag)-\(b)", index: b,
+                    figures: figures, stop: stop, ready: probesReady)
+            }
+            t.stackSize = 1 << 20
+            t.start()
+        }
+        while probesReady.load(ordering: .relaxed) < boards { usleep(10_000) }
+
         for c in 0..<clients {
             group.enter()
             let thread = Thread {
@@ -122,12 +228,61 @@ func runTeamLoad() {
                         return -log(u) * think
                     }
                     var nextChange = monotonicNow() + nextGap()
-                    var mine: [(board: Int, version: Int64, at: UInt64)] = []
-                    func took(_ board: Board, before: Int64) {
+                    var mine: [(board: Int, version: Int64, wake: UInt64, at: UInt64)] = []
+                    func took(before: Int64, wake: UInt64) {
                         let arrived = nanos()
                         let now = store.version
                         guard now > before, before > 0 else { return }
-                        for v in (before + 1)...now { mine.append((b, v, arrived)) }
+                        for v in (before + 1)...now { mine.append((b, v, wake, arrived)) }
+                    }
+                    /// A change made while no server took it: kept, and committed again (same base and ours) later.
+                    var kept: (base: Board, ours: Board)?
+                    /// Offline, a screen looks once a second (StorageWorker's poll interval).
+                    var nextOfflineLook = 0.0
+                    /// Failover: the connection was lost; a look succeeded after the promotion (after a
+                    /// reconnect a look reads the whole board as the new primary has it).
+                    var lost = false, lookedAfter = false, isBack = false
+                    func checkBack() {
+                        guard !isBack, lost, lookedAfter, kept == nil else { return }
+                        let p = promotedAt.load(ordering: .relaxed)
+                        isBack = true
+                        let s = Double(nanos() - p) / 1e9
+                        figures.data.withLock { $0.back.append(s) }
+                    }
+                    func commitOne(_ base: Board, _ ours: Board) throws -> Board? {
+                        let start = store.version
+                        let t0 = nanos()
+                        let out: CommitOutcome
+                        do {
+                            out = try store.commit(base: base, ours: ours)
+                        } catch let e as PostgresError where e.sqlState == "57014" || e.sqlState == "55P03" {
+                            // Refused in words (the board busy past the row wait): a screen keeps its
+                            // change and tries again; this one makes its next change instead.
+                            figures.data.withLock { $0.refused += 1 }
+                            return nil
+                        } catch is StorageUnavailable {
+                            figures.data.withLock { $0.offline += 1 }
+                            lost = true
+                            kept = (base, ours)
+                            nextOfflineLook = monotonicNow() + 1
+                            return nil
+                        }
+                        kept = nil
+                        let t1 = nanos()
+                        let v = store.version
+                        let clock = store.lastCommitClock
+                        figures.data.withLock { d in
+                            d.commitMs.append(ms(t1 - t0))
+                            if clock.locked >= t0, clock.committed >= clock.locked {
+                                d.rowWaitMs.append(ms(clock.locked - t0))
+                                d.lockedMs.append(ms(clock.committed - clock.locked))
+                            }
+                            d.conflicts += out.conflicts.count
+                            if v > start, d.committedAt[b]?[v] == nil, clock.committed >= t0 {
+                                d.committedAt[b, default: [:]][v] = (t0, clock.committed)
+                            }
+                        }
+                        return out.board
                     }
                     while !stop.load(ordering: .relaxed) {
                         let wait = max(0, min(nextChange - monotonicNow(), 0.2))
@@ -136,12 +291,27 @@ func runTeamLoad() {
                             _ = poll(&p, 1, Int32(wait * 1000))
                         } else {
                             usleep(UInt32(wait * 1_000_000))
+                            if monotonicNow() < nextOfflineLook { continue }
                         }
+                        let woke = nanos()
                         let before = store.version
-                        if let fresh = try store.refresh() {
-                            took(fresh, before: before)
-                            base = fresh
+                        do {
+                            if let fresh = try store.refresh() {
+                                took(before: before, wake: woke)
+                                base = fresh
+                            }
+                        } catch is StorageUnavailable {
+                            figures.data.withLock { $0.offline += 1 }
+                            lost = true
+                            nextOfflineLook = monotonicNow() + 1
+                            continue
                         }
+                        if lost, promotedAt.load(ordering: .relaxed) > 0 { lookedAfter = true }
+                        if let k = kept {
+                            if let saved = try commitOne(k.base, k.ours) { base = saved }
+                            if kept != nil { continue }
+                        }
+                        checkBack()
                         guard monotonicNow() >= nextChange, !stop.load(ordering: .relaxed) else { continue }
                         nextChange = monotonicNow() + nextGap()
                         let from = Int(rng.next() % UInt64(base.columns.count))
@@ -155,40 +325,37 @@ func runTeamLoad() {
                             let at = Int(rng.next() % UInt64(base.columns[to].cards.count + 1))
                             ours = base.with(.moveCards([card.id], to: base.columns[to].id, at: .index(at)))
                         }
-                        let start = store.version
-                        let t0 = nanos()
-                        let out: CommitOutcome
-                        do {
-                            out = try store.commit(base: base, ours: ours)
-                        } catch let e as PostgresError where e.sqlState == "57014" || e.sqlState == "55P03" {
-                            // Refused in words (the board busy past the row wait): a screen keeps its
-                            // change and tries again; this one makes its next change instead.
-                            figures.data.withLock { $0.refused += 1 }
-                            continue
-                        }
-                        let t1 = nanos()
-                        let v = store.version
-                        figures.data.withLock { d in
-                            d.commitMs.append(ms(t1 - t0))
-                            d.conflicts += out.conflicts.count
-                            if v > start, d.committedAt[b]?[v] == nil { d.committedAt[b, default: [:]][v] = t0 }
-                        }
-                        base = out.board
+                        if let saved = try commitOne(base, ours) { base = saved }
+                        checkBack()
                     }
                     figures.data.withLock { $0.seen += mine }
+                    // A change kept while offline is saved before this client stops (a screen keeps trying).
+                    let keptDeadline = monotonicNow() + 60
+                    while kept != nil && monotonicNow() < keptDeadline {
+                        usleep(200_000)
+                        if let k = kept, let saved = try? commitOne(k.base, k.ours) { base = saved }
+                    }
                     doneWriting.add(1, ordering: .relaxed)
-                    // Stopped: read until this client holds what the board holds (30 s at most).
+                    // Stopped: read until this client holds what the board holds (60 s at most), its kept change saved.
                     while truths.boards.withLock({ $0[b] }) == nil { usleep(20_000) }
                     let truth = truths.boards.withLock { $0[b] }!
-                    let deadline = monotonicNow() + 30
+                    let deadline = monotonicNow() + 60
                     while base != truth && monotonicNow() < deadline {
                         if let fd = store.changeDescriptor {
                             var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
                             _ = poll(&p, 1, 100)
+                        } else {
+                            usleep(200_000)
                         }
-                        if let fresh = try store.refresh() { base = fresh }
+                        if let fresh = try? store.refresh() { base = fresh }
                     }
                     views.boards.withLock { $0[c] = base }
+                    if let k = kept {
+                        figures.data.withLock {
+                            $0.errors.append(
+                                "client \(c): a change kept offline was never saved (\(k.ours.allIDs.count) cards)")
+                        }
+                    }
                 } catch {
                     figures.data.withLock { $0.errors.append("client \(c): \(error)") }
                 }
@@ -206,9 +373,28 @@ func runTeamLoad() {
             env["LANES_PGBOUNCER_PID"].flatMap { Int32($0) }.map { [$0] } ?? []
         let cpu0 = cpuSeconds(server), pcpu0 = cpuSeconds(poolerPIDs)
         // The figures count from here: every client connected.
-        figures.data.withLock { d in d.commitMs.removeAll() }
+        figures.data.withLock { d in
+            d.commitMs.removeAll()
+            d.rowWaitMs.removeAll()
+            d.lockedMs.removeAll()
+        }
         let start = nanos()
-        usleep(UInt32(seconds * 1_000_000))
+        var failover: (stopped: UInt64, promoted: UInt64, promotedDone: UInt64)?
+        if let at = failoverAt, let stopPrimary, let promote {
+            usleep(UInt32(max(0, at) * 1_000_000))
+            let stopped = nanos()
+            _ = shell(stopPrimary)
+            usleep(UInt32(opts.teamFailoverGap * 1_000_000))
+            let asked = nanos()
+            promotedAt.store(asked, ordering: .relaxed)
+            if shell(promote) != 0 { figures.data.withLock { $0.errors.append("the promotion failed") } }
+            let done = nanos()
+            failover = (stopped, asked, done)
+            let left = seconds - Double(nanos() - start) / 1e9
+            if left > 0 { usleep(UInt32(left * 1_000_000)) }
+        } else {
+            usleep(UInt32(seconds * 1_000_000))
+        }
         let serverNow = clusterPIDs(dataDir: dir + "/data")
         let cpu1 = cpuSeconds(serverNow), pcpu1 = cpuSeconds(poolerPIDs)
         let elapsed = Double(nanos() - start) / 1e9
@@ -223,11 +409,29 @@ func runTeamLoad() {
         }
         group.wait()
         let d = figures.data.withLock { $0 }
-        // Change to screen: each version a screen read, from the start of the commit that made it.
-        var seenMs: [Double] = []
+        // A change's way to each other screen of its board, in stages: from the commit's start to its
+        // COMMIT answered; from then to the screen's wake (0 when it was awake already); from the wake
+        // to the board read. The failover's minutes are left out (said apart).
+        let quiet: (UInt64) -> Bool = { t in
+            guard let f = failover else { return true }
+            let lastBack = f.promoted + UInt64((d.back.max() ?? 60) * 1e9)
+            return t < f.stopped || t > lastBack
+        }
+        var seenMs: [Double] = [], wakeMs: [Double] = [], readMs: [Double] = [], heardMs: [Double] = []
         seenMs.reserveCapacity(d.seen.count)
         for s in d.seen {
-            if let t = d.committedAt[s.board]?[s.version], s.at > t, t >= start { seenMs.append(ms(s.at - t)) }
+            guard let t = d.committedAt[s.board]?[s.version], s.at > t.start, t.start >= start, quiet(t.start) else {
+                continue
+            }
+            seenMs.append(ms(s.at - t.start))
+            wakeMs.append(s.wake > t.acked ? ms(s.wake - t.acked) : 0)
+            let from = max(s.wake, t.acked)
+            readMs.append(s.at > from ? ms(s.at - from) : 0)
+        }
+        for (b, versions) in d.committedAt {
+            for (v, t) in versions where t.start >= start && quiet(t.start) {
+                if let h = d.heardAt[b]?[v], h >= t.acked { heardMs.append(ms(h - t.acked)) }
+            }
         }
 
         var once = true, converged = true
@@ -239,25 +443,59 @@ func runTeamLoad() {
             for (c, view) in seen where c % boards == b { converged = converged && view == truth }
         }
         converged = converged && seen.count == clients
+        func p(_ xs: [Double]) -> String { "p50 \(fmt(xs.percentile(50))) ms, p99 \(fmt(xs.percentile(99))) ms" }
         say(
-            "  \(commits) commits in \(fmt(elapsed)) s = \(fmt(Double(commits) / elapsed)) commits/s (\(d.conflicts) conflicts said in words); \(d.refused) commits refused as the board stayed busy past the row wait (tried again); \(d.errors.count) clients failed"
+            "  \(commits) commits in \(fmt(elapsed)) s = \(fmt(Double(commits) / elapsed)) commits/s (\(d.conflicts) conflicts said in words); \(d.refused) commits refused as the board stayed busy past the row wait (tried again); \(d.offline) commits or looks with no server (kept, tried again); \(d.errors.count) clients failed"
         )
+        say("  commit latency \(p(d.commitMs)), max \(fmt(d.commitMs.max()))")
         say(
-            "  commit latency p50 \(fmt(d.commitMs.percentile(50))) ms, p99 \(fmt(d.commitMs.percentile(99))) ms, max \(fmt(d.commitMs.max()))"
+            "  change to every other screen of its board (from the commit's start): \(p(seenMs)), max \(fmt(seenMs.max())) (\(seenMs.count) screen × change pairs): \(seenMs.percentile(99) <= 1000 ? "MET" : "MISSED") (≤1 s at p99)"
         )
+        say("    its stages: 1. the commit waits for the board row: \(p(d.rowWaitMs))")
+        say("                2. the row locked to COMMIT answered: \(p(d.lockedMs))")
         say(
-            "  change to every other screen of its board (from the commit's start): p50 \(fmt(seenMs.percentile(50))) ms, p99 \(fmt(seenMs.percentile(99))) ms, max \(fmt(seenMs.max())) (\(seenMs.count) screen × change pairs): \(seenMs.percentile(99) <= 1000 ? "MET" : "MISSED") (≤1 s at p99)"
+            "                3. COMMIT answered to an idle listener's notification: \(p(heardMs)) (\(heardMs.count) changes)"
         )
-        say(
-            "  server CPU \(fmt((cpu1 - cpu0) / elapsed)) cores (of \(ProcessInfo.processInfo.activeProcessorCount); \(serverNow.count) processes)\(poolerPIDs.isEmpty ? "" : "; PgBouncer \(fmt((pcpu1 - pcpu0) / elapsed)) cores"); load average \(loadAverage())"
-        )
+        say("                4. COMMIT answered to the screen's wake (0 if awake): \(p(wakeMs))")
+        say("                5. the wake to the board read (look, at most one per 50 ms, and the rows): \(p(readMs))")
+        if let f = failover {
+            let back = d.back
+            let all = back.count == clients
+            say(
+                "  failover: primary stopped, promotion asked \(fmt(Double(f.promoted - f.stopped) / 1e9)) s later, done in \(fmt(Double(f.promotedDone - f.promoted) / 1e9)) s"
+            )
+            say(
+                "  every client back (reconnected, the board read whole from the new primary, its kept change saved), from the promotion: \(back.count) of \(clients) clients, p50 \(fmt(back.percentile(50))) s, p99 \(fmt(back.percentile(99))) s, max \(fmt(back.max())) s: \(all && (back.max() ?? 99) <= 10 ? "MET" : "MISSED") (≤10 s)"
+            )
+            converged = converged && all
+        } else {
+            say(
+                "  server CPU \(fmt((cpu1 - cpu0) / elapsed)) cores (of \(ProcessInfo.processInfo.activeProcessorCount); \(serverNow.count) processes)\(poolerPIDs.isEmpty ? "" : "; PgBouncer \(fmt((pcpu1 - pcpu0) / elapsed)) cores")"
+            )
+        }
+        say("  load average \(loadAverage()) (1 min, at the end)")
         say("  every card exactly once: \(once ? "yes" : "NO"); every client converged: \(converged ? "yes" : "NO")")
-        if !d.errors.isEmpty { say("  errors: " + d.errors.prefix(5).joined(separator: "; ")) }
+        if !d.errors.isEmpty {
+            // Each kind once (the client's number taken out), with how many clients said it.
+            var kinds: [String: Int] = [:]
+            for e in d.errors { kinds[String(e.drop { $0 != ":" }.dropFirst(2)), default: 0] += 1 }
+            for (kind, n) in kinds.sorted(by: { $0.value > $1.value }).prefix(8) { say("  errors (\(n)): \(kind)") }
+        }
         if !once || !converged || !d.errors.isEmpty { exit(1) }
     } catch {
         FileHandle.standardError.write(Data("lanes-bench --pg-team: \(error)\n".utf8))
         exit(1)
     }
+}
+
+/// Runs `command` with /bin/sh; its exit status.
+func shell(_ command: String) -> Int32 {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: "/bin/sh")
+    p.arguments = ["-c", command]
+    do { try p.run() } catch { return 127 }
+    p.waitUntilExit()
+    return p.terminationStatus
 }
 
 func monotonicNow() -> Double {

@@ -176,6 +176,23 @@ struct HelpTopic {
             .text(
                 "Every open screen shows every change within a fraction of a second. Every change is one transaction checked against the versions its writer saw: when two people move one card at once, one wins and the other's screen says where it went. When the server restarts or the network drops, the status says \"Offline, reconnecting…\", and what was done meanwhile is saved once it is back."
             ),
+            .text(
+                "Behind PgBouncer: point the URL at the pooler. Lanes keeps nothing in a server session (unnamed statements, SET LOCAL), so session and transaction pooling both work. In transaction pooling add listen=PORT (or listen=HOST:PORT, HOST a name or a socket folder) naming the PostgreSQL server itself: an open screen keeps one connection there for LISTEN only, with the URL's role, database and settings, and sends every query through the pool. A command (add, move, show…) never LISTENs. Without listen=, a screen behind transaction pooling does not hear others' changes."
+            ),
+            .example(
+                """
+                lanes "postgresql://bob@db.example:6432/lanes?listen=5432&board=team"
+                """),
+            .text(
+                "Across a failover: list every server, primary first, with target_session_attrs=read-write; when the primary dies a screen says \"Offline, reconnecting…\" and carries on with the promoted standby by itself. Only a synchronous standby (synchronous_standby_names) keeps every change Lanes reported saved."
+            ),
+            .example(
+                """
+                lanes "postgresql://bob@db1.example,db2.example/lanes?target_session_attrs=read-write&board=team"
+                """),
+            .text(
+                "Never a hang: a statement waits at most 10 s for a lock (a commit at most 12 s for its board behind other writers) and runs at most 120 s; a server or pooler that sends nothing for 15 s is given up. Each is said in words (exit status 1), and a screen keeps the change and saves it once the server answers."
+            ),
         ])
 
     static let environment = HelpTopic(

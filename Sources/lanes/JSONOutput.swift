@@ -339,6 +339,7 @@ enum JSONErrors {
         case let e as CommandError: return e.kind == .notFound ? .notFound : .badInput
         case StorageError.notFound: return .notFound
         case StorageError.readOnly: return .refused
+        case StorageError.exists: return .badInput
         case is StorageError: return .unreadable
         default:
             if let code = PostgresCLI.code(for: error) { return code }

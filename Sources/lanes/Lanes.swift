@@ -120,7 +120,7 @@ struct Lanes: ParsableCommand {
     }
 
     private static func fail(_ error: any Error) -> Never {
-        let (message, status) = CommandError.report((error as? CodedError)?.error ?? error)
+        let (message, status) = ErrorWords.report((error as? CodedError)?.error ?? error)
         fail(message: message, status: status, code: JSONErrors.code(error, status: status))
     }
 

@@ -60,13 +60,13 @@ struct MCPServe: ParsableCommand {
 
     /// The line `lanes` prints on stderr for an error that ends a command (`Lanes.fail`).
     static func words(_ error: any Error) -> String {
-        if let coded = error as? CodedError { return CommandError.report(coded.error).message }
-        if let mapped = PostgresCLI.commandError(for: error) { return CommandError.report(mapped).message }
+        if let coded = error as? CodedError { return ErrorWords.report(coded.error).message }
+        if let mapped = PostgresCLI.commandError(for: error) { return ErrorWords.report(mapped).message }
         if case StorageError.notFound(let path) = error, let e = error as? StorageError {
             return
                 "lanes: \(e.description.dropLast()); `lanes \(Lanes.shellWord(path))` creates it from the starter board"
         }
-        return CommandError.report(error).message
+        return ErrorWords.report(error).message
     }
 
     /// `lanes move BOARD CARD… --to-board OTHER --to COLUMN`, its line as the command prints it.

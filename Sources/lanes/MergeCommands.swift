@@ -61,7 +61,7 @@ struct Merge: ParsableCommand {
         let message =
             error is ParseError
             ? "\(error)"
-            : "lanes merge: \(CommandError.report(error).message.replacingOccurrences(of: "lanes: ", with: ""))"
+            : "lanes merge: \(ErrorWords.report(error).message.replacingOccurrences(of: "lanes: ", with: ""))"
         errorLine(message)
         Foundation.exit(2)
     }

@@ -269,10 +269,14 @@ struct Import: ParsableCommand {
         var force = false
 
         func run() throws {
-            let summary = try BoardCommands.importTrello(
-                from: export, to: output, dialect: dialect.value,
-                options: TrelloImport.Options(includeArchived: includeArchived), force: force)
-            say(summary + "\n")
+            do {
+                let summary = try BoardCommands.importTrello(
+                    from: export, to: output, dialect: dialect.value,
+                    options: TrelloImport.Options(includeArchived: includeArchived), force: force)
+                say(summary + "\n")
+            } catch StorageError.exists(let path) {
+                throw CommandError(.badInput, "\(path) already exists; --force replaces it")
+            }
         }
     }
 }

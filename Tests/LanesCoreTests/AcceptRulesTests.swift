@@ -137,6 +137,18 @@ struct AcceptRulesFormatTests {
     }
 }
 
+extension Board {
+    /// Whether the rules let a card from `source` into `target` (always inside one column).
+    fileprivate func rulesAllow(into target: Int, from source: Int) -> Bool {
+        target == source || allowedSources(of: target).map { $0.contains(source) } ?? true
+    }
+
+    /// Whether the door lets a card from `source` into `target`: WIP limit and accept rule both.
+    fileprivate func canMove(into target: Int, from source: Int) -> Bool {
+        moveRefusal(into: target, from: [source]) == nil
+    }
+}
+
 @Suite("Accept rules: the board under its rules")
 struct AcceptRulesBoardTests {
     @Test func onlyListedSourcesAreAllowedAndInsideAColumnAlways() throws {
@@ -147,8 +159,10 @@ struct AcceptRulesBoardTests {
         #expect(b.rulesAllow(into: 3, from: 1))
         #expect(b.rulesAllow(into: 3, from: 3))
         #expect(b.rulesAllow(into: 0, from: 3))
-        #expect(b.ruleRefusal(into: 3, from: 0) == "Done accepts only from Review or Doing")
-        #expect(b.ruleRefusal(into: 3, from: 2) == nil)
+        #expect(
+            b.moveRefusal(into: 3, from: [0])?.words
+                == "column \"Done\" accepts cards only from \"Review\" or \"Doing\", not from \"To do\"")
+        #expect(b.moveRefusal(into: 3, from: [2]) == nil)
     }
 
     @Test func rulesAndWIPLimitsMustBothAllow() throws {
@@ -167,7 +181,9 @@ struct AcceptRulesBoardTests {
     @Test func namesOfNoColumnMatchNothingAndAreReported() throws {
         let b = try board("accept Done from Reviw\naccept Archive from Done\n")
         #expect(b.allowedSources(of: 3) == [])
-        #expect(b.ruleRefusal(into: 3, from: 1) == "Done accepts only from Reviw (no such column)")
+        #expect(
+            b.moveRefusal(into: 3, from: [1])?.words
+                == "column \"Done\" accepts cards only from \"Reviw\" (no such column), not from \"Review\"")
         #expect(b.unknownRuleColumns == ["Reviw", "Archive"])
         // A rule for a column that does not exist changes nothing.
         #expect(b.allowedSources(of: 0) == nil)
@@ -297,7 +313,7 @@ struct AcceptRulesStorageTests {
         writeBehindTheBack(Array(boardText.utf8), to: dir.file("real/b.md"))
         writeBehindTheBack(Array("accept Done from Review\n".utf8), to: dir.file("real/.b.md.lanes"))
         symlink("real/b.md", dir.file("link.md"))
-        #expect(AcceptRules.sidecarPath(forBoard: dir.file("link.md")) == dir.file("real/.b.md.lanes"))
+        #expect(SettingsSidecar.path(forBoard: dir.file("link.md")) == dir.file("real/.b.md.lanes"))
         #expect(try FileBoardStore.load(dir.file("link.md")).board.acceptRules.sources(for: "Done") == ["Review"])
     }
 
@@ -321,13 +337,10 @@ struct AcceptRulesStorageTests {
 struct AcceptRulesCommandTests {
     @Test func moveRefusesWhatTheRulesForbidUnlessForced() throws {
         var b = try board("accept Done from Review\n")
-        #expect(
-            throws: CommandError(
-                .badInput,
-                "column \"Done\" accepts cards only from \"Review\", not from \"To do\"; --force moves anyway")
-        ) {
-            _ = try BoardCommands.move(&b, card: "t", to: "Done")
-        }
+        let refused = try #require(
+            #expect(throws: CommandError.self) { _ = try BoardCommands.move(&b, card: "t", to: "Done") })
+        #expect(refused.message == "column \"Done\" accepts cards only from \"Review\", not from \"To do\"")
+        #expect(refused.refused?.asked == .move && refused.refused?.refusal.reason == .acceptRule)
         #expect(b.columns[3].cards.map(\.title) == ["x"])
         #expect(try BoardCommands.move(&b, card: "r", to: "Done").changed)
         #expect(try BoardCommands.move(&b, card: "t", to: "Done", force: true).changed)
@@ -354,11 +367,9 @@ struct AcceptRulesCommandTests {
         #expect(try BoardCommands.setRule(&b, column: "4", from: []) == "\"Done\" accepts cards from every column.")
         #expect(b.acceptRules.sources(for: "Done") == nil)
         #expect(throws: CommandError.self) { try BoardCommands.setRule(&b, column: "Done", from: ["Nope"]) }
-        #expect(
-            throws: CommandError(
-                .badInput, "a column always takes its own cards; name another column to accept from, or use --any")
-        ) {
-            try BoardCommands.setRule(&b, column: "Done", from: ["Done"])
-        }
+        let own = try #require(
+            #expect(throws: CommandError.self) { try BoardCommands.setRule(&b, column: "Done", from: ["Done"]) })
+        #expect(own.message == "a column always takes its own cards; name another column to accept from")
+        #expect(own.refused?.asked == .acceptRule && own.refused?.refusal.reason == .name)
     }
 }

@@ -202,7 +202,7 @@ struct BoardPreviewTests {
         let path = dir.appendingPathComponent("board.md").path
         try Data(try Fixtures.bytes("taskell-release-plan.md")).write(to: URL(fileURLWithPath: path))
         try Data("accept Done from Review\n".utf8).write(
-            to: URL(fileURLWithPath: AcceptRules.sidecarPath(forBoard: path)))
+            to: URL(fileURLWithPath: SettingsSidecar.path(forBoard: path)))
         let reading = try #require(try FileBoardStore.Reading.start(path))
         let preview = try #require(reading.preview(firstCards: 1))
         let (store, board) = try reading.finish()

@@ -35,19 +35,19 @@ import Testing
     /// However a card was built, equal fields make equal cards with equal hashes.
     @Test func equalityFollowsTheFieldsNotTheHistory() {
         var a = Card(id: ItemID(2), title: "t")
-        a.appendDescriptionLine("x")
-        a.appendDescriptionLine("y")
-        a.appendDescriptionLine("z")
+        a.descriptionLines.append("x")
+        a.descriptionLines.append("y")
+        a.descriptionLines.append("z")
         var b = Card(id: ItemID(2), title: "t", due: "d", descriptionLines: ["x"])
         b.descriptionLines = ["x", "y", "z"]
         b.due = nil
         #expect(a == b)
         #expect(a.hashValue == b.hashValue)
         var c = Card(id: ItemID(2), title: "t", descriptionLines: ["x", "y"])
-        c.appendDescriptionLine("z")
+        c.descriptionLines.append("z")
         #expect(c == a)
         var d = Card(id: ItemID(2), title: "t", done: true)
-        d.appendDescriptionLine("only")
+        d.descriptionLines.append("only")
         #expect(d == Card(id: ItemID(2), title: "t", descriptionLines: ["only"], done: true))
         #expect(d != Card(id: ItemID(2), title: "t", descriptionLines: ["only"]))
         #expect(Card(id: ItemID(2), title: "t", descriptionLines: [""]) != Card(id: ItemID(2), title: "t"))

@@ -50,10 +50,10 @@ struct FormatsTaskellTests {
         board.columns = [Column(title: "Backlog (old)"), Column(title: "Doing", wipLimit: 2), Column(title: "Empty")]
         board.columns[0].cards = [
             Card(
-                id: board.makeID(), title: "One", due: "2025-02-03",
+                id: ItemID.fresh(), title: "One", due: "2025-02-03",
                 descriptionLines: ["why"], subtasks: [Subtask("step", done: true)])
         ]
-        board.columns[1].cards = [Card(id: board.makeID(), title: "Two"), Card(id: board.makeID(), title: "Three")]
+        board.columns[1].cards = [Card(id: ItemID.fresh(), title: "Two"), Card(id: ItemID.fresh(), title: "Three")]
         #expect(
             BoardFormat.serialize(board, as: .taskell) == """
                 ## Backlog (old)
@@ -165,7 +165,7 @@ struct FormatsTaskellTests {
         let text = try Fixtures.text("taskell-release-plan.md")
         let (parsed, info) = try BoardFormat.parse(text, file: "roadmap.md")
         var board = parsed
-        board.columns.append(Column(title: "Later", cards: [Card(id: board.makeID(), title: "New card")]))
+        board.columns.append(Column(title: "Later", cards: [Card(id: ItemID.fresh(), title: "New card")]))
         let output = BoardFormat.serialize(board, info: info)
         #expect(output == text + "\n## Later\n\n- New card\n")
     }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 import DragKit
 @testable import LanesCore
@@ -299,7 +300,7 @@ struct FormatsWildTests {
         func parseTime(_ lines: Int) throws -> Double {
             var text = Self.head + "## A\n\n- [ ] big\n"
             for k in 0..<lines { text += "\t- [ ] step \(k)\n" }
-            return try (0..<3).map { _ in try threadCPUSeconds { _ = try parseOK(text) } }.min()!
+            return try (0..<3).map { _ in try ThreadCPU.seconds { _ = try parseOK(text) } }.min()!
         }
         let small = try parseTime(10_000)
         let large = try parseTime(100_000)
@@ -373,16 +374,4 @@ struct FormatsEveryFixtureTests {
         #expect(dInfo.lineEnding == .crlf)
         #expect(dInfo.readingNotes.first?.hasPrefix("d.md:") == true)
     }
-}
-
-/// The CPU time this thread spends in `body`, in seconds: what other processes do does not count.
-func threadCPUSeconds(_ body: () throws -> Void) rethrows -> Double {
-    func now() -> Double {
-        var t = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
-        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
-    }
-    let start = now()
-    try body()
-    return now() - start
 }

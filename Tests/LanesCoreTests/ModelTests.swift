@@ -18,7 +18,7 @@ private struct Boom: Error {}
 struct ModelTests {
     @Test func freshIdentitiesNeverMeetParsedOnesNorRepeat() {
         var b = board([[3, 9], [], [4]])
-        let made = (0..<1000).map { _ in b.makeID() }
+        let made = (0..<1000).map { _ in ItemID.fresh() }
         #expect(Set(made).count == 1000)
         #expect(made.allSatisfy { $0.rawValue >= 1 << 41 && $0.rawValue < 1 << 62 })
         // One process-wide counter (cards and columns share it, other tests draw from it at the

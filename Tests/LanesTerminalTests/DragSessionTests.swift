@@ -72,16 +72,16 @@ import Testing
             board: board, now: 0.05)
         // Another writer adds a card at the top of To do: a1 is still in hand, now at index 2.
         doc.board.columns[0].cards.insert(Card(id: ItemID(99), title: "new"), at: 0)
-        let kept = s.boardChanged(layout(doc.board).arena, dataSource: doc, board: doc.board, now: 0.1)
+        let kept = s.layoutChanged(layout(doc.board).arena, dataSource: doc, board: doc.board, now: 0.1)
         #expect(s.isDragging)
         #expect(s.coordinator.session?.current == ItemPath(section: 0, item: 2))
         #expect(!kept.events.contains { if case .cancelled = $0 { true } else { false } })
         // Then deletes a1: the drag ends, and says why.
         doc.board.columns[0].cards.remove(at: 2)
-        let gone = s.boardChanged(layout(doc.board).arena, dataSource: doc, board: doc.board, now: 0.2)
+        let gone = s.layoutChanged(layout(doc.board).arena, dataSource: doc, board: doc.board, now: 0.2)
         #expect(
             gone.events == [.cancelled(item: ItemID(2), source: ItemPath(section: 0, item: 2), reason: .itemVanished)])
-        #expect(gone.words == "Cancelled: the card was removed")
+        #expect(gone.words == "Cancelled: the card was deleted elsewhere")
         #expect(!s.isDragging && !s.renderer.isDragging)
     }
 }
@@ -176,7 +176,7 @@ import Testing
         gone.columns[0].cards.removeFirst()
         d.app.absorb(stored: gone, base: d.app.board)
         #expect(!d.app.coordinator.isDragging)
-        #expect(d.app.status == "Cancelled: the card was removed")
+        #expect(d.app.status == "Cancelled: the card was deleted elsewhere")
     }
 }
 

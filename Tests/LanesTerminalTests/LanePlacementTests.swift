@@ -124,7 +124,7 @@ struct LanePlacementTests {
         let grid = try #require(layout.lanes)
         // The reference: every cell of every lane measured to its end.
         let m = LayoutMetrics()
-        let heights = grid.lanes.map { lane -> LanesTerminal.LaneLayout.Lane in
+        let heights = grid.lanes.map { lane -> LaneBands.Lane in
             let tallest =
                 layout.columns.map { c in
                     ColumnMetrics(
@@ -132,9 +132,9 @@ struct LanePlacementTests {
                         width: c.frame.width, maxTitleLines: m.maxTitleLines
                     ).contentHeight
                 }.max() ?? 0
-            return LanesTerminal.LaneLayout.Lane(contentHeight: tallest, collapsed: lane == 2)
+            return LaneBands.Lane(contentHeight: tallest, collapsed: lane == 2)
         }
-        let exact = LanesTerminal.LaneLayout(area: grid.layout.area, lanes: heights, scroll: scroll, minimumBody: 3)
+        let exact = LaneBands(area: grid.layout.area, lanes: heights, scroll: scroll, minimumBody: 3)
         #expect(grid.layout.scroll == exact.scroll)
         // What the screen shows is the reference's, row for row (a band running on below the
         // screen and the reach has only a lower bound for its height).

@@ -2,6 +2,7 @@ import DragKit
 import Foundation
 @testable import LanesCore
 import SeededRandom
+import TestSupport
 import Testing
 @testable import LanesTerminal
 
@@ -58,7 +59,7 @@ struct LineEditorLimitTests {
         func editTime(_ repeats: Int) -> Double {
             (0..<3).map { _ in
                 var e = LineEditor(String(repeating: "long title ", count: repeats))
-                return threadCPUSeconds {
+                return ThreadCPU.seconds {
                     for _ in 0..<50 {
                         _ = e.handle(.char("x"), [])
                         _ = e.visible(width: 100)
@@ -94,16 +95,4 @@ struct LineEditorLimitTests {
         #expect(d.app.board.columns[0].cards[0].descriptionLines == ["a", "b"])
         #expect(d.app.status.contains("2 line breaks became spaces"))
     }
-}
-
-/// The CPU time this thread spends in `body`, in seconds: what other processes do does not count.
-private func threadCPUSeconds(_ body: () -> Void) -> Double {
-    func now() -> Double {
-        var t = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
-        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
-    }
-    let start = now()
-    body()
-    return now() - start
 }

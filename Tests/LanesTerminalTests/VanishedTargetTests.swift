@@ -128,9 +128,9 @@ struct VanishedTargetTests {
     @Test func scrollPositionsFollowTheirColumns() {
         var d = AppDriver(board: sampleBoard(), width: 100)
         let doing = d.app.board.columns[1].id
-        d.app.scrollOffsets[doing] = 1
+        d.app.viewport.offsets[doing] = 1
         Self.elsewhere(&d) { $0.columns.insert(Column(title: "Inbox"), at: 0) }
-        #expect(d.app.scrollOffsets[doing] != nil)
+        #expect(d.app.viewport.offsets[doing] != nil)
         #expect(d.app.scroll.count == 4 && d.app.scroll[0] == 0)
     }
 

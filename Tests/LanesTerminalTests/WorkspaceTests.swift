@@ -330,10 +330,14 @@ private func firstCardPoint(_ ws: Workspace, column k: Int, card i: Int) -> (Int
         var d = WorkspaceDriver()
         d.key(.char("m")); d.type("B.md:Doing")
         let m = try #require(WorkspaceDriver.moves(d.key(.enter)).first)
+        let full = EditRefusal(.full, "column \"Doing\" of B.md is full (WIP limit 2)")
         d.ws.moveFinished(
             m,
             result: .failure(
-                CommandError(.badInput, "column \"Doing\" of B.md is full (WIP limit 2); --force moves anyway")))
+                CommandError(
+                    refused: full,
+                    of: .receiveCards(
+                        [], to: d.ws.boards[1].board.columns[0].id, position: nil, from: [], board: "B.md"))))
         #expect(d.ws.app.status == "Not moved: column \"Doing\" of B.md is full (WIP limit 2)")
     }
 }

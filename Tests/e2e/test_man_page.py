@@ -78,6 +78,21 @@ def test_every_command_and_option_is_in_the_page(lanes):
     assert "\\-\\-can\\-grant" in page and "GRANT CREATE ON DATABASE" in page
 
 
+def test_the_team_server_settings_of_the_readme_are_in_lanes_help_postgresql_and_the_page(lanes):
+    """What README's team-server section asks a team to put in a URL: listen= behind a pooler in
+    transaction pooling, the multi-host URL across a failover, and the bounds Lanes waits."""
+    text = " ".join(run(lanes, "help", "postgresql", env=dict(os.environ, COLUMNS="200")).stdout.split())
+    page = PAGE.read_text(encoding="utf-8")
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    for words in ["listen=PORT", "listen=HOST:PORT", "transaction pooling", "target_session_attrs=read-write",
+                  "synchronous_standby_names", "at most 10 s for a lock", "for 15 s"]:
+        assert words in text, (words, text)
+        assert words.replace("-", "\\-") in page, (words, REGENERATE)
+    for words in ["listen=PORT", "listen=HOST:PORT", "target_session_attrs=read-write", "synchronous_standby_names"]:
+        assert words in readme, words
+    assert 'lanes "postgresql://bob@db.example:6432/lanes?listen=5432&board=team"' in text
+
+
 def test_every_help_topic_is_a_section_of_the_page_and_lanes_help_answers(lanes):
     page = PAGE.read_text(encoding="utf-8")
     topics = json.loads(run(lanes, "help", "--topics-json").stdout)["topics"]

@@ -184,4 +184,8 @@ public struct EditRefusal: Error, Hashable, Sendable, CustomStringConvertible {
     }
 
     public var description: String { words }
+
+    /// Whether applying the edit forced (`Board.applying(_:force: true)`) would get past this
+    /// refusal: a WIP limit or an accept rule. Each asker words what forcing is for its user.
+    public var forceLifts: Bool { reason == .full || reason == .acceptRule }
 }

@@ -5,7 +5,7 @@ public enum FlowBoard {
         history: FlowHistory, setting: FlowColumns
     ) {
         let history = try GitHistory.read(board: path, useCache: useCache)
-        let setting = try AcceptRules.read(AcceptRules.sidecarPath(forBoard: path)).rules.flow
+        let setting = try SettingsSidecar.read(SettingsSidecar.path(forBoard: path)).rules.flow
         return (history, setting)
     }
 

@@ -95,7 +95,7 @@ public enum BoardCommands {
         let card = Card(id: ItemID.fresh(), title: title)
         let outcome = try door(
             &board, .addCard(card, column: board.columns[s].id, at: top ? .top : .end, fallbackColumn: s),
-            force: force, hint: "; --force adds anyway")
+            force: force)
         let path = board.indexPath(for: outcomeCard(outcome) ?? card.id)!
         return Placement(
             number: BoardQuery.number(of: path, in: board), title: board[path].title,
@@ -123,27 +123,26 @@ public enum BoardCommands {
         let slot: CardSlot =
             position.flatMap { p in p <= others.count ? .before(others[p - 1].id, orIndex: p - 1) : nil } ?? .end
         let outcome = try door(
-            &board, .moveCards([card.id], to: target.id, at: slot), force: force, hint: "; --force moves anyway")
+            &board, .moveCards([card.id], to: target.id, at: slot), force: force)
         let path = board.indexPath(for: card.id)!
         return Placement(
             number: BoardQuery.number(of: path, in: board), title: card.title, column: target.title,
             position: path.item + 1, changed: outcome.changed)
     }
 
-    /// Applies an edit through the door; a refusal becomes the command's error (with `hint` for
-    /// a refusal `--force` would lift).
+    /// Applies an edit through the door; a refusal becomes the command's error, which carries it
+    /// (`CommandError.refused`) for the asker's own hint.
     @discardableResult
-    public static func door(
-        _ board: inout Board, _ edit: BoardEdit, force: Bool = false, hint: String = ""
-    ) throws(CommandError) -> EditOutcome {
+    public static func door(_ board: inout Board, _ edit: BoardEdit, force: Bool = false) throws(CommandError)
+        -> EditOutcome
+    {
         do {
             let outcome = try board.applying(edit, force: force)
             board = outcome.board
             DoorRecording.current?.add(outcome)
             return outcome
         } catch {
-            let liftable = error.reason == .full || error.reason == .acceptRule
-            throw CommandError(.badInput, error.words + (liftable ? hint : ""))
+            throw CommandError(refused: error, of: edit)
         }
     }
 
@@ -217,11 +216,11 @@ public enum BoardCommands {
         let s = try BoardQuery.column(query, in: board)
         var sources: [ColumnID] = []
         for q in queries { sources.append(board.columns[try BoardQuery.column(q, in: board)].id) }
-        let id = board.columns[s].id
+        let edit = BoardEdit.setAcceptRule(board.columns[s].id, from: sources)
         do {
-            board = try board.applying(.setAcceptRule(id, from: sources)).board
+            board = try board.applying(edit).board
         } catch {
-            throw CommandError(.badInput, error.words + (error.reason == .name ? ", or use --any" : ""))
+            throw CommandError(refused: error, of: edit)
         }
         let title = board.columns[s].title
         let now = board.acceptRules.sources(for: title) ?? []
@@ -233,7 +232,7 @@ public enum BoardCommands {
 
     /// Imports a Trello JSON file into a new board file; returns a one-line summary.
     ///
-    /// An existing `output` is refused unless `force`; the write holds the output's
+    /// An existing `output` is refused (`StorageError.exists`) unless `force`; the write holds the output's
     /// write lock and is atomic.
     public static func importTrello(
         from input: String, to output: String, dialect: BoardDialect,
@@ -244,9 +243,7 @@ public enum BoardCommands {
         let text = BoardFormat.serialize(board, as: dialect)
         try WriteLock.holding((try? POSIX.resolveFinalLinks(output).get()) ?? output) {
             let existing = try SafeFile.fingerprint(output)
-            if existing != nil && !force {
-                throw CommandError(.badInput, "\(output) already exists; --force replaces it")
-            }
+            if existing != nil && !force { throw StorageError.exists(path: output) }
             try SafeFile.writeAtomically(Array(text.utf8), to: output, expecting: existing)
         }
         let lists = board.columns.count, cards = board.cardCount

@@ -38,7 +38,7 @@ public final class FileBoardStore: BoardStore, WriterNaming {
         rulesFingerprint: FileFingerprint?
     ) {
         self.path = path
-        rulesPath = AcceptRules.sidecarPath(forBoard: path)
+        rulesPath = SettingsSidecar.path(forBoard: path)
         self.info = info
         self.known = known
         self.fingerprint = fingerprint
@@ -51,7 +51,7 @@ public final class FileBoardStore: BoardStore, WriterNaming {
     public static func open(_ path: String, starter: String?) throws -> (
         store: FileBoardStore, board: Board, created: Bool
     ) {
-        let (rules, rulesFP) = try AcceptRules.read(AcceptRules.sidecarPath(forBoard: path))
+        let (rules, rulesFP) = try SettingsSidecar.read(SettingsSidecar.path(forBoard: path))
         try SafeFile.finishInterruptedSaveNoting(path)
         try settle(path)
         let loaded: (bytes: [UInt8], fingerprint: FileFingerprint)
@@ -106,7 +106,7 @@ public final class FileBoardStore: BoardStore, WriterNaming {
 
         /// Reads an existing board file and its rules; nil when the file is missing (then `open` creates it).
         public static func start(_ path: String) throws -> Reading? {
-            let (rules, rulesFP) = try AcceptRules.read(AcceptRules.sidecarPath(forBoard: path))
+            let (rules, rulesFP) = try SettingsSidecar.read(SettingsSidecar.path(forBoard: path))
             try SafeFile.finishInterruptedSaveNoting(path)
             try settle(path)
             do {
@@ -148,16 +148,17 @@ public final class FileBoardStore: BoardStore, WriterNaming {
     }
 
     /// Writes `board` as a new board file (and its rules beside it), atomically, under the write lock.
-    /// An existing file is refused unless `replace` (then it is replaced, as a copy or import does).
+    /// An existing file is refused (`StorageError.exists`) unless `replace` (then it is replaced, as a
+    /// copy or import does).
     public static func write(_ board: Board, info: BoardFileInfo, to path: String, replace: Bool) throws {
         try WriteLock.holding((try? POSIX.resolveFinalLinks(path).get()) ?? path) {
             let current = try SafeFile.fingerprint(path)
             if current != nil && !replace {
-                throw CommandError(.badInput, "\(path) exists; add --replace to overwrite it")
+                throw StorageError.exists(path: path)
             }
             try SafeFile.writeAtomically(
                 Array(BoardFormat.serialize(board, info: info).utf8), to: path, expecting: current)
-            let rulesPath = AcceptRules.sidecarPath(forBoard: path)
+            let rulesPath = SettingsSidecar.path(forBoard: path)
             let rulesFP = try SafeFile.fingerprint(rulesPath)
             if !board.acceptRules.isDisposable {
                 try SafeFile.writeAtomically(
@@ -174,7 +175,7 @@ public final class FileBoardStore: BoardStore, WriterNaming {
         try settle(path)
         let (bytes, _) = try SafeFile.read(path)
         var (board, info) = try BoardFormat.parse(bytes, file: path)
-        board.acceptRules = try AcceptRules.read(AcceptRules.sidecarPath(forBoard: path)).rules
+        board.acceptRules = try SettingsSidecar.read(SettingsSidecar.path(forBoard: path)).rules
         return (board, info)
     }
 
@@ -351,7 +352,7 @@ public final class FileBoardStore: BoardStore, WriterNaming {
     /// may be writing it in place), and after parsing, the file is checked again: when it changed
     /// while it was read and parsed, it is read again, so a partial file is never taken for the board.
     private func readDisk(lockHeld: Bool = false) throws -> Disk {
-        let (rules, rulesFP) = try AcceptRules.read(rulesPath)
+        let (rules, rulesFP) = try SettingsSidecar.read(rulesPath)
         try SafeFile.finishInterruptedSaveNoting(path, lockHeld: lockHeld)
         let deadline = Self.now() + Self.settleLimit
         while true {

@@ -10,11 +10,13 @@ public enum StorageError: Error, CustomStringConvertible, Sendable, Equatable {
     case readOnly(path: String)
     /// Another program is writing the file in place: it is not read until it has been left alone.
     case stillBeingWritten(path: String)
+    /// A new board was to be written where a file already is, and replacing it was not asked for.
+    case exists(path: String)
 
     public var path: String {
         switch self {
         case .notFound(let path), .unreadable(let path, _), .writeFailed(let path, _),
-            .modifiedOnDisk(let path), .readOnly(let path), .stillBeingWritten(let path):
+            .modifiedOnDisk(let path), .readOnly(let path), .stillBeingWritten(let path), .exists(let path):
             return path
         }
     }
@@ -33,6 +35,8 @@ public enum StorageError: Error, CustomStringConvertible, Sendable, Equatable {
             return "\(path) is read-only (no write permission): Lanes does not change it."
         case .stillBeingWritten(let path):
             return "\(path) is being written by another program; Lanes reads it when it is done."
+        case .exists(let path):
+            return "\(path) exists."
         }
     }
 }

@@ -115,13 +115,10 @@ public enum CrossBoardMove {
         let leave = BoardEdit.sendCards(paths.map { sourceBoard[$0].id }, toBoard: target.storage.displayName)
         let withCards: Board
         let without: Board
-        do {
-            withCards = try targetBoard.applying(arrive, force: force).board
-            without = try sourceBoard.applying(leave).board
-        } catch {
-            let hint = error.reason == .full || error.reason == .acceptRule ? "; --force moves anyway" : ""
-            throw CommandError(.badInput, error.words + hint)
+        do { withCards = try targetBoard.applying(arrive, force: force).board } catch {
+            throw CommandError(refused: error, of: arrive)
         }
+        do { without = try sourceBoard.applying(leave).board } catch { throw CommandError(refused: error, of: leave) }
         let index = withCards.indexPath(for: copies[0].id)?.item ?? 0
         let entries = paths.map { p in
             MoveRecord.Entry(

@@ -1,26 +1,12 @@
 import DragKit
 import LanesCore
 
-/// What the app asks of the world outside it after handling input.
-public enum AppEffect: Hashable, Sendable {
-    case quit
-    /// Ctrl-Z: hand the terminal back to the shell until `fg`.
-    case suspend
-    /// Edit a card in `$EDITOR`: the runner writes it out, runs the editor and calls `finishExternalEdit`.
-    case editExternally(ItemID)
-    /// After a failed save, at the quit question: try saving again, then quit if it works.
-    case retrySaveAndQuit
-    /// After a failed save: write the board to this file, then quit if it works.
-    case saveCopyAndQuit(path: String)
-    /// After a failed save: quit although the last changes are not stored.
-    case quitDiscarding
-}
-
 /// The board app: state and behaviour, no I/O. Input events in, effects out; `render` draws a frame.
 ///
 /// Input goes to the open mode, a small value of its own (`Modes/`: a prompt, the card detail,
-/// help, metrics, a question; the drag, the marks and the filter beside them), which turns it into
-/// its new state and an outcome: stay, close, an edit, an effect. The app sends every edit
+/// help, metrics, the messages, a question; the drag, the marks, the filter and the lane view
+/// beside them), which turns it into its new state and an outcome: stay, close, an edit, an
+/// effect. The app sends every edit
 /// through the door (`BoardDocument.apply`, which holds every rule) and keeps the selection,
 /// pages and scroll offsets around it.
 public struct BoardApp {
@@ -30,8 +16,7 @@ public struct BoardApp {
         case help(HelpMode)
         case detail(CardDetail)
         case metrics(MetricsScreen)
-        /// The recent messages (`^`), scrolled to a row.
-        case messages(scroll: Int)
+        case messages(MessagesMode)
         case prompt(PromptMode)
         case confirm(ConfirmMode)
     }
@@ -39,13 +24,16 @@ public struct BoardApp {
     public internal(set) var document: BoardDocument
     public var board: Board { document.board }
     public internal(set) var size: Size
-    public internal(set) var page = 0
-    /// Each column's scroll offset, by identity: a column inserted or deleted elsewhere moves no other column's.
-    var scrollOffsets: [ColumnID: Int] = [:]
+    /// The page, the columns' scroll offsets, the page breaks a resize kept, the last layout.
+    var viewport = BoardViewport()
+    public internal(set) var page: Int {
+        get { viewport.page }
+        set { viewport.page = newValue }
+    }
     /// The scroll offsets in board order (what the layout takes).
     public internal(set) var scroll: [Int] {
-        get { board.columns.map { scrollOffsets[$0.id] ?? 0 } }
-        set { for (i, c) in board.columns.enumerated() where i < newValue.count { scrollOffsets[c.id] = newValue[i] } }
+        get { viewport.scroll(of: board) }
+        set { viewport.setScroll(newValue, of: board) }
     }
     /// The board's own keys: the selection, and what each key asks for (see `BoardKeys`).
     var keys = BoardKeys()
@@ -82,18 +70,14 @@ public struct BoardApp {
     let cache: LayoutCache
     /// The last frame's board layer, redrawn only when what it shows changes.
     let frames = FrameCache()
-    /// Column that keyboard moves up/down aim at, so left/right keeps the row.
-    var lastLayout: ScreenLayout?
-    /// Set by a resize: shifts the page breaks so the kept column stays in its area (nil: canonical pages).
-    var pageAnchor: LayoutAnchor<Int>?
     /// Where "save a copy" suggests writing when a save failed (the runner sets it).
     public var copySuggestion = ""
     /// Reading settings: compact cards, whether the file keeps done marks, where a prompt returns to.
     var reading = ReadingState()
     /// The board's history and flow metrics, read when `M` or a card's detail asks (see `wantsFlow`).
     var flow = FlowState()
-    /// Swimlanes: shown or not this session, collapsed lanes, the lanes' scroll (see LaneViewMode).
-    var laneView = LaneViewState()
+    /// Swimlanes: shown or not this session, collapsed lanes, the lanes' scroll.
+    var laneView = LaneViewMode()
     /// A board shown from its first cards while the whole file is read (the runner holds input
     /// meanwhile): every column's card count in the file, for the headers. nil once whole.
     public var fileCardCounts: [Int]?
@@ -122,28 +106,23 @@ public struct BoardApp {
 
     /// The layout for the current state.
     public var layout: ScreenLayout {
-        if let l = lastLayout { return l }
+        if let l = viewport.last { return l }
         return makeLayout()
     }
 
     func makeLayout() -> ScreenLayout {
         ScreenLayout(
-            board: board, size: size, page: page, scroll: scroll, cache: cache, anchor: pageAnchor,
+            board: board, size: size, page: page, scroll: scroll, cache: cache, anchor: viewport.anchor,
             compact: reading.compact,
-            laneView: laneView)
+            laneView: laneView.state)
     }
 
     /// Recomputes the layout and hands the new arena to the drag.
     mutating func refreshLayout() {
         let l = makeLayout()
-        page = l.page
-        // Store the clamped scroll offsets so wheel and keys start from what is shown.
-        for c in l.columns where board.columns.indices.contains(c.section) {
-            scrollOffsets[board.columns[c.section].id] = c.scroll
-        }
-        lastLayout = l
+        viewport.keep(l, of: board)
         if let grid = l.lanes {
-            laneView.scroll = grid.layout.scroll
+            laneView.state.scroll = grid.layout.scroll
             // The cell board (words in cell terms) is made only when a drag can speak of cells (#26).
             let (events, words) = drag.layoutChanged(
                 l.arena, dataSource: laneSource(grid),
@@ -195,7 +174,7 @@ public struct BoardApp {
 
     /// Lays the board out for `newSize`; the same size with no drag changes nothing (the layout is current).
     public mutating func resize(_ newSize: Size) {
-        if newSize == size, lastLayout != nil, coordinator.session == nil { return }
+        if newSize == size, viewport.last != nil, coordinator.session == nil { return }
         if let s = coordinator.session, s.isKeyboard {
             apply(coordinator.cancel(reason: .requested), now: 0)
         }
@@ -207,11 +186,11 @@ public struct BoardApp {
     /// Advances animations, auto-scroll and the edge dwell.
     public mutating func tick(now: Double) {
         let (step, flip) = drag.tick(now: now)
-        if let step, step.id == BoardApp.laneScrollerID {
-            scrollLanes(by: step.rows)
+        if let step, step.id == LaneViewMode.scrollerID {
+            carryOut(laneView.scroll(by: step.rows))
             if let p = drag.edgePointer { trackEdges(p, now: now) }
         } else if let step, board.columns.indices.contains(step.id) {
-            scrollOffsets[board.columns[step.id].id, default: 0] += step.rows
+            viewport.scroll(section: step.id, by: step.rows, of: board)
             refreshLayout()
             if let p = drag.edgePointer { trackEdges(p, now: now) }
         }
@@ -230,7 +209,7 @@ public struct BoardApp {
     mutating func trackEdges(_ p: Point, now: Double) {
         if let grid = layout.lanes {
             drag.pointerMoved(
-                p, scrollers: laneScrollers(grid), board: layout.boardArea, pages: layout.pageCount, now: now)
+                p, scrollers: LaneViewMode.scrollers(grid), board: layout.boardArea, pages: layout.pageCount, now: now)
             return
         }
         let scrollers = layout.columns

@@ -37,14 +37,17 @@ extension BoardApp {
             return []
         }
         // K/J in lanes: within the card's own lane (the board's keys below when no lane cell is selected).
-        if showsLanes, action == .moveUp || action == .moveDown, quickLaneMove(dy: action == .moveUp ? -1 : 1) {
+        if showsLanes, action == .moveUp || action == .moveDown,
+            let steps = laneView.quickMove(dy: action == .moveUp ? -1 : 1, laneContext)
+        {
+            carryOut(steps)
             return []
         }
         switch action {
-        case .left where showsLanes: selectLaneColumn(delta: -1)
-        case .right where showsLanes: selectLaneColumn(delta: 1)
-        case .up where showsLanes: selectLaneCard(delta: -1)
-        case .down where showsLanes: selectLaneCard(delta: 1)
+        case .left where showsLanes: carryOut(laneView.selectColumn(delta: -1, laneContext))
+        case .right where showsLanes: carryOut(laneView.selectColumn(delta: 1, laneContext))
+        case .up where showsLanes: carryOut(laneView.selectCard(delta: -1, laneContext))
+        case .down where showsLanes: carryOut(laneView.selectCard(delta: 1, laneContext))
         default:
             let rows = self
             var keys = self.keys
@@ -122,7 +125,9 @@ extension BoardApp {
             if let r = document.redo() { replayed(r, "Redid", "redo") } else { status = "Nothing to redo" }
         case .help: openHelp()
         case .toggleCompact: toggleCompact()
-        case .moveLaneUp, .moveLaneDown, .toggleLanes, .collapseLane: laneAction(action)
+        case .moveLaneUp, .moveLaneDown, .toggleLanes, .collapseLane:
+            let context = laneContext
+            carryOut(laneView.take(action, context))
         case .metrics: openMetrics()
         case .messages: openMessages()
         case .quit: return [.quit]

@@ -66,16 +66,17 @@ extension BoardApp {
         }
         if case .detail(let d) = mode, let path = board.indexPath(for: d.id) {
             CardDetailView.draw(
-                card: board[path], column: board.columns[path.section].title, detail: d, keymap: keymap,
+                card: board[path], column: board.columns[path.section].title, scroll: d.scroll, cursor: d.cursor,
+                keymap: keymap,
                 storesDoneMark: board.capacity.doneMark, flow: flowLines(for: board[path].id), into: &buf)
             buf.cursor = nil
         }
         if case .metrics(let s) = mode {
-            MetricsView.draw(flow.view, screen: s, keymap: keymap, into: &buf)
+            MetricsView.draw(flow.view, chart: s.chart, keymap: keymap, into: &buf)
             buf.cursor = nil
         }
         if case .messages(let s) = mode {
-            MessagesView.draw(messages, scroll: s, keymap: keymap, into: &buf)
+            MessagesView.draw(messages, scroll: s.scroll, keymap: keymap, into: &buf)
             buf.cursor = nil
         }
         // A message wrapped onto several rows is drawn again over the help and the card view.

@@ -4,6 +4,12 @@ import LanesCore
 /// Keys to the open mode, and what the app does with each mode's outcome: close it, send its
 /// edit through the door, hand its effect to the runner.
 extension BoardApp {
+    /// No prompt, question or view open, and nothing lifted: the board would take a key as an action.
+    var isIdle: Bool {
+        guard case .normal = mode else { return false }
+        return !coordinator.isDragging
+    }
+
     mutating func handleKey(_ key: Key, _ mods: Modifiers, now: Double) -> [AppEffect] {
         switch mode {
         case .help(var help):
@@ -14,8 +20,9 @@ extension BoardApp {
         case .metrics(var screen):
             mode = screen.handle(key, mods, keymap: keymap) == .close ? .normal : .metrics(screen)
             return []
-        case .messages(let scroll):
-            messagesKey(key, mods, scroll: scroll)
+        case .messages(var list):
+            let outcome = list.handle(key, mods, keymap: keymap, size: size, log: messages)
+            mode = outcome == .close ? .normal : .messages(list)
             return []
         case .prompt(var prompt):
             mode = .normal  // the editor's text is then ours alone: a key copies nothing

@@ -23,7 +23,7 @@ extension BoardApp: CardRows {
         if let c = layout.column(section: section) { return c }
         let other = ScreenLayout(
             board: board, size: size, page: layout.page(of: section), scroll: scroll, cache: cache,
-            anchor: pageAnchor)
+            anchor: viewport.anchor)
         return other.column(section: section)
     }
 
@@ -103,15 +103,15 @@ extension BoardApp: CardRows {
         let old = layout
         size = newSize
         guard let kept = keptSection, board.columns.indices.contains(kept) else {
-            pageAnchor = nil
+            viewport.anchor = nil
             return
         }
-        (pageAnchor, page) = old.transformed(to: newSize, keeping: kept)
+        (viewport.anchor, page) = old.transformed(to: newSize, keeping: kept)
         // When every column fits on one page again, the canonical layout comes back (no shifted breaks).
         if ScreenLayout(board: board, size: newSize, page: 0, scroll: scroll, cache: cache, compact: reading.compact)
             .pageCount == 1
         {
-            pageAnchor = nil
+            viewport.anchor = nil
             page = 0
         }
     }
@@ -140,7 +140,7 @@ extension BoardApp: CardRows {
 
     mutating func ensureSelectionVisible() {
         guard let sel = selection, sel.item >= 0 else { return }
-        if let grid = layout.lanes { ensureLaneSelectionVisible(grid); return }
+        if let grid = layout.lanes { carryOut(laneView.reveal(sel, in: grid)); return }
         ensureRowVisible(section: sel.section, gap: sel.item)
     }
 

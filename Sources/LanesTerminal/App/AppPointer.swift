@@ -13,7 +13,9 @@ extension BoardApp {
         case .metrics(var screen):
             if screen.handle(m) == .close { mode = .normal } else { mode = .metrics(screen) }
             return []
-        case .messages(let scroll): return messagesMouse(m, scroll: scroll)
+        case .messages(var list):
+            mode = list.handle(m, keymap: keymap, size: size, log: messages) == .close ? .normal : .messages(list)
+            return []
         case .prompt, .confirm: return []
         }
         if let s = coordinator.session, s.isKeyboard {
@@ -33,11 +35,11 @@ extension BoardApp {
         switch m.kind {
         case .wheelUp, .wheelDown:
             let delta = m.kind == .wheelUp ? -3 : 3
-            if showsLanes { scrollLanes(by: delta); return [] }
+            if showsLanes { carryOut(laneView.scroll(by: delta)); return [] }
             if let c = layout.columns.first(where: { $0.frame.contains(m.location) }),
                 board.columns.indices.contains(c.section)
             {
-                scrollOffsets[board.columns[c.section].id, default: 0] += delta
+                viewport.scroll(section: c.section, by: delta, of: board)
                 refreshLayout()
             }
             return []
@@ -49,7 +51,13 @@ extension BoardApp {
                 if arrows.previous.contains(m.location) { flipPage(-1); return [] }
                 if arrows.next.contains(m.location) { flipPage(1); return [] }
             }
-            if pressLaneHeader(m.location) { return [] }
+            if !coordinator.isDragging {
+                let grid = layout.lanes, board = self.board
+                if let steps = laneView.pressHeader(at: m.location, grid: grid, on: board) {
+                    carryOut(steps)
+                    return []
+                }
+            }
             feed(PointerInput(.press, m.location, at: now), now: now)
         case .drag where m.button == .left || m.button == .none:
             feed(PointerInput(.move, m.location, at: now), now: now)
@@ -93,7 +101,7 @@ extension BoardApp {
     func onMarkBox(_ p: Point, of item: ItemPath) -> Bool {
         let f: Rect
         if let grid = layout.lanes {  // #26: the card's frame in its lane's cell
-            guard let frame = laneCardFrame(of: item, in: grid) else { return false }
+            guard let frame = LaneViewMode.cardFrame(of: item, in: grid) else { return false }
             f = frame
         } else {
             guard let c = layout.columns.first(where: { $0.section == item.section }), item.item < c.itemCount else {

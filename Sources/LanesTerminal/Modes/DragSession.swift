@@ -6,8 +6,8 @@ import LanesCore
 ///
 /// The app owns one and asks it: pointer input and keyboard drags go through `coordinator`,
 /// whose events `take` hands to the renderer; `pointerMoved` and `tick` run the edges with
-/// the velocity the engine measured (the app keeps no estimator of its own); `boardChanged`
-/// re-resolves a drag when the board is replaced under it (another writer's change).
+/// the velocity the engine measured (the app keeps no estimator of its own); `layoutChanged`
+/// re-resolves a drag when the board is replaced under it (another writer's change) as when it scrolls.
 public struct DragSession: Sendable {
     public internal(set) var coordinator: DragCoordinator
     public internal(set) var renderer = DragRenderer()
@@ -74,7 +74,10 @@ public struct DragSession: Sendable {
         [renderer.deadline(now: now), autoScroller.nextDeadline, dwell.nextDeadline].compactMap { $0 }.min()
     }
 
-    /// Takes a new layout of the same board (scroll, page, resize): the target is asked again.
+    /// Takes a new layout (scroll, page, resize) or a board replaced under the drag (another
+    /// writer's change): the target is asked again. The card (or column) in hand stays in hand
+    /// if it still exists, re-resolved by identity with the target's anchor; if it was deleted
+    /// the drag is cancelled and the words say so. Carried cards that were deleted are left behind.
     public mutating func layoutChanged<D: DragDataSource>(
         _ arena: DragArena, dataSource: D, board: Board,
         now: Double
@@ -85,17 +88,6 @@ public struct DragSession: Sendable {
         }
         let events = coordinator.updateArena(arena, dataSource: dataSource)
         return (events, take(events, board: board, now: now))
-    }
-
-    /// The board was replaced under the drag (another writer's change): the card (or column)
-    /// in hand stays in hand if it still exists, re-resolved by identity with the target's
-    /// anchor; if it was deleted the drag is cancelled and the words say so. Carried cards that
-    /// were deleted are left behind.
-    public mutating func boardChanged<D: DragDataSource>(
-        _ arena: DragArena, dataSource: D, board: Board,
-        now: Double
-    ) -> (events: [DragEvent], words: String?) {
-        layoutChanged(arena, dataSource: dataSource, board: board, now: now)
     }
 
     /// Cancels any drag (Esc, a resize during a keyboard drag, a mouse press during one).

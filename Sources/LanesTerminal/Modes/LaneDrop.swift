@@ -90,3 +90,38 @@ public struct LaneDropSource: DragDataSource {
         return nil
     }
 }
+
+extension LaneGrid {
+    /// A drag event in cell terms read as board paths (the app's selection is a board path).
+    /// A drop's target is where the card is in `board` now (the door has applied it).
+    func boardEvent(_ e: DragEvent, board: Board) -> DragEvent? {
+        let header = BoardDraggable.section
+        switch e {
+        case .tapped(_, let item?) where item.section == header: return e
+        case .began(let s) where s.kind == .section: return e
+        case .dropped(let d) where d.to.section == header || d.from.section == header: return e
+        case .endedOutside(_, let source, _) where source.section == header: return e
+        case .cancelled(_, let source, _) where source.section == header: return e
+        case .tapped(let p, let item):
+            return .tapped(at: p, item: item.flatMap(boardPath))
+        case .began(var s):
+            guard let p = boardPath(s.source) else { return nil }
+            s.source = p
+            return .began(s)
+        case .dropped(var d):
+            guard let from = boardPath(d.from) else { return nil }
+            d.from = from
+            d.to = board.indexPath(for: d.item) ?? from
+            d.carried = []
+            return .dropped(d)
+        case .endedOutside(let id, let source, let at):
+            return boardPath(source).map { .endedOutside(item: id, source: $0, at: at) }
+        case .dropRefused(let id, let source, let at, let why):
+            return boardPath(source).map { .dropRefused(item: id, source: $0, at: at, because: why) }
+        case .cancelled(let id, let source, let reason):
+            return boardPath(source).map { .cancelled(item: id, source: $0, reason: reason) }
+        case .moved, .targetChanged, .beganOutside, .notDraggable:
+            return e
+        }
+    }
+}

@@ -117,7 +117,7 @@ public enum BoardView {
         var columns: [ColumnKey]
         /// The lane view's cells and bands (empty without lanes).
         var cells: [ColumnKey]
-        var bands: [LaneLayout.Band]
+        var bands: [LaneBands.Band]
         var laneNames: [String]
         var boardIsEmpty: Bool
         var title: String

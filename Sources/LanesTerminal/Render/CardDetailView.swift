@@ -2,7 +2,7 @@ import DragKit
 import LanesCore
 
 /// The whole card in a box over the board: title, where it is, due date, tags, the full
-/// description wrapped, the lines kept as written, the sub-tasks with their ticks; scrolled by `CardDetail.scroll`.
+/// description wrapped, the lines kept as written, the sub-tasks with their ticks; scrolled by the detail's `scroll`.
 public enum CardDetailView {
     /// One row of the detail's content; `subtask` is the sub-task it belongs to, if any.
     public struct Line: Hashable, Sendable {
@@ -126,7 +126,7 @@ public enum CardDetailView {
     }
 
     public static func draw(
-        card: Card, column: String, detail: CardDetail, keymap: Keymap, storesDoneMark: Bool,
+        card: Card, column: String, scroll: Int, cursor: Int, keymap: Keymap, storesDoneMark: Bool,
         flow: [String]? = nil, into buf: inout CellBuffer
     ) {
         let size = Size(width: buf.width, height: buf.height)
@@ -141,7 +141,7 @@ public enum CardDetailView {
         let lines = content(
             card: card, column: column, storesDoneMark: storesDoneMark, width: innerWidth(size), flow: flow)
         let rows = visibleRows(size)
-        let scroll = min(max(0, detail.scroll), max(0, lines.count - rows))
+        let scroll = min(max(0, scroll), max(0, lines.count - rows))
         for r in 0..<rows {
             let y = b.minY + 1 + r
             buf.write("│", x: b.minX, y: y, style: frame)
@@ -150,7 +150,7 @@ public enum CardDetailView {
             guard i < lines.count else { continue }
             let line = lines[i]
             var style = line.style
-            let chosen = line.subtask != nil && line.subtask == detail.cursor
+            let chosen = line.subtask != nil && line.subtask == cursor
             if chosen {
                 style.reverse = true
                 buf.fill(x: b.minX + 1, y: y, width: b.width - 2, height: 1, style: Style(reverse: true))

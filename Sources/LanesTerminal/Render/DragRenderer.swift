@@ -148,7 +148,7 @@ public struct DragRenderer: Sendable {
             let t = title(card)
             end(now: now, snap: reason != .itemVanished)
             switch reason {
-            case .itemVanished: return "Cancelled: the card was removed"
+            case .itemVanished: return "Cancelled: the card was deleted elsewhere"
             default:
                 return "Cancelled: “\(t)” back in \(columnName(source.section, board)), position \(source.item + 1)"
             }

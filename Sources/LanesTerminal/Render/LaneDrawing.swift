@@ -24,7 +24,7 @@ enum LaneDrawing {
 
     /// `▾ #frontend  3 ────` (`▸ … collapsed` when collapsed), across the board.
     static func drawLaneHeader(
-        _ grid: LaneGrid, band: LaneLayout.Band, lane: Int, style: Style, into buf: inout CellBuffer
+        _ grid: LaneGrid, band: LaneBands.Band, lane: Int, style: Style, into buf: inout CellBuffer
     ) {
         let h = band.header
         guard h.height > 0 else { return }

@@ -57,7 +57,7 @@ public struct LaneGrid: Sendable {
     public var columnCount: Int
     /// The lanes drawn, top to bottom: every lane, then "No lane" (index `swimlanes.count`) when it has cards.
     public var lanes: [Int]
-    public var layout: LaneLayout
+    public var layout: LaneBands
     /// The cells of the laid-out bands, band by band, each band's the visible columns' (left to right).
     public var cells: [LaneCellDraggable]
     /// For each lane (then "No lane"), for each column, the indices of its cards in that column
@@ -110,7 +110,7 @@ public struct LaneGrid: Sendable {
         // cells; below `need`, bands are neither measured nor laid out.
         let need = max(0, state.scroll) + area.height + LaneGrid.reach
         var metrics: [[ColumnMetrics]] = []
-        var inputs: [LaneLayout.Lane] = []
+        var inputs: [LaneBands.Lane] = []
         var top = 0, exact = 0, allExact = true
         for lane in lanes {
             let collapsed = state.collapsed.contains(LaneViewState.key(swimlanes, lane))
@@ -144,12 +144,12 @@ public struct LaneGrid: Sendable {
             }
             allExact = allExact && known
             if allExact { exact += 1 }
-            inputs.append(LaneLayout.Lane(contentHeight: height, collapsed: collapsed))
+            inputs.append(LaneBands.Lane(contentHeight: height, collapsed: collapsed))
             top += 1 + (collapsed ? 0 : max(minimumBody, height))
         }
         exactBands = exact
         laidOutBands = metrics.count
-        layout = LaneLayout(area: area, lanes: inputs, scroll: state.scroll, minimumBody: minimumBody)
+        layout = LaneBands(area: area, lanes: inputs, scroll: state.scroll, minimumBody: minimumBody)
         cells = []
         cells.reserveCapacity(metrics.count * columns.count)
         for (k, row) in metrics.enumerated() {

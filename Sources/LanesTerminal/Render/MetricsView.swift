@@ -35,12 +35,12 @@ public enum MetricsView {
 
     static let seriesColours: [Style.Color] = [.blue, .yellow, .green, .red, .magenta, .cyan, .white]
 
-    public static func draw(_ content: Content, screen: MetricsScreen, keymap: Keymap, into buf: inout CellBuffer) {
+    public static func draw(_ content: Content, chart: FlowChartKind, keymap: Keymap, into buf: inout CellBuffer) {
         let w = buf.width, h = buf.height
         guard w > 0, h > 0 else { return }
         buf.fill(x: 0, y: 0, width: w, height: h)
         for tab in tabs() {
-            let chosen = tab.chart == screen.chart
+            let chosen = tab.chart == chart
             buf.write(tab.label, x: tab.x, y: 0, style: Style(bold: chosen, reverse: chosen), maxX: w)
         }
         let close = (keymap.keys(for: .metrics).first.map { "\($0)/" } ?? "") + "esc close · tab next"
@@ -66,7 +66,7 @@ public enum MetricsView {
             let forecast = FlowOutput.forecastLines(r.forecast).map { String($0.drop { $0 == " " }) }
             let footer = forecast.count + 1 + (history.skipped.isEmpty ? 0 : 1)
             let chartH = max(6, h - 3 - footer)
-            let cells = FlowCharts.draw(screen.chart, r, width: max(30, w - 2), height: chartH)
+            let cells = FlowCharts.draw(chart, r, width: max(30, w - 2), height: chartH)
             for (row, line) in cells.lines.enumerated() where 2 + row < h - footer {
                 var x = 1
                 for cell in line where x < w {

@@ -1,6 +1,5 @@
 import DragKit
 import Foundation
-import CNcursesw
 import LanesCore
 #if canImport(Glibc)
     import Glibc

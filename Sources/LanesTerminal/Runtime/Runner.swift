@@ -1,6 +1,6 @@
 import DragKit
 import Foundation
-import CNcursesw
+import CEpoll
 import LanesCore
 #if canImport(Glibc)
     import Glibc

@@ -337,9 +337,7 @@ public struct Workspace {
             boards[active].setStatus(words)
         case .failure(let error):
             if move.undoing { undoing = nil }
-            // The command line's hint has no place here: the terminal has no --force.
-            var why = "\(error)"
-            if why.hasSuffix("; --force moves anyway") { why.removeLast("; --force moves anyway".count) }
+            let why = "\(error)"
             let what =
                 move.undoing ? "Could not undo the move: " : move.redoing ? "Could not redo the move: " : "Not moved: "
             boards[active].setStatus(what + DisplayText.safe(why))
@@ -447,12 +445,4 @@ public struct Workspace {
     }
 
     public var wantsAllMotion: Bool { app.wantsAllMotion || carry.followsPointer }
-}
-
-extension BoardApp {
-    /// No prompt, question or view open, and nothing lifted: the board would take a key as an action.
-    var isIdle: Bool {
-        guard case .normal = mode else { return false }
-        return !coordinator.isDragging
-    }
 }

@@ -7,7 +7,7 @@ import DragKit
 /// A band's body is as tall as its tallest cell in the columns shown (at least `minimumBody`,
 /// so an empty lane still has room to drop a card in). Rects are clipped to `area`: a header
 /// or body scrolled out of sight has height 0 at the edge it left by.
-public struct LaneLayout: Hashable, Sendable {
+public struct LaneBands: Hashable, Sendable {
     /// What the layout needs of one lane.
     public struct Lane: Hashable, Sendable {
         /// Rows of the tallest cell's cards.
@@ -52,9 +52,9 @@ public struct LaneLayout: Hashable, Sendable {
         var top = 0
         for (k, lane) in lanes.enumerated() {
             let y = area.minY + top - scroll
-            let header = LaneLayout.clip(y: y, height: 1, to: area, x: area.minX, width: area.width)
+            let header = LaneBands.clip(y: y, height: 1, to: area, x: area.minX, width: area.width)
             let bodyRows = heights[k] - 1
-            let body = LaneLayout.clip(y: y + 1, height: bodyRows, to: area, x: area.minX, width: area.width)
+            let body = LaneBands.clip(y: y + 1, height: bodyRows, to: area, x: area.minX, width: area.width)
             bands.append(
                 Band(
                     header: header, body: body, contentTop: y + 1, height: heights[k], top: top,

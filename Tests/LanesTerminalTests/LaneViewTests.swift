@@ -3,17 +3,17 @@ import DragKit
 import Testing
 @testable import LanesTerminal
 
-@Suite("LaneLayout: bands of a swimlane board, exact rows")
-struct LaneLayoutTests {
+@Suite("LaneBands: the bands of a swimlane board on screen, exact rows")
+struct LaneBandsTests {
     /// Area rows 3..<13 (10 rows); lanes: 4 rows of cards, collapsed, empty (minimum 3), 6 rows.
     let area = Rect(x: 0, y: 3, width: 40, height: 10)
     let lanes = [
-        LaneLayout.Lane(contentHeight: 4), LaneLayout.Lane(contentHeight: 9, collapsed: true),
-        LaneLayout.Lane(contentHeight: 0), LaneLayout.Lane(contentHeight: 6),
+        LaneBands.Lane(contentHeight: 4), LaneBands.Lane(contentHeight: 9, collapsed: true),
+        LaneBands.Lane(contentHeight: 0), LaneBands.Lane(contentHeight: 6),
     ]
 
     @Test func unscrolledBandsStackHeaderThenBody_collapsedIsItsHeaderAlone() {
-        let l = LaneLayout(area: area, lanes: lanes, scroll: 0, minimumBody: 3)
+        let l = LaneBands(area: area, lanes: lanes, scroll: 0, minimumBody: 3)
         #expect(l.contentHeight == 5 + 1 + 4 + 7)
         #expect(l.scroll == 0)
         #expect(
@@ -31,7 +31,7 @@ struct LaneLayoutTests {
     }
 
     @Test func scrollIsClampedAndClipsBandsAtBothEdges() {
-        let l = LaneLayout(area: area, lanes: lanes, scroll: 99, minimumBody: 3)
+        let l = LaneBands(area: area, lanes: lanes, scroll: 99, minimumBody: 3)
         #expect(l.scroll == 17 - 10)
         // Lane 0 is above the area but for nothing; lane 2's header is out, its body partly in.
         #expect(l.bands[0].header.height == 0 && l.bands[0].body == Rect(x: 0, y: 3, width: 40, height: 0))
@@ -45,7 +45,7 @@ struct LaneLayoutTests {
     }
 
     @Test func scrollToShowMovesAsLittleAsPossible() {
-        let l = LaneLayout(area: area, lanes: lanes, scroll: 2, minimumBody: 3)
+        let l = LaneBands(area: area, lanes: lanes, scroll: 2, minimumBody: 3)
         #expect(l.scroll(toShow: 0, height: 1) == 0)
         #expect(l.scroll(toShow: 4, height: 2) == 2)
         #expect(l.scroll(toShow: 11, height: 3) == 4)
