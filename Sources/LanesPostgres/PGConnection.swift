@@ -287,25 +287,12 @@ final class PGConnection {
         if label.hasPrefix("COMMIT"), dropBeforeCommitAnswer {
             // Tests: everything goes out, and the connection is dropped before the answer.
             dropBeforeCommitAnswer = false
-            guard PQenterPipelineMode(c) == 1 else { throw lost(reason: String(cString: PQerrorMessage(c))) }
-            for s in all {
-                _ = withOptionalCStrings(s.params) { p in
-                    PQsendQueryParams(c, s.sql, Int32(s.params.count), nil, p, nil, nil, 0)
-                }
-            }
-            _ = PQpipelineSync(c)
+            try sendPipeline(all, on: c)
             while PQflush(c) == 1 {}
             close()
             throw StorageUnavailable(reason: "lost the connection to \(displayName) (test: reply to COMMIT dropped)")
         }
-        guard PQenterPipelineMode(c) == 1 else { throw lost(reason: String(cString: PQerrorMessage(c))) }
-        for s in all {
-            let sent = withOptionalCStrings(s.params) { p in
-                PQsendQueryParams(c, s.sql, Int32(s.params.count), nil, p, nil, nil, 0)
-            }
-            guard sent == 1 else { throw lost(reason: String(cString: PQerrorMessage(c))) }
-        }
-        guard PQpipelineSync(c) == 1 else { throw lost(reason: String(cString: PQerrorMessage(c))) }
+        try sendPipeline(all, on: c)
         let results = try pipelineResults(c, label, patience: patience)
         defer { results.forEach { PQclear($0) } }
         if let bad = results.first(where: {
@@ -320,6 +307,18 @@ final class PGConnection {
                 message: "\(displayName): the statements gave \(results.count) answers for \(all.count)")
         }
         return try results.suffix(statements.count).map { try rows($0, c) }
+    }
+
+    /// Enters pipeline mode and sends `statements`, then one Sync: what `batch` and `snapshot` send.
+    private func sendPipeline(_ statements: [(sql: String, params: [String?])], on c: OpaquePointer) throws {
+        guard PQenterPipelineMode(c) == 1 else { throw lost(reason: String(cString: PQerrorMessage(c))) }
+        for s in statements {
+            let sent = withOptionalCStrings(s.params) { p in
+                PQsendQueryParams(c, s.sql, Int32(s.params.count), nil, p, nil, nil, 0)
+            }
+            guard sent == 1 else { throw lost(reason: String(cString: PQerrorMessage(c))) }
+        }
+        guard PQpipelineSync(c) == 1 else { throw lost(reason: String(cString: PQerrorMessage(c))) }
     }
 
     /// Tests: the next COMMIT sent by `batch` goes out and the connection is dropped before its answer.
@@ -337,14 +336,7 @@ final class PGConnection {
         let all: [(sql: String, params: [String?])] =
             [("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", []), (settings, [])] + statements + [("ROLLBACK", [])]
         let patience = patienceOverride ?? (big ? PGConnection.bigAnswerSeconds : PGConnection.answerSeconds)
-        guard PQenterPipelineMode(c) == 1 else { throw lost(reason: String(cString: PQerrorMessage(c))) }
-        for s in all {
-            let sent = withOptionalCStrings(s.params) { p in
-                PQsendQueryParams(c, s.sql, Int32(s.params.count), nil, p, nil, nil, 0)
-            }
-            guard sent == 1 else { throw lost(reason: String(cString: PQerrorMessage(c))) }
-        }
-        guard PQpipelineSync(c) == 1 else { throw lost(reason: String(cString: PQerrorMessage(c))) }
+        try sendPipeline(all, on: c)
         let results = try pipelineResults(c, statements.first?.sql ?? "", patience: patience)
         defer { results.forEach { PQclear($0) } }
         if let bad = results.first(where: {
