@@ -48,7 +48,8 @@ let package = Package(
         .testTarget(
             name: "LanesPostgresTests", dependencies: ["LanesPostgres", "LanesCore", "DragKit", "SeededRandom"]),
         .testTarget(
-            name: "LanesTerminalTests", dependencies: ["LanesTerminal", "LanesCore", "DragKit", "SeededRandom", "TestSupport"],
+            name: "LanesTerminalTests",
+            dependencies: ["LanesTerminal", "LanesCore", "DragKit", "SeededRandom", "TestSupport"],
             exclude: ["Fixtures"]),  // read from the source tree by path (scripts/gen-widths writes them)
     ],
     swiftLanguageModes: [.v6]

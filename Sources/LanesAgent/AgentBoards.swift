@@ -10,8 +10,9 @@ public struct AgentHost: @unchecked Sendable {
     public var openStorage: (String) throws -> any BoardStore
     /// The line `lanes` prints for an error (`lanes: …`, or `FILE:LINE: …` for a malformed file).
     public var words: (any Error) -> String
-    /// `lanes show BOARD --json` of this board.
-    public var showJSON: (Board, BoardFileInfo, String) -> String
+    /// `lanes show BOARD --json` of this board; only the cards whose ids are in the range (nil: all),
+    /// and the members given after the document's own.
+    public var showJSON: (Board, BoardFileInfo, String, Range<Int>?, [(String, JSONWriter.Value)]) -> String
     /// How the board is laid out in its file (dialect), from its store.
     public var info: (any BoardStore) -> BoardFileInfo
     /// `lanes move BOARD CARD… --to-board OTHER --to COLUMN`: its output line.
@@ -25,7 +26,8 @@ public struct AgentHost: @unchecked Sendable {
 
     public init(
         openStorage: @escaping (String) throws -> any BoardStore, words: @escaping (any Error) -> String,
-        showJSON: @escaping (Board, BoardFileInfo, String) -> String, info: @escaping (any BoardStore) -> BoardFileInfo,
+        showJSON: @escaping (Board, BoardFileInfo, String, Range<Int>?, [(String, JSONWriter.Value)]) -> String,
+        info: @escaping (any BoardStore) -> BoardFileInfo,
         moveToBoard: @escaping (String, [String], String, String, Int?, Bool) throws -> String,
         metrics: @escaping (String) throws -> String, key: @escaping (String) -> String
     ) {
@@ -92,12 +94,16 @@ final class AgentBoard {
 
     /// Applies `change` (the commands' own functions, through the door) to the board as stored now
     /// and commits it, merged with what others stored meanwhile. Returns the door's outcomes in order
-    /// and the merge's collisions. Nothing is stored when `change` throws.
-    func change<T>(_ change: (inout Board) throws -> T) throws -> (
+    /// and the merge's collisions. Nothing is stored when `change` throws. A file board gets a
+    /// `WriterNote` with the save (`note`: what was done, by whom), for a screen that has it open.
+    func change<T>(_ note: WriterNote, _ change: (inout Board) throws -> T) throws -> (
         result: T, outcomes: [EditOutcome], conflicts: [BoardConflict]
     ) {
         let base = try current()
-        if let file = store as? FileBoardStore, file.isReadOnly { throw StorageError.readOnly(path: file.path) }
+        if let file = store as? FileBoardStore {
+            if file.isReadOnly { throw StorageError.readOnly(path: file.path) }
+            file.writerNote = note
+        }
         var board = base
         let (result, outcomes) = try DoorRecording.recording { try change(&board) }
         guard board != base, let store else { return (result, outcomes, []) }

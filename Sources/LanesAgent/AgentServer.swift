@@ -20,6 +20,8 @@ public final class AgentServer: @unchecked Sendable {
     private let output: Int32
     private let writeLock = NSLock()
     let subscriptions = Subscriptions()
+    /// Opens a board's storage for the watcher (`run`'s `watch`); nil: subscriptions open nothing here.
+    var openForWatching: (@Sendable (String) throws -> any BoardStore)?
 
     public init(tools: AgentTools, version: String, output: Int32 = STDOUT_FILENO) {
         self.tools = tools
@@ -33,6 +35,7 @@ public final class AgentServer: @unchecked Sendable {
         version: String, input: Int32 = STDIN_FILENO
     ) {
         let server = AgentServer(tools: AgentTools(specs: specs, host: host), version: version)
+        server.openForWatching = watch
         let watcher = BoardWatcher(specs: server.tools.boardNames, open: watch, subscriptions: server.subscriptions) {
             uri in
             server.send(
@@ -229,7 +232,16 @@ public final class AgentServer: @unchecked Sendable {
                 throw Failure(.internalError, tools.host.words(error))
             }
         case "resources/subscribe":
-            subscriptions.add(AgentTools.uri(of: try board(params)))
+            // The board is read now, before the answer, and handed to the watcher as its base: a
+            // change made right after the client hears back is a change from that base, never missed.
+            let spec = try board(params)
+            let uri = AgentTools.uri(of: spec)
+            var store: (any BoardStore)?
+            if !subscriptions.contains(uri), let open = openForWatching, let s = try? open(spec), (try? s.load()) != nil
+            {
+                store = s
+            }
+            subscriptions.add(uri, store: store)
             return .object([])
         case "resources/unsubscribe":
             subscriptions.remove(AgentTools.uri(of: try board(params)))
@@ -279,20 +291,34 @@ public final class AgentServer: @unchecked Sendable {
     }
 }
 
-/// The resource URIs the client subscribed to.
+/// The resource URIs the client subscribed to, and the stores read at subscription for the watcher
+/// to take (a store is used by one thread at a time: handed over, never shared).
 final class Subscriptions: @unchecked Sendable {
     private let lock = NSLock()
     private var uris = Set<String>()
+    private var handed: [String: any BoardStore] = [:]
 
-    func add(_ uri: String) { lock.withLock { _ = uris.insert(uri) } }
-    func remove(_ uri: String) { lock.withLock { _ = uris.remove(uri) } }
+    func add(_ uri: String, store: (any BoardStore)? = nil) {
+        lock.withLock {
+            uris.insert(uri)
+            if let store { handed[uri] = store }
+        }
+    }
+    func remove(_ uri: String) {
+        lock.withLock {
+            uris.remove(uri)
+            handed[uri] = nil
+        }
+    }
     func contains(_ uri: String) -> Bool { lock.withLock { uris.contains(uri) } }
+    /// The store read when `uri` was subscribed to, once.
+    func takeStore(_ uri: String) -> (any BoardStore)? { lock.withLock { handed.removeValue(forKey: uri) } }
 }
 
-/// Watches the boards for any writer's change (this agent's too) on a thread of its own, with a
-/// store per board of its own: `BoardStore.refresh` (a stat for a file, the LISTEN socket for
-/// PostgreSQL), woken by the store's change descriptor or every quarter second, and tells
-/// `changed` the URI of each subscribed board that changed.
+/// Watches the subscribed boards for any writer's change (this agent's too) on a thread of its own,
+/// with a store per board of its own: `BoardStore.refresh` (a stat for a file, the LISTEN socket
+/// for PostgreSQL), woken by the store's change descriptor or every quarter second, and tells
+/// `changed` the URI of each that changed. A board nobody subscribed to is not opened.
 final class BoardWatcher: @unchecked Sendable {
     private let specs: [String]
     private let open: @Sendable (String) throws -> any BoardStore
@@ -327,6 +353,13 @@ final class BoardWatcher: @unchecked Sendable {
             var fds: [pollfd] = []
             for spec in specs {
                 let uri = AgentTools.uri(of: spec)
+                // A board no client watches is not read (at 10,000 cards a read after each of the
+                // agent's own saves cost a core ~8 ms); a subscription opens it, and its first read is the base.
+                guard subscriptions.contains(uri) else {
+                    stores[spec] = nil  // subscribed again later: read again then
+                    continue
+                }
+                if let handed = subscriptions.takeStore(uri) { stores[spec] = handed }
                 guard let store = stores[spec] else {
                     // Opened (and read) once; a board that cannot be read now is tried again next round.
                     if let s = try? open(spec), (try? s.load()) != nil { stores[spec] = s }
@@ -334,7 +367,7 @@ final class BoardWatcher: @unchecked Sendable {
                 }
                 if let fd = store.changeDescriptor { fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
                 // An error (the board gone, the server down) is the next tool call's to say; watching goes on.
-                if (try? store.refresh()) != nil, subscriptions.contains(uri) { changed(uri) }
+                if (try? store.refresh()) != nil { changed(uri) }
             }
             _ = fds.withUnsafeMutableBufferPointer { poll($0.baseAddress, nfds_t($0.count), 250) }
         }

@@ -12,7 +12,8 @@ public final class AgentTools {
     let host: AgentHost
     let boards: [AgentBoard]
     /// Who the agent is (the client's name from `initialize`), for the words of its edits.
-    public var agentName = "an MCP client"
+    public var agentName = AgentTools.unnamed
+    static let unnamed = "an MCP client"
     private var undoSteps: [AgentStep] = []
     private var redoSteps: [AgentStep] = []
 
@@ -46,8 +47,12 @@ public final class AgentTools {
             throw AgentInputError("\(spec) is not a board this server was started with")
         }
         let b = try board.current()
-        return host.showJSON(b, board.info, board.spec)
+        return host.showJSON(b, board.info, board.spec, nil, [])
     }
+
+    /// How many cards a page of read_board has unless `limit` says otherwise, and at most.
+    static let pageSize = 100
+    static let maxPageSize = 1000
 
     // MARK: Calls
 
@@ -84,10 +89,7 @@ public final class AgentTools {
         case "list_columns":
             let b = try board(a).current()
             return ToolReply(BoardCommands.columns(b))
-        case "read_board":
-            let board = try board(a)
-            let b = try board.current()
-            return ToolReply(host.showJSON(b, board.info, board.spec))
+        case "read_board": return try readBoard(a)
         case "read_card": return try readCard(a)
         case "search_cards": return try search(a)
         case "add_card": return try addCard(a)
@@ -162,6 +164,33 @@ public final class AgentTools {
             }
         }
         return ToolReply(JSONWriter.write(.object([("boards", .array(list))])))
+    }
+
+    /// `lanes show --json`'s document with one page of cards (ids `cursor` on, `limit` of them) and
+    /// `page`: where it starts and ends, how many cards the board has, and the cursor of the next page.
+    private func readBoard(_ a: ToolArguments) throws -> ToolReply {
+        let board = try board(a)
+        let limit = try a.int("limit") ?? Self.pageSize
+        guard (1...Self.maxPageSize).contains(limit) else {
+            throw AgentInputError("read_board: \"limit\" is 1 to \(Self.maxPageSize), not \(limit)")
+        }
+        var start = 1
+        if let cursor = try a.string("cursor") {
+            guard let n = Int(cursor), n >= 1 else {
+                throw AgentInputError(
+                    "read_board: \"\(cursor)\" is no cursor read_board gave (its page's next_cursor, a card id)")
+            }
+            start = n
+        }
+        let b = try board.current()
+        let total = b.cardCount
+        let end = min(start + limit, total + 1)
+        let shown = start <= total
+        let page: JSONWriter.Value = .object([
+            ("first_id", shown ? .int(start) : .null), ("last_id", shown ? .int(end - 1) : .null),
+            ("total_cards", .int(total)), ("next_cursor", end <= total ? .string(String(end)) : .null),
+        ])
+        return ToolReply(host.showJSON(b, board.info, board.spec, start..<max(start, end), [("page", page)]))
     }
 
     /// A card as `lanes show --json` gives it, with its column and position (its number is the id
@@ -240,6 +269,11 @@ public final class AgentTools {
 
     // MARK: Changing
 
+    /// The note a file board's save carries: what was done, by "agent NAME" (the client's name).
+    private func note(_ verb: String) -> WriterNote {
+        WriterNote(verb: verb, writer: agentName == Self.unnamed ? "an unnamed agent" : "agent \(agentName)")
+    }
+
     private func record(_ board: AgentBoard, _ label: String, _ outcomes: [EditOutcome]) {
         let inverses = outcomes.reversed().compactMap(\.inverse)
         guard !inverses.isEmpty else { return }
@@ -257,7 +291,7 @@ public final class AgentTools {
         guard let title = try a.string("title") else { throw AgentInputError("add_card needs \"title\"") }
         let top = try a.bool("top") ?? false
         let force = try a.bool("force") ?? false
-        let (placed, outcomes, conflicts) = try board.change { b in
+        let (placed, outcomes, conflicts) = try board.change(note("added")) { b in
             try BoardCommands.add(&b, column: column, title: title, top: top, force: force)
         }
         record(board, "add card \"\(title)\"", outcomes)
@@ -285,7 +319,7 @@ public final class AgentTools {
         let query = try card(a)
         // What the board's storage cannot hold (a taskell board has no done mark) is the door's to
         // refuse: the board knows its capacity (`Board.capacity`).
-        let (summary, outcomes, conflicts) = try board.change { b in
+        let (summary, outcomes, conflicts) = try board.change(note("edited")) { b in
             try BoardCommands.editCard(&b, card: query, changes)
         }
         record(board, "edit card \"\(query)\"", outcomes)
@@ -308,13 +342,13 @@ public final class AgentTools {
         }
         if a.has("lane") {
             let lane = a.isNull("lane") ? nil : try a.string("lane")
-            let (line, outcomes, conflicts) = try board.change { b in
+            let (line, outcomes, conflicts) = try board.change(note("moved")) { b in
                 try Self.moveToLane(&b, card: query, column: column, lane: lane, position: position, force: force)
             }
             record(board, "move card \"\(query)\" to a lane", outcomes)
             return ToolReply(line + merged(conflicts))
         }
-        let (placed, outcomes, conflicts) = try board.change { b in
+        let (placed, outcomes, conflicts) = try board.change(note("moved")) { b in
             try BoardCommands.move(&b, card: query, to: column, position: position, force: force)
         }
         record(board, "move card \"\(placed.title)\"", outcomes)
@@ -367,7 +401,9 @@ public final class AgentTools {
                 "lanes: deleting \(cards.map { "\"\($0)\"" }.joined(separator: ", ")) needs \"confirm\": true; nothing was deleted",
                 isError: true)
         }
-        let (summary, outcomes, conflicts) = try board.change { b in try BoardCommands.removeCards(&b, cards: cards) }
+        let (summary, outcomes, conflicts) = try board.change(note("deleted")) { b in
+            try BoardCommands.removeCards(&b, cards: cards)
+        }
         record(board, "delete \(cards.count == 1 ? "card \"\(cards[0])\"" : "\(cards.count) cards")", outcomes)
         return ToolReply(summary + merged(conflicts))
     }
@@ -388,7 +424,7 @@ public final class AgentTools {
         }
         var refused: [String] = []
         do {
-            let (_, outcomes, conflicts) = try step.board.change { (b: inout Board) throws -> Void in
+            let (_, outcomes, conflicts) = try step.board.change(note("changed")) { (b: inout Board) throws -> Void in
                 for edit in step.edits {
                     do { try BoardCommands.door(&b, edit, force: true) } catch {
                         refused.append((error as? CommandError)?.message ?? "\(error)")

@@ -86,8 +86,14 @@ extension AgentTools {
         ToolDefinition(
             name: "read_board",
             help:
-                "The whole board as lanes show --json gives it: columns and cards, each card with its id (the number the other tools take).",
-            arguments: [.init(name: "board", kind: .string, help: boardHelp)], readOnly: true, json: true),
+                "The board as lanes show --json gives it, its cards a page at a time (100 unless limit says otherwise): every column, and the page's cards in theirs, each with its id (the number the other tools take). page says the ids shown, the board's card count, and next_cursor for the next page (null at the end).",
+            arguments: [
+                .init(name: "board", kind: .string, help: boardHelp),
+                .init(
+                    name: "cursor", kind: .string,
+                    help: "Where the page starts: the next_cursor of the page before (default: the first card)."),
+                .init(name: "limit", kind: .integer, help: "How many cards the page has, 1 to 1000 (default 100)."),
+            ], readOnly: true, json: true),
         ToolDefinition(
             name: "read_card",
             help: "One card: its id, column, position, title, done, due, tags, lane, description, sub-tasks.",

@@ -195,6 +195,18 @@ extension CardList: RandomAccessCollection, MutableCollection {
         return out
     }
 
+    /// The positions of the cards whose title passes `test`, in order; each title is read where
+    /// it is stored (no card is copied to read it).
+    public func offsets(whereTitle test: (String) -> Bool) -> [Int] {
+        var found: [Int] = []
+        var base = 0
+        for chunk in chunks {
+            for o in chunk.indices where test(chunk[o].title) { found.append(base + o) }
+            base += chunk.count
+        }
+        return found
+    }
+
     public func firstIndex(where found: (Card) throws -> Bool) rethrows -> Int? {
         var base = 0
         for chunk in chunks {

@@ -31,7 +31,7 @@ import LanesCore
 /// offline (call `refresh` on a timer then). A commit whose outcome was lost with the connection
 /// is safe to repeat with the same `base` and `ours`: it carries the same token, and a token
 /// the database already holds is not applied again.
-public final class PostgresBoardStore: BoardStore {
+public final class PostgresBoardStore: BoardStore, WriterNaming {
     public let url: PostgresURL
     public var displayName: String { url.display }
     /// The board's row id.
@@ -378,7 +378,9 @@ public final class PostgresBoardStore: BoardStore {
             // commits we saw (a standby promoted that had not received them, a restored backup):
             // read the whole board again, as it is here.
             let before: Int64? = current > mirror.version && !wholeReadPending ? mirror.version : nil
-            apply(try fetchDelta(db, since: before), full: before == nil)
+            let delta = try fetchDelta(db, since: before)
+            lastChangeWriter = before == nil ? nil : Self.writers(delta.changed.map(\.changedBy))
+            apply(delta, full: before == nil)
             if before == nil { wholeReadPending = false }
             collectQueued(db)
             return handOut()
@@ -400,6 +402,15 @@ public final class PostgresBoardStore: BoardStore {
         handedColumns = mirror.columns.map(\.id)
         handedTitles = mirror.columns.map(\.title)
         return mirror.board()
+    }
+
+    /// The roles that wrote the cards the last `refresh` took in ("changed by alice"; nil when none is known).
+    public private(set) var lastChangeWriter: String?
+
+    /// "changed by alice", "changed by alice, bob": the roles in the rows, once each, by name.
+    static func writers(_ roles: [String]) -> String? {
+        let names = Set(roles.filter { !$0.isEmpty }).sorted()
+        return names.isEmpty ? nil : "changed by " + names.joined(separator: ", ")
     }
 
     /// What was written after some version: the board row, every column, changed and removed cards.
@@ -627,7 +638,9 @@ public final class PostgresBoardStore: BoardStore {
             }
             .map { Int64(bitPattern: $0.card.id.rawValue) })
         let incoming = others.count + delta.removed.filter { !tx.touched.contains($0) }.count
-        return CommitOutcome(board: handOut(), conflicts: tx.conflicts, incomingChanges: incoming)
+        return CommitOutcome(
+            board: handOut(), conflicts: tx.conflicts, incomingChanges: incoming,
+            incomingWriter: Self.writers(delta.changed.map(\.changedBy).filter { $0 != db.user }))
     }
 
     /// The row ids of `base`'s columns: those handed out with it, else by title among the rows.

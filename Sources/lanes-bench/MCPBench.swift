@@ -90,7 +90,8 @@ enum MCPBench {
                 } ?? 0,
                 reps, first.ms),
             String(
-                format: "  read_board  median %.1f ms  (min %.1f, max %.1f)", median(reads), reads.min()!, reads.max()!),
+                format: "  read_board  median %.1f ms  (min %.1f, max %.1f; a page of 100 cards)", median(reads),
+                reads.min()!, reads.max()!),
             String(
                 format: "  move_card   median %.1f ms  (min %.1f, max %.1f)", median(moves), moves.min()!, moves.max()!),
         ]

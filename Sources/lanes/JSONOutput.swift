@@ -78,16 +78,23 @@ enum JSONOutput {
     static func optional(_ text: String?) -> J { text.map { .string($0) } ?? .null }
 
     /// `lanes show --json`: the board, cards numbered as `lanes show` numbers them (the ids the other commands take).
-    static func show(_ board: Board, info: BoardFileInfo, spec: String) -> [(String, J)] {
+    /// `only`: the cards whose ids are in it (a page of `lanes mcp`'s read_board); the others are left out.
+    static func show(_ board: Board, info: BoardFileInfo, spec: String, only: Range<Int>? = nil) -> [(String, J)] {
         let lanes = board.acceptRules.swimlanes
         var number = 0
         let columns: [J] = board.columns.enumerated().map { s, column in
-            let cards: [J] = column.cards.map { original in
-                number += 1
+            // The column's cards have the ids first ..< first + count; only those in `only` are written.
+            let first = number + 1
+            number += column.cards.count
+            let lo = only.map { min(max($0.lowerBound - first, 0), column.cards.count) } ?? 0
+            let hi = only.map { max(min($0.upperBound - first, column.cards.count), lo) } ?? column.cards.count
+            var id = first + lo - 1
+            let cards: [J] = column.cards[lo..<hi].map { original in
+                id += 1
                 let card = info.dialect == .obsidian ? BoardExport.interpretedObsidianBody(original) : original
                 let lane = lanes.flatMap { l in l.placement(of: original).lane.map { l.tags[$0] } }
                 return .object([
-                    ("id", .int(number)),
+                    ("id", .int(id)),
                     ("title", .string(card.title)),
                     ("done", .bool(card.done)),
                     ("due", optional(card.due)),

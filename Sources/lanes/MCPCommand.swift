@@ -39,12 +39,12 @@ struct MCPServe: ParsableCommand {
         AgentHost(
             openStorage: { spec in try BoardLocation.storage(spec) },
             words: { error in Self.words(error) },
-            showJSON: { board, info, spec in
+            showJSON: { board, info, spec, only, more in
                 JSONOutput.safe(
                     JSONWriter.write(
                         .object(
                             [("schema_version", .int(JSONSchema.version))]
-                                + JSONOutput.show(board, info: info, spec: spec))))
+                                + JSONOutput.show(board, info: info, spec: spec, only: only) + more)))
             },
             info: { store in
                 (store as? FileBoardStore)?.info ?? (store as? PostgresBoardStore)?.fileInfo

@@ -204,7 +204,23 @@ def test_the_agent_moves_cards_and_is_refused_by_a_full_column_in_the_words_lane
 
     # Reading: the board is lanes show --json's document; a card carries its number and column.
     shown = json.loads(agent.ok("read_board"))
-    assert shown == json.loads(lanes(["show", theirs, "--json"], env).stdout) | {"board": str(mine)}
+    whole = json.loads(lanes(["show", theirs, "--json"], env).stdout)
+    count = sum(len(c["cards"]) for c in whole["columns"])
+    assert shown == whole | {"board": str(mine), "page": {"first_id": 1, "last_id": count, "total_cards": count,
+                                                           "next_cursor": None}}
+    assert list(shown) == list(whole) + ["page"]  # the document's keys in order, the page after them
+    # Page by page, the cards are show --json's, each once, in order, in their columns.
+    pages, cursor = [], None
+    while True:
+        page = json.loads(agent.ok("read_board", limit=2, **({"cursor": cursor} if cursor else {})))
+        assert [c["title"] for c in page["columns"]] == [c["title"] for c in whole["columns"]]
+        pages.append([(col["title"], card) for col in page["columns"] for card in col["cards"]])
+        assert len(pages[-1]) <= 2 and page["page"]["total_cards"] == count
+        cursor = page["page"]["next_cursor"]
+        if cursor is None:
+            break
+    assert [x for p in pages for x in p] == [(col["title"], card) for col in whole["columns"] for card in col["cards"]]
+    assert len(pages) == (count + 1) // 2
     card = json.loads(agent.ok("read_card", card="Plan the sprint"))
     assert (card["column"], card["due_date"], card["description"]) == ("To do", None, ["first line", "second"])
     card = json.loads(agent.ok("read_card", card="Deploy"))
@@ -401,10 +417,40 @@ def test_bad_input_gets_json_rpc_errors_in_words_and_the_server_keeps_serving(tm
         assert f'"{other}" is not a board this server was started with' in r["error"]["message"]
 
         r = s.request(8, "tools/call", {"name": "move_card", "arguments": "Fix login"})
-        assert "error" in r
+        assert r["error"]["code"] == -32602 and '"arguments" is an object, not' in r["error"]["message"]
+
+        for args, words in [({"limit": 0}, '"limit" is 1 to 1000, not 0'),
+                            ({"limit": "ten"}, '"limit" must be a whole number'),
+                            ({"cursor": "abc"}, 'is no cursor read_board gave')]:
+            r = s.request(80, "tools/call", {"name": "read_board", "arguments": args})
+            assert r["error"]["code"] == -32602 and words in r["error"]["message"], r
 
         r = s.request(9, "resources/read", {"uri": "lanes-board:/etc/passwd"})
         assert r["error"]["code"] == -32002 and "is no board of this server" in r["error"]["message"]
+        r = s.request(90, "resources/subscribe", {"uri": "lanes-board:" + str(other)})
+        assert r["error"]["code"] == -32002 and "is no board of this server" in r["error"]["message"]
+
+        # Messages that are no request: each answered in words, none ends the server.
+        for line, code, words in [
+            ('[{"jsonrpc": "2.0", "id": 1, "method": "ping"}]', -32600, "batches are not taken"),
+            ("42", -32600, "a message is a JSON object"),
+            ('{"jsonrpc": "2.0", "id": {"a": 1}, "method": "ping"}', -32600, "an id is a string or a number"),
+            ('{"jsonrpc": "1.0", "id": 91, "method": "ping"}', -32600, '"jsonrpc" must be "2.0"'),
+            ('{"jsonrpc": "2.0", "id": 92}', -32600, 'has no "method"'),
+            ('{"jsonrpc": "2.0", "id": 93, "method": "tools/call", "params": [1]}', -32602, '"params" is an object'),
+            ('{"jsonrpc": "2.0", "id": 94, "method": "tools/call", "params": {}}', -32602, 'needs "name"'),
+        ]:
+            s.send(line)
+            r = s.answer()
+            assert r["error"]["code"] == code and words in r["error"]["message"], (line, r)
+        for args, words in [
+            ({"card": "Deploy", "confirm": "yes"}, '"confirm" must be true or false, not the string "yes"'),
+            ({"board": str(other), "card": "Deploy", "confirm": True}, "is not a board this server was started with"),
+        ]:
+            r = s.request(95, "tools/call", {"name": "delete_card", "arguments": args})
+            assert r["error"]["code"] == -32602 and words in r["error"]["message"], (args, r)
+        r = s.request(96, "tools/call", {"name": "edit_card", "arguments": {"card": "Deploy", "check": ["two"]}})
+        assert r["error"]["code"] == -32602 and '"check" must be a list of whole numbers' in r["error"]["message"]
 
         # Still serving, and nothing was touched.
         r = s.request(10, "tools/list")
@@ -522,3 +568,103 @@ def test_a_folder_serves_its_boards_and_a_file_that_is_no_board_says_why(tmp_pat
     # The file that is no board is said, with why.
     assert 'lanes mcp: not served: notes.md (line 1: expected "## " column heading' in s.proc.stderr.read()
 
+
+
+# MARK: - Who did it, on the open screen
+
+
+def test_the_open_screen_names_the_agent_that_moved_a_card_and_nobody_for_another_writer(tmp_path, lanes):
+    from lanes_harness import board_md
+
+    app = lanes(board_md([("To do", ["Fix login", "Plan sprint"]), ("Doing", ["Review PR"]), ("Done", [])]),
+                wait_for="Fix login")
+    board = app.board_path
+    env = env_for(tmp_path)
+    s = Raw([board], env)
+    try:
+        s.request(1, "initialize", {"protocolVersion": "2025-06-18", "capabilities": {},
+                                    "clientInfo": {"name": "claude-code", "version": "2"}})
+        r = s.request(2, "tools/call", {"name": "move_card", "arguments": {"card": "Fix login", "column": "Done"}})
+        assert not r["result"]["isError"], r
+        app.wait_status("1 card moved by agent claude-code")
+        r = s.request(3, "tools/call", {"name": "add_card", "arguments": {"column": "To do", "title": "From the agent"}})
+        assert not r["result"]["isError"], r
+        app.wait_for("From the agent")
+        app.wait_status("1 card added by agent claude-code")
+        # The board file carries nothing of it: the same as the subcommands write.
+        twin = tmp_path / "twin.md"
+        twin.write_text(board_md([("To do", ["Fix login", "Plan sprint"]), ("Doing", ["Review PR"]), ("Done", [])]))
+        lanes_cli = lambda *a: subprocess.run([str(BIN), *a], env=env, capture_output=True, text=True, check=True)
+        lanes_cli("move", twin, "Fix login", "--to", "Done")
+        lanes_cli("add", twin, "--column", "To do", "From the agent")
+        assert board.read_bytes() == twin.read_bytes()
+        # Another writer after the agent: the agent's note no longer matches the file, so nobody is named.
+        lanes_cli("move", board, "Plan sprint", "--to", "Doing")
+        app.wait_status("1 card changed elsewhere")
+        # A note with a forged name beside the board, for a file state that is not the board's: ignored.
+        note = board.with_name("." + board.name + ".lanes-writer")
+        assert note.exists() and "claude-code" in note.read_text()
+        note.write_text(note.read_text().replace("claude-code", "someone-else"))
+        lanes_cli("move", board, "Review PR", "--to", "Done")
+        app.wait_status("1 card changed elsewhere")
+        assert "someone-else" not in app.screen()
+    finally:
+        s.proc.stdin.close()
+        assert s.proc.wait(timeout=HANG) == 0
+
+
+def test_the_open_screen_of_a_postgresql_board_names_the_role_an_agent_writes_as(pg, tmp_path, lanes):
+    from lanes_harness import board_md
+    from pg_helpers import board_url
+
+    env = env_for(tmp_path)
+    src = tmp_path / "board.md"
+    src.write_text(board_md([("To do", ["Fix login", "Plan sprint"]), ("Doing", []), ("Done", [])]))
+    name = f"mcp-screen-{os.getpid()}"
+    lanes_cli = lambda *a: subprocess.run([str(BIN), *map(str, a)], env=env, capture_output=True, text=True,
+                                          check=True)
+    lanes_cli("copy", src, board_url(pg, "lanes_admin", "mcp-schema-screen"))  # sets up the schema
+    lanes_cli("copy", src, board_url(pg, "alice", name))
+    lanes_cli("grant", board_url(pg, "alice", name), "bob")
+    app = lanes(None, wait_for="Fix login", args=[board_url(pg, "alice", name)], workdir=tmp_path / "alice")
+    s = Raw([board_url(pg, "bob", name)], env)
+    try:
+        s.request(1, "initialize", {"protocolVersion": "2025-06-18", "capabilities": {},
+                                    "clientInfo": {"name": "claude-code", "version": "2"}})
+        r = s.request(2, "tools/call", {"name": "move_card", "arguments": {"card": "Fix login", "column": "Done"}})
+        assert not r["result"]["isError"], r
+        # The server records the role the agent works as; the screen names it as for any member.
+        app.wait_status("1 card changed by bob")
+    finally:
+        s.proc.stdin.close()
+        assert s.proc.wait(timeout=HANG) == 0
+    assert app.quit() == 0
+
+
+def test_a_postgresql_session_without_write_is_refused_for_the_agent_in_the_words_lanes_move_prints(pg, tmp_path):
+    from pg_helpers import board_url
+
+    env = env_for(tmp_path)
+    src = tmp_path / "board.md"
+    src.write_text(BOARD)
+    name = f"mcp-readonly-{os.getpid()}"
+    lanes(["copy", src, board_url(pg, "lanes_admin", "mcp-schema-ro")], env)  # sets up the schema
+    lanes(["copy", src, board_url(pg, "alice", name)], env)
+    # A role's session that may not write (as a read-only login is set up: default_transaction_read_only).
+    url = board_url(pg, "alice", name) + "&options=-c%20default_transaction_read_only%3Don"
+    before = lanes(["show", board_url(pg, "alice", name), "--json"], env).stdout
+    s = Raw([url], env)
+    try:
+        s.request(1, "initialize", {"protocolVersion": "2025-06-18", "capabilities": {},
+                                    "clientInfo": {"name": "raw", "version": "0"}})
+        shown = s.request(2, "tools/call", {"name": "read_board", "arguments": {}})
+        assert "Fix login" in shown["result"]["content"][0]["text"]  # reading is allowed
+        r = s.request(3, "tools/call", {"name": "move_card", "arguments": {"card": "Fix login", "column": "Done"}})
+        cli = lanes(["move", url, "Fix login", "--to", "Done"], env, check=False)
+        assert cli.returncode != 0 and cli.stderr.strip()
+        assert r["result"] == {"content": [{"type": "text", "text": cli.stderr.strip()}], "isError": True}, r
+        assert "read-only" in r["result"]["content"][0]["text"]
+    finally:
+        s.proc.stdin.close()
+        assert s.proc.wait(timeout=HANG) == 0
+    assert lanes(["show", board_url(pg, "alice", name), "--json"], env).stdout == before

@@ -364,24 +364,65 @@ public struct JSONWriter {
 
     private static func quote(_ s: String, into out: inout String) {
         out += "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F || (0x80..<0xA0).contains(scalar.value)
-                    || scalar.value == 0x2028 || scalar.value == 0x2029
-                {
-                    let hex = String(scalar.value, radix: 16, uppercase: true)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+        // Runs of bytes that need no escape are copied whole (a board's text is mostly such runs);
+        // the rest is escaped one scalar at a time, as before.
+        var s = s
+        s.withUTF8 { bytes in
+            var run = 0
+            var i = 0
+            while i < bytes.count {
+                let b = bytes[i]
+                // ASCII that needs no escape, or a UTF-8 sequence of a scalar that needs none (all but
+                // U+0080…U+009F, lead byte C2 80…9F, and U+2028/2029, E2 80 A8/A9).
+                let plain: Bool
+                if b < 0x80 {
+                    plain = b >= 0x20 && b != 0x22 && b != 0x5C && b != 0x7F
+                } else if b == 0xC2 {
+                    plain = i + 1 < bytes.count && bytes[i + 1] >= 0xA0
+                } else if b == 0xE2 {
+                    plain =
+                        !(i + 2 < bytes.count && bytes[i + 1] == 0x80 && (bytes[i + 2] == 0xA8 || bytes[i + 2] == 0xA9))
                 } else {
-                    out.unicodeScalars.append(scalar)
+                    plain = true
                 }
+                if plain {
+                    i += 1
+                    continue
+                }
+                if run < i { out += String(decoding: UnsafeBufferPointer(rebasing: bytes[run..<i]), as: UTF8.self) }
+                let length = b < 0x80 ? 1 : b < 0xE0 ? 2 : 3
+                let end = min(i + length, bytes.count)
+                for scalar in String(decoding: UnsafeBufferPointer(rebasing: bytes[i..<end]), as: UTF8.self)
+                    .unicodeScalars
+                {
+                    escape(scalar, into: &out)
+                }
+                i = end
+                run = end
+            }
+            if run < bytes.count {
+                out += String(decoding: UnsafeBufferPointer(rebasing: bytes[run...]), as: UTF8.self)
             }
         }
         out += "\""
+    }
+
+    private static func escape(_ scalar: Unicode.Scalar, into out: inout String) {
+        switch scalar {
+        case "\"": out += "\\\""
+        case "\\": out += "\\\\"
+        case "\n": out += "\\n"
+        case "\r": out += "\\r"
+        case "\t": out += "\\t"
+        default:
+            if scalar.value < 0x20 || scalar.value == 0x7F || (0x80..<0xA0).contains(scalar.value)
+                || scalar.value == 0x2028 || scalar.value == 0x2029
+            {
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
     }
 }

@@ -32,11 +32,15 @@ public struct CommitOutcome: Sendable {
     public var conflicts: [BoardConflict]
     /// How many cards others added, removed, moved or edited since `base` (for "2 cards changed elsewhere").
     public var incomingChanges: Int
+    /// Who made those changes, when the storage can say (`WriterNaming.lastChangeWriter`'s words).
+    public var incomingWriter: String?
 
-    public init(board: Board, conflicts: [BoardConflict] = [], incomingChanges: Int = 0) {
+    public init(board: Board, conflicts: [BoardConflict] = [], incomingChanges: Int = 0, incomingWriter: String? = nil)
+    {
         self.board = board
         self.conflicts = conflicts
         self.incomingChanges = incomingChanges
+        self.incomingWriter = incomingWriter
     }
 }
 

@@ -14,7 +14,7 @@ import DragKit
 /// of what changed and keeping the rest byte for byte (the disk's own layout is used). A
 /// program that writes between our read and our rename is caught by `SafeFile`'s check and
 /// the merge runs again. The accept rules sidecar is read and written the same way.
-public final class FileBoardStore: BoardStore {
+public final class FileBoardStore: BoardStore, WriterNaming {
     public let path: String
     /// The accept rules file beside the board.
     public let rulesPath: String
@@ -28,6 +28,10 @@ public final class FileBoardStore: BoardStore {
     private let watcher: FileWatcher?
     /// The text of the cards as last written, by chunk: a save formats only what changed.
     let textCache = CardTextCache()
+    /// The note each save of this store leaves beside the board (`lanes mcp` sets it per change); nil: none.
+    public var writerNote: WriterNote?
+    /// Who wrote what the last `refresh` or `commit` took in from the file, when a `WriterNote` names that very file.
+    public private(set) var lastChangeWriter: String?
 
     private init(
         path: String, info: BoardFileInfo, known: Board, fingerprint: FileFingerprint?,
@@ -215,6 +219,7 @@ public final class FileBoardStore: BoardStore {
         info = adopted.info
         fingerprint = disk.fingerprint ?? fingerprint
         rulesFingerprint = disk.rulesFingerprint
+        lastChangeWriter = writer(of: disk)
         return adopted.board
     }
 
@@ -226,6 +231,7 @@ public final class FileBoardStore: BoardStore {
     /// The read–merge–write of `commit`, under the write lock.
     private func mergeAndWrite(base: Board, ours: Board) throws -> CommitOutcome {
         var mustRead = false
+        lastChangeWriter = nil
         // A save another process left half done is finished first (the board it leaves is what we merge with).
         if let words = try SafeFile.finishInterruptedSave(of: path, lockHeld: true) {
             StorageNotes.add(words)
@@ -248,6 +254,7 @@ public final class FileBoardStore: BoardStore {
                     theirs = adopted.board
                     theirsInfo = adopted.info
                     incoming = adopted.incoming
+                    lastChangeWriter = writer(of: disk)
                 }
             }
             var result = ours
@@ -274,7 +281,10 @@ public final class FileBoardStore: BoardStore {
                                 "written, \(why), so Obsidian and Lanes would show other cards than the board has; undo the change, or move the lines after that lane's list"
                         )
                     }
-                    newFP = try SafeFile.writeAtomically(bytes, to: path, expecting: fileMissing ? nil : diskFP)
+                    let note = writerNote
+                    newFP = try SafeFile.writeAtomically(
+                        bytes, to: path, expecting: fileMissing ? nil : diskFP,
+                        beforeReplacing: note.map { n in { target, fp in n.put(beside: target, for: fp) } })
                 }
                 if result.acceptRules != theirs.acceptRules {
                     newRulesFP = try writeRules(result.acceptRules, expecting: diskRulesFP)
@@ -283,7 +293,9 @@ public final class FileBoardStore: BoardStore {
                 info = writtenInfo
                 fingerprint = newFP
                 rulesFingerprint = newRulesFP
-                return CommitOutcome(board: result, conflicts: conflicts, incomingChanges: incoming)
+                return CommitOutcome(
+                    board: result, conflicts: conflicts, incomingChanges: incoming,
+                    incomingWriter: incoming > 0 ? lastChangeWriter : nil)
             } catch StorageError.modifiedOnDisk {
                 // Another program wrote between our read and our rename: read and merge again.
                 mustRead = true
@@ -294,6 +306,13 @@ public final class FileBoardStore: BoardStore {
     }
 
     // MARK: Pieces
+
+    /// The words of the note beside the board when it names the file as `disk` read it.
+    private func writer(of disk: Disk) -> String? {
+        guard let fp = disk.fingerprint else { return nil }
+        let target = (try? POSIX.resolveFinalLinks(path).get()) ?? path
+        return WriterNote.find(beside: target, for: fp)?.words
+    }
 
     /// A cheap look (stat only, no read): whether the board's or the rules file's identity, size or mtime moved.
     public func looksChangedOnDisk() -> Bool {

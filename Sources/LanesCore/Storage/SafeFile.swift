@@ -50,9 +50,13 @@ public enum SafeFile {
     /// `besideOnly`: the file must stay in its own folder: a symlink whose target is in another
     /// folder is refused in words and nothing is written (a board's settings sidecar,
     /// which a cloned repository could aim at any file of the user's).
+    ///
+    /// `beforeReplacing` gets the file's fingerprint-to-be just before the rename (after an
+    /// in-place write, just after it), with the target's real path: a `WriterNote` is put there.
     @discardableResult
     public static func writeAtomically(
-        _ bytes: [UInt8], to path: String, expecting: FileFingerprint?, besideOnly: Bool = false
+        _ bytes: [UInt8], to path: String, expecting: FileFingerprint?, besideOnly: Bool = false,
+        beforeReplacing: ((String, FileFingerprint) -> Void)? = nil
     ) throws -> FileFingerprint {
         let target: String
         switch POSIX.resolveFinalLinks(path) {
@@ -166,17 +170,20 @@ public enum SafeFile {
             committed = true
             syncFolder(folder)  // the journal's name is on disk before the first byte is overwritten
             let result = try overwriteInPlace(target, with: bytes, reportingAs: path)
+            beforeReplacing?(target, result)
             if case .fail(let code)? = inject(.removeJournal, keptPath) { throw fail("", code) }
             unlink(keptPath)
             removeStaleTemps(in: folder, for: name)
             return result
         }
+        let result = FileFingerprint(status: written, content: bytes)
+        beforeReplacing?(target, result)
         if rename(tempPath, target) != 0 { throw fail("", errno) }
         committed = true
 
         if inject(.syncFolder, tempPath) == nil { syncFolder(folder) }
         removeStaleTemps(in: folder, for: name)
-        return FileFingerprint(status: written, content: bytes)
+        return result
     }
 
     // MARK: - Interrupted in-place saves

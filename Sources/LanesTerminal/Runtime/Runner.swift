@@ -404,15 +404,15 @@ public final class AppRunner {
                 h.synced = outcome.board
                 let wasUnsaved = h.unsaved != nil
                 h.unsaved = nil
-                workspace.boards[i].absorb(stored: outcome.board, base: sent.ours)
+                workspace.boards[i].absorb(stored: outcome.board, base: sent.ours, by: outcome.incomingWriter)
                 if let first = outcome.conflicts.first {
                     let more = outcome.conflicts.count > 1 ? " (and \(outcome.conflicts.count - 1) more)" : ""
                     workspace.boards[i].setStatus(DisplayText.safe(first.message) + more)
                 } else if outcome.incomingChanges > 0, now() >= h.ownMoveUntil {
                     // (Within a move's quiet time the change is our own move read back: its words stay.)
                     let n = outcome.incomingChanges
-                    workspace.boards[i].setStatus(
-                        n == 1 ? "Saved; 1 card changed elsewhere" : "Saved; \(n) cards changed elsewhere")
+                    let how = outcome.incomingWriter.map { DisplayText.safe($0) } ?? "changed elsewhere"
+                    workspace.boards[i].setStatus(n == 1 ? "Saved; 1 card \(how)" : "Saved; \(n) cards \(how)")
                 } else if wasUnsaved {
                     workspace.boards[i].setStatus("Saved")
                 }
@@ -426,10 +426,10 @@ public final class AppRunner {
                     offline
                         ? "Offline, reconnecting… your changes are kept and will be saved"
                         : "NOT SAVED: \(DisplayText.safe(message)) — retrying; q asks before quitting")
-            case .changed(let board):
+            case .changed(let board, let writer):
                 // Our own move between boards arriving: the move's words stay.
                 let words = now() < h.ownMoveUntil ? workspace.boards[i].status : nil
-                workspace.boards[i].absorb(stored: board, base: h.synced)
+                workspace.boards[i].absorb(stored: board, base: h.synced, by: writer)
                 h.synced = board
                 if let words { workspace.boards[i].setStatus(words) }
                 changedElsewhere(i)

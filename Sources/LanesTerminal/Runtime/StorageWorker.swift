@@ -21,7 +21,8 @@ public final class StorageWorker: Sendable {
         /// The commit with this token was not stored; `offline` when the store was unreachable.
         case commitFailed(token: Int, message: String, offline: Bool)
         /// Someone else changed the board; cards keep the identities of the last board reported.
-        case changed(Board)
+        /// `writer`: who, when the storage can say (`WriterNaming`).
+        case changed(Board, writer: String?)
         /// Looking for changes failed (a file that no longer parses, a server that went away).
         case refreshFailed(message: String, offline: Bool)
         /// The board can no longer be read here (deleted, renamed, access revoked): nothing more
@@ -168,7 +169,10 @@ public final class StorageWorker: Sendable {
     private func refresh() {
         if state.withLock({ $0.gone }) != nil { return }
         do {
-            if let board = try storage.withLock({ try $0.refresh() }) { report(.changed(board)) }
+            let changed = try storage.withLock { s in
+                try s.refresh().map { ($0, (s as? WriterNaming)?.lastChangeWriter) }
+            }
+            if let (board, writer) = changed { report(.changed(board, writer: writer)) }
             state.withLock { $0.lastRefreshFailed = false }
         } catch let error as BoardGone {
             goneNow(error)
