@@ -54,7 +54,7 @@ public struct BoardDocument: Sendable {
     /// a few cards; a card that only moved within its column's window is not counted. A card
     /// that went and one that came in the same column count once (one card rewritten).
     static func cardsChanged(from old: Board, to new: Board) -> Int {
-        var before: [ItemID: (column: ColumnID, card: Card)] = [:]
+        var before: [CardID: (column: ColumnID, card: Card)] = [:]
         var after: [(column: ColumnID, card: Card)] = []
         for column in old.columns {
             guard let now = new.column(column.id) else {
@@ -71,7 +71,7 @@ public struct BoardDocument: Sendable {
         var edited = 0
         var added: [ColumnID: Int] = [:]
         var deleted: [ColumnID: Int] = [:]
-        var seen = Set<ItemID>()
+        var seen = Set<CardID>()
         for (column, card) in after {
             seen.insert(card.id)
             guard let was = before[card.id] else {
@@ -155,7 +155,7 @@ extension BoardDocument: DragDataSource {
     public typealias Item = Card
 
     public func numberOfItems(inSection section: Int) -> Int { board.numberOfItems(inSection: section) }
-    public func indexPath(for item: ItemID) -> ItemPath? { board.indexPath(for: item) }
+    public func indexPath(for item: ItemID) -> ItemPath? { board.indexPath(for: CardID(item)) }
     public func item(at indexPath: ItemPath) -> Card? { board.item(at: indexPath) }
 
     /// The edit a drop is: the cards to the target's column, before the card they land before (at
@@ -167,8 +167,8 @@ extension BoardDocument: DragDataSource {
             return .moveColumn(board.columns[from].id, to: to)
         case .item:
             guard board.columns.indices.contains(drop.target.section) else { return nil }
-            let slot: CardSlot = drop.target.anchor.map { .before($0, orIndex: drop.target.index) } ?? .end
-            return .moveCards(drop.items, to: board.columns[drop.target.section].id, at: slot)
+            let slot: CardSlot = drop.target.anchor.map { .before(CardID($0), orIndex: drop.target.index) } ?? .end
+            return .moveCards(drop.items.map(CardID.init), to: board.columns[drop.target.section].id, at: slot)
         }
     }
 

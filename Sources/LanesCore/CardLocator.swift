@@ -14,7 +14,7 @@ import Synchronization
 /// another version, or a card the board placed, ends that certainty).
 ///
 /// Parsers number cards 1, 2, 3…, so hints for small identities live in an array indexed
-/// by identity (8 bytes a card); minted identities (`ItemID.fresh()`, from 2^41) in a dictionary.
+/// by identity (8 bytes a card); minted identities (`CardID.fresh()`, from 2^41) in a dictionary.
 final class CardLocator: Sendable {
     /// How far from its hint a card is looked for before the whole board is learned again.
     static let radius = 24
@@ -23,10 +23,10 @@ final class CardLocator: Sendable {
     private struct State: ~Copyable {
         /// Packed hints (`section << 32 | item`) by identity; `unknown` where none.
         var dense: [UInt64] = []
-        var sparse: [ItemID: UInt64] = [:]
+        var sparse: [CardID: UInt64] = [:]
         /// The hint a card had before a move or a correction replaced it: where it is in the
         /// version before (an undo goes back to it). As many as cards moved, at most `previousLimit`.
-        var previous: [ItemID: UInt64] = [:]
+        var previous: [CardID: UInt64] = [:]
         /// The board stamp of the last full pass.
         var learnedStamp: UInt64?
         var passes = 0
@@ -40,7 +40,7 @@ final class CardLocator: Sendable {
     private static func pack(_ s: Int, _ i: Int) -> UInt64 { UInt64(s) << 32 | UInt64(i) }
 
     /// The card's position in `columns`, or nil when no card there has that identity.
-    func locate(_ id: ItemID, in columns: [Column], stamp: UInt64) -> ItemPath? {
+    func locate(_ id: CardID, in columns: [Column], stamp: UInt64) -> ItemPath? {
         state.withLock { st in
             let primary = Self.hint(id, in: st)
             var found = primary.flatMap { Self.search(id, near: $0, in: columns) }
@@ -68,7 +68,7 @@ final class CardLocator: Sendable {
     var passes: Int { state.withLock { $0.passes } }
 
     /// Records where a card was just put (the board's own moves and inserts).
-    func note(_ id: ItemID, at path: ItemPath) {
+    func note(_ id: CardID, at path: ItemPath) {
         state.withLock { st in
             if let old = Self.hint(id, in: st) { Self.keepPrevious(id, old, in: &st) }
             Self.remember(id, Self.pack(path.section, path.item), in: &st)
@@ -80,12 +80,12 @@ final class CardLocator: Sendable {
         a >> 32 == b >> 32 && abs(Int(a & 0xFFFF_FFFF) - Int(b & 0xFFFF_FFFF)) <= radius
     }
 
-    private static func keepPrevious(_ id: ItemID, _ place: UInt64, in st: inout State) {
+    private static func keepPrevious(_ id: CardID, _ place: UInt64, in st: inout State) {
         if st.previous.count >= previousLimit && st.previous[id] == nil { st.previous.removeAll(keepingCapacity: true) }
         st.previous[id] = place
     }
 
-    private static func hint(_ id: ItemID, in st: borrowing State) -> UInt64? {
+    private static func hint(_ id: CardID, in st: borrowing State) -> UInt64? {
         let raw = id.rawValue
         if raw < UInt64(st.dense.count) {
             let h = st.dense[Int(raw)]
@@ -94,7 +94,7 @@ final class CardLocator: Sendable {
         return st.sparse[id]
     }
 
-    private static func remember(_ id: ItemID, _ packed: UInt64, in st: inout State) {
+    private static func remember(_ id: CardID, _ packed: UInt64, in st: inout State) {
         let raw = id.rawValue
         if raw < UInt64(st.dense.count) {
             st.dense[Int(raw)] = packed
@@ -104,7 +104,7 @@ final class CardLocator: Sendable {
     }
 
     /// The hint itself, or the nearest place within `radius` in the hint's column holding the card.
-    private static func search(_ id: ItemID, near hint: UInt64, in columns: [Column]) -> UInt64? {
+    private static func search(_ id: CardID, near hint: UInt64, in columns: [Column]) -> UInt64? {
         let s = Int(hint >> 32), i = Int(hint & 0xFFFF_FFFF)
         guard s < columns.count else { return nil }
         let cards = columns[s].cards

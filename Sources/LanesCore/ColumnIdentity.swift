@@ -43,5 +43,5 @@ extension Board {
 extension BoardDocument {
     public func sectionIndex(for id: ItemID) -> Int? { board.columnIndex(for: id) }
     public var numberOfSections: Int { board.columns.count }
-    public func identity(at path: ItemPath) -> ItemID? { board.item(at: path)?.id }
+    public func identity(at path: ItemPath) -> ItemID? { board.item(at: path).map { ItemID($0.id) } }
 }

@@ -1,15 +1,15 @@
 import DragKit
 import Synchronization
 
-extension ItemID {
+extension CardID {
     /// A card identity no other card in this process has, and very likely no other process either.
     ///
     /// Parsers number a file's cards 1, 2, 3…; identities made here start at a random point in
     /// [2^41, 2^62) and count up, so they never meet a parsed number, never repeat within a
     /// process (a merge result, a background save and the app can all mint them), and two
     /// clients of one shared board (PostgreSQL) pick the same one with odds of about n·m/2^62.
-    public static func fresh() -> ItemID {
-        ItemID(
+    public static func fresh() -> CardID {
+        CardID(
             freshIdentities.withLock { next in
                 defer { next += 1 }
                 return next
@@ -30,7 +30,7 @@ public struct ColumnID: Hashable, Sendable, CustomStringConvertible {
     public init(_ rawValue: UInt64) { self.rawValue = rawValue }
 
     /// An identity no other column or card in this process has.
-    public static func fresh() -> ColumnID { ColumnID(ItemID.fresh().rawValue) }
+    public static func fresh() -> ColumnID { ColumnID(CardID.fresh().rawValue) }
 
     /// The identity the drag engine uses for this column.
     public var item: ItemID { ItemID(rawValue) }

@@ -11,6 +11,24 @@ public struct Subtask: Hashable, Sendable {
     }
 }
 
+/// A card's identity: the model's own, independent of where the card is.
+///
+/// Given when a board is read (parsers number a file's cards 1, 2, 3…) or a card is made
+/// (`CardID.fresh()`), kept while the card moves, across saves and merges; never written to a
+/// file. The drag engine names what it drags with its own handle, DragKit's `ItemID`; the one
+/// place a card's identity becomes a handle and back is `CardID.init(_: ItemID)` and
+/// `ItemID.init(_: CardID)` (EngineHandle.swift).
+public struct CardID: Hashable, Comparable, Sendable, CustomStringConvertible {
+    public var rawValue: UInt64
+
+    public init(_ rawValue: UInt64) {
+        self.rawValue = rawValue
+    }
+
+    public static func < (a: CardID, b: CardID) -> Bool { a.rawValue < b.rawValue }
+    public var description: String { "#\(rawValue)" }
+}
+
 /// One card on the board.
 ///
 /// `id` is assigned when a board is loaded or a card is created and is never
@@ -23,7 +41,7 @@ public struct Subtask: Hashable, Sendable {
 /// box only when there is more than the done mark. All are kept normalised, so the synthesised
 /// equality and hashing of the stored form agree with comparing the public fields.
 public struct Card: Hashable, Sendable, Identifiable {
-    public var id: ItemID
+    public var id: CardID
     /// The title's text (a new title gets a slab of its own).
     public var title: String {
         get { titleText.string }
@@ -40,7 +58,7 @@ public struct Card: Hashable, Sendable, Identifiable {
     private var extras: CardExtras
 
     public init(
-        id: ItemID, title: String, due: String? = nil, descriptionLines: [String] = [],
+        id: CardID, title: String, due: String? = nil, descriptionLines: [String] = [],
         subtasks: [Subtask] = [], done: Bool = false, extraLines: [String] = []
     ) {
         self.init(
@@ -50,7 +68,7 @@ public struct Card: Hashable, Sendable, Identifiable {
 
     /// A card whose title a reader put in a shared slab (see `TitleSlabs`).
     init(
-        id: ItemID, titleText: CardTitle, due: String? = nil, descriptionLines: [String] = [],
+        id: CardID, titleText: CardTitle, due: String? = nil, descriptionLines: [String] = [],
         subtasks: [Subtask] = [], done: Bool = false, extraLines: [String] = []
     ) {
         self.id = id
@@ -307,7 +325,7 @@ public struct Board: Hashable, Sendable {
     }
 
     /// Every card identity, column by column; what a drag must never change.
-    public var allIDs: [ItemID] { columns.flatMap { $0.cards.map(\.id) } }
+    public var allIDs: [CardID] { columns.flatMap { $0.cards.map(\.id) } }
 }
 
 extension Board {
@@ -317,7 +335,7 @@ extension Board {
 
     /// Found through the board's `CardLocator`: no scan of the board, except to learn it
     /// after it changed beyond what the remembered positions can follow.
-    public func indexPath(for item: ItemID) -> ItemPath? {
+    public func indexPath(for item: CardID) -> ItemPath? {
         locator.locate(item, in: columns, stamp: stamp)
     }
 

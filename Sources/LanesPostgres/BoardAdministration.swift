@@ -218,7 +218,7 @@ extension PostgresBoardStore {
                 if let id = cardID { cards[id] = nil }
             case ("card", "deleted"):
                 guard let id = cardID, let col = columnID else { continue }
-                var card = Card(id: ItemID(UInt64(bitPattern: id)), title: text(before["title"]) ?? "")
+                var card = Card(id: CardID(UInt64(bitPattern: id)), title: text(before["title"]) ?? "")
                 card.due = text(before["due"])
                 card.descriptionLines = RowCodec.lines(text(before["description"]))
                 card.subtasks = RowCodec.subtasks(text(before["subtasks"]))

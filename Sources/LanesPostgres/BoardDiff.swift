@@ -3,7 +3,7 @@ import LanesCore
 
 /// What turned `base` into `ours`, by identity: the row operations a commit applies.
 ///
-/// Cards are matched by `ItemID`. Columns have no identity in the model, so they are matched by
+/// Cards are matched by `CardID`. Columns have no identity in the model, so they are matched by
 /// title (when unique on both sides), then by shared cards, then by position among the rest.
 /// A card counts as moved when its column changed or it left the longest run of cards that kept
 /// their order (so moving one card marks one card, not the ones it passed).
@@ -68,11 +68,11 @@ struct BoardDiff {
             baseWindow[b] = span.old
             oursWindow[j] = span.new
         }
-        var wasAt: [ItemID: (column: Int, index: Int, card: Card)] = [:]
+        var wasAt: [CardID: (column: Int, index: Int, card: Card)] = [:]
         for (b, window) in baseWindow {
             for i in window { wasAt[base.columns[b].cards[i].id] = (b, i, base.columns[b].cards[i]) }
         }
-        var present = Set<ItemID>()
+        var present = Set<CardID>()
         placements = Array(repeating: [], count: ours.columns.count)
         for (j, window) in oursWindow.sorted(by: { $0.key < $1.key }) {
             let b = match[j]
@@ -119,7 +119,7 @@ struct BoardDiff {
             taken.insert(b)
         }
         // 2. Most shared cards.
-        var owner: [ItemID: Int] = [:]
+        var owner: [CardID: Int] = [:]
         for (b, c) in base.enumerated() where !taken.contains(b) { for card in c.cards { owner[card.id] = b } }
         for (j, c) in ours.enumerated() where match[j] == nil {
             var votes: [Int: Int] = [:]

@@ -198,7 +198,7 @@ struct CommitWork {
         // Edited here, deleted elsewhere, not moved: back where ours has it.
         let placed = Set(diff.placements.joined().map { raw($0.card.id) })
         for id in resurrect.sorted() where !placed.contains(id) {
-            guard let at = ours.indexPath(for: ItemID(UInt64(bitPattern: id))),
+            guard let at = ours.indexPath(for: CardID(UInt64(bitPattern: id))),
                 let target = targetColumn(at.section, card: ours[at])
             else { continue }
             try insert(BoardDiff.Placement(card: ours[at], column: at.section, index: at.item, base: nil), into: target)
@@ -210,7 +210,7 @@ struct CommitWork {
 
     // MARK: Cards
 
-    private func raw(_ id: ItemID) -> Int64 { Int64(bitPattern: id.rawValue) }
+    private func raw(_ id: CardID) -> Int64 { Int64(bitPattern: id.rawValue) }
 
     private func unchangedSinceSeen(_ row: CardRow) -> Bool {
         guard let seen = seenCard(raw(row.card.id)) else { return false }

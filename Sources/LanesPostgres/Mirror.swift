@@ -143,7 +143,7 @@ enum RowCodec {
     static func cardRow(_ r: PGConnection.Rows, _ i: Int) -> CardRow {
         let id = r.int(i, 0)!
         let card = Card(
-            id: ItemID(UInt64(bitPattern: id)), title: r[i, 5] ?? "", due: r[i, 6],
+            id: CardID(UInt64(bitPattern: id)), title: r[i, 5] ?? "", due: r[i, 6],
             descriptionLines: lines(r[i, 7]), subtasks: subtasks(r[i, 8]), done: r[i, 9] == "t",
             extraLines: lines(r[i, 10]))
         return CardRow(card: card, column: r.int(i, 1)!, key: r[i, 2]!, version: r.int(i, 3)!, changedBy: r[i, 4] ?? "")

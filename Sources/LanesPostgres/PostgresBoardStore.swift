@@ -233,7 +233,7 @@ public final class PostgresBoardStore: BoardStore, WriterNaming {
                     """,
                     [
                         b, String(cid), v,
-                        RowCodec.array(cards.map { _ in Int64(bitPattern: ItemID.fresh().rawValue) }),
+                        RowCodec.array(cards.map { _ in Int64(bitPattern: CardID.fresh().rawValue) }),
                         RowCodec.array(keys), RowCodec.array(cards.map(\.title)), RowCodec.array(cards.map(\.due)),
                         RowCodec.array(cards.map { RowCodec.lines($0.descriptionLines) }),
                         RowCodec.array(cards.map { RowCodec.subtasks($0.subtasks) }),

@@ -64,7 +64,7 @@ enum BoardGenerator {
             var cards: [Card] = []
             cards.reserveCapacity(counts[k])
             for _ in 0..<counts[k] {
-                var card = Card(id: ItemID(id), title: title(&rng, index: Int(id)))
+                var card = Card(id: CardID(id), title: title(&rng, index: Int(id)))
                 id += 1
                 if Int.random(in: 0..<20, using: &rng) == 0 {
                     card.due =

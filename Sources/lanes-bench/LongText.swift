@@ -11,7 +11,7 @@ func benchLongText(lengths: [Int], keys: Int = 30) -> [String: Double] {
     for n in lengths {
         let title = String(repeating: "long text ", count: n / 10)
         let board = Board(columns: [
-            Column(title: "To do", cards: [Card(id: ItemID(1), title: title), Card(id: ItemID(2), title: "short")])
+            Column(title: "To do", cards: [Card(id: CardID(1), title: title), Card(id: CardID(2), title: "short")])
         ])
         var buffer = CellBuffer(width: size.width, height: size.height)
         var now = 1.0
@@ -41,7 +41,7 @@ func benchLongText(lengths: [Int], keys: Int = 30) -> [String: Double] {
 
         // A paste of n characters into the filter prompt (refused whole above the editor's limit).
         var filterApp = BoardApp(
-            board: Board(columns: [Column(title: "To do", cards: [Card(id: ItemID(1), title: "a")])]),
+            board: Board(columns: [Column(title: "To do", cards: [Card(id: CardID(1), title: "a")])]),
             title: "Lanes", status: "", keymap: Keymap())
         filterApp.resize(size)
         _ = filterApp.handle(.key(.char("/"), []), now: now)

@@ -30,7 +30,7 @@ enum MergeBench {
             case 3:
                 board = board.with(
                     .addCard(
-                        Card(id: ItemID.fresh(), title: "New on \(tag) \(k)"), column: board.columns[c].id,
+                        Card(id: CardID.fresh(), title: "New on \(tag) \(k)"), column: board.columns[c].id,
                         at: .index(i),
                         fallbackColumn: c))
             default:

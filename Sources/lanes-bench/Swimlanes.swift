@@ -28,7 +28,7 @@ enum SwimlaneBench {
                     cards: (0..<(cards / columns)).map { i in
                         defer { next += 1 }
                         let tag = i % 11 == 10 ? "" : " #" + lanes[(i + c) % 11 % 10]
-                        return Card(id: ItemID(next), title: "Card \(c)-\(i) with some words to wrap" + tag)
+                        return Card(id: CardID(next), title: "Card \(c)-\(i) with some words to wrap" + tag)
                     })
             })
         return b.with(.setSwimlanes(try! Swimlanes(lanes)))

@@ -174,10 +174,10 @@ if let n = opts.dropProbe {
         t = nanos()
         _ = doc.perform(
             DropProposal(
-                items: [id],
+                items: [ItemID(id)],
                 target: DropTarget(
                     section: (big + 1) % board.columns.count, index: 0, gap: 0,
-                    anchor: board.columns[(big + 1) % board.columns.count].cards.first?.id)))
+                    anchor: board.columns[(big + 1) % board.columns.count].cards.first.map { ItemID($0.id) })))
         let tApply = us(nanos() - t)
         t = nanos()
         let same = doc.board == board

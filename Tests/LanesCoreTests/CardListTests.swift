@@ -3,7 +3,7 @@ import DragKit
 import SeededRandom
 import Testing
 
-private func cards(_ range: Range<Int>) -> [Card] { range.map { Card(id: ItemID(UInt64($0)), title: "c\($0)") } }
+private func cards(_ range: Range<Int>) -> [Card] { range.map { Card(id: CardID(UInt64($0)), title: "c\($0)") } }
 
 @Suite struct CardListTests {
     /// Random inserts, removals, edits, appends and range replacements, on a list and on an
@@ -20,7 +20,7 @@ private func cards(_ range: Range<Int>) -> [Card] { range.map { Card(id: ItemID(
         for step in 0..<3000 {
             func fresh() -> Card {
                 defer { next += 1 }
-                return Card(id: ItemID(UInt64(next)), title: "c\(next)")
+                return Card(id: CardID(UInt64(next)), title: "c\(next)")
             }
             switch rng.int(0...9) {
             case 0, 1:
@@ -98,7 +98,7 @@ private func cards(_ range: Range<Int>) -> [Card] { range.map { Card(id: ItemID(
         var array = list.array
         for k in 0..<rng.int(0...1500) {
             let i = rng.int(0...array.count)
-            let c = Card(id: ItemID(UInt64(10_000 + k)), title: "n\(k)")
+            let c = Card(id: CardID(UInt64(10_000 + k)), title: "n\(k)")
             list.insert(c, at: i)
             array.insert(c, at: i)
         }
@@ -116,13 +116,13 @@ private func cards(_ range: Range<Int>) -> [Card] { range.map { Card(id: ItemID(
     @Test func aChangeCopiesOneChunk() {
         let before = CardList(cards(0..<30_000))
         var after = before
-        after.insert(Card(id: ItemID(99_999), title: "new"), at: 15_000)
+        after.insert(Card(id: CardID(99_999), title: "new"), at: 15_000)
         after.remove(at: 29_000)
         // (Booleans first: a failed expectation would print 30,000 cards.)
         let head = after.sharesStorage(with: before, in: 0..<14_000)
         let middle = after.sharesStorage(with: before, in: 14_000..<16_000)
         #expect(head && !middle)
-        #expect(before.count == 30_000 && before[15_000].id == ItemID(15_000))
+        #expect(before.count == 30_000 && before[15_000].id == CardID(15_000))
         var edited = before
         edited[10].title = "changed"
         let rest = edited.sharesStorage(with: before, in: 1_000..<30_000)
@@ -151,7 +151,7 @@ private func cards(_ range: Range<Int>) -> [Card] { range.map { Card(id: ItemID(
                 switch rng.int(0...2) {
                 case 0:
                     new.insert(
-                        Card(id: ItemID(UInt64(90_000 + rng.int(0...999))), title: "x"), at: rng.int(0...new.count))
+                        Card(id: CardID(UInt64(90_000 + rng.int(0...999))), title: "x"), at: rng.int(0...new.count))
                 case 1 where !new.isEmpty: new.remove(at: rng.int(0...new.count - 1))
                 case 2 where !new.isEmpty: new[rng.int(0...new.count - 1)].title = "edited"
                 default: break
@@ -170,7 +170,7 @@ private func cards(_ range: Range<Int>) -> [Card] { range.map { Card(id: ItemID(
     @Test func columnsOfEveryShapeCompareByCards() {
         let a = Column(title: "A", cards: cards(0..<2500))
         var b = a
-        b.cards.insert(Card(id: ItemID(1), title: "c1"), at: 2)
+        b.cards.insert(Card(id: CardID(1), title: "c1"), at: 2)
         b.cards.remove(at: 2)
         let equal = a == b
         #expect(equal, "the same cards, one chunk rebuilt")

@@ -4,7 +4,7 @@ import SeededRandom
 import Testing
 
 /// The position a plain scan of the board finds: what `indexPath(for:)` must always answer.
-private func scan(_ board: Board, _ id: ItemID) -> ItemPath? {
+private func scan(_ board: Board, _ id: CardID) -> ItemPath? {
     for (s, column) in board.columns.enumerated() {
         if let i = column.cards.firstIndex(where: { $0.id == id }) { return ItemPath(section: s, item: i) }
     }
@@ -21,9 +21,9 @@ private func scan(_ board: Board, _ id: ItemID) -> ItemPath? {
         func card() -> Card {
             if rng.chance(0.5) {
                 defer { nextParsed += 1 }
-                return Card(id: ItemID(nextParsed), title: "p\(nextParsed)")
+                return Card(id: CardID(nextParsed), title: "p\(nextParsed)")
             }
-            let id = ItemID.fresh()
+            let id = CardID.fresh()
             return Card(id: id, title: "f\(id.rawValue)")
         }
         var board = Board(
@@ -31,7 +31,7 @@ private func scan(_ board: Board, _ id: ItemID) -> ItemPath? {
                 Column(title: "c\(c)", cards: (0..<rng.int(0...60)).map { _ in card() })
             })
         var snapshots: [Board] = [board]
-        var gone: [ItemID] = [ItemID(999_999), ItemID.fresh()]
+        var gone: [CardID] = [CardID(999_999), CardID.fresh()]
 
         for step in 0..<400 {
             let sections = board.columns.count
@@ -100,10 +100,10 @@ private func scan(_ board: Board, _ id: ItemID) -> ItemPath? {
     }
 
     @Test func equalityAndHashingIgnoreTheLocator() {
-        let cards = (1...5).map { Card(id: ItemID(UInt64($0)), title: "c\($0)") }
+        let cards = (1...5).map { Card(id: CardID(UInt64($0)), title: "c\($0)") }
         let a = Board(columns: [Column(title: "A", cards: cards)])
         var b = Board(columns: [Column(title: "A", cards: cards)])
-        _ = a.indexPath(for: ItemID(3))  // only a has learned anything
+        _ = a.indexPath(for: CardID(3))  // only a has learned anything
         #expect(a == b)
         #expect(a.hashValue == b.hashValue)
         b.moveItem(from: ItemPath(section: 0, item: 0), to: ItemPath(section: 0, item: 4))
@@ -115,37 +115,37 @@ private func scan(_ board: Board, _ id: ItemID) -> ItemPath? {
     /// A drop near the top of a long column shifts every card below it; they are still found,
     /// each within a few places of where it was remembered (no pass over the board).
     @Test func cardsShiftedByADropAreFoundNearTheirOldPlace() {
-        let cards = (1...10_000).map { Card(id: ItemID(UInt64($0)), title: "c\($0)") }
+        let cards = (1...10_000).map { Card(id: CardID(UInt64($0)), title: "c\($0)") }
         var board = Board(columns: [Column(title: "A", cards: cards), Column(title: "B")])
-        #expect(board.indexPath(for: ItemID(9_000)) == ItemPath(section: 0, item: 8_999))
+        #expect(board.indexPath(for: CardID(9_000)) == ItemPath(section: 0, item: 8_999))
         #expect(board.locator.passes == 1)
         let c = board[ItemPath(section: 0, item: 0)]
         board.deleteItem(at: ItemPath(section: 0, item: 0))
         board.insertItem(c, at: ItemPath(section: 1, item: 0))
-        #expect(board.indexPath(for: ItemID(1)) == ItemPath(section: 1, item: 0))
-        #expect(board.indexPath(for: ItemID(9_000)) == ItemPath(section: 0, item: 8_998))
+        #expect(board.indexPath(for: CardID(1)) == ItemPath(section: 1, item: 0))
+        #expect(board.indexPath(for: CardID(9_000)) == ItemPath(section: 0, item: 8_998))
         #expect(board.locator.passes == 1, "found from the remembered places, without a pass")
-        #expect(board.indexPath(for: ItemID(10_001)) == nil)
-        #expect(board.indexPath(for: ItemID(10_002)) == nil)
+        #expect(board.indexPath(for: CardID(10_001)) == nil)
+        #expect(board.indexPath(for: CardID(10_002)) == nil)
         #expect(board.locator.passes == 2, "one pass to learn the changed board, then absent is known")
     }
 
     /// Undo and redo go back and forth between versions sharing the locator: the moved card is
     /// found at its old and its new place without a pass over the board.
     @Test func undoAndRedoNeedNoPass() {
-        let cards = (1...10_000).map { Card(id: ItemID(UInt64($0)), title: "c\($0)") }
+        let cards = (1...10_000).map { Card(id: CardID(UInt64($0)), title: "c\($0)") }
         let before = Board(columns: [Column(title: "A", cards: cards), Column(title: "B", cards: [])])
-        #expect(before.indexPath(for: ItemID(5_000)) == ItemPath(section: 0, item: 4_999))
+        #expect(before.indexPath(for: CardID(5_000)) == ItemPath(section: 0, item: 4_999))
         var after = before
         let c = after[ItemPath(section: 0, item: 4_999)]
         after.deleteItem(at: ItemPath(section: 0, item: 4_999))
         after.insertItem(c, at: ItemPath(section: 1, item: 0))
         let passes = before.locator.passes
         for _ in 0..<3 {
-            #expect(after.indexPath(for: ItemID(5_000)) == ItemPath(section: 1, item: 0))
-            #expect(before.indexPath(for: ItemID(5_000)) == ItemPath(section: 0, item: 4_999))
-            #expect(after.indexPath(for: ItemID(5_001)) == ItemPath(section: 0, item: 4_999))
-            #expect(before.indexPath(for: ItemID(5_001)) == ItemPath(section: 0, item: 5_000))
+            #expect(after.indexPath(for: CardID(5_000)) == ItemPath(section: 1, item: 0))
+            #expect(before.indexPath(for: CardID(5_000)) == ItemPath(section: 0, item: 4_999))
+            #expect(after.indexPath(for: CardID(5_001)) == ItemPath(section: 0, item: 4_999))
+            #expect(before.indexPath(for: CardID(5_001)) == ItemPath(section: 0, item: 5_000))
         }
         #expect(before.locator.passes == passes)
     }

@@ -9,7 +9,7 @@ import Testing
     }
 
     @Test func fieldsReadBackAsWritten() {
-        var c = Card(id: ItemID(1), title: "t")
+        var c = Card(id: CardID(1), title: "t")
         #expect(c.descriptionLines == [] && c.subtasks == [] && c.extraLines == [] && c.due == nil && !c.done)
         #expect(!c.hasDescription)
         c.done = true
@@ -27,30 +27,30 @@ import Testing
         c.due = nil
         c.subtasks = []
         c.extraLines = []
-        #expect(c == Card(id: ItemID(1), title: "t", done: true))
+        #expect(c == Card(id: CardID(1), title: "t", done: true))
         c.done = false
-        #expect(c == Card(id: ItemID(1), title: "t"))
+        #expect(c == Card(id: CardID(1), title: "t"))
     }
 
     /// However a card was built, equal fields make equal cards with equal hashes.
     @Test func equalityFollowsTheFieldsNotTheHistory() {
-        var a = Card(id: ItemID(2), title: "t")
+        var a = Card(id: CardID(2), title: "t")
         a.descriptionLines.append("x")
         a.descriptionLines.append("y")
         a.descriptionLines.append("z")
-        var b = Card(id: ItemID(2), title: "t", due: "d", descriptionLines: ["x"])
+        var b = Card(id: CardID(2), title: "t", due: "d", descriptionLines: ["x"])
         b.descriptionLines = ["x", "y", "z"]
         b.due = nil
         #expect(a == b)
         #expect(a.hashValue == b.hashValue)
-        var c = Card(id: ItemID(2), title: "t", descriptionLines: ["x", "y"])
+        var c = Card(id: CardID(2), title: "t", descriptionLines: ["x", "y"])
         c.descriptionLines.append("z")
         #expect(c == a)
-        var d = Card(id: ItemID(2), title: "t", done: true)
+        var d = Card(id: CardID(2), title: "t", done: true)
         d.descriptionLines.append("only")
-        #expect(d == Card(id: ItemID(2), title: "t", descriptionLines: ["only"], done: true))
-        #expect(d != Card(id: ItemID(2), title: "t", descriptionLines: ["only"]))
-        #expect(Card(id: ItemID(2), title: "t", descriptionLines: [""]) != Card(id: ItemID(2), title: "t"))
+        #expect(d == Card(id: CardID(2), title: "t", descriptionLines: ["only"], done: true))
+        #expect(d != Card(id: CardID(2), title: "t", descriptionLines: ["only"]))
+        #expect(Card(id: CardID(2), title: "t", descriptionLines: [""]) != Card(id: CardID(2), title: "t"))
     }
 }
 
@@ -61,23 +61,23 @@ import Testing
         for text in [
             "", "a", "fifteen bytes!!", "sixteen bytes!!!", "naïve café #tag", String(repeating: "x", count: 5000),
         ] {
-            var c = Card(id: ItemID(1), title: "before")
+            var c = Card(id: CardID(1), title: "before")
             c.title = text
             #expect(c.title == text)
-            #expect(Card(id: ItemID(2), title: text).title == text)
+            #expect(Card(id: CardID(2), title: text).title == text)
         }
     }
 
     /// Equality stays String's: canonically equivalent titles are equal, with equal hashes.
     @Test func equalityIsCanonicalEquivalenceAsForStrings() {
-        let composed = Card(id: ItemID(1), title: "caf\u{E9}"), decomposed = Card(id: ItemID(1), title: "cafe\u{301}")
+        let composed = Card(id: CardID(1), title: "caf\u{E9}"), decomposed = Card(id: CardID(1), title: "cafe\u{301}")
         #expect(composed == decomposed)
         #expect(composed.hashValue == decomposed.hashValue)
-        let kelvin = Card(id: ItemID(1), title: "\u{212A}"), k = Card(id: ItemID(1), title: "K")
+        let kelvin = Card(id: CardID(1), title: "\u{212A}"), k = Card(id: CardID(1), title: "K")
         #expect(kelvin == k && kelvin.hashValue == k.hashValue)
-        #expect(Card(id: ItemID(1), title: "abc") != Card(id: ItemID(1), title: "abd"))
-        #expect(Card(id: ItemID(1), title: "abc") != Card(id: ItemID(1), title: "ab"))
-        #expect(Card(id: ItemID(1), title: "") == Card(id: ItemID(1), title: ""))
+        #expect(Card(id: CardID(1), title: "abc") != Card(id: CardID(1), title: "abd"))
+        #expect(Card(id: CardID(1), title: "abc") != Card(id: CardID(1), title: "ab"))
+        #expect(Card(id: CardID(1), title: "") == Card(id: CardID(1), title: ""))
     }
 
     /// A reader puts its titles many to an allocation; one longer than a quarter slab gets its own;
@@ -109,7 +109,7 @@ import Testing
                 group.addTask {
                     (0..<512).map { i in
                         let text = "thread \(t) title \(i) " + String(repeating: "é", count: i % 20)
-                        return (text, Card(id: ItemID(UInt64(t * 1000 + i)), title: text))
+                        return (text, Card(id: CardID(UInt64(t * 1000 + i)), title: text))
                     }
                 }
             }

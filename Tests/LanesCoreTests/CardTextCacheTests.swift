@@ -49,7 +49,7 @@ private func boardText(_ dialect: BoardDialect, perColumn: Int) -> String {
                 board.columns[s].cards[rng.int(0...board.columns[s].cards.count - 1)].title += " edited \(step)"
             case 2:
                 board.columns[s].cards.insert(
-                    Card(id: ItemID.fresh(), title: "new \(step)", descriptionLines: ["d"]),
+                    Card(id: CardID.fresh(), title: "new \(step)", descriptionLines: ["d"]),
                     at: rng.int(0...board.columns[s].cards.count))
             case 3 where !board.columns[s].cards.isEmpty:
                 board.columns[s].cards.remove(at: rng.int(0...board.columns[s].cards.count - 1))

@@ -7,7 +7,7 @@ struct CardsInTransitTests {
     static func parsed(_ text: String) throws -> Board { try BoardFormat.parse(text, file: "t.md").board }
     static let text = "## To do\n\n- a0\n- a1\n- a2\n\n## Done\n\n- a3\n"
 
-    func id(_ title: String, _ board: Board) -> ItemID {
+    func id(_ title: String, _ board: Board) -> CardID {
         board.columns.flatMap(\.cards).first { $0.title == title }!.id
     }
 

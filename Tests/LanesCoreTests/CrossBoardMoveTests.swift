@@ -249,10 +249,10 @@ private struct TwoBoards {
                 _ = try other.commit(base: base, ours: ours)
             }
             if step == .recorded {
-                try write(t.b) { $0.columns[1].cards.append(Card(id: ItemID.fresh(), title: "Added on b")) }
+                try write(t.b) { $0.columns[1].cards.append(Card(id: CardID.fresh(), title: "Added on b")) }
             }
             if step == .marked {
-                try write(t.a) { $0.columns[1].cards.append(Card(id: ItemID.fresh(), title: "Added on a")) }
+                try write(t.a) { $0.columns[1].cards.append(Card(id: CardID.fresh(), title: "Added on a")) }
             }
         }
         #expect(try t.board(t.a).columns.map { $0.cards.map(\.title) } == [["Beta"], ["Added on a"]])
@@ -290,7 +290,7 @@ private struct TwoBoards {
                     let title = names.randomElement(using: &rng)!
                     let s = Int.random(in: 0..<2, using: &rng)
                     theirs.columns[s].cards.insert(
-                        Card(id: ItemID.fresh(), title: title),
+                        Card(id: CardID.fresh(), title: title),
                         at: Int.random(in: 0...theirs.columns[s].cards.count, using: &rng))
                 case 1:  // a card renamed: shown or not
                     let s = Int.random(in: 0..<2, using: &rng)
@@ -365,7 +365,7 @@ private struct TwoBoards {
                         let base = try other.load()
                         var ours = base
                         let s = Int.random(in: 0..<ours.columns.count, using: &rng)
-                        ours.columns[s].cards.append(Card(id: ItemID.fresh(), title: "card \(next)"))
+                        ours.columns[s].cards.append(Card(id: CardID.fresh(), title: "card \(next)"))
                         expected.insert("card \(next)")
                         next += 1
                         if let (c, i) = ours.columns.indices.lazy.flatMap({ c in

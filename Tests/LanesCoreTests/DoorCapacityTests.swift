@@ -10,7 +10,7 @@ import Testing
     static func board(_ capacity: CardCapacity) -> Board {
         Board(
             columns: [
-                Column(title: "To do", cards: [Card(id: ItemID(1), title: "a")]), Column(title: "Done", cards: []),
+                Column(title: "To do", cards: [Card(id: CardID(1), title: "a")]), Column(title: "Done", cards: []),
             ],
             capacity: capacity)
     }
@@ -22,9 +22,9 @@ import Testing
     @Test func aTaskellBoardRefusesEveryWayADoneMarkCouldArrive() throws {
         let b = Self.board(.taskell)
         let column = b.columns[0].id
-        var done = Card(id: ItemID(7), title: "finished")
+        var done = Card(id: CardID(7), title: "finished")
         done.done = true
-        #expect(Self.refusal(.setDone(ItemID(1), true), on: b) == EditRefusal(.format, Self.noDone))
+        #expect(Self.refusal(.setDone(CardID(1), true), on: b) == EditRefusal(.format, Self.noDone))
         var edited = b.columns[0].cards[0]
         edited.done = true
         #expect(Self.refusal(.replaceCard(edited, seen: nil), on: b)?.reason == .format)
@@ -35,18 +35,18 @@ import Testing
                 == "“finished” is marked done and taskell files have no done mark: nothing changed (mark it not done first)"
         )
         // Marking not done is nothing a taskell file cannot keep.
-        #expect(Self.refusal(.setDone(ItemID(1), false), on: b) == nil)
+        #expect(Self.refusal(.setDone(CardID(1), false), on: b) == nil)
     }
 
     @Test func everythingElseKeepsTheDoneMarkAsGiven() throws {
         let b = Self.board(.everything)
-        let outcome = try b.applying(.setDone(ItemID(1), true))
+        let outcome = try b.applying(.setDone(CardID(1), true))
         #expect(outcome.board.columns[0].cards[0].done)
     }
 
     /// Lines a taskell file would not keep arrive as description lines (what it keeps), in order.
     @Test func extraLinesBecomeDescriptionLinesOnATaskellBoard() throws {
-        var card = Card(id: ItemID(9), title: "notes")
+        var card = Card(id: CardID(9), title: "notes")
         card.descriptionLines = ["first"]
         card.extraLines = ["  indented", "", "plain"]
         for capacity in [CardCapacity.taskell, .everything] {

@@ -81,12 +81,12 @@ struct FlowSettingTests {
     @Test("a flow setting changed by another writer is merged in, never reverted")
     func merge() throws {
         let base = Board(columns: [
-            Column(title: "A", cards: [Card(id: ItemID(1), title: "x")]), Column(title: "B"), Column(title: "C"),
+            Column(title: "A", cards: [Card(id: CardID(1), title: "x")]), Column(title: "B"), Column(title: "C"),
         ])
         var theirs = base
         theirs.acceptRules.flow = FlowColumns(done: "B")
         var ours = base
-        ours.columns[0].cards.append(Card(id: ItemID(2), title: "y"))
+        ours.columns[0].cards.append(Card(id: CardID(2), title: "y"))
         let merged = BoardMerge.merge(base: base, ours: ours, theirs: theirs)
         #expect(merged.board.acceptRules.flow == FlowColumns(done: "B"))
         #expect(merged.board.cardCount == 2)

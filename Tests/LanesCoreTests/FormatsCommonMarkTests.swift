@@ -134,10 +134,10 @@ struct FormatsCommonMarkTests {
             Column(
                 title: "To do",
                 cards: [
-                    Card(id: ItemID(1), title: "a", descriptionLines: ["d1", "d2"], subtasks: [Subtask("s")]),
-                    Card(id: ItemID(2), title: "b", due: "2025-01-01"),
+                    Card(id: CardID(1), title: "a", descriptionLines: ["d1", "d2"], subtasks: [Subtask("s")]),
+                    Card(id: CardID(2), title: "b", due: "2025-01-01"),
                 ]),
-            Column(title: "Done", cards: [Card(id: ItemID(3), title: "c", done: true)]),
+            Column(title: "Done", cards: [Card(id: CardID(3), title: "c", done: true)]),
             Column(title: "Empty"),
         ])
         for dialect in [BoardDialect.obsidian, .taskell] {

@@ -37,7 +37,7 @@ struct FormatsDoorFootprintTests {
             let edit: BoardEdit
             switch kind {
             case .addEnd, .addTop:
-                subject = Card(id: ItemID.fresh(), title: "Added through the door \(k)")
+                subject = Card(id: CardID.fresh(), title: "Added through the door \(k)")
                 edit = .addCard(subject!, column: column.id, at: kind == .addTop ? .top : .end, fallbackColumn: s)
             default:
                 guard let card = findable.randomElement(using: &rng) else { continue }

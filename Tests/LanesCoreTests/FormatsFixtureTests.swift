@@ -35,24 +35,24 @@ struct FormatsFixtureTests {
         #expect(board.columns.map(\.title) == ["Inbox", "Doing", "Review", "Done"])
         #expect(board.columns.map(\.wipLimit) == [nil, 3, nil, nil])
         #expect(board.columns.map(\.cards.count) == [3, 3, 1, 2])
-        #expect(board.allIDs == (1...9).map { ItemID(UInt64($0)) })
+        #expect(board.allIDs == (1...9).map { CardID(UInt64($0)) })
 
         let inbox = board.columns[0].cards
         #expect(
             inbox[0]
                 == Card(
-                    id: ItemID(1), title: "Collect feedback from the beta testers",
+                    id: CardID(1), title: "Collect feedback from the beta testers",
                     descriptionLines: [
                         "Ask in the forum thread and on the mailing list.", "Summarise what people tripped over first.",
                     ]))
-        #expect(inbox[1] == Card(id: ItemID(2), title: "Decide on a logo"))
-        #expect(inbox[2] == Card(id: ItemID(3), title: "設計レビューの準備", descriptionLines: ["次の会議までに資料をまとめる"]))
+        #expect(inbox[1] == Card(id: CardID(2), title: "Decide on a logo"))
+        #expect(inbox[2] == Card(id: CardID(3), title: "設計レビューの準備", descriptionLines: ["次の会議までに資料をまとめる"]))
 
         let doing = board.columns[1].cards
         #expect(
             doing[0]
                 == Card(
-                    id: ItemID(4), title: "Rewrite the importer", due: "2026-12-01",
+                    id: CardID(4), title: "Rewrite the importer", due: "2026-12-01",
                     descriptionLines: ["The old one read the whole file into memory."],
                     subtasks: [
                         Subtask("Read lists in pos order", done: true), Subtask("Skip closed lists", done: true),
@@ -61,9 +61,9 @@ struct FormatsFixtureTests {
         #expect(
             doing[1]
                 == Card(
-                    id: ItemID(5), title: "Fix the crash on resize 🐛", subtasks: [Subtask("Reproduce at 20 columns")]))
+                    id: CardID(5), title: "Fix the crash on resize 🐛", subtasks: [Subtask("Reproduce at 20 columns")]))
         #expect(doing[2].title == "Café menu: naïve “smart” quotes")
-        #expect(board.columns[2].cards == [Card(id: ItemID(7), title: "Update the man page", due: "2026-11-30")])
+        #expect(board.columns[2].cards == [Card(id: CardID(7), title: "Update the man page", due: "2026-11-30")])
         #expect(board.columns[3].cards[0].subtasks.map(\.done) == [true, true])
         #expect(board.columns.flatMap(\.cards).allSatisfy { !$0.done && $0.extraLines.isEmpty })
     }
@@ -137,26 +137,26 @@ struct FormatsFixtureTests {
         #expect(board.columns.map(\.title) == ["Ideas", "This week", "Done"])
         #expect(board.columns.map(\.wipLimit) == [nil, 2, nil])
         #expect(board.columns.map(\.cards.count) == [3, 2, 2])
-        #expect(board.allIDs == (1...7).map { ItemID(UInt64($0)) })
+        #expect(board.allIDs == (1...7).map { CardID(UInt64($0)) })
 
         let ideas = board.columns[0].cards
-        #expect(ideas[0] == Card(id: ItemID(1), title: "Plant garlic before the frost #garden", due: "2026-11-28"))
+        #expect(ideas[0] == Card(id: CardID(1), title: "Plant garlic before the frost #garden", due: "2026-11-28"))
         #expect(ideas[0].tags == ["garden"])
-        #expect(ideas[1] == Card(id: ItemID(2), title: "Fix the shed door [[Shed]] #repair"))
+        #expect(ideas[1] == Card(id: CardID(2), title: "Fix the shed door [[Shed]] #repair"))
         #expect(
             ideas[2]
                 == Card(
-                    id: ItemID(3), title: "Read “The Overstory” #books",
+                    id: CardID(3), title: "Read “The Overstory” #books",
                     extraLines: ["\tborrowed from Ana, give back by March"]))
-        #expect(board.columns[1].cards[0] == Card(id: ItemID(4), title: "Call the plumber #urgent", due: "2026-11-24"))
+        #expect(board.columns[1].cards[0] == Card(id: CardID(4), title: "Call the plumber #urgent", due: "2026-11-24"))
 
         let done = board.columns[2]
         #expect(done.extraLines == ["**Complete**", ""])
         #expect(done.marksCardsComplete && !board.columns[0].marksCardsComplete && !board.columns[1].marksCardsComplete)
         #expect(
             done.cards == [
-                Card(id: ItemID(6), title: "Clean the gutters", due: "2026-11-15", done: true),
-                Card(id: ItemID(7), title: "Order firewood #winter", done: true),
+                Card(id: CardID(6), title: "Clean the gutters", due: "2026-11-15", done: true),
+                Card(id: CardID(7), title: "Order firewood #winter", done: true),
             ])
         // Archived cards stay in the archive text: they are not on the board.
         #expect(!board.columns.flatMap(\.cards).contains { $0.title.hasPrefix("Paint the fence") })

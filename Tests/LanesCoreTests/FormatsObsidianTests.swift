@@ -85,7 +85,7 @@ struct FormatsObsidianTests {
         let done = board.columns[2]
         #expect(done.extraLines == ["**Complete**"])
         #expect(done.marksCardsComplete)
-        #expect(done.cards == [Card(id: ItemID(7), title: "Finished", done: true)])
+        #expect(done.cards == [Card(id: CardID(7), title: "Finished", done: true)])
 
         #expect(BoardFormat.serialize(board, info: info) == Self.rich)
     }
@@ -126,7 +126,7 @@ struct FormatsObsidianTests {
     @Test func aFreshBoardIsWrittenAsObsidianKanbanWritesIt() throws {
         var board = Board()
         // The numbers a parse gives, so the reread board compares equal.
-        let a = ItemID(1), b = ItemID(2), c = ItemID(3)
+        let a = CardID(1), b = CardID(2), c = CardID(3)
         board.columns = [
             Column(
                 title: "Todo", cards: [Card(id: a, title: "One #tag", due: "2025-01-01"), Card(id: b, title: "Two")]),
@@ -178,7 +178,7 @@ struct FormatsObsidianTests {
                 title: "A",
                 cards: [
                     Card(
-                        id: ItemID(1), title: "t", descriptionLines: ["why"],
+                        id: CardID(1), title: "t", descriptionLines: ["why"],
                         subtasks: [Subtask("s"), Subtask("d", done: true)])
                 ])
         ])

@@ -32,14 +32,14 @@ struct FormatsTaskellTests {
                         title: "To Do",
                         cards: [
                             Card(
-                                id: ItemID(1), title: "Write the parser", due: "2024-01-31 12:00 UTC",
+                                id: CardID(1), title: "Write the parser", due: "2024-01-31 12:00 UTC",
                                 descriptionLines: [
                                     "First line of the description.", "", "Third line, after an empty one.",
                                 ],
                                 subtasks: [Subtask("Headings"), Subtask("Cards", done: true)]),
-                            Card(id: ItemID(2), title: "中文标题 #tag"),
+                            Card(id: CardID(2), title: "中文标题 #tag"),
                         ], wipLimit: 3),
-                    Column(title: "Done", cards: [Card(id: ItemID(3), title: "Ship it")]),
+                    Column(title: "Done", cards: [Card(id: CardID(3), title: "Ship it")]),
                 ]))
         #expect(board.columns[0].cards[1].tags == ["tag"])
         #expect(BoardFormat.serialize(board, info: info) == Self.sample)
@@ -50,10 +50,10 @@ struct FormatsTaskellTests {
         board.columns = [Column(title: "Backlog (old)"), Column(title: "Doing", wipLimit: 2), Column(title: "Empty")]
         board.columns[0].cards = [
             Card(
-                id: ItemID.fresh(), title: "One", due: "2025-02-03",
+                id: CardID.fresh(), title: "One", due: "2025-02-03",
                 descriptionLines: ["why"], subtasks: [Subtask("step", done: true)])
         ]
-        board.columns[1].cards = [Card(id: ItemID.fresh(), title: "Two"), Card(id: ItemID.fresh(), title: "Three")]
+        board.columns[1].cards = [Card(id: CardID.fresh(), title: "Two"), Card(id: CardID.fresh(), title: "Three")]
         #expect(
             BoardFormat.serialize(board, as: .taskell) == """
                 ## Backlog (old)
@@ -125,7 +125,7 @@ struct FormatsTaskellTests {
         #expect(board.columns[0].cards[0].descriptionLines == ["d"])
         #expect(BoardFormat.serialize(board, info: info) == text)
         var moved = board
-        moved.columns[1].cards.append(Card(id: ItemID(9), title: "c"))
+        moved.columns[1].cards.append(Card(id: CardID(9), title: "c"))
         #expect(
             BoardFormat.serialize(moved, info: info) == "## A\r\n\r\n- a\r\n    > d\r\n- b\r\n\r\n## B\r\n\r\n- c\r\n")
     }
@@ -157,7 +157,7 @@ struct FormatsTaskellTests {
                     blankLinesBetweenColumns: 3, blankLinesAfterColumns: 1))
         #expect(BoardFormat.serialize(board, info: info) == text)
         // B had three blank lines: none after its heading (the usual), three before C.
-        board.columns[1].cards.append(Card(id: ItemID(10), title: "new"))
+        board.columns[1].cards.append(Card(id: CardID(10), title: "new"))
         #expect(BoardFormat.serialize(board, info: info) == "## A\n- a\n\n\n\n## B\n- new\n\n\n\n## C\n\n- c\n\n")
     }
 
@@ -165,7 +165,7 @@ struct FormatsTaskellTests {
         let text = try Fixtures.text("taskell-release-plan.md")
         let (parsed, info) = try BoardFormat.parse(text, file: "roadmap.md")
         var board = parsed
-        board.columns.append(Column(title: "Later", cards: [Card(id: ItemID.fresh(), title: "New card")]))
+        board.columns.append(Column(title: "Later", cards: [Card(id: CardID.fresh(), title: "New card")]))
         let output = BoardFormat.serialize(board, info: info)
         #expect(output == text + "\n## Later\n\n- New card\n")
     }
@@ -175,7 +175,7 @@ struct FormatsTaskellTests {
             Column(
                 title: "A\nB",
                 cards: [
-                    Card(id: ItemID(1), title: "one\r\ntwo", descriptionLines: ["x\ny"], subtasks: [Subtask("s\rt")])
+                    Card(id: CardID(1), title: "one\r\ntwo", descriptionLines: ["x\ny"], subtasks: [Subtask("s\rt")])
                 ])
         ])
         let text = BoardFormat.serialize(board, as: .taskell)
@@ -188,7 +188,7 @@ struct FormatsTaskellTests {
             Column(
                 title: "A",
                 cards: [
-                    Card(id: ItemID(1), title: "t", done: true, extraLines: ["  obsidian continuation"])
+                    Card(id: CardID(1), title: "t", done: true, extraLines: ["  obsidian continuation"])
                 ], extraLines: ["**Complete**"])
         ])
         #expect(BoardFormat.serialize(board, as: .taskell) == "## A\n\n- t\n")
@@ -196,7 +196,7 @@ struct FormatsTaskellTests {
 
     @Test func cardsGetFreshIDsInFileOrder() throws {
         let (board, _) = try parseOK("## A\n- x\n- y\n## B\n- z\n")
-        #expect(board.allIDs == [ItemID(1), ItemID(2), ItemID(3)])
+        #expect(board.allIDs == [CardID(1), CardID(2), CardID(3)])
         #expect(board.columns.flatMap(\.cards).map(\.title) == ["x", "y", "z"])
     }
 }

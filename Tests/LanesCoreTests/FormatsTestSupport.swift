@@ -136,7 +136,7 @@ func parseError(_ text: String, file: String = "board.md", sourceLocation: Sourc
 }
 
 /// Moves a card by identity to a column and index (index after removal).
-func moving(_ board: Board, card id: ItemID, toColumn column: Int, index: Int) -> Board {
+func moving(_ board: Board, card id: CardID, toColumn column: Int, index: Int) -> Board {
     var board = board
     let from = board.indexPath(for: id)!
     let card = board.columns[from.section].cards.remove(at: from.item)

@@ -55,7 +55,7 @@ struct FormatsWildTests {
         }
         // An edit leaves the tail alone.
         var edited = board
-        edited.columns[0].cards.append(Card(id: ItemID.fresh(), title: "new"))
+        edited.columns[0].cards.append(Card(id: CardID.fresh(), title: "new"))
         let text = BoardFormat.serialize(edited, info: info)
         let original = Self.head + body
         let start = original.range(of: "%% kanban:settings")?.lowerBound ?? original.range(of: "***")!.lowerBound
@@ -73,8 +73,8 @@ struct FormatsWildTests {
         #expect(info.readingNotes.isEmpty)
         // A card added to A lands in A's list, above the settings; one added to B under B.
         var edited = board
-        edited.columns[0].cards.append(Card(id: ItemID.fresh(), title: "a2"))
-        edited.columns[1].cards.append(Card(id: ItemID.fresh(), title: "b2"))
+        edited.columns[0].cards.append(Card(id: CardID.fresh(), title: "a2"))
+        edited.columns[1].cards.append(Card(id: CardID.fresh(), title: "b2"))
         #expect(
             BoardFormat.serialize(edited, info: info) == Self.head
                 + "## A\n\n- [ ] a\n- [ ] a2\n\n%% kanban:settings\n```\n{}\n```\n%%\n\n## B\n\n- [ ] b\n- [ ] b2\n")
@@ -94,7 +94,7 @@ struct FormatsWildTests {
         #expect(board.columns.map(\.title) == ["A", "B"])
         #expect(BoardFormat.serialize(board, info: info) == text)
         var edited = board
-        edited.columns[0].cards.append(Card(id: ItemID.fresh(), title: "a2"))
+        edited.columns[0].cards.append(Card(id: CardID.fresh(), title: "a2"))
         #expect(
             BoardFormat.serialize(edited, info: info) == Self.head
                 + "## A\n\n- [ ] a\n- [ ] a2\n\n%% kanban:settings\n```\n{}\n```\n%%\n\n## B\n")
@@ -120,7 +120,7 @@ struct FormatsWildTests {
             "\(note)")
         #expect(BoardFormat.serialize(board, info: info) == text)
         var edited = board
-        edited.columns[0].cards.append(Card(id: ItemID.fresh(), title: "new"))
+        edited.columns[0].cards.append(Card(id: CardID.fresh(), title: "new"))
         #expect(
             BoardFormat.serialize(edited, info: info) == Self.head
                 + "## A\n\n- [ ] one\n- [ ] new\n\(block)\n- [ ] hidden\n\n## B\n\n- [ ] two\n")

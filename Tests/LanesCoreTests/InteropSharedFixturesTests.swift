@@ -19,7 +19,7 @@ struct InteropSharedFixturesTests {
         #expect(info.dialect == .taskell)
         #expect(board.columns.map(\.title) == ["Misc.", "Refactoring", "Bugs", "Features", "In Progress", "Done"])
         #expect(board.cardCount == 202)
-        #expect(board.allIDs == (1...202).map { ItemID(UInt64($0)) })
+        #expect(board.allIDs == (1...202).map { CardID(UInt64($0)) })
         #expect(info.layout == BoardLayout.standard(for: .taskell))
         #expect(info.endsWithNewline && !info.hasByteOrderMark && info.lineEnding == .lf)
 
@@ -28,7 +28,7 @@ struct InteropSharedFixturesTests {
         #expect(
             misc.cards[0]
                 == Card(
-                    id: ItemID(1), title: "Add more information to taskell.app",
+                    id: CardID(1), title: "Add more information to taskell.app",
                     descriptionLines: [
                         "Update taskell.app to have more than just README.md contents. Use cases, more images, examples, etc."
                     ],
@@ -39,7 +39,7 @@ struct InteropSharedFixturesTests {
         #expect(
             misc.cards[1]
                 == Card(
-                    id: ItemID(2), title: "Add to Flatpack",
+                    id: CardID(2), title: "Add to Flatpack",
                     descriptionLines: ["https://opensource.com/article/19/10/how-build-flatpak-packaging"]))
         #expect(board.columns[1].cards[0].title == "乤乭 乤亍 乤乭乫 乤乭亍乫 乤乭 乤乭亍")
         let dueList = try #require(
@@ -111,15 +111,15 @@ struct InteropSharedFixturesTests {
                     blankLinesBetweenColumns: 1, blankLinesAfterColumns: 2))
         #expect(board.columns.map(\.title) == ["Backlog", "Todo", "Work in progress", "Completed", "Unlisted"])
         #expect(board.columns.map(\.cards.count) == [4, 3, 2, 4, 1])
-        #expect(board.allIDs == (1...14).map { ItemID(UInt64($0)) })
+        #expect(board.allIDs == (1...14).map { CardID(UInt64($0)) })
 
         let backlog = board.columns[0].cards
         #expect(
-            backlog[0] == Card(id: ItemID(1), title: "Tuning my [[init.lua]] like a vintage guitar", due: "2025/6/30"))
+            backlog[0] == Card(id: CardID(1), title: "Tuning my [[init.lua]] like a vintage guitar", due: "2025/6/30"))
         #expect(backlog[1].title == "Research if coffee counts as water #super_important")
         #expect(backlog[1].tags == ["super_important"])
         #expect(backlog[1].due == "2025/6/26")
-        #expect(backlog[3] == Card(id: ItemID(4), title: "Learn Lua… again #someday"))
+        #expect(backlog[3] == Card(id: CardID(4), title: "Learn Lua… again #someday"))
         #expect(board.columns[1].cards[1].title == "Debugging a feature I haven’t written yet")
 
         let completed = board.columns[3]
@@ -191,7 +191,7 @@ struct InteropSharedFixturesTests {
     @Test func realNextcloudDeckExportGivesItsOneListAndCard() throws {
         let bytes = try SharedFixtures.bytes("trello-export-nextcloud-deck.json")
         let board = try TrelloImport.board(from: bytes, file: "trello-export-nextcloud-deck.json")
-        #expect(board == Board(columns: [Column(title: "TODO", cards: [Card(id: ItemID(1), title: "Name Card 7")])]))
+        #expect(board == Board(columns: [Column(title: "TODO", cards: [Card(id: CardID(1), title: "Name Card 7")])]))
         #expect(BoardFormat.serialize(board, as: .taskell) == "## TODO\n\n- Name Card 7\n")
         #expect(
             BoardFormat.serialize(board, as: .obsidian) == """
@@ -228,7 +228,7 @@ struct InteropSharedFixturesTests {
                 ["Item 1"],
                 ["Item 1", "Item 2"],
             ])
-        #expect(board.allIDs == (1...15).map { ItemID(UInt64($0)) })
+        #expect(board.allIDs == (1...15).map { CardID(UInt64($0)) })
         #expect(
             board.columns.allSatisfy {
                 $0.cards.allSatisfy { $0.subtasks.isEmpty && $0.descriptionLines.isEmpty && $0.due == nil }

@@ -74,9 +74,9 @@ struct InteropTrelloTests {
                     Column(
                         title: "To do",
                         cards: [
-                            Card(id: ItemID(1), title: "Open the call for papers"),
+                            Card(id: CardID(1), title: "Open the call for papers"),
                             Card(
-                                id: ItemID(2), title: "Book the venue #Blocker", due: "2027-02-15",
+                                id: CardID(2), title: "Book the venue #Blocker", due: "2027-02-15",
                                 descriptionLines: [
                                     "Two rooms, one for talks and one for workshops.", "Ask about the projector.",
                                 ],
@@ -89,7 +89,7 @@ struct InteropTrelloTests {
                         title: "In progress",
                         cards: [
                             Card(
-                                id: ItemID(3), title: "Hotel block for speakers #Travel-plans #green",
+                                id: CardID(3), title: "Hotel block for speakers #Travel-plans #green",
                                 due: "2027-01-31",
                                 subtasks: [
                                     Subtask("Count the speakers", done: true), Subtask("Ask three hotels"),
@@ -100,7 +100,7 @@ struct InteropTrelloTests {
                         title: "Done",
                         cards: [
                             Card(
-                                id: ItemID(4), title: "Website: “Call for speakers” page", due: "2026-12-01",
+                                id: CardID(4), title: "Website: “Call for speakers” page", due: "2026-12-01",
                                 descriptionLines: ["Live at /speakers ✓"])
                         ]),
                 ]))
@@ -118,8 +118,8 @@ struct InteropTrelloTests {
             ])
         #expect(board.columns[0].cards[1].descriptionLines == ["Cancelled: no budget"])
         #expect(
-            board.columns[1].cards == [Card(id: ItemID(4), title: "Livestream", descriptionLines: ["Maybe next year"])])
-        #expect(board.allIDs == (1...6).map { ItemID(UInt64($0)) })
+            board.columns[1].cards == [Card(id: CardID(4), title: "Livestream", descriptionLines: ["Maybe next year"])])
+        #expect(board.allIDs == (1...6).map { CardID(UInt64($0)) })
     }
 
     @Test func committedRESTListsKeepTheirOrder() throws {
@@ -132,11 +132,11 @@ struct InteropTrelloTests {
                         title: "Backlog",
                         cards: [
                             Card(
-                                id: ItemID(1), title: "Sketch the onboarding",
+                                id: CardID(1), title: "Sketch the onboarding",
                                 descriptionLines: ["Three screens at most"]),
-                            Card(id: ItemID(2), title: "Pick a font", due: "2027-03-01"),
+                            Card(id: CardID(2), title: "Pick a font", due: "2027-03-01"),
                         ]),
-                    Column(title: "Doing", cards: [Card(id: ItemID(3), title: "Write the copy")]),
+                    Column(title: "Doing", cards: [Card(id: CardID(3), title: "Write the copy")]),
                     Column(title: "Shipped"),
                 ]))
     }
@@ -150,15 +150,15 @@ struct InteropTrelloTests {
                         title: "To Do",
                         cards: [
                             Card(
-                                id: ItemID(1), title: "First #Urgent-fix #green", due: "2021-07-10",
+                                id: CardID(1), title: "First #Urgent-fix #green", due: "2021-07-10",
                                 descriptionLines: ["Line one", "Line two", "", "After a blank line"]),
-                            Card(id: ItemID(2), title: "Third"),
+                            Card(id: CardID(2), title: "Third"),
                         ], wipLimit: 3),
                     Column(
                         title: "Doing",
                         cards: [
                             Card(
-                                id: ItemID(3), title: "Working #C-Swift", due: "2024-02-29",
+                                id: CardID(3), title: "Working #C-Swift", due: "2024-02-29",
                                 subtasks: [
                                     Subtask("Write code", done: true), Subtask("Write tests"),
                                     Subtask("Review", done: true), Subtask("Deploy"),
@@ -167,7 +167,7 @@ struct InteropTrelloTests {
                     Column(
                         title: "Done",
                         cards: [
-                            Card(id: ItemID(4), title: "Shipped \"v1\" 🚀", descriptionLines: ["Done ✓"])
+                            Card(id: CardID(4), title: "Shipped \"v1\" 🚀", descriptionLines: ["Done ✓"])
                         ]),
                 ]))
         #expect(board.columns[0].cards[0].tags == ["Urgent-fix", "green"])

@@ -44,7 +44,7 @@ struct LaneTagFinderTests {
         var random = SplitMix64(seed: UInt64(100 + set))
         let titles = (0..<4000).map { _ in Self.title(&random, pieces: Int(random.next() % 9)) }
         let placed = Self.place(
-            CardList(titles.enumerated().map { Card(id: ItemID(UInt64($0 + 1)), title: $1) }), in: lanes)
+            CardList(titles.enumerated().map { Card(id: CardID(UInt64($0 + 1)), title: $1) }), in: lanes)
         let alsoIn = Dictionary(uniqueKeysWithValues: placed.several.map { ($0.index, $0.alsoIn) })
         for (k, title) in titles.enumerated() {
             let slow = lanes.placement(ofTitle: title)
@@ -69,7 +69,7 @@ struct LaneTagFinderTests {
                         i % 3 == 0
                         ? Self.title(&random, pieces: Int(random.next() % 7)) + pad
                         : pad + Self.title(&random, pieces: Int(random.next() % 7))
-                    return Card(id: ItemID(UInt64(i + 1)), title: title)
+                    return Card(id: CardID(UInt64(i + 1)), title: title)
                 })
             let (laneOf, counts, several) = Self.place(cards, in: lanes)
             let expected = cards.map { lanes.placement(ofTitle: $0.title) }

@@ -261,9 +261,9 @@ struct MergeExampleTests {
     @Test func identitiesOursKeptTheirsKeptWhenSharedElseFresh() throws {
         let b = try taskell(base)
         var o = b
-        o.columns[0].cards.append(Card(id: ItemID.fresh(), title: "Ours new"))
+        o.columns[0].cards.append(Card(id: CardID.fresh(), title: "Ours new"))
         var t = b
-        let theirsNew = ItemID.fresh()
+        let theirsNew = CardID.fresh()
         t.columns[1].cards.append(Card(id: theirsNew, title: "Theirs new"))
         t.columns[0].cards[0].title = "Write the spec"
         let shared = BoardMerge.merge(base: b, ours: o, theirs: t)

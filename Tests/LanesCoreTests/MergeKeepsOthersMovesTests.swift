@@ -20,7 +20,7 @@ struct MergeKeepsOthersMovesTests {
         """, file: "board.md"
     ).board
 
-    func id(_ board: Board, _ title: String) -> ItemID {
+    func id(_ board: Board, _ title: String) -> CardID {
         board.columns.flatMap(\.cards).first { $0.title == title }!.id
     }
 

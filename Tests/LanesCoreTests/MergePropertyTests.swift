@@ -8,14 +8,14 @@ private struct SideEdits {
     var board: Board
     /// True identity of each column of `board` (base's columns are 0, 1, 2…).
     var columnIDs: [Int]
-    var deleted = Set<ItemID>()
-    var moved = Set<ItemID>()
-    var edited: [ItemID: Set<Field>] = [:]
-    var inserted: [ItemID] = []
+    var deleted = Set<CardID>()
+    var moved = Set<CardID>()
+    var edited: [CardID: Set<Field>] = [:]
+    var inserted: [CardID] = []
     var renamed: [Int: String] = [:]
     var movedColumn: Int?
     /// Cards and columns this side already used; a card is touched at most once per side.
-    var touchedCards = Set<ItemID>()
+    var touchedCards = Set<CardID>()
     var touchedColumns = Set<Int>()
     var lockedColumns = Set<Int>()
 
@@ -35,7 +35,7 @@ private struct Generator {
 
     mutating func card() -> Card {
         serial += 1
-        var c = Card(id: ItemID(nextID), title: "\(words[int(0...9)]) \(words[int(0...9)]) \(serial)")
+        var c = Card(id: CardID(nextID), title: "\(words[int(0...9)]) \(words[int(0...9)]) \(serial)")
         nextID += 1
         if chance(0.2) { c.due = "2026-0\(int(1...9))-1\(int(0...9))" }
         switch dialect {
@@ -185,7 +185,7 @@ private struct Expectation {
 
 private func expect(base: Board, _ o: SideEdits, _ t: SideEdits) -> Expectation {
     var e = Expectation()
-    func find(_ s: SideEdits, _ id: ItemID) -> (card: Card, column: Int)? {
+    func find(_ s: SideEdits, _ id: CardID) -> (card: Card, column: Int)? {
         for (c, col) in s.board.columns.enumerated() {
             if let card = col.cards.first(where: { $0.id == id }) { return (card, s.columnIDs[c]) }
         }
@@ -396,7 +396,7 @@ struct MergeWildTests {
             columns: (0..<Int.random(in: 0...4, using: &rng)).map { Column(title: ["X", "Y", "x", "Z"][$0]) })
         for c in board.columns.indices {
             for _ in 0..<Int.random(in: 0...6, using: &rng) {
-                var card = Card(id: ItemID.fresh(), title: titles.randomElement(using: &rng)!)
+                var card = Card(id: CardID.fresh(), title: titles.randomElement(using: &rng)!)
                 if Bool.random(using: &rng) { card.descriptionLines = ["d"] }
                 board.columns[c].cards.append(card)
             }

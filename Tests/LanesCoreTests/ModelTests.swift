@@ -6,7 +6,7 @@ import Testing
 func board(_ ids: [[UInt64]]) -> Board {
     Board(
         columns: ids.enumerated().map { s, col in
-            Column(title: "C\(s)", cards: col.map { Card(id: ItemID($0), title: "card \($0)") })
+            Column(title: "C\(s)", cards: col.map { Card(id: CardID($0), title: "card \($0)") })
         })
 }
 
@@ -18,7 +18,7 @@ private struct Boom: Error {}
 struct ModelTests {
     @Test func freshIdentitiesNeverMeetParsedOnesNorRepeat() {
         var b = board([[3, 9], [], [4]])
-        let made = (0..<1000).map { _ in ItemID.fresh() }
+        let made = (0..<1000).map { _ in CardID.fresh() }
         #expect(Set(made).count == 1000)
         #expect(made.allSatisfy { $0.rawValue >= 1 << 41 && $0.rawValue < 1 << 62 })
         // One process-wide counter (cards and columns share it, other tests draw from it at the
@@ -31,7 +31,7 @@ struct ModelTests {
     @Test func countsAndSubscript() {
         var b = board([[1, 2], [], [3]])
         #expect(b.cardCount == 3)
-        #expect(b.allIDs == [1, 2, 3].map(ItemID.init))
+        #expect(b.allIDs == [1, 2, 3].map(CardID.init))
         #expect(b[path(2, 0)].title == "card 3")
         b[path(0, 1)].title = "renamed"
         #expect(b.columns[0].cards[1].title == "renamed")
@@ -46,9 +46,9 @@ struct ModelTests {
     }
 
     @Test func wipLimit() {
-        var c = Column(title: "Doing", cards: [Card(id: ItemID(1), title: "a")], wipLimit: 2)
+        var c = Column(title: "Doing", cards: [Card(id: CardID(1), title: "a")], wipLimit: 2)
         #expect(!c.isFull)
-        c.cards.append(Card(id: ItemID(2), title: "b"))
+        c.cards.append(Card(id: CardID(2), title: "b"))
         #expect(c.isFull)
         #expect(!Column(title: "x", cards: [], wipLimit: nil).isFull)
         #expect(Column(title: "x", cards: [], wipLimit: 0).isFull)
@@ -59,9 +59,9 @@ struct ModelTests {
         #expect(b.numberOfItems(inSection: 0) == 2)
         #expect(b.numberOfItems(inSection: 1) == 0)
         #expect(b.numberOfItems(inSection: 3) == 0 && b.numberOfItems(inSection: -1) == 0)
-        #expect(b.indexPath(for: ItemID(3)) == path(2, 0))
-        #expect(b.indexPath(for: ItemID(99)) == nil)
-        #expect(b.item(at: path(0, 1))?.id == ItemID(2))
+        #expect(b.indexPath(for: CardID(3)) == path(2, 0))
+        #expect(b.indexPath(for: CardID(99)) == nil)
+        #expect(b.item(at: path(0, 1))?.id == CardID(2))
         #expect(b.item(at: path(0, 2)) == nil && b.item(at: path(5, 0)) == nil && b.item(at: path(0, -1)) == nil)
     }
 
@@ -71,7 +71,7 @@ struct ModelTests {
         #expect(rawIDs(b) == [[2, 3, 1], [4]])
         b.deleteItem(at: path(0, 1))
         #expect(rawIDs(b) == [[2, 1], [4]])
-        b.insertItem(Card(id: ItemID(3), title: "card 3"), at: path(1, 1))
+        b.insertItem(Card(id: CardID(3), title: "card 3"), at: path(1, 1))
         #expect(rawIDs(b) == [[2, 1], [4, 3]])
     }
 
@@ -180,7 +180,7 @@ struct HistoryTests {
     @Test func documentForwardsTheDataSource() {
         let doc = BoardDocument(board: board([[1, 2], [3]]))
         #expect(doc.numberOfItems(inSection: 0) == 2 && doc.indexPath(for: ItemID(3)) == path(1, 0))
-        #expect(doc.item(at: path(0, 1))?.id == ItemID(2))
+        #expect(doc.item(at: path(0, 1))?.id == CardID(2))
     }
 
     /// Hovering asks the door what the drop would do; the drop is the door's edit: the same
@@ -194,7 +194,7 @@ struct HistoryTests {
         #expect(doc.board == b && !doc.history.canUndo)
         #expect(doc.perform(into) == doc.refusal(of: into))
         #expect(doc.board == b && !doc.history.canUndo)
-        #expect(doc.edit(for: into) == .moveCards([ItemID(1)], to: b.columns[1].id, at: .before(ItemID(3), orIndex: 0)))
+        #expect(doc.edit(for: into) == .moveCards([CardID(1)], to: b.columns[1].id, at: .before(CardID(3), orIndex: 0)))
         let column = DropProposal(
             kind: .section, items: [b.columns[0].id.item],
             target: DropTarget(section: -1, index: 1, gap: 2, anchor: nil))

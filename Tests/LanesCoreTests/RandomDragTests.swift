@@ -25,14 +25,14 @@ struct ColumnStyle: Sendable {
 struct BoardColumn: Draggable {
     var section: Int
     var frame: Rect
-    var ids: [ItemID]
+    var ids: [CardID]
     var heights: [Int]
     var style: ColumnStyle
     var scroll: Int
     var isFull: Bool
 
     var itemCount: Int { ids.count }
-    func itemID(at index: Int) -> ItemID { ids[index] }
+    func itemID(at index: Int) -> ItemID { ItemID(ids[index]) }
     func frameOfItem(at index: Int) -> Rect {
         var y = frame.minY + style.top - scroll
         for i in 0..<index { y += heights[i] + style.spacing }
@@ -61,7 +61,7 @@ struct Episode {
     var coordinator: DragCoordinator
     var styles: [ColumnStyle]
     /// Card heights by identity; they travel with the card.
-    var heights: [ItemID: Int]
+    var heights: [CardID: Int]
     var scroll = 0
     var clock = 0.0
     let rows = 24
@@ -80,14 +80,14 @@ struct Episode {
         var rng = SplitMix64(seed: seed)
         let columnCount = rng.int(1...6)
         var columns: [Column] = []
-        var heights: [ItemID: Int] = [:]
+        var heights: [CardID: Int] = [:]
         var styles: [ColumnStyle] = []
         var nextID: UInt64 = 1
         var x = rng.int(0...2)
         for s in 0..<columnCount {
             var cards: [Card] = []
             for _ in 0..<rng.int(0...12) {
-                let id = ItemID(nextID)
+                let id = CardID(nextID)
                 nextID += 1
                 heights[id] = rng.int(1...4)
                 cards.append(Card(id: id, title: "card \(id.rawValue)"))
@@ -285,7 +285,7 @@ struct RandomDragTests {
             let events = e.step()
             // A relayout keeps a lifted card aimed before the same card, wherever that card went in its column.
             if e.lastStepWasRelayout, let old = liftedBefore, let anchor = old.anchor,
-                e.doc.board.indexPath(for: anchor)?.section == old.section,
+                e.doc.board.indexPath(for: CardID(anchor))?.section == old.section,
                 let now = e.coordinator.session?.hover.target, now.anchor != anchor
             {
                 fail(n, "a relayout moved the lifted target off its anchor \(anchor): \(old) -> \(now)", events)
@@ -299,7 +299,9 @@ struct RandomDragTests {
                     active = true
                     hover = .none
                     source = start.source
-                    if before.item(at: start.source)?.id != start.item { fail(n, "began with a wrong source", events) }
+                    if before.item(at: start.source)?.id != CardID(start.item) {
+                        fail(n, "began with a wrong source", events)
+                    }
                 case .moved(_, let h):
                     if !active { fail(n, "moved without a drag", events) }
                     hover = h
@@ -312,7 +314,8 @@ struct RandomDragTests {
                     if hover.target?.indexPath != drop.to {
                         fail(n, "drop \(drop.to) is not where the hover said: \(hover)", events)
                     }
-                    if before.indexPath(for: drop.item) != drop.from || (e.externalChanges == 0 && source != drop.from)
+                    if before.indexPath(for: CardID(drop.item)) != drop.from
+                        || (e.externalChanges == 0 && source != drop.from)
                     {
                         fail(n, "drop from the wrong place", events)
                     }
@@ -352,7 +355,7 @@ struct RandomDragTests {
                 var expected = before
                 let card = expected.columns[drop.from.section].cards.remove(at: drop.from.item)
                 expected.columns[drop.to.section].cards.insert(card, at: drop.to.item)
-                if card.id != drop.item { fail(n, "dropped the wrong card", events) }
+                if card.id != CardID(drop.item) { fail(n, "dropped the wrong card", events) }
                 if e.doc.board != expected {
                     fail(
                         n,

@@ -36,7 +36,7 @@ struct StorageContractTests {
         defer { done() }
         let base = try a.load()
         let ours = try base.applying(
-            .addCard(Card(id: ItemID.fresh(), title: "new"), column: base.columns[2].id, at: .end, fallbackColumn: 2)
+            .addCard(Card(id: CardID.fresh(), title: "new"), column: base.columns[2].id, at: .end, fallbackColumn: 2)
         ).board
         let stored = try a.commit(base: base, ours: ours)
         #expect(Self.titles(stored.board) == Self.titles(ours) && stored.conflicts.isEmpty)
@@ -50,7 +50,7 @@ struct StorageContractTests {
         let baseA = try a.load(), baseB = try b.load()
         let theirs = try baseB.applying(
             .addCard(
-                Card(id: ItemID.fresh(), title: "theirs"), column: baseB.columns[0].id, at: .top, fallbackColumn: 0)
+                Card(id: CardID.fresh(), title: "theirs"), column: baseB.columns[0].id, at: .top, fallbackColumn: 0)
         ).board
         _ = try b.commit(base: baseB, ours: theirs)
         let a1 = baseA.columns[0].cards[1].id

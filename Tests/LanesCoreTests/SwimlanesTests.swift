@@ -161,7 +161,7 @@ struct SwimlanesPlacementTests {
                 for _ in 0..<Int.random(in: 1...4, using: &rng) {
                     cards.append(
                         Card(
-                            id: ItemID(next), title: Self.randomTitle(&rng),
+                            id: CardID(next), title: Self.randomTitle(&rng),
                             due: Bool.random(using: &rng) ? "2026-11-25" : nil,
                             descriptionLines: ["line #frontend"], subtasks: [Subtask("s #backend")]))
                     next += 1
@@ -384,15 +384,15 @@ struct SwimlanesRetagMergeTests {
     }
 
     @Test func titlesOfTagsAloneStillCompareByTheirTags() {
-        let a = Card(id: ItemID(1), title: "#frontend"), b = Card(id: ItemID(2), title: "#backend")
+        let a = Card(id: CardID(1), title: "#frontend"), b = Card(id: CardID(2), title: "#backend")
         #expect(!BoardMatcher.similar(a, b))
-        #expect(BoardMatcher.similar(a, Card(id: ItemID(3), title: "#frontend")))
+        #expect(BoardMatcher.similar(a, Card(id: CardID(3), title: "#frontend")))
         #expect(
             BoardMatcher.similar(
-                Card(id: ItemID(4), title: "Fix login #frontend"), Card(id: ItemID(5), title: "Fix login #backend #ops")
+                Card(id: CardID(4), title: "Fix login #frontend"), Card(id: CardID(5), title: "Fix login #backend #ops")
             ))
         #expect(
             !BoardMatcher.similar(
-                Card(id: ItemID(6), title: "Fix login #frontend"), Card(id: ItemID(7), title: "Write docs #frontend")))
+                Card(id: CardID(6), title: "Fix login #frontend"), Card(id: CardID(7), title: "Write docs #frontend")))
     }
 }

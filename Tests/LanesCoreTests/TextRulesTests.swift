@@ -46,7 +46,7 @@ struct TextRulesTests {
         #expect(lines == ["one", "two", "three"])
         #expect(changes.nulBytes == 1)
         let card = Card(
-            id: ItemID(1), title: "t\nu", due: "d\0", descriptionLines: ["a\u{2029}b"], subtasks: [Subtask("s\r")])
+            id: CardID(1), title: "t\nu", due: "d\0", descriptionLines: ["a\u{2029}b"], subtasks: [Subtask("s\r")])
         let (clean, all) = TextRules.storable(card)
         #expect(
             clean.title == "t u" && clean.due == "d" && clean.descriptionLines == ["a", "b"]
@@ -58,7 +58,7 @@ struct TextRulesTests {
         // Put straight into the model, past every door: the writer's own guard still holds.
         var b = Board(columns: [
             Column(
-                title: "c\0\r\n", cards: [Card(id: ItemID(1), title: "x\0y\rz", descriptionLines: ["\n"])],
+                title: "c\0\r\n", cards: [Card(id: CardID(1), title: "x\0y\rz", descriptionLines: ["\n"])],
                 extraLines: ["e\0"])
         ])
         b.acceptRules.setSources(["o\r\nther"], for: "c\0\r\n")
@@ -85,7 +85,7 @@ struct TextRulesTests {
                     title: column,
                     cards: titles.enumerated().map { (k: Int, t: String) -> Card in
                         Card(
-                            id: ItemID(UInt64(k + 1)), title: t,
+                            id: CardID(UInt64(k + 1)), title: t,
                             due: TextRules.oneLine(nastyString(&rng, maxLength: 4)).text,
                             descriptionLines: TextRules.lines(nastyString(&rng)).lines,
                             subtasks: [Subtask(TextRules.oneLine(nastyString(&rng)).text)])

@@ -70,7 +70,7 @@ struct UndoSimulation {
             let c = int(columns.count)
             let slot: CardSlot = [.top, .end, .index(int(4))][int(3)]
             return .addCard(
-                Card(id: ItemID.fresh(), title: token(prefix)), column: columns[c], at: slot, fallbackColumn: c)
+                Card(id: CardID.fresh(), title: token(prefix)), column: columns[c], at: slot, fallbackColumn: c)
         }
         let card = cards[int(cards.count)]
         switch roll {

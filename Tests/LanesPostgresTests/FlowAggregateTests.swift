@@ -184,7 +184,7 @@ struct FlowAggregateTests {
                     n += 1
                     let c = int(2) == 0 ? 0 : int(ours.columns.count)
                     ours.columns[c].cards.insert(
-                        Card(id: ItemID.fresh(), title: "Task \(n)"), at: int(ours.columns[c].cards.count + 1))
+                        Card(id: CardID.fresh(), title: "Task \(n)"), at: int(ours.columns[c].cards.count + 1))
                 } else if op < 7 {
                     let (c, p) = all[int(all.count)]
                     let card = ours.columns[c].cards.remove(at: p)

@@ -89,7 +89,7 @@ struct FlowPostgresOracleTests {
                     let card = ours.columns[3].cards.remove(at: 0)
                     ours.columns[1].cards.append(card)
                 } else {
-                    ours.columns[0].cards.append(Card(id: ItemID.fresh(), title: newTitle().1))
+                    ours.columns[0].cards.append(Card(id: CardID.fresh(), title: newTitle().1))
                 }
             case 30:
                 ours.columns[2].title = "Checking"
@@ -99,7 +99,7 @@ struct FlowPostgresOracleTests {
                     let card = ours.columns[0].cards.remove(at: 0)
                     ours.columns[1].cards.append(card)
                 } else {
-                    ours.columns[1].cards.append(Card(id: ItemID.fresh(), title: newTitle().1))
+                    ours.columns[1].cards.append(Card(id: CardID.fresh(), title: newTitle().1))
                 }
             default:
                 var touched = Set<String>()
@@ -110,7 +110,7 @@ struct FlowPostgresOracleTests {
                         let (_, title) = newTitle()
                         let c = int(4) == 0 ? int(4) : 0
                         ours.columns[c].cards.insert(
-                            Card(id: ItemID.fresh(), title: title), at: int(ours.columns[c].cards.count + 1))
+                            Card(id: CardID.fresh(), title: title), at: int(ours.columns[c].cards.count + 1))
                         touched.insert(title)
                     } else if op < 8 {
                         let (c, p) = all[int(all.count)]
@@ -295,7 +295,7 @@ struct FlowPostgresOracleTests {
 
         let loaded = try store.load()
         var ours = loaded
-        ours.columns[0].cards.append(Card(id: ItemID.fresh(), title: "first"))
+        ours.columns[0].cards.append(Card(id: CardID.fresh(), title: "first"))
         _ = try store.commit(base: loaded, ours: ours)
         let (history, _) = try PostgresFlowHistory.read(url: server.url("alice", board: name))
         let report = FlowMetrics.compute(

@@ -193,7 +193,7 @@ struct PostgresStoreTests {
         let b0 = try bob.load()
         // Alice adds a column between Doing and Done, renames Doing, sets a WIP limit and a rule.
         var a1 = a0
-        a1.columns.insert(Column(title: "QA", cards: [Card(id: ItemID.fresh(), title: "Test it")]), at: 2)
+        a1.columns.insert(Column(title: "QA", cards: [Card(id: CardID.fresh(), title: "Test it")]), at: 2)
         a1.renameColumn(at: 1, to: "In progress")
         a1.columns[1].wipLimit = 3
         a1.acceptRules.setSources(["QA"], for: "Done")
@@ -316,8 +316,8 @@ struct PostgresStoreTests {
         let (alice, bob, _) = try sharedBoard()
         let a0 = try alice.load()
         var ours = moved(a0, "Fix login", to: 1)
-        ours.columns.append(Column(title: "Archive", cards: [Card(id: ItemID.fresh(), title: "New card")]))
-        ours.columns[0].cards.append(Card(id: ItemID.fresh(), title: "Another new card"))
+        ours.columns.append(Column(title: "Archive", cards: [Card(id: CardID.fresh(), title: "New card")]))
+        ours.columns[0].cards.append(Card(id: CardID.fresh(), title: "Another new card"))
         alice.dropReplyToNextCommit = true
         #expect(throws: StorageUnavailable.self) { try alice.commit(base: a0, ours: ours) }
         // The commit did reach the database (bob sees it, once the server has read on to the COMMIT)…
@@ -389,7 +389,7 @@ struct PostgresStoreTests {
                 ours.columns[to].cards.insert(card, at: Int.random(in: 0...ours.columns[to].cards.count, using: &rng))
             case 6:
                 ours.columns[Int.random(in: 0..<ours.columns.count, using: &rng)].cards.insert(
-                    Card(id: ItemID.fresh(), title: "card \(step)"), at: 0)
+                    Card(id: CardID.fresh(), title: "card \(step)"), at: 0)
             case 7 where !all.isEmpty:
                 let at = all.randomElement(using: &rng)!
                 ours.columns[at.section].cards.remove(at: at.item)
@@ -397,7 +397,7 @@ struct PostgresStoreTests {
                 let at = all.randomElement(using: &rng)!
                 ours[at].title += " ·\(step)"
             default:
-                ours.columns[0].cards.append(Card(id: ItemID.fresh(), title: "tail \(step)"))
+                ours.columns[0].cards.append(Card(id: CardID.fresh(), title: "tail \(step)"))
             }
             // Now and then the other side is a step behind (a stale base).
             let out = try stores[who].commit(base: boards[who], ours: ours)

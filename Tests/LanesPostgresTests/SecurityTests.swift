@@ -311,7 +311,7 @@ extension PostgresStoreTests {
                 case 5, 6:
                     let c = Int.random(in: 0..<ours.columns.count, using: &rng)
                     ours.columns[c].cards.insert(
-                        Card(id: ItemID.fresh(), title: "new \(step)"),
+                        Card(id: CardID.fresh(), title: "new \(step)"),
                         at: Int.random(in: 0...ours.columns[c].cards.count, using: &rng))
                 case 7 where !all.isEmpty:
                     let at = all.randomElement(using: &rng)!
@@ -321,7 +321,7 @@ extension PostgresStoreTests {
                     let c = Int.random(in: 0..<ours.columns.count, using: &rng)
                     ours.columns[c].title = "Column \(step)"
                 default:
-                    ours.columns[0].cards.append(Card(id: ItemID.fresh(), title: "tail \(step)"))
+                    ours.columns[0].cards.append(Card(id: CardID.fresh(), title: "tail \(step)"))
                 }
                 boards[who] = try stores[who].commit(base: boards[who], ours: ours).board
                 // The moment after this step, and the board as the server has it then.

@@ -13,7 +13,7 @@ func sampleBoard(
                 title: title,
                 cards: cards.map { t in
                     defer { next += 1 }
-                    return Card(id: ItemID(next), title: t)
+                    return Card(id: CardID(next), title: t)
                 })
         })
 }

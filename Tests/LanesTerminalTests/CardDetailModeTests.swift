@@ -8,7 +8,7 @@ import Testing
 /// file's done mark) is the door's.
 @Suite struct CardDetailModeTests {
     let keymap = Keymap()
-    static let card = Card(id: ItemID(7), title: "Ship it", subtasks: (0..<6).map { Subtask("s\($0)", done: $0 == 1) })
+    static let card = Card(id: CardID(7), title: "Ship it", subtasks: (0..<6).map { Subtask("s\($0)", done: $0 == 1) })
     let page: CardDetail.Page = {
         let content = CardDetailView.content(card: card, column: "Doing", storesDoneMark: true, width: 36)
         return CardDetail.Page(card: card, content: content, rows: 5)
@@ -20,7 +20,7 @@ import Testing
         return (d, outcome)
     }
 
-    func at(_ scroll: Int, _ cursor: Int) -> CardDetail { CardDetail(id: ItemID(7), scroll: scroll, cursor: cursor) }
+    func at(_ scroll: Int, _ cursor: Int) -> CardDetail { CardDetail(id: CardID(7), scroll: scroll, cursor: cursor) }
 
     @Test func theContentIsWhatTheTestsCount() {
         #expect(page.content.count == 16)
@@ -49,31 +49,31 @@ import Testing
     }
 
     @Test func spaceAndTTickTheChosenSubTask() {
-        #expect(key(.char(" "), from: at(8, 2)) == (at(8, 2), .send(.setSubtaskDone(ItemID(7), index: 2, done: true))))
-        #expect(key(.char("t"), from: at(8, 1)) == (at(8, 1), .send(.setSubtaskDone(ItemID(7), index: 1, done: false))))
+        #expect(key(.char(" "), from: at(8, 2)) == (at(8, 2), .send(.setSubtaskDone(CardID(7), index: 2, done: true))))
+        #expect(key(.char("t"), from: at(8, 1)) == (at(8, 1), .send(.setSubtaskDone(CardID(7), index: 1, done: false))))
     }
 
     @Test func aCardWithoutSubTasksSaysSoAndScrollsNothing() {
-        let plain = Card(id: ItemID(8), title: "Plain")
+        let plain = Card(id: CardID(8), title: "Plain")
         let p = CardDetail.Page(
             card: plain, content: CardDetailView.content(card: plain, column: "A", storesDoneMark: true, width: 36),
             rows: 20)
-        var d = CardDetail(id: ItemID(8))
+        var d = CardDetail(id: CardID(8))
         #expect(
             d.handle(.char(" "), [], keymap: keymap, page: p)
                 == .say("This card has no sub-tasks (E edits the whole card)"))
         #expect(d.handle(.down, [], keymap: keymap, page: p) == .stay)
-        #expect(d == CardDetail(id: ItemID(8)))
+        #expect(d == CardDetail(id: CardID(8)))
     }
 
     @Test func editsAndPromptsAreAskedOfTheApp() {
-        #expect(key(.char("x"), from: at(8, 2)) == (at(8, 2), .send(.setDone(ItemID(7), true))))
+        #expect(key(.char("x"), from: at(8, 2)) == (at(8, 2), .send(.setDone(CardID(7), true))))
         #expect(key(.char("e"), from: at(8, 2)) == (at(8, 2), .perform(.editTitle)))
         #expect(key(.char("@"), from: at(8, 2)) == (at(8, 2), .perform(.setDue)))
         #expect(key(.char("#"), from: at(8, 2)) == (at(8, 2), .perform(.setTags)))
         #expect(key(.char("u"), from: at(8, 2)) == (at(8, 2), .perform(.undo)))
         #expect(key(.char("r"), [.ctrl], from: at(8, 2)) == (at(8, 2), .perform(.redo)))
-        #expect(key(.char("E"), from: at(8, 2)) == (at(8, 2), .effect(.editExternally(ItemID(7)))))
+        #expect(key(.char("E"), from: at(8, 2)) == (at(8, 2), .effect(.editExternally(CardID(7)))))
     }
 
     @Test func closingKeysCloseAndBoardKeysDoNothingHere() {

@@ -64,7 +64,7 @@ struct CardTextTests {
     }
 
     @Test func aTaskellCardRefusesLinesItCannotKeep() throws {
-        let card = Card(id: ItemID(1), title: "t")
+        let card = Card(id: CardID(1), title: "t")
         #expect(CardText.render(card, storesDoneMark: false) == "- t\n")
         #expect(throws: ParseError.self) {
             try CardText.parse("- t\nsome stray line\n", original: card, storesDoneMark: false)

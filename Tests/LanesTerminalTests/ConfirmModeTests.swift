@@ -12,7 +12,7 @@ import Testing
         let q = ConfirmMode.deleteColumn(todo.id, seen: todo.cards.map(\.id))
         #expect(
             q.answer(.char("y"), copyPath: "")
-                == .send(.deleteColumn(todo.id, seen: [ItemID(1), ItemID(2), ItemID(3)])))
+                == .send(.deleteColumn(todo.id, seen: [CardID(1), CardID(2), CardID(3)])))
         for key in [Key.char("n"), .char("Y"), .escape, .enter, .char("q")] {
             #expect(q.answer(key, copyPath: "") == .close("Kept the column"), "\(key)")
         }

@@ -99,7 +99,7 @@ extension OneDoorParityTests {
     /// source's half puts its cards back on undo.
     @Test func theDoorsTwoHalvesOfAMoveBetweenBoards() throws {
         let b = Self.board()
-        let incoming = Card(id: ItemID.fresh(), title: "visitor")
+        let incoming = Card(id: CardID.fresh(), title: "visitor")
         let doing = b.columns[1].id, done = b.columns[2].id, todo = b.columns[0].id
         func refusal(_ edit: BoardEdit, force: Bool = false) -> EditRefusal? {
             do { _ = try b.applying(edit, force: force); return nil } catch { return error }

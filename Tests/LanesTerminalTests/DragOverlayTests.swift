@@ -11,7 +11,7 @@ import Testing
         var next: UInt64 = 1
         func card(_ t: String, desc: Bool) -> Card {
             defer { next += 1 }
-            return Card(id: ItemID(next), title: t, descriptionLines: desc ? ["notes"] : [])
+            return Card(id: CardID(next), title: t, descriptionLines: desc ? ["notes"] : [])
         }
         return Board(columns: [
             Column(

@@ -71,7 +71,7 @@ import Testing
             s.coordinator.handle(PointerInput(.move, Point(x: 32, y: 8), at: 0.05), dataSource: &doc),
             board: board, now: 0.05)
         // Another writer adds a card at the top of To do: a1 is still in hand, now at index 2.
-        doc.board.columns[0].cards.insert(Card(id: ItemID(99), title: "new"), at: 0)
+        doc.board.columns[0].cards.insert(Card(id: CardID(99), title: "new"), at: 0)
         let kept = s.layoutChanged(layout(doc.board).arena, dataSource: doc, board: doc.board, now: 0.1)
         #expect(s.isDragging)
         #expect(s.coordinator.session?.current == ItemPath(section: 0, item: 2))
@@ -122,7 +122,7 @@ import Testing
         _ = d.app.handle(.mouse(MouseEvent(.press, .left, x: 30, y: 4, modifiers: [.ctrl])), now: 200)
         _ = d.app.handle(.mouse(MouseEvent(.drag, .left, x: 35, y: 9, modifiers: [.ctrl])), now: 200.1)
         _ = d.app.handle(.mouse(MouseEvent(.release, .left, x: 35, y: 9, modifiers: [.ctrl])), now: 200.2)
-        #expect(d.app.marked == [ItemID(4)])
+        #expect(d.app.marked == [CardID(4)])
         #expect(!d.app.coordinator.isDragging)
         #expect(d.app.selection == ItemPath(section: 1, item: 0))
     }
@@ -164,7 +164,7 @@ import Testing
         var d = AppDriver(board: sampleBoard())
         d.drag([(5, 7), (20, 5), (32, 8)], release: false)
         var other = d.app.board
-        other.columns[1].cards.append(Card(id: ItemID(50), title: "b2"))
+        other.columns[1].cards.append(Card(id: CardID(50), title: "b2"))
         d.app.absorb(stored: other, base: d.app.board)
         #expect(d.app.coordinator.isDragging)
         #expect(titles(d.app.board)[1] == ["b0", "b1", "b2"])

@@ -7,13 +7,13 @@ import Testing
 @Suite struct FilterModeTests {
     /// Cards 0…5; the even ones say "bug".
     static let cards: [Card] = (0..<6).map { (k: Int) -> Card in
-        Card(id: ItemID(UInt64(k + 1)), title: k % 2 == 0 ? "bug \(k)" : "feature \(k)")
+        Card(id: CardID(UInt64(k + 1)), title: k % 2 == 0 ? "bug \(k)" : "feature \(k)")
     }
 
     @Test func settingItCountsTheMatchesAndNamesTheKeys() {
         var f = FilterMode()
         let board = Board(columns: [
-            Column(title: "A", cards: Self.cards), Column(title: "B", cards: [Card(id: ItemID(50), title: "a bug")]),
+            Column(title: "A", cards: Self.cards), Column(title: "B", cards: [Card(id: CardID(50), title: "a bug")]),
         ])
         #expect(
             f.set("bug", on: board, keymap: Keymap())
@@ -61,7 +61,7 @@ import Testing
 
     @Test func tagsMatchAsTagsAndWordsAnywhere() {
         let card = Card(
-            id: ItemID(1), title: "Fix login #urgent", descriptionLines: ["the Session expires"],
+            id: CardID(1), title: "Fix login #urgent", descriptionLines: ["the Session expires"],
             subtasks: [Subtask("write test")])
         #expect(FilterMode(query: "#urgent").matches(card))
         #expect(!FilterMode(query: "#urg").matches(card))

@@ -15,7 +15,7 @@ import Testing
                 cards: (0..<(c == 2 ? 3 : 4 + c * 5)).map { i in
                     defer { next += 1 }
                     return Card(
-                        id: ItemID(next),
+                        id: CardID(next),
                         title: i % 3 == 0 ? "card \(c).\(i) 看板 🚀 a longer title that wraps" : "card \(c).\(i)",
                         descriptionLines: i % 4 == 1 ? ["notes"] : [])
                 }, wipLimit: c == 2 ? 3 : nil)

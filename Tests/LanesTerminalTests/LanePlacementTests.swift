@@ -30,7 +30,7 @@ struct LanePlacementTests {
                     let title = (0..<n).map { _ in Self.pieces[Int(random.next() % UInt64(Self.pieces.count))] }
                         .joined()
                     defer { next += 1 }
-                    return Card(id: ItemID(next), title: title)
+                    return Card(id: CardID(next), title: title)
                 })
         }
         let board = Board(columns: columns)
@@ -38,7 +38,7 @@ struct LanePlacementTests {
         let placed = LanePlacementCache().lanes(of: board, lanes)
         for (c, column) in board.columns.enumerated() {
             #expect(placed[c].indices == expected.map { $0[c] }, "column \(c)")
-            var alsoIn: [ItemID: [Int]] = [:]
+            var alsoIn: [CardID: [Int]] = [:]
             for card in column.cards where !lanes.placement(ofTitle: card.title).alsoIn.isEmpty {
                 alsoIn[card.id] = lanes.placement(ofTitle: card.title).alsoIn
             }
@@ -71,7 +71,7 @@ struct LanePlacementTests {
     @Test func aLayoutSortsOnlyTheColumnsItShows() throws {
         func card(_ c: Int, _ i: Int) -> Card {
             let tag = i % 4 == 3 ? "" : " #l\((i + c) % 3)"
-            return Card(id: ItemID(UInt64(c * 1000 + i + 1)), title: "Card \(c)-\(i)" + tag)
+            return Card(id: CardID(UInt64(c * 1000 + i + 1)), title: "Card \(c)-\(i)" + tag)
         }
         var board = Board(
             columns: (0..<8).map { c in Column(title: "Column \(c)", cards: (0..<300).map { card(c, $0) }) })
@@ -105,7 +105,7 @@ struct LanePlacementTests {
                     cards: (0..<400).map { i in
                         defer { next += 1 }
                         let words = i % 7 == 0 ? " with a title long enough to wrap over two or three lines" : ""
-                        return Card(id: ItemID(next), title: "Card \(c)-\(i)\(words) #l\((i * (c + 1)) % 5)")
+                        return Card(id: CardID(next), title: "Card \(c)-\(i)\(words) #l\((i * (c + 1)) % 5)")
                     })
             })
         b.acceptRules.swimlanes = try! Swimlanes(["l0", "l1", "l2", "l3"])

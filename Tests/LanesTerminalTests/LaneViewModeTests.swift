@@ -179,7 +179,7 @@ struct LaneViewModeTests {
         #expect(
             LaneViewMode.moved(a1, lane: "#frontend", place: 2, on: after, grid: Self.grid(after))
                 == [.select(ItemPath(section: 0, item: 2)), .say(said), .reveal])
-        #expect(LaneViewMode.moved(ItemID(999_999), lane: "#frontend", place: 2, on: after, grid: nil) == [])
+        #expect(LaneViewMode.moved(CardID(999_999), lane: "#frontend", place: 2, on: after, grid: nil) == [])
     }
 
     @Test func scrollingStopsAtTheTop_andRevealBringsTheSelectionOnScreen() throws {

@@ -237,7 +237,7 @@ struct LaneAppTests {
         let api = d.app.board.columns[0].cards[2].id
         #expect(d.app.selection == ItemPath(section: 0, item: 2))
         var stored = d.app.board
-        stored.columns[0].cards.insert(Card(id: ItemID(99), title: "Deploy #backend"), at: 0)
+        stored.columns[0].cards.insert(Card(id: CardID(99), title: "Deploy #backend"), at: 0)
         stored.acceptRules.swimlanes = try! Swimlanes(["backend", "frontend"])
         d.app.absorb(stored: stored, base: d.app.board)
         #expect(d.app.selection == ItemPath(section: 0, item: 3))

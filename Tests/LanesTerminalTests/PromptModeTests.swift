@@ -21,12 +21,12 @@ import Testing
     ) {
         var p = PromptMode(purpose, text: start)
         for ch in text { #expect(p.handle(.char(ch), [], on: board) == .editing) }
-        let outcome = p.handle(.enter, [], on: board, newCard: { ItemID(900) }, newColumn: { ColumnID(901) })
+        let outcome = p.handle(.enter, [], on: board, newCard: { CardID(900) }, newColumn: { ColumnID(901) })
         return (p, outcome)
     }
 
     @Test func addingACardSendsTheTrimmedTitleWithTheColumnByIdentity() {
-        let purpose = PromptMode.Purpose.addCard(column: doing, index: 1, slot: .after(ItemID(4), orIndex: 1))
+        let purpose = PromptMode.Purpose.addCard(column: doing, index: 1, slot: .after(CardID(4), orIndex: 1))
         let (p, outcome) = answer(purpose, typing: "  new card ")
         #expect(p.editor.text == "  new card ")
         #expect(
@@ -34,8 +34,8 @@ import Testing
                 == .submit(
                     .send(
                         .addCard(
-                            Card(id: ItemID(900), title: "new card"), column: doing,
-                            at: .after(ItemID(4), orIndex: 1), fallbackColumn: 1))))
+                            Card(id: CardID(900), title: "new card"), column: doing,
+                            at: .after(CardID(4), orIndex: 1), fallbackColumn: 1))))
     }
 
     @Test func anEmptyTitleAddsNothingAndSaysSo() {
@@ -52,7 +52,7 @@ import Testing
         #expect(p.handle(.backspace, [], on: board) == .editing)
         #expect(p.editor.text == "a")
         #expect(p.handle(.char("X"), [], on: board) == .editing)
-        #expect(p.handle(.enter, [], on: board) == .submit(.send(.setTitle(ItemID(2), "aX", seen: seen(0, 1)))))
+        #expect(p.handle(.enter, [], on: board) == .submit(.send(.setTitle(CardID(2), "aX", seen: seen(0, 1)))))
     }
 
     @Test func columnsByIdentity() {
@@ -75,11 +75,11 @@ import Testing
     @Test func dueAndTagsAreSentAsTyped() {
         #expect(
             answer(.setDue(seen(1, 0)), typing: "2026-12-01").1
-                == .submit(.send(.setDue(ItemID(4), "2026-12-01", seen: seen(1, 0)))))
-        #expect(answer(.setDue(seen(1, 0)), typing: "").1 == .submit(.send(.setDue(ItemID(4), "", seen: seen(1, 0)))))
+                == .submit(.send(.setDue(CardID(4), "2026-12-01", seen: seen(1, 0)))))
+        #expect(answer(.setDue(seen(1, 0)), typing: "").1 == .submit(.send(.setDue(CardID(4), "", seen: seen(1, 0)))))
         #expect(
             answer(.setTags(seen(1, 1)), typing: "#a  b ").1
-                == .submit(.send(.setTags(ItemID(5), ["#a", "b"], seen: seen(1, 1)))))
+                == .submit(.send(.setTags(CardID(5), ["#a", "b"], seen: seen(1, 1)))))
     }
 
     @Test func acceptRulesNameColumnsExactlyOrIgnoringCase() {
@@ -131,9 +131,9 @@ import Testing
         #expect(p.editor.text == "one two")
         #expect(p.editor.note == "Pasted text: 1 line break became a space (a title or name is one line)")
         #expect(
-            p.handle(.enter, [], on: board, newCard: { ItemID(7) })
+            p.handle(.enter, [], on: board, newCard: { CardID(7) })
                 == .submit(
-                    .send(.addCard(Card(id: ItemID(7), title: "one two"), column: todo, at: .end, fallbackColumn: 0))))
+                    .send(.addCard(Card(id: CardID(7), title: "one two"), column: todo, at: .end, fallbackColumn: 0))))
     }
 
     @Test func eachPromptSaysWhatItAsks() {

@@ -136,7 +136,7 @@ import Testing
         var next: UInt64 = 1
         let cards = Self.corpus.map { s -> Card in
             defer { next += 1 }
-            return Card(id: ItemID(next), title: s, descriptionLines: [s, "more " + s], subtasks: [Subtask(s)])
+            return Card(id: CardID(next), title: s, descriptionLines: [s, "more " + s], subtasks: [Subtask(s)])
         }
         let board = Board(columns: [
             Column(title: "Zero \u{200D}\u{0301}width", cards: Array(cards.prefix(20))),

@@ -119,7 +119,7 @@ struct VanishedTargetTests {
         var d = AppDriver(board: sampleBoard(), width: 100)
         d.key(.char("l"))
         d.key(.char("D"))
-        Self.elsewhere(&d) { $0.columns[1].cards.append(Card(id: ItemID(99), title: "theirs")) }
+        Self.elsewhere(&d) { $0.columns[1].cards.append(Card(id: CardID(99), title: "theirs")) }
         d.key(.char("y"))
         #expect(d.app.board.columns.map(\.title) == ["To do", "Doing", "Done"])
         #expect(d.app.status == "Not deleted: a card was added to “Doing” elsewhere meanwhile")

@@ -40,7 +40,7 @@ private struct Mix: RandomNumberGenerator {
         let store = FileBoardStore.unread(path)
         let board = try store.load()
         var ours = board
-        ours.columns[0].cards.append(Card(id: ItemID.fresh(), title: title))
+        ours.columns[0].cards.append(Card(id: CardID.fresh(), title: title))
         _ = try store.commit(base: board, ours: ours)
     }
 

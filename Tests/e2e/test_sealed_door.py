@@ -18,7 +18,7 @@ MODULES = REPO / ".build" / "debug" / "Modules"
 PRELUDE = """
 import DragKit
 import LanesCore
-var board = Board(columns: [Column(title: "To do", cards: [Card(id: ItemID(1), title: "a")]), Column(title: "Done", cards: [])])
+var board = Board(columns: [Column(title: "To do", cards: [Card(id: CardID(1), title: "a")]), Column(title: "Done", cards: [])])
 var document = BoardDocument(board: board)
 """
 
@@ -27,12 +27,12 @@ ATTEMPTS = {
     "append a column": ("board.columns.append(Column(title: \"X\", cards: []))", "'columns' setter is inaccessible"),
     "set a WIP limit": ("board.columns[1].wipLimit = 1", "'columns' setter is inaccessible"),
     "move a card by hand": ("board.columns[1].cards.append(board.columns[0].cards[0])", "'columns' setter is inaccessible"),
-    "replace a card": ("board[ItemPath(section: 0, item: 0)] = Card(id: ItemID(1), title: \"b\")", "setter is inaccessible"),
+    "replace a card": ("board[ItemPath(section: 0, item: 0)] = Card(id: CardID(1), title: \"b\")", "setter is inaccessible"),
     "set the accept rules": ("board.acceptRules = AcceptRules()", "'acceptRules' setter is inaccessible"),
     "a rule of its own": ("board.acceptRules.setSources([\"To do\"], for: \"Done\")", "'acceptRules' setter is inaccessible"),
     "swimlanes by hand": ("board.acceptRules.swimlanes = nil", "'acceptRules' setter is inaccessible"),
     "the capacity": ("board.capacity = .everything", "setter is inaccessible"),
-    "the data source's insert": ("board.insertItem(Card(id: ItemID(2), title: \"c\"), at: ItemPath(section: 0, item: 0))",
+    "the data source's insert": ("board.insertItem(Card(id: CardID(2), title: \"c\"), at: ItemPath(section: 0, item: 0))",
                                  "inaccessible due to 'internal' protection level"),
     "delete through the data source": ("board.deleteItem(at: ItemPath(section: 0, item: 0))",
                                        "inaccessible due to 'internal' protection level"),
@@ -44,7 +44,7 @@ ATTEMPTS = {
 }
 
 CONTROL = """
-let moved = try board.applying(.moveCards([ItemID(1)], to: board.columns[1].id, at: .end))
+let moved = try board.applying(.moveCards([CardID(1)], to: board.columns[1].id, at: .end))
 try document.apply(.setWIPLimit(board.columns[1].id, 1))
 print(moved.board.cardCount)
 """

@@ -42,9 +42,9 @@ extension Board {
     }
 
     /// A card with its place now (for undo of a move or a delete).
-    func placed(_ path: ItemPath, excluding moving: Set<ItemID> = []) -> PlacedCard {
+    func placed(_ path: ItemPath, excluding moving: Set<CardID> = []) -> PlacedCard {
         let cards = columns[path.section].cards
-        var next: ItemID?
+        var next: CardID?
         var i = path.item + 1
         while i < cards.count {
             if !moving.contains(cards[i].id) { next = cards[i].id; break }
@@ -104,7 +104,7 @@ struct EditDoor {
     /// The index in column `s` a slot means (cards `moving` already taken out).
     func index(of slot: CardSlot, in s: Int) -> Int {
         let cards = board.columns[s].cards
-        func find(_ id: ItemID) -> Int? {
+        func find(_ id: CardID) -> Int? {
             guard let p = board.indexPath(for: id), p.section == s else { return nil }
             return p.item
         }
@@ -135,7 +135,7 @@ struct EditDoor {
         case .addCard(var card, let column, let slot, let fallback):
             card.title = try cardTitle(card.title)
             card = try fitted(card)
-            if board.indexPath(for: card.id) != nil { card.id = ItemID.fresh() }
+            if board.indexPath(for: card.id) != nil { card.id = CardID.fresh() }
             guard let (s, moved) = landing(column, index: fallback) else {
                 throw refuse(.missingColumn, "the board has no column to add the card to")
             }
@@ -438,7 +438,7 @@ struct EditDoor {
         case .placeCards(let placements, let expected):
             var undo: [PlacedCard] = []
             var undoIn: [ColumnID] = []
-            var first: ItemID?
+            var first: CardID?
             let moving = Set(placements.map(\.card.id))
             for (k, pc) in placements.enumerated() {
                 guard let p = board.indexPath(for: pc.card.id), k < expected.count,
@@ -588,7 +588,7 @@ struct EditDoor {
 
     /// A change to one card's fields; a card deleted meanwhile comes back with the change when the
     /// edit carries what was seen (an edit beats a delete), and is refused in words otherwise.
-    mutating func change(_ id: ItemID, seen: SeenCard?, words: String, _ body: (inout Card) throws(EditRefusal) -> Void)
+    mutating func change(_ id: CardID, seen: SeenCard?, words: String, _ body: (inout Card) throws(EditRefusal) -> Void)
         throws(EditRefusal) -> Outcome
     {
         guard let p = board.indexPath(for: id) else {
@@ -614,7 +614,7 @@ struct EditDoor {
         return Outcome(board: board, inverse: .revertCard(id, from: after, to: before), words: words, focus: .card(id))
     }
 
-    mutating func move(_ ids: [ItemID], to: ColumnID, slot: CardSlot) throws(EditRefusal) -> Outcome {
+    mutating func move(_ ids: [CardID], to: ColumnID, slot: CardSlot) throws(EditRefusal) -> Outcome {
         let t = try column(to)
         let found = ids.compactMap { id in board.indexPath(for: id).map { (id, $0) } }
         guard !found.isEmpty else { throw refuse(.missingCard, "the card is gone (deleted elsewhere)") }

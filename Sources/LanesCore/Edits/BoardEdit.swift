@@ -12,30 +12,30 @@ public enum BoardEdit: Hashable, Sendable {
     /// A new card (its identity made by the caller) in a column; `fallbackColumn` is where that
     /// column stood when the edit began, for the column that took its place if it vanished.
     case addCard(Card, column: ColumnID, at: CardSlot, fallbackColumn: Int)
-    case setTitle(ItemID, String, seen: SeenCard?)
+    case setTitle(CardID, String, seen: SeenCard?)
     /// An empty or nil date clears it; a date must read as one (`DueDate`).
-    case setDue(ItemID, String?, seen: SeenCard?)
+    case setDue(CardID, String?, seen: SeenCard?)
     /// The title's `#tags` replaced by these (without `#`).
-    case setTags(ItemID, [String], seen: SeenCard?)
-    case setDone(ItemID, Bool)
+    case setTags(CardID, [String], seen: SeenCard?)
+    case setDone(CardID, Bool)
     /// Ticks the first open sub-task, or unticks all when every one is done.
-    case tickSubtask(ItemID)
-    case setSubtaskDone(ItemID, index: Int, done: Bool)
+    case tickSubtask(CardID)
+    case setSubtaskDone(CardID, index: Int, done: Bool)
     /// Every field at once (`$EDITOR`); the identity names the card.
     case replaceCard(Card, seen: SeenCard?)
     /// Cards (in this order, from anywhere) to a column, together.
-    case moveCards([ItemID], to: ColumnID, at: CardSlot)
+    case moveCards([CardID], to: ColumnID, at: CardSlot)
     /// Cards to a column and a swimlane together (a drop in a lane × column cell): each card's
     /// lane tag becomes `lane` (nil: "No lane", lane tags removed), by the board's `Swimlanes`.
-    case moveCardsToLane([ItemID], to: ColumnID, at: CardSlot, lane: String?)
+    case moveCardsToLane([CardID], to: ColumnID, at: CardSlot, lane: String?)
     /// `seen`: the cards as the person saw them; one changed elsewhere since is kept (an edit beats a delete).
-    case deleteCards([ItemID], seen: [Card]?)
+    case deleteCards([CardID], seen: [Card]?)
     /// Cards arriving from another board (the target's half of a move between boards) into a column
     /// at a 1-based `position` (nil: the end). `from` is the title of the column each left on its
     /// board, which this column's accept rule must name; `board` names this board in the words.
     case receiveCards([Card], to: ColumnID, position: Int?, from: [String], board: String)
     /// Cards leaving for the board named `toBoard` (the source's half of a move between boards).
-    case sendCards([ItemID], toBoard: String)
+    case sendCards([CardID], toBoard: String)
 
     // Columns
     case addColumn(Column, at: ColumnSlot)
@@ -43,7 +43,7 @@ public enum BoardEdit: Hashable, Sendable {
     /// To a final index (counted after its removal).
     case moveColumn(ColumnID, to: Int)
     /// `seen`: the cards the person agreed to delete with it; another card there refuses the edit.
-    case deleteColumn(ColumnID, seen: [ItemID]?)
+    case deleteColumn(ColumnID, seen: [CardID]?)
     /// nil: no limit.
     case setWIPLimit(ColumnID, Int?)
     /// The columns it accepts cards from; empty: from every column.
@@ -57,7 +57,7 @@ public enum BoardEdit: Hashable, Sendable {
 
     // What undo and redo apply (built by the door, rebased on the board as it is then)
     /// Fields of a card still as `from` become as `to`; others were changed elsewhere and stay.
-    case revertCard(ItemID, from: CardFields, to: CardFields)
+    case revertCard(CardID, from: CardFields, to: CardFields)
     /// Cards put back where they were (each only if no card has its identity).
     case restoreCards([PlacedCard])
     /// Cards put back where they were, each only if it is still in `expectedIn` (where the step left it).
@@ -79,8 +79,8 @@ public enum BoardEdit: Hashable, Sendable {
 public enum CardSlot: Hashable, Sendable {
     case top
     case end
-    case before(ItemID, orIndex: Int)
-    case after(ItemID, orIndex: Int)
+    case before(CardID, orIndex: Int)
+    case after(CardID, orIndex: Int)
     case index(Int)
 }
 
@@ -112,7 +112,7 @@ public struct PlacedCard: Hashable, Sendable {
     public var column: ColumnID
     public var columnIndex: Int
     /// The card it stood before (nil: last), and its index as a fallback.
-    public var before: ItemID?
+    public var before: CardID?
     public var position: Int
 }
 
@@ -160,7 +160,7 @@ public struct EditOutcome: Sendable {
     public var focus: Focus?
 
     public enum Focus: Hashable, Sendable {
-        case card(ItemID)
+        case card(CardID)
         case column(ColumnID)
     }
 

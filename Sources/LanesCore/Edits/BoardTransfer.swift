@@ -37,7 +37,7 @@ extension EditDoor {
         var placed: [Card] = []
         var at = (position ?? count + 1) - 1
         for var card in fitting {
-            if board.indexPath(for: card.id) != nil { card.id = ItemID.fresh() }
+            if board.indexPath(for: card.id) != nil { card.id = CardID.fresh() }
             insert(card, in: t, at: at)
             placed.append(card)
             at += 1
@@ -50,7 +50,7 @@ extension EditDoor {
     }
 
     /// Cards leaving for another board: taken out wherever they are (those already gone are skipped).
-    mutating func send(_ ids: [ItemID], toBoard name: String) throws(EditRefusal) -> Outcome {
+    mutating func send(_ ids: [CardID], toBoard name: String) throws(EditRefusal) -> Outcome {
         let moving = Set(ids)
         let paths = ids.compactMap { board.indexPath(for: $0) }
         guard !paths.isEmpty else { throw refuse(.missingCard, "the card is gone (deleted elsewhere)") }

@@ -4,7 +4,7 @@ extension EditDoor {
     /// `.moveCardsToLane`: the move with every rule of `moveCards` (a WIP limit counts the whole
     /// column, across lanes), then each card's lane tag rewritten (`Swimlanes.card(_:movedTo:)`).
     /// The inverse puts the cards back and each title back while it is still as this left it.
-    mutating func moveToLane(_ ids: [ItemID], to: ColumnID, slot: CardSlot, lane: String?) throws(EditRefusal)
+    mutating func moveToLane(_ ids: [CardID], to: ColumnID, slot: CardSlot, lane: String?) throws(EditRefusal)
         -> EditOutcome
     {
         guard let lanes = board.acceptRules.swimlanes else {

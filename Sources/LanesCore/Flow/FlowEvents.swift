@@ -83,10 +83,10 @@ public struct FlowHistory: Sendable {
 
     /// The history's card key of each card of `board` (matched to the last version read by the
     /// merge's identity rules); a card the history has not seen has none.
-    public func cardKeys(matching board: Board) -> [ItemID: Int] {
+    public func cardKeys(matching board: Board) -> [CardID: Int] {
         let base = FlatBoard(lastBoard), side = FlatBoard(board)
         let m = BoardMatcher.match(base: base, side: side, by: .content)
-        var keys: [ItemID: Int] = [:]
+        var keys: [CardID: Int] = [:]
         for (s, b) in m.cardToBase.enumerated() {
             if let b, b < lastKeys.count { keys[side.cards[s].id] = lastKeys[b] }
         }

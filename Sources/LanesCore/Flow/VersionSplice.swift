@@ -147,7 +147,7 @@ struct VersionSplice {
                 guard cards.count == w.new.filter({ VersionSplice.isCard(new, $0) }).count else { return nil }
             }
             for i in cards.indices {
-                cards[i].id = ItemID(nextID)
+                cards[i].id = CardID(nextID)
                 nextID += 1
             }
             removed += first..<last

@@ -97,9 +97,9 @@ public struct BoardFileInfo: Hashable, Sendable {
     /// occurrence, so it stays with that column when others are added, moved or deleted.
     var columnSpacing: [ColumnKey: ColumnSpacing] = [:]
     /// Blank lines before a card (not first in its column) where it differs from `layout`.
-    var blankLinesBeforeCard: [ItemID: Int] = [:]
+    var blankLinesBeforeCard: [CardID: Int] = [:]
     /// Obsidian list markers other than their lane's style, such as `- ` or `* [X] `.
-    var cardMarkers: [ItemID: CardMarker] = [:]
+    var cardMarkers: [CardID: CardMarker] = [:]
     /// Obsidian: how the file's first card is written (bullet, check box); a lane's style where
     /// `columnSpacing` names none, so a card added to a new or empty lane matches the file.
     var cardStyle: CardStyle = .standard
@@ -107,7 +107,7 @@ public struct BoardFileInfo: Hashable, Sendable {
     var headingPrefix = "## "
     /// Obsidian: the card that was written directly above the archive or settings block, where
     /// Markdown reads that line as part of it; any other card there gets a blank line after it.
-    var cardJoinedToTail: ItemID?
+    var cardJoinedToTail: CardID?
     /// What could not be read but is kept as written (an unusual settings block, …), `file:line: words`.
     public var readingNotes: [String] = []
 
@@ -170,7 +170,7 @@ struct ColumnSpacing: Hashable, Sendable {
     var afterList: [String]?
     /// The card `afterList` stood under when read; any other card there gets a blank line before
     /// them when their first line would continue its paragraph (a lazy continuation line).
-    var cardAboveAfterList: ItemID?
+    var cardAboveAfterList: CardID?
 }
 
 /// How a lane writes its cards: the bullet (`- `, `* `, `1. `) and whether a check box follows.

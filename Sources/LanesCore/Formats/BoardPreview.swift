@@ -47,7 +47,7 @@ public struct BoardPreview: Sendable {
             guard board.columns[k].cards.count == min(firstCards, c.count) else { return nil }
             // The identities the whole parse gives: 1…n in file order.
             var cards = board.columns[k].cards
-            for i in cards.indices { cards[i].id = ItemID(before + UInt64(i) + 1) }
+            for i in cards.indices { cards[i].id = CardID(before + UInt64(i) + 1) }
             board.columns[k].cards = cards
             before += UInt64(c.count)
         }

@@ -21,7 +21,7 @@ struct RawColumn {
     var afterList: [String] = []
     /// The card those lines stood under when read: another card there may need a blank line
     /// between, where their first line would continue its paragraph.
-    var cardAboveAfterList: ItemID?
+    var cardAboveAfterList: CardID?
 
     init(title: String, wipLimit: Int?) {
         column = Column(title: title, wipLimit: wipLimit)
@@ -48,7 +48,7 @@ func assemble(_ raws: [RawColumn], into info: inout BoardFileInfo) -> Board {
     var columns: [Column] = []
     columns.reserveCapacity(raws.count)
     var exceptions: [(index: Int, spacing: ColumnSpacing)] = []
-    var cardGaps: [ItemID: Int] = [:]
+    var cardGaps: [CardID: Int] = [:]
     for (index, raw) in raws.enumerated() {
         var leading = raw.leadingBlanks
         var trailing = raw.trailingBlanks

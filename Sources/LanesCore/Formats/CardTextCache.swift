@@ -17,8 +17,8 @@ final class CardTextCache {
         var dialect: BoardDialect
         var lineEnding: LineEnding
         var blankLinesBetweenCards: Int
-        var blankLinesBeforeCard: [ItemID: Int]
-        var cardMarkers: [ItemID: CardMarker]
+        var blankLinesBeforeCard: [CardID: Int]
+        var cardMarkers: [CardID: CardMarker]
 
         init(_ info: BoardFileInfo) {
             dialect = info.dialect

@@ -46,9 +46,9 @@ struct ObsidianParser {
         var nextID: UInt64 = 1
         // The cards' titles, many to an allocation (see `TitleSlabs`).
         var titles = TitleSlabs()
-        var markers: [ItemID: CardMarker] = [:]
+        var markers: [CardID: CardMarker] = [:]
         /// Each column's cards' markers as read (line, length, done, check offset), until the column's style is known.
-        var columnMarkers: [(id: ItemID, line: Int, length: Int, done: Bool, checkAt: Int?)] = []
+        var columnMarkers: [(id: CardID, line: Int, length: Int, done: Bool, checkAt: Int?)] = []
         var tailStart = source.count
         var fileStyle: CardStyle?
 
@@ -66,7 +66,7 @@ struct ObsidianParser {
             closeCard()
             if var column = current {
                 // The lane's style is its first card's; markers are kept only where they differ.
-                func marker(_ m: (id: ItemID, line: Int, length: Int, done: Bool, checkAt: Int?)) -> CardMarker {
+                func marker(_ m: (id: CardID, line: Int, length: Int, done: Bool, checkAt: Int?)) -> CardMarker {
                     CardMarker(text: source.text(m.line).utf8Prefix(m.length), done: m.done, checkAt: m.checkAt)
                 }
                 let style = columnMarkers.first.map { marker($0).style } ?? fileStyle ?? .standard
@@ -239,7 +239,7 @@ struct ObsidianParser {
                     current!.blanksBeforeCard.append(blanks)
                 }
                 blanks = 0
-                let id = ItemID(nextID)
+                let id = CardID(nextID)
                 nextID += 1
                 let (title, due) = splitDue(source.text(n, from: marker.length))
                 card = Card(id: id, titleText: titles.title(title), due: due, done: marker.done)

@@ -86,7 +86,7 @@ struct TaskellParser {
             if first == UInt8(ascii: "-") && source.byte(n, 1) == UInt8(ascii: " ") {
                 closeCard()
                 if cards.isEmpty { current!.leadingBlanks = blanks }
-                card = Card(id: ItemID(nextID), titleText: source.title(n, from: 2, in: &titles))
+                card = Card(id: CardID(nextID), titleText: source.title(n, from: 2, in: &titles))
                 nextID += 1
                 stage = .title
                 blanks = 0

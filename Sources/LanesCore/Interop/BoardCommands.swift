@@ -92,7 +92,7 @@ public enum BoardCommands {
         // The text is checked before the column is looked for, as the door would.
         if let refusal = textRefusal(title) { throw CommandError(.badInput, refusal.words) }
         let s = try BoardQuery.column(query, in: board)
-        let card = Card(id: ItemID.fresh(), title: title)
+        let card = Card(id: CardID.fresh(), title: title)
         let outcome = try door(
             &board, .addCard(card, column: board.columns[s].id, at: top ? .top : .end, fallbackColumn: s),
             force: force)
@@ -159,14 +159,14 @@ public enum BoardCommands {
         var probe = Board(columns: [Column(title: "probe")])
         do {
             probe = try probe.applying(
-                .addCard(Card(id: ItemID(1), title: title), column: probe.columns[0].id, at: .end, fallbackColumn: 0),
+                .addCard(Card(id: CardID(1), title: title), column: probe.columns[0].id, at: .end, fallbackColumn: 0),
                 force: true
             ).board
             return nil
         } catch { return error }
     }
 
-    private static func outcomeCard(_ o: EditOutcome) -> ItemID? {
+    private static func outcomeCard(_ o: EditOutcome) -> CardID? {
         if case .card(let id)? = o.focus { return id }
         return nil
     }

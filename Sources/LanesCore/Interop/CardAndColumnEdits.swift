@@ -84,7 +84,7 @@ extension BoardCommands {
 
     /// Deletes the cards `queries` name, through the door; returns a one-line summary.
     public static func removeCards(_ board: inout Board, cards queries: [String]) throws(CommandError) -> String {
-        var ids: [ItemID] = []
+        var ids: [CardID] = []
         var seen: [Card] = []
         for q in queries {
             let p = try BoardQuery.card(q, in: board)

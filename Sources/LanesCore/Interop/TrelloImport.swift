@@ -256,7 +256,7 @@ public enum TrelloImport {
             var next: UInt64 = 1
             for s in board.columns.indices {
                 for i in board.columns[s].cards.indices {
-                    board.columns[s].cards[i].id = ItemID(next)
+                    board.columns[s].cards[i].id = CardID(next)
                     next += 1
                 }
             }
@@ -310,7 +310,7 @@ public enum TrelloImport {
                     subtasks.append(Subtask(name, done: state == "complete"))
                 }
             }
-            return Card(id: ItemID(0), title: title, due: due, descriptionLines: description, subtasks: subtasks)
+            return Card(id: CardID(0), title: title, due: due, descriptionLines: description, subtasks: subtasks)
         }
     }
 }

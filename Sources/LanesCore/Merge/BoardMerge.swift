@@ -8,7 +8,7 @@ import DragKit
 public enum BoardMerge {
     /// Whether a side's card identities are base's.
     public enum Matching: Hashable, Sendable {
-        /// The same `ItemID` is the same card (the app's own versions, a database board).
+        /// The same `CardID` is the same card (the app's own versions, a database board).
         case identity
         /// Identities mean nothing (a freshly parsed file numbers its cards 1, 2, 3…): match by content and place.
         case content
@@ -20,7 +20,7 @@ public enum BoardMerge {
         /// Cards theirs added, removed, moved or edited since base.
         public var incomingChanges: Int
         /// Theirs' card identity → the identity of that card in `board` (for cards that survive).
-        public var theirsIdentity: [ItemID: ItemID]
+        public var theirsIdentity: [CardID: CardID]
         /// For each of theirs' columns, the index of that column in `board` (nil: it did not survive).
         public var theirsColumns: [Int?]
     }
@@ -69,7 +69,7 @@ private struct MergeEngine {
         oursNode = [Int](repeating: -1, count: ours.cards.count)
         theirsNode = [Int](repeating: -1, count: theirs.cards.count)
         var addedByOursContent: [UInt64: [Int]] = [:]
-        var addedByOursID: [ItemID: Int] = [:]
+        var addedByOursID: [CardID: Int] = [:]
         for s in ours.cards.indices {
             if let b = om.cardToBase[s] { oursNode[s] = b; continue }
             let node = cardB.count
@@ -238,7 +238,7 @@ private struct MergeEngine {
                     if let note {
                         conflicts.append(
                             BoardConflict(
-                                kind: .editedTwice, card: ItemID(UInt64(n)),
+                                kind: .editedTwice, card: CardID(UInt64(n)),
                                 message: "\(name(merged)) was edited here and elsewhere: \(note)"))
                     }
                     if oMoved {
@@ -254,7 +254,7 @@ private struct MergeEngine {
                         content[n] = oc
                         conflicts.append(
                             BoardConflict(
-                                kind: .editedAndDeleted, card: ItemID(UInt64(n)),
+                                kind: .editedAndDeleted, card: CardID(UInt64(n)),
                                 message: "\(name(oc)) was deleted elsewhere but edited here: kept"))
                     }
                 case let (nil, tc?):
@@ -264,7 +264,7 @@ private struct MergeEngine {
                         content[n] = tc
                         conflicts.append(
                             BoardConflict(
-                                kind: .editedAndDeleted, card: ItemID(UInt64(n)),
+                                kind: .editedAndDeleted, card: CardID(UInt64(n)),
                                 message: "\(name(tc)) was deleted here but edited elsewhere: kept"))
                     }
                 case (nil, nil):
@@ -394,7 +394,7 @@ private struct MergeEngine {
                     let column = columnContent[oc]?.title ?? ""
                     conflicts.append(
                         BoardConflict(
-                            kind: .movedTwice, card: ItemID(UInt64(n)),
+                            kind: .movedTwice, card: CardID(UInt64(n)),
                             message:
                                 "\(name(content[n]!)) was moved here and elsewhere: this side's place kept (in “\(column)”)"
                         ))
@@ -409,11 +409,11 @@ private struct MergeEngine {
         for (j, c) in theirsCol.enumerated() { theirsColumnOf[c] = j }
         var result = Board()
         result.columns.reserveCapacity(columnOrder.count)
-        var usedIDs = Set<ItemID>()
+        var usedIDs = Set<CardID>()
         usedIDs.reserveCapacity(ours.cards.count)
         for card in ours.cards { usedIDs.insert(card.id) }
-        var resultID = [ItemID?](repeating: nil, count: nodes)
-        var theirsIdentity: [ItemID: ItemID] = [:]
+        var resultID = [CardID?](repeating: nil, count: nodes)
+        var theirsIdentity: [CardID: CardID] = [:]
         theirsIdentity.reserveCapacity(theirs.cards.count)
         var resultColumnOf = [Int?](repeating: nil, count: columnNodes)
         var usedColumnIDs = Set(ours.board.columns.map(\.id))
@@ -452,7 +452,7 @@ private struct MergeEngine {
                         movedTwiceReported.insert(a)
                         conflicts.append(
                             BoardConflict(
-                                kind: .movedTwice, card: ItemID(UInt64(a)),
+                                kind: .movedTwice, card: CardID(UInt64(a)),
                                 message:
                                     "\(name(content[a]!)) was moved here and elsewhere: this side's place kept (in “\(column.title)”)"
                             ))
@@ -476,7 +476,7 @@ private struct MergeEngine {
                     card.id = theirs.cards[cardT[n]].id
                     usedIDs.insert(card.id)
                 } else {
-                    card.id = ItemID.fresh()
+                    card.id = CardID.fresh()
                 }
                 resultID[n] = card.id
                 if cardT[n] >= 0 { theirsIdentity[theirs.cards[cardT[n]].id] = card.id }

@@ -128,7 +128,7 @@ enum BoardMatcher {
             baseToColumn: Array(repeating: nil, count: base.board.columns.count))
         switch mode {
         case .identity:
-            var baseIndex: [ItemID: Int] = [:]
+            var baseIndex: [CardID: Int] = [:]
             baseIndex.reserveCapacity(base.cards.count)
             for (i, card) in base.cards.enumerated() { baseIndex[card.id] = i }
             for (s, card) in side.cards.enumerated() {

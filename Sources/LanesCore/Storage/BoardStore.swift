@@ -63,11 +63,11 @@ public struct BoardConflict: Hashable, Sendable, CustomStringConvertible {
 
     public var kind: Kind
     /// The card in the resulting board that the collision is about, if it is about a card.
-    public var card: ItemID?
+    public var card: CardID?
     /// Words for the status line, e.g. `“Fix login” was edited here and elsewhere: both titles kept`.
     public var message: String
 
-    public init(kind: Kind, card: ItemID? = nil, message: String) {
+    public init(kind: Kind, card: CardID? = nil, message: String) {
         self.kind = kind
         self.card = card
         self.message = message

@@ -11,7 +11,7 @@ import DragKit
 /// new identities.
 public struct CardsInTransit: Sendable, Equatable {
     public struct Entry: Sendable, Equatable {
-        public var id: ItemID
+        public var id: CardID
         public var card: Card
         public var column: String
         /// The board it goes to, in the words.
@@ -25,10 +25,10 @@ public struct CardsInTransit: Sendable, Equatable {
     public init() {}
 
     public var isEmpty: Bool { entries.isEmpty }
-    public var ids: Set<ItemID> { Set(entries.map(\.id)) }
+    public var ids: Set<CardID> { Set(entries.map(\.id)) }
 
     /// Holds the cards `ids` of `board` (they go to `toBoard`).
-    public mutating func hold(_ ids: [ItemID], of board: Board, toBoard: String) {
+    public mutating func hold(_ ids: [CardID], of board: Board, toBoard: String) {
         for id in ids {
             guard let p = board.indexPath(for: id), !entries.contains(where: { $0.id == id }) else { continue }
             entries.append(
@@ -37,13 +37,13 @@ public struct CardsInTransit: Sendable, Equatable {
     }
 
     /// The move of `ids` is over: those it took stay held until the board no longer has them; the rest go free.
-    public mutating func moveFinished(_ ids: [ItemID], took: Set<ItemID>) {
+    public mutating func moveFinished(_ ids: [CardID], took: Set<CardID>) {
         for k in entries.indices.reversed() where ids.contains(entries[k].id) {
             if took.contains(entries[k].id) { entries[k].arrived = true } else { entries.remove(at: k) }
         }
     }
 
-    public mutating func release(_ ids: [ItemID]) { entries.removeAll { ids.contains($0.id) } }
+    public mutating func release(_ ids: [CardID]) { entries.removeAll { ids.contains($0.id) } }
 
     /// The words refusing `edit` on `board`, when it names a card in transit; nil otherwise.
     public func refusal(of edit: BoardEdit, on board: Board) -> EditRefusal? {
@@ -65,7 +65,7 @@ public struct CardsInTransit: Sendable, Equatable {
     /// column; a card not found has left the board and is no longer held.
     public mutating func refind(in board: Board) {
         var kept: [Entry] = []
-        var taken = Set<ItemID>()
+        var taken = Set<CardID>()
         for var e in entries {
             var found: ItemPath?
             if let p = board.indexPath(for: e.id), sameContent(board[p], e.card) { found = p }
@@ -85,7 +85,7 @@ public struct CardsInTransit: Sendable, Equatable {
         entries = kept
     }
 
-    private func first(in board: Board, taken: Set<ItemID>, where match: (Card, String) -> Bool) -> ItemPath? {
+    private func first(in board: Board, taken: Set<CardID>, where match: (Card, String) -> Bool) -> ItemPath? {
         for (s, column) in board.columns.enumerated() {
             for (i, c) in column.cards.enumerated() where !taken.contains(c.id) && match(c, column.title) {
                 return ItemPath(section: s, item: i)
@@ -98,7 +98,7 @@ public struct CardsInTransit: Sendable, Equatable {
 extension BoardEdit {
     /// The cards this edit changes, moves or removes on `board` (a column deleted: the cards in it).
     /// Cards only named as a place (`CardSlot.before`) are not among them.
-    public func namedCards(on board: Board) -> [ItemID] {
+    public func namedCards(on board: Board) -> [CardID] {
         switch self {
         case .addCard, .receiveCards, .addColumn, .renameColumn, .moveColumn, .setWIPLimit, .setAcceptRule,
             .revertColumn, .removeEmptyColumn, .setSwimlanes, .setFlow:

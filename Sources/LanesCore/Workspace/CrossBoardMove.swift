@@ -106,7 +106,7 @@ public enum CrossBoardMove {
         let targetColumn = targetBoard.columns[s]
         // Each board's half goes through its door, which holds the rules (position, WIP limit, accept rule).
         let copies = paths.map { p -> Card in
-            var c = sourceBoard[p]; c.id = ItemID.fresh(); return c
+            var c = sourceBoard[p]; c.id = CardID.fresh(); return c
         }
         let arrive = BoardEdit.receiveCards(
             copies, to: targetColumn.id, position: position,

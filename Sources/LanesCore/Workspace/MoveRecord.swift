@@ -88,7 +88,7 @@ public struct MoveRecord: Sendable, Equatable {
             guard case .array(let subs)? = c["subtasks"]?.value else { throw bad("\"subtasks\" missing") }
             let subtasks = try subs.map { Subtask(try string($0, "title"), done: $0["done"]?.bool ?? false) }
             let card = Card(
-                id: ItemID.fresh(), title: try string(c, "title"), due: c["due"]?.string,
+                id: CardID.fresh(), title: try string(c, "title"), due: c["due"]?.string,
                 descriptionLines: try strings(c, "description"), subtasks: subtasks,
                 done: c["done"]?.bool ?? false, extraLines: try strings(c, "extraLines"))
             entries.append(

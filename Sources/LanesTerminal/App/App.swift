@@ -65,7 +65,7 @@ public struct BoardApp {
     public var filter: String { filtering.query }
     /// The multi-selection: a drag of any marked card carries all of them.
     var marks = Marks()
-    public var marked: Set<ItemID> { marks.ids }
+    public var marked: Set<CardID> { marks.ids }
     var mode: Mode = .normal
     let cache: LayoutCache
     /// The last frame's board layer, redrawn only when what it shows changes.

@@ -105,7 +105,7 @@ extension BoardApp {
         case .lift:
             guard let sel = validSelection else { status = "No card to lift"; break }
             showSection(sel.section)
-            coordinator.selectedItems = marks.ids
+            coordinator.selectedItems = Set(marks.ids.map(ItemID.init))
             if let grid = layout.lanes, let at = grid.cellPath(sel) {
                 applyLaneEvents(coordinator.lift(at: at, dataSource: laneSource(grid)), grid: grid, now: now)
             } else {
@@ -216,7 +216,7 @@ extension BoardApp {
 
     /// Deletes a column: one with cards asks first (`confirmed` nil), then deletes it with the
     /// cards the question named (another card put there meanwhile refuses it, in words).
-    mutating func deleteColumn(_ id: ColumnID, confirmed seen: [ItemID]?) {
+    mutating func deleteColumn(_ id: ColumnID, confirmed seen: [CardID]?) {
         guard let s = board.index(of: id) else { status = "The column is gone (deleted elsewhere)"; return }
         if seen == nil && !board.columns[s].cards.isEmpty {
             mode = .confirm(.deleteColumn(id, seen: board.columns[s].cards.map(\.id)))
@@ -233,7 +233,7 @@ extension BoardApp {
 
     /// External edit finished: the card's fields replaced through the door (one undo step); a
     /// card deleted meanwhile comes back with the edit.
-    public mutating func finishExternalEdit(_ id: ItemID, edited: Card?) {
+    public mutating func finishExternalEdit(_ id: CardID, edited: Card?) {
         let seen = reading.externalSeen
         reading.externalSeen = nil
         guard var edited else { status = "Edit abandoned"; return }

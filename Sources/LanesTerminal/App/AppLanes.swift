@@ -41,7 +41,7 @@ extension BoardApp {
 
     /// Pointer input through the lane cells.
     mutating func feedLanes(_ input: PointerInput, grid: LaneGrid, now: Double) {
-        coordinator.selectedItems = marked
+        coordinator.selectedItems = Set(marked.map(ItemID.init))
         var source = laneSource(grid)
         let before = board
         let events = drag.coordinator.handle(input, dataSource: &source)

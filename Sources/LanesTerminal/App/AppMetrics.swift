@@ -11,7 +11,7 @@ struct FlowState: Sendable {
     /// The board revision the history was read at (-1: not read); `M` reads it again when the board changed.
     var revision = -1
     /// The history's key of each card on the board (for the card detail).
-    var keys: [ItemID: Int] = [:]
+    var keys: [CardID: Int] = [:]
     var keysRevision = -1
     /// The runner was asked and has not answered yet.
     var asked = false
@@ -64,7 +64,7 @@ extension BoardApp {
     public mutating func flowRequested() { flow.asked = true }
 
     /// The card detail's "Age" lines: age and time in each column, or why they are missing.
-    func flowLines(for id: ItemID) -> [String]? {
+    func flowLines(for id: CardID) -> [String]? {
         if let problem = flow.problem {
             // The first sentence: "board.md is not in a git repository, so it has no history to read".
             let end = problem.range(of: ". ")?.lowerBound ?? problem.range(of: ": ")?.lowerBound ?? problem.endIndex

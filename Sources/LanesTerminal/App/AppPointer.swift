@@ -72,7 +72,7 @@ extension BoardApp {
     }
 
     /// The card under a press that may mark it (alt- or ctrl-click), which the press also selects.
-    mutating func markTarget(_ m: MouseEvent) -> ItemID? {
+    mutating func markTarget(_ m: MouseEvent) -> CardID? {
         guard m.kind == .press, m.button == .left, !coordinator.isDragging,
             m.modifiers.contains(.alt) || m.modifiers.contains(.ctrl),
             let hit = coordinator.hitTest(m.location), hit.section >= 0,
@@ -115,7 +115,7 @@ extension BoardApp {
 
     mutating func feed(_ input: PointerInput, now: Double) {
         if let grid = layout.lanes { feedLanes(input, grid: grid, now: now); return }
-        coordinator.selectedItems = marks.ids
+        coordinator.selectedItems = Set(marks.ids.map(ItemID.init))
         let events = drag.coordinator.handle(input, dataSource: &document)
         apply(events, now: now)
     }
@@ -166,7 +166,7 @@ extension BoardApp {
                 if !d.isNoOp { changed() }
             case .dropRefused(let item, let source, _, _):
                 // The door refused the drop: the card stays where it was; the renderer's words say why.
-                if let p = board.indexPath(for: item) {
+                if let p = board.indexPath(for: CardID(item)) {
                     selection = p
                 } else if source.section >= 0 {
                     selection = source

@@ -31,11 +31,11 @@ struct BoardKeys: Equatable, Sendable {
         /// Send this edit through the door; `undoHint`: add the undo key to its words.
         case send(BoardEdit, undoHint: Bool)
         /// A quick move: send it, then the selection follows the card (`moved(_:on:)` says where).
-        case move(BoardEdit, card: ItemID)
+        case move(BoardEdit, card: CardID)
         /// A column moved with the keys: send it, then select `select` (the same card place) and show it.
         case moveColumn(BoardEdit, select: ItemPath)
         /// Mark or unmark this card.
-        case mark(ItemID)
+        case mark(CardID)
         /// Open this prompt.
         case prompt(PromptMode)
         /// Edit this card in `$EDITOR` (as seen now, so a deletion meanwhile brings it back).
@@ -208,7 +208,7 @@ struct BoardKeys: Equatable, Sendable {
     }
 
     /// After the door took a quick move: the selection follows the card; the words say where it went.
-    mutating func moved(_ id: ItemID, on board: Board) -> (section: Int, words: String)? {
+    mutating func moved(_ id: CardID, on board: Board) -> (section: Int, words: String)? {
         guard let now = board.indexPath(for: id) else { return nil }
         selection = now
         let title = DisplayText.truncate(DisplayText.safe(board[now].title), to: 30)

@@ -10,12 +10,12 @@ import LanesCore
 /// closing key or a click outside the box closes it. Scrolling keeps the chosen sub-task in
 /// sight, or chooses the nearest one shown. Whether an edit is allowed is the door's to say.
 public struct CardDetail: Hashable, Sendable {
-    public var id: ItemID
+    public var id: CardID
     public var scroll = 0
     /// The chosen sub-task (0 when the card has none).
     public var cursor = 0
 
-    public init(id: ItemID, scroll: Int = 0, cursor: Int = 0) {
+    public init(id: CardID, scroll: Int = 0, cursor: Int = 0) {
         self.id = id
         self.scroll = scroll
         self.cursor = cursor

@@ -5,7 +5,7 @@ import LanesCore
 enum ConfirmMode: Equatable, Sendable {
     /// Delete a column with cards: the column and the cards the question named (another card put
     /// there meanwhile makes the door refuse the deletion).
-    case deleteColumn(ColumnID, seen: [ItemID])
+    case deleteColumn(ColumnID, seen: [CardID])
     /// Quitting while the last changes are not stored; the words say why.
     case quitUnsaved(String)
 

@@ -20,7 +20,7 @@ public struct LaneDropSource: DragDataSource {
 
     /// The last card of a cell the drop does not carry, found from the cell's end (a drag asks at
     /// every motion: no walk of a cell of thousands).
-    func lastStaying(in section: Int, moving: Set<ItemID>) -> ItemID? {
+    func lastStaying(in section: Int, moving: Set<CardID>) -> CardID? {
         guard section >= 0, grid.columnCount > 0, grid.placement.indices.contains(section / grid.columnCount) else {
             return nil
         }
@@ -40,18 +40,21 @@ public struct LaneDropSource: DragDataSource {
     }
 
     public func indexPath(for item: ItemID) -> ItemPath? {
-        guard let p = document.board.indexPath(for: item) else { return nil }
+        guard let p = document.board.indexPath(for: CardID(item)) else { return nil }
         return grid.cellPath(p)
     }
 
-    public func identity(at path: ItemPath) -> ItemID? {
+    public func identity(at path: ItemPath) -> ItemID? { card(at: path).map(ItemID.init) }
+
+    /// The card at a cell's path, nil when none is there.
+    func card(at path: ItemPath) -> CardID? {
         grid.boardPath(path).flatMap { p in
             p.item >= 0 ? document.board.columns[p.section].cards[p.item].id : nil
         }
     }
 
     public func item(at indexPath: ItemPath) -> Card? {
-        guard let id = identity(at: indexPath), let p = document.board.indexPath(for: id) else { return nil }
+        guard let id = card(at: indexPath), let p = document.board.indexPath(for: id) else { return nil }
         return document.board.item(at: p)
     }
 
@@ -68,15 +71,16 @@ public struct LaneDropSource: DragDataSource {
         let column = section % grid.columnCount, lane = section / grid.columnCount
         let board = document.board
         guard board.columns.indices.contains(column) else { return nil }
-        let indexInColumn: (ItemID) -> Int = { board.indexPath(for: $0)?.item ?? 0 }
+        let indexInColumn: (CardID) -> Int = { board.indexPath(for: $0)?.item ?? 0 }
         var slot: CardSlot = .end
-        if let before = drop.target.anchor {
+        let cards = drop.items.map(CardID.init)
+        if let before = drop.target.anchor.map(CardID.init) {
             slot = .before(before, orIndex: indexInColumn(before))
-        } else if let last = lastStaying(in: section, moving: Set(drop.items)) {
+        } else if let last = lastStaying(in: section, moving: Set(cards)) {
             slot = .after(last, orIndex: indexInColumn(last) + 1)
         }
         let tag: String? = lane < grid.swimlanes.count ? grid.swimlanes.tags[lane] : nil
-        return .moveCardsToLane(drop.items, to: board.columns[column].id, at: slot, lane: tag)
+        return .moveCardsToLane(cards, to: board.columns[column].id, at: slot, lane: tag)
     }
 
     public func refusal(of drop: DropProposal) -> String? {
@@ -111,7 +115,7 @@ extension LaneGrid {
         case .dropped(var d):
             guard let from = boardPath(d.from) else { return nil }
             d.from = from
-            d.to = board.indexPath(for: d.item) ?? from
+            d.to = board.indexPath(for: CardID(d.item)) ?? from
             d.carried = []
             return .dropped(d)
         case .endedOutside(let id, let source, let at):

@@ -30,7 +30,7 @@ struct LaneViewMode: Equatable, Sendable {
         /// Expand this lane if the new layout shows it collapsed (`expanded(_:in:on:)`).
         case expand(lane: Int)
         /// A `K`/`J` move was applied: select the card and say where it went (`moved(_:lane:place:on:grid:)`).
-        case announce(ItemID, lane: String, place: Int)
+        case announce(CardID, lane: String, place: Int)
     }
 
     /// What the mode reads of the app.
@@ -235,7 +235,7 @@ struct LaneViewMode: Equatable, Sendable {
 
     /// After a `K`/`J` move: the card selected, where it went said (its place in its cell as
     /// `grid` shows it, else `place`), and the selection shown.
-    static func moved(_ id: ItemID, lane: String, place: Int, on board: Board, grid: LaneGrid?) -> [Step] {
+    static func moved(_ id: CardID, lane: String, place: Int, on board: Board, grid: LaneGrid?) -> [Step] {
         guard let now = board.indexPath(for: id) else { return [] }
         let place = grid.flatMap { $0.cellPath(now) }.map { $0.item + 1 } ?? place
         let words =

@@ -5,14 +5,14 @@ import LanesCore
 /// box. A drag of any marked card carries all of them; marks follow the cards by identity and
 /// end with esc or when their card is deleted.
 struct Marks: Equatable, Sendable {
-    private(set) var ids: Set<ItemID> = []
+    private(set) var ids: Set<CardID> = []
     /// An alt- or ctrl-press toggled a mark: its drags and its release start nothing.
     var markingClick = false
 
     var isEmpty: Bool { ids.isEmpty }
 
     /// Marks or unmarks a card; the words say how many are marked.
-    mutating func toggle(_ id: ItemID) -> String {
+    mutating func toggle(_ id: CardID) -> String {
         if ids.remove(id) == nil { ids.insert(id) }
         return ids.isEmpty
             ? "No cards marked"
@@ -27,12 +27,12 @@ struct Marks: Equatable, Sendable {
     }
 
     /// Unmarks one card (one that left the board with a move to another).
-    mutating func unmark(_ id: ItemID) { ids.remove(id) }
+    mutating func unmark(_ id: CardID) { ids.remove(id) }
 
     /// Keeps only the marks of cards still on `board`.
     mutating func prune(to board: Board) {
         guard !ids.isEmpty else { return }
-        var present = Set<ItemID>()
+        var present = Set<CardID>()
         for c in board.columns { for card in c.cards where ids.contains(card.id) { present.insert(card.id) } }
         ids = present
     }
@@ -41,7 +41,7 @@ struct Marks: Equatable, Sendable {
     /// alt- or ctrl-press marks (alt-click, or ctrl-click where the terminal passes it on;
     /// shift-click is the terminal's own selection); the drags and release that follow it are
     /// swallowed. `dragging`: a drag is under way, and a press belongs to it.
-    mutating func take(_ m: MouseEvent, card: ItemID?, dragging: Bool) -> (taken: Bool, words: String?) {
+    mutating func take(_ m: MouseEvent, card: CardID?, dragging: Bool) -> (taken: Bool, words: String?) {
         switch m.kind {
         case .press where m.button == .left && !dragging && (m.modifiers.contains(.alt) || m.modifiers.contains(.ctrl)):
             markingClick = true

@@ -76,7 +76,7 @@ struct PromptMode: Equatable, Sendable {
     /// Takes a key; Enter answers on `board` as it is now.
     mutating func handle(
         _ key: Key, _ mods: Modifiers, on board: Board,
-        newCard: () -> ItemID = { ItemID.fresh() },
+        newCard: () -> CardID = { CardID.fresh() },
         newColumn: () -> ColumnID = { ColumnID.fresh() }
     ) -> Outcome {
         switch editor.handle(key, mods) {
@@ -88,7 +88,7 @@ struct PromptMode: Equatable, Sendable {
 
     /// The answer the text gives now. A new card or column gets its identity from `newCard` / `newColumn`.
     func answer(
-        on board: Board, newCard: () -> ItemID = { ItemID.fresh() },
+        on board: Board, newCard: () -> CardID = { CardID.fresh() },
         newColumn: () -> ColumnID = { ColumnID.fresh() }
     ) -> Answer {
         // Text comes in as one storable line (see TextRules); every rule is the door's.

@@ -43,7 +43,7 @@ public struct BoardScene {
     /// One row per card (title, then badges) instead of boxes.
     public var compact: Bool
     /// The multi-selection: cards a drag of any one of them carries together.
-    public var marked: Set<ItemID> = []
+    public var marked: Set<CardID> = []
     /// A column dragged by its header: its title and where the ghost header floats.
     public var columnGhost: (title: String, frame: Rect)?
     /// Whether a status longer than the screen is wrapped onto the rows above the last (false for

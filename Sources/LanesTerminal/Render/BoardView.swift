@@ -125,10 +125,10 @@ public enum BoardView {
         var filter: String
         var compact: Bool
         var theme: Theme
-        var hidden: ItemID?
-        var flash: ItemID?
-        var marked: Set<ItemID>
-        var dimmed: Set<ItemID>
+        var hidden: CardID?
+        var flash: CardID?
+        var marked: Set<CardID>
+        var dimmed: Set<CardID>
         var fileCardCounts: [Int]?
 
         init(_ scene: BoardScene) {
@@ -227,7 +227,7 @@ public enum BoardView {
     /// cards carrying another lane's tag.
     @discardableResult
     static func drawCards(
-        _ c: ColumnDraggable, scene: BoardScene, selection: ItemPath?, alsoIn: [ItemID: [Int]] = [:],
+        _ c: ColumnDraggable, scene: BoardScene, selection: ItemPath?, alsoIn: [CardID: [Int]] = [:],
         into buf: inout CellBuffer
     ) -> (first: Int, end: Int)? {
         let theme = scene.theme

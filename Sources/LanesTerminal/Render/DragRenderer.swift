@@ -10,7 +10,7 @@ public struct Marker: Hashable, Sendable {
 /// What the board view must show differently because of a drag.
 public struct DragDecorations: Hashable, Sendable {
     /// The dragged card's original, drawn as an empty slot.
-    public var hidden: ItemID?
+    public var hidden: CardID?
     /// Where the card would land: a section and a gap in its current layout.
     public var marker: Marker?
     /// Text shown on the marker (the lifted card's title in a keyboard drag).
@@ -18,9 +18,9 @@ public struct DragDecorations: Hashable, Sendable {
     public var targetSection: Int?
     public var refusedSection: Int?
     /// A card just dropped, drawn highlighted for a moment.
-    public var flash: ItemID?
+    public var flash: CardID?
     /// The other cards a multi-card drag carries: drawn dimmed in place.
-    public var dimmed: Set<ItemID> = []
+    public var dimmed: Set<CardID> = []
     /// How many cards the drag carries besides the grabbed one (the ghost's "+N").
     public var extraCount = 0
     /// A column dragged by its header: the gap between columns (board order) where it would land.
@@ -50,7 +50,7 @@ public struct DragRenderer: Sendable {
     /// The title of a column dragged by its header.
     public private(set) var columnTitle: String?
     private var snapBack: Animation?
-    private var flashItem: ItemID?
+    private var flashItem: CardID?
     private var quietOverSource = false
     private var flashUntil = 0.0
     /// Seconds a snap-back takes.
@@ -81,7 +81,7 @@ public struct DragRenderer: Sendable {
         case .began(let s):
             start = s
             // By identity: when a whole drag arrives at once, the drop is already applied.
-            card = board.indexPath(for: s.item).flatMap { board.item(at: $0) }
+            card = board.indexPath(for: CardID(s.item)).flatMap { board.item(at: $0) }
             location = s.origin
             hover = .none
             snapBack = nil
@@ -114,7 +114,7 @@ public struct DragRenderer: Sendable {
         case .dropped(let d) where !d.carried.isEmpty:
             let n = d.carried.count
             end(now: now, snap: false)
-            flashItem = d.item
+            flashItem = CardID(d.item)
             flashUntil = now + flashDuration
             if d.isNoOp { return "Dropped \(n) cards back in place" }
             return
@@ -122,7 +122,7 @@ public struct DragRenderer: Sendable {
         case .dropped(let d):
             let t = title(card)
             end(now: now, snap: false)
-            flashItem = d.item
+            flashItem = CardID(d.item)
             flashUntil = now + flashDuration
             if d.isNoOp { return "Dropped “\(t)” back in place" }
             return "Dropped “\(t)” in \(columnName(d.to.section, board)) at position \(d.to.item + 1)"
@@ -161,10 +161,10 @@ public struct DragRenderer: Sendable {
         if let s = start, s.kind == .section {
             d.columnGap = hover.target?.gap
         } else if let s = start {
-            if s.hidesOriginal { d.hidden = s.item }
+            if s.hidesOriginal { d.hidden = CardID(s.item) }
             if s.carried.count > 1 {
                 d.extraCount = s.carried.count - 1
-                d.dimmed = Set(s.carried.filter { $0 != s.item })
+                d.dimmed = Set(s.carried.filter { $0 != s.item }.map(CardID.init))
             }
             switch hover {
             case .target(let t):

@@ -64,7 +64,7 @@ public struct LaneGrid: Sendable {
     /// (a column's sorted when first read).
     public var placement: LaneIndices
     /// Cards of the visible columns carrying another lane's tag besides the one they are shown in.
-    public var alsoIn: [ItemID: [Int]]
+    public var alsoIn: [CardID: [Int]]
     /// How many bands, from the top, have cells (the screen's and the reach's).
     public var laidOutBands: Int
     /// How many bands, from the top, have their exact height (the rest are lower bounds).
@@ -97,7 +97,7 @@ public struct LaneGrid: Sendable {
         let placed = cache.lanePlacement.lanes(of: board, swimlanes)
         self.placed = placed
         placement = LaneIndices(columns: placed, laneCount: laneCount)
-        var alsoIn: [ItemID: [Int]] = [:]
+        var alsoIn: [CardID: [Int]] = [:]
         for c in columns where !placed[c.section].alsoIn.isEmpty {
             alsoIn.merge(placed[c.section].alsoIn) { a, _ in a }
         }

@@ -18,7 +18,7 @@ public struct ColumnLanes: Sendable {
     /// Each card's lane, in column order.
     private let laneOf: [Int32]
     /// Cards carrying another lane's tag besides the one they are shown in.
-    public let alsoIn: [ItemID: [Int]]
+    public let alsoIn: [CardID: [Int]]
     private let lists: Lists
 
     /// What is made when first asked (shared by copies: a pure function of the rest).
@@ -46,7 +46,7 @@ public struct ColumnLanes: Sendable {
             made = n  // `place` sets every card's
         }
         self.counts = counts
-        var alsoIn: [ItemID: [Int]] = [:]
+        var alsoIn: [CardID: [Int]] = [:]
         for s in several { alsoIn[cards[s.index].id] = s.alsoIn }
         self.alsoIn = alsoIn
         lists = Lists(count: laneCount)

@@ -208,7 +208,7 @@ public struct ColumnDraggable: Draggable {
     public var cards: CardList { column.cards }
 
     public var itemCount: Int { cards.count }
-    public func itemID(at index: Int) -> ItemID { cards[index].id }
+    public func itemID(at index: Int) -> ItemID { ItemID(cards[index].id) }
 
     public func frameOfItem(at index: Int) -> Rect {
         Rect(

@@ -647,7 +647,7 @@ public final class AppRunner {
                 + "Keys typed while the editor ran were discarded, not taken as commands")
     }
 
-    private func editExternally(_ id: ItemID) {
+    private func editExternally(_ id: CardID) {
         let shown = workspace.active
         guard let path = app.board.indexPath(for: id) else { return }
         let card = app.board[path]
@@ -742,7 +742,7 @@ private struct MoveInFlight {
     }
 
     let move: CrossMove
-    let held: [ItemID]
+    let held: [CardID]
     var phase: Phase
 
     /// Whether it is writing board `i` now (that board's saves wait for it).

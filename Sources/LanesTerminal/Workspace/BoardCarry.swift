@@ -84,7 +84,7 @@ extension Workspace {
         let ids = s.carriedIDs.isEmpty ? [s.start.item] : s.carriedIDs
         let board = app.board
         let cards = ids.compactMap { id in
-            board.indexPath(for: id).map {
+            board.indexPath(for: CardID(id)).map {
                 CrossMove.Seen(card: board[$0], column: board.columns[$0.section].title, row: $0.item)
             }
         }
