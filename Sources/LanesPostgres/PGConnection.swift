@@ -217,10 +217,7 @@ final class PGConnection {
         // up to the Sync (PGRES_PIPELINE_ABORTED), and the implicit transaction is rolled back.
         var results = try pipelineResults(c, sql, patience: patience)
         defer { results.forEach { PQclear($0) } }
-        if let bad = results.first(where: {
-            let status = PQresultStatus($0)
-            return status == PGRES_FATAL_ERROR || status == PGRES_BAD_RESPONSE || status == PGRES_NONFATAL_ERROR
-        }) {
+        if let bad = Self.firstFailure(results) {
             try check(bad, c)
             throw PostgresError(message: "\(displayName): the statement failed")
         }
@@ -295,10 +292,7 @@ final class PGConnection {
         try sendPipeline(all, on: c)
         let results = try pipelineResults(c, label, patience: patience)
         defer { results.forEach { PQclear($0) } }
-        if let bad = results.first(where: {
-            let status = PQresultStatus($0)
-            return status == PGRES_FATAL_ERROR || status == PGRES_BAD_RESPONSE || status == PGRES_NONFATAL_ERROR
-        }) {
+        if let bad = Self.firstFailure(results) {
             try check(bad, c)
             throw PostgresError(message: "\(displayName): the statement failed")
         }
@@ -307,6 +301,14 @@ final class PGConnection {
                 message: "\(displayName): the statements gave \(results.count) answers for \(all.count)")
         }
         return try results.suffix(statements.count).map { try rows($0, c) }
+    }
+
+    /// The first of a pipeline's results that is an error (the server's or a broken answer), if any.
+    private static func firstFailure(_ results: [OpaquePointer]) -> OpaquePointer? {
+        results.first {
+            let status = PQresultStatus($0)
+            return status == PGRES_FATAL_ERROR || status == PGRES_BAD_RESPONSE || status == PGRES_NONFATAL_ERROR
+        }
     }
 
     /// Enters pipeline mode and sends `statements`, then one Sync: what `batch` and `snapshot` send.
@@ -339,10 +341,7 @@ final class PGConnection {
         try sendPipeline(all, on: c)
         let results = try pipelineResults(c, statements.first?.sql ?? "", patience: patience)
         defer { results.forEach { PQclear($0) } }
-        if let bad = results.first(where: {
-            let status = PQresultStatus($0)
-            return status == PGRES_FATAL_ERROR || status == PGRES_BAD_RESPONSE || status == PGRES_NONFATAL_ERROR
-        }) {
+        if let bad = Self.firstFailure(results) {
             // An error skipped the ROLLBACK: the transaction it began is still open (aborted).
             if PQtransactionStatus(c) != PQTRANS_IDLE, isOpen { _ = try? query("ROLLBACK") }
             try check(bad, c)
@@ -397,10 +396,7 @@ final class PGConnection {
             }
             results.append(r)
         }
-        if let bad = results.first(where: {
-            let status = PQresultStatus($0)
-            return status == PGRES_FATAL_ERROR || status == PGRES_BAD_RESPONSE || status == PGRES_NONFATAL_ERROR
-        }) {
+        if let bad = Self.firstFailure(results) {
             defer { clearAll() }
             try check(bad, c)
             throw PostgresError(message: "\(displayName): the statement failed")
