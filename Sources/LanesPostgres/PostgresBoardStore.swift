@@ -544,7 +544,10 @@ public final class PostgresBoardStore: BoardStore, WriterNaming {
         _ db: PGConnection, token: String, base: Board, ours: Board,
         alsoWhenWritten: ((PGConnection) throws -> Void)? = nil
     ) throws -> CommitOutcome {
-        let diff = BoardDiff(base: base, ours: ours)
+        // Where the diff could blame either of two cards (one moved past the other), it blames ours.
+        let diff = BoardDiff(base: base, ours: ours) { [mirror] id in
+            mirror.cards[Int64(bitPattern: id.rawValue)].map { $0.changedBy != db.user } ?? false
+        }
         var before = mirror.version
         let b = String(boardID)
         try db.query("BEGIN")

@@ -49,7 +49,8 @@ final class BoardHost {
     var opening = false
     /// The board as last stored: the base of the next commit.
     var synced: Board
-    /// The commit under way: its token and the board it sent.
+    /// The commit under way: its token and the board it sent, with what was stored since merged in
+    /// (`BoardDocument.rebased`): the base its answer is absorbed from.
     var inFlight: (token: Int, ours: Board)?
     /// Why the last save failed; nil once stored.
     var unsaved: String?

@@ -430,6 +430,10 @@ public final class AppRunner {
                 // Our own move between boards arriving: the move's words stay.
                 let words = now() < h.ownMoveUntil ? workspace.boards[i].status : nil
                 workspace.boards[i].absorb(stored: board, base: h.synced, by: writer)
+                // The save on its way is answered from what it stands for now (41.11).
+                if let sent = h.inFlight {
+                    h.inFlight?.ours = BoardDocument.rebased(sent.ours, from: h.synced, onto: board)
+                }
                 h.synced = board
                 if let words { workspace.boards[i].setStatus(words) }
                 changedElsewhere(i)
