@@ -48,21 +48,6 @@ public struct BoardDocument: Sendable {
         return (merged.conflicts, merged.incomingChanges)
     }
 
-    /// What a save still on its way (`sent`, made from `base`) stands for once `stored` replaced
-    /// `base`: the board `absorb` makes of a document that was `sent` (the same three cases).
-    ///
-    /// A screen that takes in a stored board while its own save is on its way absorbs that save's
-    /// answer from this, not from `sent`. From `sent`, what came in meanwhile counts as the
-    /// document's own change, so wherever the store placed a card differently from the merge (two
-    /// cards put in one gap: the store puts its own after the other's, the merge orders them by
-    /// content) the document kept its order, and its next save wrote the other writer's card
-    /// (DECISIONS 41.11).
-    public static func rebased(_ sent: Board, from base: Board, onto stored: Board) -> Board {
-        if sent == base { return stored.keepingColumnIdentities(of: sent) }
-        if stored == base { return sent }
-        return BoardMerge.merge(base: base, ours: sent, theirs: stored).board
-    }
-
     /// How many cards `new` added, deleted, edited or moved to another column since `old`: what
     /// the status counts as changed elsewhere. Only the window between each column's common start
     /// and end is read (chunks both share are skipped), so a few cards added to a big board cost

@@ -92,7 +92,7 @@ struct WritersRun {
     var synced: Board
     var unsaved = Intent()
     /// Sent to the worker: base, ours, what it means; `ran`: the worker committed it (its report
-    /// queued); `answerBase`: what its answer is absorbed from (`ours`, rebased as `Runner` does).
+    /// queued); `answerBase`: what its answer is absorbed from (`ours` with what came in since merged in, as `Runner` does).
     var inFlight: (base: Board, ours: Board, intent: Intent, ran: Bool, answerBase: Board)?
     var reports: [Report] = []
     /// What alice's screen said when it took boards in (the merge's words: an edit kept over her delete…).
@@ -204,7 +204,7 @@ struct WritersRun {
             case .changed(let board):
                 aliceHeard += document.absorb(stored: board, base: synced).conflicts.map(\.message)
                 if let f = inFlight {
-                    inFlight!.answerBase = BoardDocument.rebased(f.answerBase, from: synced, onto: board)
+                    inFlight!.answerBase = BoardMerge.merge(base: synced, ours: f.answerBase, theirs: board).board
                 }
                 synced = board
             case .committed(let outcome):

@@ -171,7 +171,7 @@ struct OthersMovesStayTests {
     }
 
     /// A screen as `Runner` keeps one: the document shown, the board last stored (`synced`), the
-    /// save on its way (what its answer is absorbed from, rebased as reports come in), its store.
+    /// save on its way (what its answer is absorbed from, with what came in since merged in, as `Runner` does), its store.
     struct Screen {
         let store: PostgresBoardStore
         var document: BoardDocument
@@ -194,7 +194,7 @@ struct OthersMovesStayTests {
         /// A report `.changed(board)` taken in.
         mutating func changed(_ board: Board) {
             document.absorb(stored: board, base: synced)
-            if let sent = inFlight { inFlight = BoardDocument.rebased(sent, from: synced, onto: board) }
+            if let sent = inFlight { inFlight = BoardMerge.merge(base: synced, ours: sent, theirs: board).board }
             synced = board
         }
 

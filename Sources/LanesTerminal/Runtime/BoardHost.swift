@@ -50,7 +50,7 @@ final class BoardHost {
     /// The board as last stored: the base of the next commit.
     var synced: Board
     /// The commit under way: its token and the board it sent, with what was stored since merged in
-    /// (`BoardDocument.rebased`): the base its answer is absorbed from.
+    /// (the base its answer is absorbed from, DECISIONS 41.11).
     var inFlight: (token: Int, ours: Board)?
     /// Why the last save failed; nil once stored.
     var unsaved: String?

@@ -3,10 +3,10 @@ import Testing
 @testable import LanesCore
 
 /// A screen whose save is on its way takes in a board another writer stored, then its save's
-/// answer: the answer is absorbed from the save rebased on what came in (`BoardDocument.rebased`),
-/// so the screen shows the store's order and has nothing left to save (DECISIONS 41.11).
-@Suite("A save's answer is absorbed from the save rebased on what came in meanwhile")
-struct RebasedSaveTests {
+/// answer: the answer is absorbed from the save with what came in merged in (as `Runner` keeps its
+/// save in flight), so the screen shows the store's order and has nothing left to save (41.11).
+@Suite("A save's answer is absorbed from the save with what came in meanwhile merged in")
+struct SaveInFlightMergeTests {
     /// Review: X, Y; Done: W.
     let s0 = try! BoardFormat.parse("## Review\n\n- X\n- Y\n\n## Done\n\n- W\n", file: "board.md").board
 
@@ -44,13 +44,13 @@ struct RebasedSaveTests {
         #expect(titles(s2) == [["W", "A2", "A1", "X", "Y"], []])
     }
 
-    @Test func fromTheSaveRebasedTheScreenShowsWhatIsStored() throws {
+    @Test func fromTheSaveWithWhatCameInTheScreenShowsWhatIsStored() throws {
         let (s1, sent, s2) = try boards()
         var doc = BoardDocument(board: sent)
-        let rebased = BoardDocument.rebased(sent, from: s0, onto: s1)
+        let inFlight = BoardMerge.merge(base: s0, ours: sent, theirs: s1).board
         doc.absorb(stored: s1, base: s0)
-        #expect(rebased == doc.board)
-        let taken = doc.absorb(stored: s2, base: rebased)
+        #expect(inFlight == doc.board)
+        let taken = doc.absorb(stored: s2, base: inFlight)
         #expect(taken.conflicts.isEmpty)
         #expect(doc.board == s2)
     }
@@ -59,15 +59,9 @@ struct RebasedSaveTests {
         let (s1, sent, s2) = try boards()
         var doc = BoardDocument(board: sent)
         try doc.apply(.setTitle(card(sent, "Y"), "Y2", seen: nil))
-        let rebased = BoardDocument.rebased(sent, from: s0, onto: s1)
+        let inFlight = BoardMerge.merge(base: s0, ours: sent, theirs: s1).board
         doc.absorb(stored: s1, base: s0)
-        doc.absorb(stored: s2, base: rebased)
+        doc.absorb(stored: s2, base: inFlight)
         #expect(titles(doc.board) == [["W", "A2", "A1", "X", "Y2"], []])
-    }
-
-    @Test func nothingCameInOrNothingWasSent() throws {
-        let (s1, sent, _) = try boards()
-        #expect(BoardDocument.rebased(sent, from: s0, onto: s0) == sent)
-        #expect(BoardDocument.rebased(s0, from: s0, onto: s1) == s1)
     }
 }
