@@ -170,6 +170,31 @@ struct OthersMovesStayTests {
         #expect(after["B"]!.version == before["B"]!.version + 2)
     }
 
+    @Test("a commit's waits for the server while it holds the board row: an insert, a move, an edit, a renumber")
+    func waitsUnderTheBoardRow() throws {
+        let (alice, _) = try board(keys: ["X": "1", "Y": "2", "Z": "20"])  // no room between Y and Z
+        var a = try alice.load()
+        var waits: [String: Int] = [:]
+        func commit(_ what: String, _ ours: Board) throws {
+            let out = try alice.commit(base: a, ours: ours)
+            #expect(out.conflicts.isEmpty)
+            waits[what] = alice.lastCommitWaits
+            a = out.board
+        }
+        try commit("insert", inserted(a, "N", at: .top))
+        try commit("move", OthersMovesStayTests.moved(a, "N", toDoneAt: 0))
+        var edited = a
+        edited.columns[1].cards[0].title = "N2"
+        try commit("edit", edited)
+        var between = a
+        between.columns[0].cards.insert(Card(id: CardID.fresh(), title: "M"), at: 2)  // X, Y, M, Z
+        try commit("renumbering insert", between)
+        #expect(titles(a)[0] == ["X", "Y", "M", "Z"])
+        // The lock, its reads; COMMIT with the writes: 2. A placement reads its keys (1); an insert
+        // also inserts (1) and clears a removal (1); a renumber reads the column (1), its writes go later.
+        #expect(waits == ["insert": 5, "move": 3, "edit": 2, "renumbering insert": 7])
+    }
+
     /// A screen as `Runner` keeps one: the document shown, the board last stored (`synced`), the
     /// save on its way (what its answer is absorbed from, with what came in since merged in, as `Runner` does), its store.
     struct Screen {
