@@ -255,22 +255,25 @@ struct CommitWork {
     /// there now. When hand-written keys leave no room there, the column's cards get fresh keys first.
     private mutating func key(for p: BoardDiff.Placement, in column: Int64) throws -> String {
         if let k = try keyIfRoom(for: p, in: column) { return k }
-        try freshCardKeys(in: column)
+        try freshCardKeys(in: column, all: false)
+        if let k = try keyIfRoom(for: p, in: column) { return k }
+        // Its neighbours are cards keyed by hand elsewhere since: the whole column, in its order.
+        try freshCardKeys(in: column, all: true)
         return try keyIfRoom(for: p, in: column) ?? OrderKey.between(nil, nil)!
     }
 
     /// Cards of `column` keyed afresh, in the order they are shown (key, then id): those still where
     /// this client last saw them (column and key); the others, placed or re-keyed by another writer
-    /// since, keep their keys and the fresh keys fit between them. Only when hand-written keys of
-    /// those leave no room between them is every card of the column keyed afresh. A new key is no
-    /// change of place: versions stay, so no other writer's move judged against them is refused.
-    private mutating func freshCardKeys(in column: Int64) throws {
+    /// since, keep their keys and the fresh keys fit between them. With `all`, or when hand-written
+    /// keys of those leave no room between them, every card of the column. A new key is no change
+    /// of place: versions stay, so no other writer's move judged against them is refused.
+    private mutating func freshCardKeys(in column: Int64, all: Bool) throws {
         let r = try db.query(
             "SELECT id, key FROM lanes.cards WHERE board_id = $1 AND column_id = $2 ORDER BY key, id",
             [b, String(column)])
         let rows = (0..<r.count).map { (id: r.int($0, 0)!, key: r[$0, 1] ?? "") }
         let asSeen = rows.map { row in
-            seenCard(row.id).map { $0.column == column && $0.key == row.key } ?? false
+            all || seenCard(row.id).map { $0.column == column && $0.key == row.key } ?? false
         }
         var ids: [Int64] = []
         var keys: [String] = []

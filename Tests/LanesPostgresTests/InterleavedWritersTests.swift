@@ -9,8 +9,9 @@ import Testing
 ///
 /// Alice is a screen as `Runner` keeps one: a document she edits through the door, the board
 /// last stored, a storage worker whose reports (`.changed`, `.committed`) she takes in some steps
-/// later, so her saves are sent from views of random staleness. Bob and carol commit one edit at a
-/// time from a board they read some commits ago. The edits: moves of any card to any column at
+/// later, so her saves are sent from views of random staleness. Bob, and alice again from the
+/// command line (a store of her own; carol stays without a grant: other suites count on it), commit
+/// one edit at a time from a board they read some commits ago. The edits: moves of any card to any column at
 /// the top, the end or an index; adds at the top, the end or an index; retitles; deletes.
 ///
 /// After every commit, against the rows as stored: every card once; each row the commit wrote is
@@ -98,7 +99,7 @@ struct WritersRun {
     /// What alice's screen said when it took boards in (the merge's words: an edit kept over her delete…).
     var aliceHeard: [String] = []
 
-    // Bob and carol: stores and the boards they read, oldest first.
+    // Bob and alice's command line: stores and the boards they read, oldest first.
     let others: [PostgresBoardStore]
     var views: [[Board]]
 
@@ -113,12 +114,11 @@ struct WritersRun {
         let (board, info) = try BoardFormat.parse(text, file: "board.md")
         alice = try PostgresBoardStore.create(url: server.url("alice", board: name), board: board, info: info)
         try alice.grant(role: "bob")
-        try alice.grant(role: "carol")
         boardID = alice.boardID
         synced = try alice.load()
         _ = try alice.refresh()  // a screen's first look: it LISTENs from here on
         document = BoardDocument(board: synced)
-        others = try ["bob", "carol"].map { try PostgresBoardStore.open(url: server.url($0, board: name)) }
+        others = try ["bob", "alice"].map { try PostgresBoardStore.open(url: server.url($0, board: name)) }
         views = try others.map { [try $0.load()] }
         raw = try server.connect("alice")
     }
@@ -223,7 +223,7 @@ struct WritersRun {
 
     mutating func otherCommits(_ n: Int, who: Int) throws {
         let store = others[who]
-        let name = who == 0 ? "bob" : "carol"
+        let name = who == 0 ? "bob" : "alice's command line"
         if int(3) == 0, let b = try store.refresh() { views[who].append(b) }
         // A view of random staleness: one of the last few this writer read.
         let view = views[who][max(0, views[who].count - 1 - int(4))]

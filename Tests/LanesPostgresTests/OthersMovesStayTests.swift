@@ -141,6 +141,28 @@ struct OthersMovesStayTests {
         _ = try checkEveryCardOnce(alice)
     }
 
+    @Test("no room between two cards another member keyed by hand since alice's view: the column is keyed afresh")
+    func noRoomBetweenRowsKeyedElsewhere() throws {
+        let (alice, _) = try board()
+        let a0 = try alice.load()
+        let raw = try server.connect("bob")
+        for (title, key) in ["X": "-", "Y": "0", "Z": "00"] {
+            try raw.query(
+                "UPDATE lanes.cards SET key = $3, version = version + 1 WHERE board_id = $1 AND title = $2",
+                [String(alice.boardID), title, key])
+        }
+        raw.close()
+        let before = try rows(alice)
+        let out = try alice.commit(base: a0, ours: inserted(a0, "N", at: .between))
+        #expect(out.conflicts.map(\.message) == [])
+        #expect(titles(out.board) == [["X", "Y", "N", "Z"], ["D", "W"]])
+        #expect(titles(try checkEveryCardOnce(alice)) == titles(out.board))
+        let after = try rows(alice)
+        for (title, row) in before {
+            #expect(after[title]!.column == row.column && after[title]!.version == row.version)
+        }
+    }
+
     @Test("bob moves his card one place down, past alice's: the commit writes his row, not hers")
     func aMovePastANeighbourWritesTheMoversOwnRow() throws {
         let (alice, bob) = try board()
