@@ -204,7 +204,7 @@ def test_every_read_command_has_the_documented_shape(outputs):
         seen: set[str] = set()
         for doc in outputs[name]:
             check(doc, shapes[name], name, seen)
-            assert doc["schema_version"] == 1
+            assert doc["schema_version"] == 2
         missing = {name + p for p in shape_paths(shapes[name])} - seen
         assert not missing, f"{name}: no output gave these a value, so they went unchecked: {sorted(missing)}"
 
