@@ -16,7 +16,9 @@ import LanesCore
 /// connection, so an open store is not disturbed. A board whose record has no card in it (columns
 /// only) has no history yet, said in words with what gives one.
 ///
-/// Before all that, the aggregates the server's triggers keep (schema migrations 5 and 6, `FlowSummary`):
+/// Each card row's role names who made it; the members of role `lanes_agents` are the agents (`agents`).
+///
+/// Before all that, the aggregates the server's triggers keep (schema migrations 5, 6 and 9, `FlowSummary`):
 /// when they stand for the record, they are the whole read (O(cards × columns + days × columns)
 /// rows, not every change).
 public enum PostgresFlowHistory {

@@ -8,7 +8,8 @@
 /// first, along the first-parent line of HEAD (a merge brings a branch's changes at the merge).
 ///
 /// Two git processes read the whole history, however long: `git log --follow --raw` lists the
-/// commits and blob ids (following renames), `git cat-file --batch` streams the blobs. What was
+/// commits, their authors and blob ids (following renames), `git cat-file --batch` streams the blobs.
+/// A commit's card events name its author (`FlowEvent.card`'s `by`); uncommitted changes name nobody. What was
 /// computed is cached in the repository (`.git/lanes-cache/`), so the next run reads only new
 /// commits. Uncommitted changes to the file count as one more version, at the file's modification time.
 public enum GitHistory {
