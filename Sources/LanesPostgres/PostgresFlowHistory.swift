@@ -104,8 +104,8 @@ public enum PostgresFlowHistory {
             }
         }
         var next = 0
-        // A board has few writers: a row's role is made a string only when it is not the last row's.
-        var lastRole: (bytes: [UInt8], name: String)?
+        // A board has few writers: a role becomes a string once, the first time it is seen (the first 16).
+        var knownRoles: [(bytes: [UInt8], name: String)] = []
         try db.copyOut(
             """
             SELECT h.id, h.at, h.card_id, h.column_id, h.role
@@ -117,13 +117,15 @@ public enum PostgresFlowHistory {
             guard let id = r.int64(0), let at = r.seconds(1), let card = r.int64(2) else { return }
             var role: String?
             if let b = r.bytes(4) {
-                if let last = lastRole, last.bytes.count == b.count,
-                    b.isEmpty || last.bytes.withUnsafeBytes({ memcmp($0.baseAddress!, b.baseAddress!, b.count) == 0 })
-                {
-                    role = last.name
+                if let known = knownRoles.prefix(16).first(where: { k in
+                    k.bytes.count == b.count
+                        && (b.isEmpty
+                            || k.bytes.withUnsafeBytes { memcmp($0.baseAddress!, b.baseAddress!, b.count) == 0 })
+                }) {
+                    role = known.name
                 } else {
                     let name = String(decoding: b, as: UTF8.self)
-                    lastRole = (Array(b), name)
+                    if knownRoles.count < 16 { knownRoles.append((Array(b), name)) }
                     role = name
                 }
             }

@@ -193,6 +193,8 @@ public enum ServerHistory {
             if let role {
                 if let last = lastRole, last.name == role {
                     roleAt = last.index
+                } else if roles.count <= 16, let i = roles.firstIndex(of: role) {
+                    roleAt = Int32(i)
                 } else if let i = roleIndex[role] {
                     roleAt = i
                 } else {
