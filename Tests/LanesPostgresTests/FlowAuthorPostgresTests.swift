@@ -134,6 +134,36 @@ struct FlowAuthorPostgresTests {
         }
     }
 
+    @Test("a server without role lanes_agents: every role a person, the text and a note say so")
+    func noAgentRole() throws {
+        let own = try TestServer.startOwn()  // roles are the cluster's: this one has no lanes_agents
+        defer { own.stop() }
+        let name = TestServer.boardName("flownone")
+        let (b, info) = try BoardFormat.parse("## To do\n\n- A\n- B\n\n## Done\n", file: "s.md")
+        let url = own.url("alice", board: name)
+        let alice = try PostgresBoardStore.create(url: url, board: b, info: info)
+        defer { alice.disconnect() }
+        try alice.grant(role: "bob")
+        let bob = try PostgresBoardStore.open(url: own.url("bob", board: name))
+        defer { bob.disconnect() }
+        try Self.move(bob, "A", to: "Done")
+        let now = FlowTime(Date().timeIntervalSince1970) + 60
+        let (h, _) = try PostgresFlowHistory.read(url: url, now: now)
+        #expect(h.agents?.named == false)
+        #expect(
+            h.notes.contains(
+                "the server has no role lanes_agents, so every role counts as a person: an administrator marks agents with CREATE ROLE lanes_agents NOLOGIN; GRANT lanes_agents TO ROLE"
+            ))
+        let r = FlowMetrics.compute(h, options: FlowOptions(now: now, agents: h.agents!))
+        #expect(
+            !r.finishedBy.agentsNamed && r.finishedBy.people.count == 1 && r.finishedBy.authors.map(\.author) == ["bob"]
+        )
+        let text = FlowOutput.text(.init(board: name, history: h, report: r), chart: nil)
+        #expect(
+            text.contains(
+                "Finished by people: 1 (p50 0 d) · agents: none named (the server has no role lanes_agents)\n"))
+    }
+
     @Test(
         "a migration-8 database upgraded in place: its moves get their roles, the index its role, the split the record's"
     )

@@ -276,7 +276,7 @@ public enum FlowOutput {
         return out.joined(separator: "\n") + "\n"
     }
 
-    /// "Finished by agents: 2 (p50 1.5) · people: 3 (p50 2)", and each author when asked; nothing
+    /// "Finished by agents: 2 (p50 1.5 d) · people: 3 (p50 2 d)", and each author when asked; nothing
     /// when no card finished. Authors are written as they are (the caller makes the lines safe).
     static func finishedByLines(_ by: FlowReport.FinishedBy, serverMarks: Bool, byAuthor: Bool) -> [String] {
         guard by.agents.count + by.people.count + by.unattributed > 0 else { return [] }
@@ -287,7 +287,7 @@ public enum FlowOutput {
         if by.agentsNamed {
             parts = ["agents: \(group(by.agents))", "people: \(group(by.people))"]
         } else {
-            let how = serverMarks ? "members of role lanes_agents on the server" : "--agent PATTERN names them"
+            let how = serverMarks ? "the server has no role lanes_agents" : "--agent PATTERN names them"
             parts = ["people: \(group(by.people))", "agents: none named (\(how))"]
         }
         if by.unattributed > 0 { parts.append("no author: \(by.unattributed)") }
