@@ -16,7 +16,9 @@ import LanesCore
 /// connection, so an open store is not disturbed. A board whose record has no card in it (columns
 /// only) has no history yet, said in words with what gives one.
 ///
-/// Before all that, the aggregates the server's triggers keep (schema migrations 5 and 6, `FlowSummary`):
+/// Each card row's role names who made it; the members of role `lanes_agents` are the agents (`agents`).
+///
+/// Before all that, the aggregates the server's triggers keep (schema migrations 5, 6 and 9, `FlowSummary`):
 /// when they stand for the record, they are the whole read (O(cards × columns + days × columns)
 /// rows, not every change).
 public enum PostgresFlowHistory {
@@ -57,6 +59,7 @@ public enum PostgresFlowHistory {
         {
             var history = FlowHistory(source: "PostgreSQL: \(u.display)", versions: folded.versions)
             history.summary = folded.summary
+            history.agents = try agents(db, notes: &history.notes)
             history.lastBoard = board
             history.lastKeys = board.columns.flatMap { $0.cards.map { Int(truncatingIfNeeded: $0.id.rawValue) } }
             return (history, board.acceptRules.flow)
@@ -101,15 +104,31 @@ public enum PostgresFlowHistory {
             }
         }
         var next = 0
+        // A board has few writers: a role becomes a string once, the first time it is seen (the first 16).
+        var knownRoles: [(bytes: [UInt8], name: String)] = []
         try db.copyOut(
             """
-            SELECT h.id, h.at, h.card_id, h.column_id
+            SELECT h.id, h.at, h.card_id, h.column_id, h.role
             FROM lanes.history h
             WHERE h.board_id = \(store.boardID) AND h.entity = 'card'
             ORDER BY h.id
             """
         ) { r in
             guard let id = r.int64(0), let at = r.seconds(1), let card = r.int64(2) else { return }
+            var role: String?
+            if let b = r.bytes(4) {
+                if let known = knownRoles.prefix(16).first(where: { k in
+                    k.bytes.count == b.count
+                        && (b.isEmpty
+                            || k.bytes.withUnsafeBytes { memcmp($0.baseAddress!, b.baseAddress!, b.count) == 0 })
+                }) {
+                    role = known.name
+                } else {
+                    let name = String(decoding: b, as: UTF8.self)
+                    if knownRoles.count < 16 { knownRoles.append((Array(b), name)) }
+                    role = name
+                }
+            }
             while next < changes.count && changes[next].id < id { next += 1 }
             let change = next < changes.count && changes[next].id == id ? changes[next] : nil
             let kind: ServerHistory.Stream.Kind
@@ -120,7 +139,7 @@ public enum PostgresFlowHistory {
                 kind = .moved
             }
             stream.card(
-                record: id, at: at, kind: kind, card: card, column: r.int64(3), from: nil,
+                record: id, at: at, kind: kind, card: card, column: r.int64(3), from: nil, role: role,
                 title: { change?.title }, titleBefore: { change?.before }, columnTitle: { nil })
         }
         changes = []
@@ -164,6 +183,7 @@ public enum PostgresFlowHistory {
                     + "and lanes metrics reads them.")
         }
         var history = FlowHistory(events: events, source: "PostgreSQL: \(u.display)", versions: versions)
+        history.agents = try agents(db, notes: &history.notes)
         if before > 0, let start = events.first?.time {
             history.notes.append(
                 "\(before) card(s) were on the board before the server's record began (\(FlowDate.iso(start))): they count from then"
@@ -268,15 +288,20 @@ public enum PostgresFlowHistory {
             cards[k].stints.append((Int(truncatingIfNeeded: column), order, seconds))
         }
         let m = try db.query(
-            "SELECT card_id, epoch, from_column, to_column, first_at, last_at FROM lanes.flow_moves WHERE board_id = $1",
+            """
+            SELECT card_id, epoch, from_column, to_column, first_at, last_at, last_row, last_by
+            FROM lanes.flow_moves WHERE board_id = $1
+            """,
             [b])
         for i in 0..<m.count {
             guard let id = m.int(i, 0), let k = index[id], let epoch = m.int(i, 1), let from = m.int(i, 2),
                 let to = m.int(i, 3),
-                let first = m.int(i, 4), let last = m.int(i, 5)
+                let first = m.int(i, 4), let last = m.int(i, 5), let row = m.int(i, 6)
             else { continue }
             cards[k].moves.append(
-                (Int(epoch), from == 0 ? nil : Int(truncatingIfNeeded: from), Int(truncatingIfNeeded: to), first, last))
+                FlowSummary.Move(
+                    epoch: Int(epoch), from: from == 0 ? nil : Int(truncatingIfNeeded: from),
+                    to: Int(truncatingIfNeeded: to), first: first, last: last, lastRow: row, lastBy: m[i, 7]))
         }
         let p = try db.query("SELECT card_id, epoch, column_id FROM lanes.flow_presence WHERE board_id = $1", [b])
         for i in 0..<p.count {
@@ -292,6 +317,28 @@ public enum PostgresFlowHistory {
             guard let day = d.int(i, 0), let column = d.int(i, 1), let delta = d.int(i, 2) else { continue }
             days.append((Int(day), Int(truncatingIfNeeded: column), Int(delta)))
         }
-        return (FlowSummary(epochs: epochs, cards: cards, days: days, first: first, last: last), Int(versions))
+        var folded = FlowSummary(epochs: epochs, cards: cards, days: days, first: first, last: last)
+        folded.epochRows = epochRows
+        return (folded, Int(versions))
+    }
+
+    /// The roles the server marks as agents: members of role `lanes_agents`, directly or through
+    /// other roles (`pg_auth_members`, which every role may read; `pg_has_role` would count a
+    /// superuser as a member of every role). Without that role every role is a person, and a note says how to mark agents.
+    static func agents(_ db: PGConnection, notes: inout [String]) throws -> FlowAgents {
+        let r = try db.query(
+            """
+            WITH RECURSIVE a (oid) AS (
+                SELECT oid FROM pg_catalog.pg_roles WHERE rolname = 'lanes_agents'
+                UNION SELECT m.member FROM pg_catalog.pg_auth_members m JOIN a ON m.roleid = a.oid)
+            SELECT r.rolname FROM pg_catalog.pg_roles r JOIN a ON a.oid = r.oid
+            """)
+        guard r.count > 0 else {
+            notes.append(
+                "the server has no role lanes_agents, so every role counts as a person: an administrator marks agents with CREATE ROLE lanes_agents NOLOGIN; GRANT lanes_agents TO ROLE"
+            )
+            return FlowAgents(named: false)
+        }
+        return FlowAgents(names: Set((0..<r.count).compactMap { r[$0, 0] }).subtracting(["lanes_agents"]), named: true)
     }
 }

@@ -13,7 +13,7 @@ enum Schema {
     static let migrationLock: Int64 = 0x6C61_6E65_73
 
     static let migrations: [String] = [
-        migration1, migration2, migration3, migration4, migration5, migration6, migration7, migration8,
+        migration1, migration2, migration3, migration4, migration5, migration6, migration7, migration8, migration9,
     ]
 
     static var latest: Int { migrations.count }

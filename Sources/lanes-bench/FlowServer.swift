@@ -7,6 +7,7 @@
 // schema's owner) adds history rows with psql,
 // generated on the server, until the board has 1,000,000: card moves to a neighbouring column (nine
 // in ten) and title edits, one every 30 s from 2025-01-01 (the board's creation is dated then too),
+// by alice, bob and carol in turn (so who finished each card changes from row to row),
 // then VACUUMed as autovacuum does a table that grew over months (the flow read is an index-only
 // scan, which skips the table only for pages vacuumed since their rows came). Measured: reading the history into metrics
 // as `lanes metrics postgresql://…` does, from the aggregates the server's triggers keep (schema migrations 5, 6; median of
@@ -107,7 +108,8 @@ enum FlowServerBench {
                 guard from <= to else { return "" }
                 return """
                     INSERT INTO lanes.history (board_id, at, role, entity, kind, card_id, column_id, column_title, before, after)
-                    SELECT \(id), timestamptz '2025-01-01 00:00:00+00' + make_interval(secs => s * 30), 'alice', 'card',
+                    SELECT \(id), timestamptz '2025-01-01 00:00:00+00' + make_interval(secs => s * 30),
+                           (ARRAY['alice', 'bob', 'carol'])[1 + s % 3], 'card',
                            CASE WHEN s % 10 = 9 THEN 'edited' ELSE 'moved' END,
                            c.id, t.id, t.title,
                            CASE WHEN s % 10 = 9 THEN jsonb_build_object('title', 'Card ' || c.n || ' before ' || s)
@@ -224,7 +226,7 @@ enum FlowServerBench {
                 // FNV-1a over every cycle time and day of flow: equal digests, equal results.
                 var h: UInt64 = 0xcbf2_9ce4_8422_2325
                 let text =
-                    r.cycle.map { "\($0.title)|\($0.started)|\($0.finished)" }.joined(separator: ";")
+                    r.cycle.map { "\($0.title)|\($0.started)|\($0.finished)|\($0.by ?? "-")" }.joined(separator: ";")
                     + r.cfd.map { d in "\(d.day):" + d.counts.map { "\($0.title)=\($0.cards)" }.joined(separator: ",") }
                     .joined(separator: ";")
                     + r.aging.map { "\($0.title)|\($0.column)|\($0.started)" }.sorted().joined(separator: ";")

@@ -11,7 +11,7 @@ import LanesTerminal
 /// The JSON interface's version: one number for every command's output and for the error object.
 /// Any change of a shape (a key added, removed, renamed or retyped) raises it.
 enum JSONSchema {
-    static let version = 1
+    static let version = 2
 }
 
 /// How a read command prints: as text (the default) or as JSON.

@@ -16,7 +16,9 @@ struct Metrics: ParsableCommand {
 
             Columns: the first is "not started", the last "done", those between "in progress"; lanes flow changes this. Definitions (README, "Flow metrics"): cycle time of a finished card = last entry into done − first time seen in progress (or done), in days (seconds / 86,400); percentiles by nearest rank; throughput = finished cards per UTC day (on the day they last entered done) and ISO week; cumulative flow = cards in each column at the end of each UTC day; aging = age of each card in progress now against the 50th/85th/95th cycle-time percentiles; forecast = Monte Carlo over the daily throughput of the last 30 whole days (10,000 trials).
 
-            --format json (or --json) keys: schema_version, board, now, since, columns, history, cycle_time_days {count, p50, p85, p95, cards [{title, started, finished, days, seconds}]}, throughput {daily [{date, done}], weekly [{week, done}]}, cfd [{date, counts {column: n}}], aging [{title, column, age_days, started, over}], forecast {trials, seed, sample_days, available, reason, how_many {by, days, at_50, at_85, at_95}, when {cards, at_50, at_85, at_95}} (README, "JSON output": every key always there, null when it has no value). Times are ISO 8601 UTC. --format csv writes the --chart's table (default: cycle); svg draws the --chart (default: cfd).
+            --format json (or --json) keys: schema_version, board, now, since, columns, history, cycle_time_days {count, p50, p85, p95, cards [{title, started, finished, days, seconds, finished_by}]}, finished_by {agents_named, agents {count, p50, p85, p95}, people {…}, unattributed, authors [{author, agent, count, p50, p85, p95}]}, throughput {daily [{date, done}], weekly [{week, done}]}, cfd [{date, counts {column: n}}], aging [{title, column, age_days, started, over}], forecast {trials, seed, sample_days, available, reason, how_many {by, days, at_50, at_85, at_95}, when {cards, at_50, at_85, at_95}} (README, "JSON output": every key always there, null when it has no value). Times are ISO 8601 UTC. --format csv writes the --chart's table (default: cycle); svg draws the --chart (default: cfd).
+
+            Finished by: the author of a finished card's last entry into done (a card finished, reopened and finished again counts for whoever finished it last): a git commit's author (Name <email>, after .mailmap), a PostgreSQL board's role. Agents in git are the authors --agent names; on PostgreSQL, roles the administrator made members of role lanes_agents. An agent working through lanes mcp on a file board commits nothing: its moves are in git under whoever commits them.
 
             Exit status: 0 done; 1 the file is missing or has no history (said in words, with what gives one); 2 bad input (not a board, a bad --since/--now/--by, a bad option).
             """
@@ -60,6 +62,16 @@ struct Metrics: ParsableCommand {
     @Flag(help: "Read the whole history again instead of using the cache (the cache is left as it was).")
     var noCache = false
 
+    @Option(
+        name: .customLong("agent"),
+        help: ArgumentHelp(
+            "A git author who is an agent: a shell pattern for \"Name <email>\", the name or the email (repeatable). A PostgreSQL server marks its agents itself (members of role lanes_agents).",
+            valueName: "pattern"))
+    var agents: [String] = []
+
+    @Flag(help: "List each author's finished cards under the agents / people line (JSON always has them).")
+    var byAuthor = false
+
     func validate() throws {
         if json
             && CommandLine.arguments.contains(where: { ["--format", "-f"].contains($0) || $0.hasPrefix("--format=") })
@@ -98,6 +110,15 @@ struct Metrics: ParsableCommand {
             }
         }
         if let cards, cards < 1 { throw CommandError(.badInput, "--cards must be 1 or more, not \(cards)") }
+        if !agents.isEmpty && BoardLocation.isURL(board) {
+            throw CommandError(
+                .badInput,
+                "--agent names agents among a git history's authors; a PostgreSQL server says who its agents are (members of role lanes_agents, which an administrator grants)"
+            )
+        }
+        if let empty = agents.first(where: { $0.isEmpty }) {
+            throw CommandError(.badInput, "--agent \"\(empty)\" names nobody: give a name, an email or a pattern")
+        }
         let history: FlowHistory, setting: FlowColumns
         do {
             if BoardLocation.isURL(board) {
@@ -114,7 +135,8 @@ struct Metrics: ParsableCommand {
             history,
             options: FlowOptions(
                 columns: setting, since: sinceTime, now: nowTime,
-                forecastDay: byDay, forecastCards: cards, seed: seed))
+                forecastDay: byDay, forecastCards: cards, seed: seed,
+                agents: history.agents ?? FlowAgents(patterns: agents)))
         let name =
             BoardLocation.isURL(board)
             ? ((try? PostgresURL(board))?.board ?? board) : URL(fileURLWithPath: board).lastPathComponent
@@ -126,7 +148,8 @@ struct Metrics: ParsableCommand {
         case .text:
             let tty = isatty(STDOUT_FILENO) != 0
             let colour = tty && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
-            let text = FlowOutput.text(input, chart: chart, width: Metrics.width(tty: tty), colour: colour)
+            let text = FlowOutput.text(
+                input, chart: chart, width: Metrics.width(tty: tty), colour: colour, byAuthor: byAuthor)
             // The text is already made safe (card text escaped); colour sequences are ours.
             FileHandle.standardOutput.write(Data(text.utf8))
         }

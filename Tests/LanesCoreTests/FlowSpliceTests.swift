@@ -296,7 +296,7 @@ struct FlowSpliceTests {
                 splice = VersionSplice(bytes: nextText, board: parsed)
             }
             // The whole match kept a card under a new title in its column.
-            for case .card(_, let card, _, let column?) in whole.events[before...]
+            for case .card(_, let card, _, let column?, _) in whole.events[before...]
             where whole.lastKeys.contains(card) && column == whole.events[..<before].lastColumn(of: card) {
                 renamedInPlace += 1
             }
@@ -445,7 +445,7 @@ extension String {
 extension ArraySlice where Element == FlowEvent {
     /// The column a card was last placed in by these events.
     fileprivate func lastColumn(of card: Int) -> Int?? {
-        for case .card(_, let c, _, let column) in reversed() where c == card { return column }
+        for case .card(_, let c, _, let column, _) in reversed() where c == card { return column }
         return nil
     }
 }

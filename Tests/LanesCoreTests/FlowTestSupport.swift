@@ -4,6 +4,8 @@ import Foundation
 /// A scratch git repository whose commits are made at given times.
 final class FlowRepo {
     let path: String
+    /// The author of the commits made from now on.
+    var author = (name: "Flow Test", email: "flow@example.org")
 
     init() throws {
         path = NSTemporaryDirectory() + "lanes-flow-\(UUID().uuidString)"
@@ -24,8 +26,8 @@ final class FlowRepo {
         p.executableURL = URL(fileURLWithPath: "/usr/bin/git")
         p.arguments = ["-C", path] + args
         var env = ProcessInfo.processInfo.environment
-        env["GIT_AUTHOR_NAME"] = "Flow Test"
-        env["GIT_AUTHOR_EMAIL"] = "flow@example.org"
+        env["GIT_AUTHOR_NAME"] = author.name
+        env["GIT_AUTHOR_EMAIL"] = author.email
         env["GIT_COMMITTER_NAME"] = "Flow Test"
         env["GIT_COMMITTER_EMAIL"] = "flow@example.org"
         env["GIT_CONFIG_GLOBAL"] = "/dev/null"

@@ -177,7 +177,9 @@ def outputs(tmp_path_factory, pg):
     # A forecast that can be made (a card finished in the sampled days) and one that cannot.
     add("metrics", "metrics", "board.md", "--json", "--now", "2026-03-10", "--by", "2026-03-20", "--cards", "1",
         cwd=repo)
-    add("metrics", "metrics", "board.md", "-f", "json", "--now", "2026-06-10", "--since", "2026-03-01", cwd=repo)
+    # The second names the commits' author an agent: both groups of finished_by get their figures.
+    add("metrics", "metrics", "board.md", "-f", "json", "--now", "2026-06-10", "--since", "2026-03-01",
+        "--agent", "t", cwd=repo)
 
     # The same board in PostgreSQL: the same shapes, and its recorded changes.
     setup = tmp / "setup.md"
@@ -204,7 +206,7 @@ def test_every_read_command_has_the_documented_shape(outputs):
         seen: set[str] = set()
         for doc in outputs[name]:
             check(doc, shapes[name], name, seen)
-            assert doc["schema_version"] == 1
+            assert doc["schema_version"] == 2
         missing = {name + p for p in shape_paths(shapes[name])} - seen
         assert not missing, f"{name}: no output gave these a value, so they went unchecked: {sorted(missing)}"
 
@@ -261,6 +263,13 @@ def test_metrics_json_is_the_flow_documents(outputs):
     assert "dated before" in available["history"]["notes"][0]
     assert unavailable["forecast"]["available"] is False and unavailable["forecast"]["how_many"] is None
     assert unavailable["forecast"]["reason"]
+    # A was finished in a commit by t <t@example.com>: a person, until --agent names t.
+    assert available["cycle_time_days"]["cards"][0]["finished_by"] == "t <t@example.com>"
+    person, agent = available["finished_by"], unavailable["finished_by"]
+    assert person["agents_named"] is False and person["people"]["count"] == 1 and person["agents"]["count"] == 0
+    assert agent["agents_named"] is True and agent["agents"]["count"] == 1 and agent["people"]["count"] == 0
+    assert agent["authors"] == [{"author": "t <t@example.com>", "agent": True, "count": 1, "p50": 1.0, "p85": 1.0,
+                                 "p95": 1.0}]
 
 
 def test_a_setting_form_refuses_json(tmp_path):

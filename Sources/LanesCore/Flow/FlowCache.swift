@@ -7,10 +7,12 @@
 /// What `GitHistory` computed up to a commit, kept in `.git/lanes-cache/` so the next run reads only newer commits.
 ///
 /// A text file: a header naming the format, then `key value` lines, the events one a line, and the
-/// last version's bytes. Titles are escaped (`\\`, `\n`, `\r`, `\t`). A file that does not read
-/// back exactly is ignored (the history is read again), never trusted in part.
+/// last version's bytes. Titles and authors are escaped (`\\`, `\n`, `\r`, `\t`). A file that does
+/// not read back exactly is ignored (the history is read again), never trusted in part; so is one
+/// of another `version` (version 1 had no authors), which is also another file name.
 struct FlowCache {
-    static let header = "lanes-flow-cache 1"
+    static let version = 2
+    static let header = "lanes-flow-cache \(version)"
 
     var path: String
     var tip: String
@@ -79,8 +81,9 @@ struct FlowCache {
             case .columns(let time, let cols):
                 t += "C\t\(time)\t\(cols.count)\n"
                 for c in cols { t += "\(c.key)\t\(FlowCache.escape(c.title))\n" }
-            case .card(let time, let card, let title, let column):
-                t += "K\t\(time)\t\(card)\t\(column.map(String.init) ?? "-")\t\(FlowCache.escape(title))\n"
+            case .card(let time, let card, let title, let column, let by):
+                t += "K\t\(time)\t\(card)\t\(column.map(String.init) ?? "-")\t\(by.map(FlowCache.escape) ?? "")\t"
+                t += FlowCache.escape(title) + "\n"
             }
         }
         t += "bytes\t\(lastBytes.count)\n"
@@ -124,7 +127,7 @@ struct FlowCache {
         var columns: [FlowColumn] = [], skipped: [SkippedVersion] = [], notes: [String] = [], events: [FlowEvent] = []
         var lastBytes: [UInt8]?
         while let line = lines.next() {
-            let f = line.split(separator: "\t", maxSplits: 4, omittingEmptySubsequences: false)
+            let f = line.split(separator: "\t", maxSplits: 5, omittingEmptySubsequences: false)
             switch f[0] {
             case "column":
                 guard f.count == 3, let k = Int(f[1]) else { return nil }
@@ -147,10 +150,12 @@ struct FlowCache {
                 }
                 events.append(.columns(time: t, cols))
             case "K":
-                guard f.count == 5, let t = FlowTime(f[1]), let card = Int(f[2]) else { return nil }
+                guard f.count == 6, let t = FlowTime(f[1]), let card = Int(f[2]) else { return nil }
                 let column = f[3] == "-" ? nil : Int(f[3])
                 if column == nil && f[3] != "-" { return nil }
-                events.append(.card(time: t, card: card, title: unescape(f[4]), column: column))
+                // An author is `Name <email>`, never empty: empty is none.
+                let by = f[4].isEmpty ? nil : unescape(f[4])
+                events.append(.card(time: t, card: card, title: unescape(f[5]), column: column, by: by))
             case "bytes":
                 guard f.count == 2, let n = Int(f[1]), lines.rest.count == n else { return nil }
                 lastBytes = Array(lines.rest)

@@ -24,11 +24,14 @@ public enum FlowEvent: Hashable, Sendable {
     case columns(time: FlowTime, [FlowColumn])
     /// From `time` on, card `card` is titled `title` and sits in the column keyed `column`
     /// (it appeared there, moved there, or was edited in place); nil: the card left the board.
-    case card(time: FlowTime, card: Int, title: String, column: Int?)
+    /// `by`: who made the change, as the source names its writers (a git commit's author
+    /// `Name <email>`, a server role); nil where the source cannot say (uncommitted changes, cards
+    /// on the board before the server's record began).
+    case card(time: FlowTime, card: Int, title: String, column: Int?, by: String? = nil)
 
     public var time: FlowTime {
         switch self {
-        case .columns(let t, _), .card(let t, _, _, _): t
+        case .columns(let t, _), .card(let t, _, _, _, _): t
         }
     }
 }
@@ -61,6 +64,9 @@ public struct FlowHistory: Sendable {
     /// app find a card of the board on screen in the history (`cardKeys(matching:)`).
     public var lastBoard: Board
     public var lastKeys: [Int]
+    /// The authors the source itself marks as agents (PostgreSQL: members of role `lanes_agents`);
+    /// nil: it marks none (git's authors are named by the user, `FlowAgents.patterns`).
+    public var agents: FlowAgents?
     /// The history folded, when the source keeps it so (PostgreSQL); `FlowMetrics.compute` reads it
     /// instead of `events` for a "now" at or after its last event.
     public var summary: FlowSummary?
@@ -127,6 +133,8 @@ struct VersionChain {
     private(set) var localSlotPairs = 0
     /// Spliced versions matched whole because a changed card has a twin.
     private(set) var twins = 0
+    /// Who made the versions added from now on (the card events carry it); nil: nobody known.
+    var author: String?
 
     init() {}
 
@@ -184,7 +192,8 @@ struct VersionChain {
         if let match, let base = last {
             for (b, s) in match.baseToCard.enumerated() where s == nil {
                 _ = base
-                events.append(.card(time: time, card: lastKeys[b], title: base.cards[b].title, column: nil))
+                events.append(
+                    .card(time: time, card: lastKeys[b], title: base.cards[b].title, column: nil, by: author))
             }
         }
         for s in side.cards.indices {
@@ -193,11 +202,11 @@ struct VersionChain {
                 let key = lastKeys[b]
                 keys.append(key)
                 if lastColumns[base.column[b]].key != column || !sameBytes(base.cards[b].title, card.title) {
-                    events.append(.card(time: time, card: key, title: card.title, column: column))
+                    events.append(.card(time: time, card: key, title: card.title, column: column, by: author))
                 }
             } else {
                 keys.append(nextCard)
-                events.append(.card(time: time, card: nextCard, title: card.title, column: column))
+                events.append(.card(time: time, card: nextCard, title: card.title, column: column, by: author))
                 nextCard += 1
             }
         }
@@ -275,7 +284,8 @@ struct VersionChain {
         lastTime = time
         // Sub-board flat order is column by column; `removed`/`added` are in flat order, so the same.
         for (i, to) in match.baseToCard.enumerated() where to == nil {
-            events.append(.card(time: time, card: lastKeys[removed[i]], title: b.cards[i].title, column: nil))
+            events.append(
+                .card(time: time, card: lastKeys[removed[i]], title: b.cards[i].title, column: nil, by: author))
         }
         var keys: [Int] = []
         keys.reserveCapacity(board.cardCount)
@@ -288,11 +298,11 @@ struct VersionChain {
                     let key = lastKeys[removed[bi]]
                     keys.append(key)
                     if lastColumns[baseColumn[bi]].key != col || !sameBytes(b.cards[bi].title, card.title) {
-                        events.append(.card(time: time, card: key, title: card.title, column: col))
+                        events.append(.card(time: time, card: key, title: card.title, column: col, by: author))
                     }
                 } else {
                     keys.append(nextCard)
-                    events.append(.card(time: time, card: nextCard, title: card.title, column: col))
+                    events.append(.card(time: time, card: nextCard, title: card.title, column: col, by: author))
                     nextCard += 1
                 }
                 addedNext += 1

@@ -25,11 +25,14 @@ public struct FlowOptions: Sendable {
     public var forecastCards: Int?
     public var seed: UInt64
     public var trials: Int
+    /// Which authors of the history's changes are agents.
+    public var agents: FlowAgents
 
     public init(
         columns: FlowColumns = FlowColumns(), since: FlowTime? = nil, now: FlowTime, forecastDay: Int? = nil,
-        forecastCards: Int? = nil, seed: UInt64 = 0, trials: Int = 10_000
+        forecastCards: Int? = nil, seed: UInt64 = 0, trials: Int = 10_000, agents: FlowAgents = FlowAgents()
     ) {
+        self.agents = agents
         self.columns = columns
         self.since = since
         self.now = now
@@ -47,6 +50,9 @@ public struct FlowReport: Sendable {
         public var title: String
         public var started: FlowTime
         public var finished: FlowTime
+        /// Who finished it: the author of its last entry into done (nil: the source does not say,
+        /// or a new set of columns put its column in done).
+        public var by: String? = nil
         public var seconds: Int64 { finished - started }
         public var days: Double { Double(seconds) / 86_400 }
     }
@@ -100,6 +106,46 @@ public struct FlowReport: Sendable {
         public var timeIn: [ColumnTime]
     }
 
+    /// The finished cards split by who finished them: agents, people, and each author.
+    public struct FinishedBy: Hashable, Sendable {
+        public struct Author: Hashable, Sendable {
+            public var author: String
+            public var agent: Bool
+            public var cycle: Percentiles
+        }
+
+        /// Whether anything says who the agents are (`FlowAgents.named`); if not, every author is a person.
+        public var agentsNamed: Bool
+        public var agents: Percentiles
+        public var people: Percentiles
+        /// Finished cards whose finish has no author.
+        public var unattributed: Int
+        /// Every author who finished a card: most cards first, then by name.
+        public var authors: [Author]
+
+        init(_ cycle: [FinishedCard], agents named: FlowAgents) {
+            agentsNamed = named.named
+            var byAuthor: [String: [Int64]] = [:]
+            var agentTimes: [Int64] = [], peopleTimes: [Int64] = []
+            unattributed = 0
+            for c in cycle {
+                guard let by = c.by else {
+                    unattributed += 1
+                    continue
+                }
+                byAuthor[by, default: []].append(c.seconds)
+            }
+            authors = byAuthor.map { author, times in
+                let agent = named.isAgent(author)
+                if agent { agentTimes += times } else { peopleTimes += times }
+                return Author(author: author, agent: agent, cycle: FlowMetrics.percentiles(times))
+            }
+            authors.sort { ($1.cycle.count, $0.author) < ($0.cycle.count, $1.author) }
+            agents = FlowMetrics.percentiles(agentTimes)
+            people = FlowMetrics.percentiles(peopleTimes)
+        }
+    }
+
     public struct ColumnTime: Hashable, Sendable {
         public var column: String
         public var seconds: Int64
@@ -115,6 +161,8 @@ public struct FlowReport: Sendable {
     public var cfd: [DayCounts]
     public var aging: [AgingCard]
     public var forecast: Forecast
+    /// The finished cards of `cycle` by who finished them.
+    public var finishedBy: FinishedBy
     /// Cards on the board now, by history key.
     public var cards: [Int: CardFlow]
     /// The history's first and last moments (nil: no event up to now).
@@ -154,6 +202,8 @@ public enum FlowMetrics {
         var appeared: FlowTime
         var started: FlowTime?
         var lastDone: FlowTime?
+        /// The author of the change that last put it in done.
+        var finishedBy: String?
         var enteredColumn: FlowTime
         var timeIn: [(column: Int, seconds: Int64)] = []
 
@@ -165,9 +215,12 @@ public enum FlowMetrics {
             }
         }
 
-        mutating func enter(_ stage: FlowStage, at t: FlowTime) {
+        mutating func enter(_ stage: FlowStage, at t: FlowTime, by: String?) {
             if stage != .notStarted && started == nil { started = t }
-            if stage == .done && self.stage != .done { lastDone = t }
+            if stage == .done && self.stage != .done {
+                lastDone = t
+                finishedBy = by
+            }
             self.stage = stage
         }
     }
@@ -224,11 +277,11 @@ public enum FlowMetrics {
                 if !changed.isEmpty {
                     for key in tracks.keys {
                         if let col = tracks[key]!.column, changed.contains(col) {
-                            tracks[key]!.enter(stageOf[col]!, at: t)
+                            tracks[key]!.enter(stageOf[col]!, at: t, by: nil)
                         }
                     }
                 }
-            case .card(_, let key, let title, let column):
+            case .card(_, let key, let title, let column, let by):
                 if let i = tracks.index(forKey: key) {
                     // In place: a copy would copy its time-in-column list on every move.
                     func move(_ track: inout Track) {
@@ -242,7 +295,7 @@ public enum FlowMetrics {
                         track.enteredColumn = t
                         if let column {
                             count[column, default: 0] += 1
-                            track.enter(stageOf[column] ?? .notStarted, at: t)
+                            track.enter(stageOf[column] ?? .notStarted, at: t, by: by)
                         }
                     }
                     move(&tracks.values[i])
@@ -252,7 +305,7 @@ public enum FlowMetrics {
                     }
                 } else if let column {
                     var track = Track(title: title, column: column, stage: .notStarted, appeared: t, enteredColumn: t)
-                    track.enter(stageOf[column] ?? .notStarted, at: t)
+                    track.enter(stageOf[column] ?? .notStarted, at: t, by: by)
                     count[column, default: 0] += 1
                     tracks[key] = track
                     finishedGone[key] = nil
@@ -265,12 +318,12 @@ public enum FlowMetrics {
         var finished: [FlowReport.FinishedCard] = []
         for (key, track) in tracks where track.stage == .done {
             if let s = track.started, let f = track.lastDone {
-                finished.append(.init(card: key, title: track.title, started: s, finished: f))
+                finished.append(.init(card: key, title: track.title, started: s, finished: f, by: track.finishedBy))
             }
         }
         for (key, track) in finishedGone {
             if let s = track.started, let f = track.lastDone {
-                finished.append(.init(card: key, title: track.title, started: s, finished: f))
+                finished.append(.init(card: key, title: track.title, started: s, finished: f, by: track.finishedBy))
             }
         }
         var inProgress: [(card: Int, title: String, column: String, started: FlowTime)] = []
@@ -348,7 +401,7 @@ public enum FlowMetrics {
         return FlowReport(
             options: options, columns: columns, cycle: cycle,
             percentiles: percentiles, daily: daily, weekly: weekly, cfd: cfd, aging: aging, forecast: forecast,
-            cards: cards, first: first, last: last)
+            finishedBy: FlowReport.FinishedBy(cycle, agents: options.agents), cards: cards, first: first, last: last)
     }
 
     /// Nearest-rank percentiles: the value at rank ⌈p/100 × n⌉ of the sorted values.

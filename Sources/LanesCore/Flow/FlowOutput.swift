@@ -60,7 +60,26 @@ public enum FlowOutput {
                         .object([
                             ("title", .string(c.title)), ("started", time(c.started)), ("finished", time(c.finished)),
                             ("days", .number(days(c.seconds))), ("seconds", .int(Int(c.seconds))),
+                            ("finished_by", c.by.map { .string($0) } ?? .null),
                         ])
+                    })
+            ),
+        ])
+        func group(_ p: FlowReport.Percentiles) -> [(String, J)] {
+            [
+                ("count", .int(p.count)), ("p50", p.p50.map { .number(days($0)) } ?? .null),
+                ("p85", p.p85.map { .number(days($0)) } ?? .null), ("p95", p.p95.map { .number(days($0)) } ?? .null),
+            ]
+        }
+        let by = r.finishedBy
+        let finishedBy: J = .object([
+            ("agents_named", .bool(by.agentsNamed)), ("agents", .object(group(by.agents))),
+            ("people", .object(group(by.people))), ("unattributed", .int(by.unattributed)),
+            (
+                "authors",
+                .array(
+                    by.authors.map { a in
+                        .object([("author", .string(a.author)), ("agent", .bool(a.agent))] + group(a.cycle))
                     })
             ),
         ])
@@ -135,7 +154,8 @@ public enum FlowOutput {
         ])
         let top: J = .object([
             ("board", .string(input.board)), ("now", time(r.options.now)), ("since", time(r.options.since)),
-            ("columns", .object(columns)), ("history", history), ("cycle_time_days", cycle), ("throughput", throughput),
+            ("columns", .object(columns)), ("history", history), ("cycle_time_days", cycle),
+            ("finished_by", finishedBy), ("throughput", throughput),
             ("cfd", cfd), ("aging", aging), ("forecast", .object(forecast)),
         ])
         return JSONWriter.write(top)
@@ -184,8 +204,11 @@ public enum FlowOutput {
 
     // MARK: Text
 
-    /// The report for a terminal: a summary, tables and the charts (one chart when `chart` is given).
-    public static func text(_ input: Input, chart: FlowChartKind?, width: Int = 80, colour: Bool = false) -> String {
+    /// The report for a terminal: a summary, tables and the charts (one chart when `chart` is given);
+    /// `byAuthor`: each author's finished cards under the agents / people line.
+    public static func text(
+        _ input: Input, chart: FlowChartKind?, width: Int = 80, colour: Bool = false, byAuthor: Bool = false
+    ) -> String {
         let r = input.report, h = input.history
         var out: [String] = []
         func chartLines(_ kind: FlowChartKind, height: Int) {
@@ -229,6 +252,7 @@ public enum FlowOutput {
                 "Cycle time of \(p.count) finished card\(p.count == 1 ? "" : "s") (days): p50 \(shortDays(p.p50!)) · p85 \(shortDays(p.p85!)) · p95 \(shortDays(p.p95!))"
             )
         }
+        out += finishedByLines(r.finishedBy, serverMarks: h.agents != nil, byAuthor: byAuthor)
         let week = r.weekly.suffix(8).map { "\($0.week) \($0.done)" }.joined(separator: " · ")
         out.append("Throughput (cards done per ISO week): " + (week.isEmpty ? "none" : week))
         if let d = r.cfd.last {
@@ -250,6 +274,30 @@ public enum FlowOutput {
         out.append("")
         out += safe(notes(h))
         return out.joined(separator: "\n") + "\n"
+    }
+
+    /// "Finished by agents: 2 (p50 1.5 d) · people: 3 (p50 2 d)", and each author when asked; nothing
+    /// when no card finished. Authors are written as they are (the caller makes the lines safe).
+    static func finishedByLines(_ by: FlowReport.FinishedBy, serverMarks: Bool, byAuthor: Bool) -> [String] {
+        guard by.agents.count + by.people.count + by.unattributed > 0 else { return [] }
+        func group(_ p: FlowReport.Percentiles) -> String {
+            "\(p.count)" + (p.p50.map { " (p50 \(shortDays($0)) d)" } ?? "")
+        }
+        var parts: [String] = []
+        if by.agentsNamed {
+            parts = ["agents: \(group(by.agents))", "people: \(group(by.people))"]
+        } else {
+            let how = serverMarks ? "the server has no role lanes_agents" : "--agent PATTERN names them"
+            parts = ["people: \(group(by.people))", "agents: none named (\(how))"]
+        }
+        if by.unattributed > 0 { parts.append("no author: \(by.unattributed)") }
+        var lines = ["Finished by " + parts.joined(separator: " · ")]
+        if byAuthor {
+            for a in by.authors {
+                lines.append("  \(a.author)\(a.agent ? " (agent)" : ""): \(group(a.cycle))")
+            }
+        }
+        return lines
     }
 
     public static func forecastLines(_ f: Forecast) -> [String] {

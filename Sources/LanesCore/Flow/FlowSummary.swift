@@ -8,6 +8,32 @@
 /// set's meanings apply as the replay applies them. It stands for a "now" at or after its last
 /// event (a reader falls back to the events otherwise).
 public struct FlowSummary: Sendable {
+    /// A card's moves of one kind (epoch, column left, column entered).
+    public struct Move: Sendable {
+        public var epoch: Int
+        /// nil: it appeared.
+        public var from: Int?
+        public var to: Int
+        public var first: FlowTime
+        public var last: FlowTime
+        /// The record's row of the last one (its order among moves and sets of columns at one time).
+        public var lastRow: Int64
+        public var lastBy: String?
+
+        public init(
+            epoch: Int, from: Int?, to: Int, first: FlowTime, last: FlowTime, lastRow: Int64 = 0,
+            lastBy: String? = nil
+        ) {
+            self.epoch = epoch
+            self.from = from
+            self.to = to
+            self.first = first
+            self.last = last
+            self.lastRow = lastRow
+            self.lastBy = lastBy
+        }
+    }
+
     /// A card's current life (a card deleted and added again starts a new one).
     public struct Card: Sendable {
         public var key: Int
@@ -24,8 +50,9 @@ public struct FlowSummary: Sendable {
         public var entered: FlowTime
         /// Per column it entered: the seconds of its closed stays, and an order of first entry.
         public var stints: [(column: Int, order: Int64, seconds: Int64)]
-        /// Per (epoch, column left, column entered; nil: it appeared): the first and last time.
-        public var moves: [(epoch: Int, from: Int?, to: Int, first: FlowTime, last: FlowTime)]
+        /// Per (epoch, column left, column entered; nil: it appeared): the first and last time, and
+        /// the last one's place in the record and author (who finished it, when it entered done).
+        public var moves: [Move]
         /// For each epoch after `appearedEpoch` in which it had an event: its column when the epoch began.
         /// (In an epoch without one, it was where its next such entry, or else `column`, says.)
         public var presence: [(epoch: Int, column: Int)]
@@ -34,7 +61,7 @@ public struct FlowSummary: Sendable {
             key: Int, title: String, column: Int, gone: Bool, appeared: FlowTime, appearedEpoch: Int = 1,
             epoch: Int = 1,
             entered: FlowTime, stints: [(column: Int, order: Int64, seconds: Int64)] = [],
-            moves: [(epoch: Int, from: Int?, to: Int, first: FlowTime, last: FlowTime)] = [],
+            moves: [Move] = [],
             presence: [(epoch: Int, column: Int)] = []
         ) {
             self.key = key
@@ -54,6 +81,9 @@ public struct FlowSummary: Sendable {
     /// The sets of columns, oldest first: epoch `e` (from 1) is `epochs[e - 1]`, from its moment
     /// on. A set equal to the one before is allowed (it changes nothing).
     public var epochs: [(at: FlowTime, columns: [FlowColumn])]
+    /// The record's last row of each epoch (orders a new set of columns among moves at one time;
+    /// empty: moves come after).
+    public var epochRows: [Int64] = []
     public var cards: [Card]
     /// Per UTC day and column: how the column's card count changed that day.
     public var days: [(day: Int, column: Int, delta: Int)]
@@ -116,12 +146,20 @@ extension FlowMetrics {
             // Started: the first time it entered a column in progress or done; finished: the last
             // time it entered done from a column not done (or appeared there), by a move or by a
             // new set of columns giving its column a new meaning.
+            // Who finished it: the author of that last entry, in the record's order at one time (a new
+            // set of columns has none).
             var started: FlowTime?, lastDone: FlowTime?
+            var finish: (row: Int64, by: String?) = (.min, nil)
+            func noteFinish(_ t: FlowTime, row: Int64, by: String?) {
+                if let d = lastDone, (d, finish.row) >= (t, row) { return }
+                lastDone = t
+                finish = (row, by)
+            }
             for m in card.moves {
                 let to = stage(m.epoch, m.to)
                 let from = stage(m.epoch, m.from)
                 if to != .notStarted { started = min(started ?? m.first, m.first) }
-                if to == .done && from != .done { lastDone = max(lastDone ?? m.last, m.last) }
+                if to == .done && from != .done { noteFinish(m.last, row: m.lastRow, by: m.lastBy) }
             }
             let lastSeen = card.gone ? card.epoch : last
             if card.appearedEpoch < lastSeen {
@@ -134,12 +172,14 @@ extension FlowMetrics {
                     let was = stage(e - 1, column), now = stage(e, column)
                     let t = s.epochs[e - 1].at
                     if now != .notStarted { started = min(started ?? t, t) }
-                    if now == .done && was != .done { lastDone = max(lastDone ?? t, t) }
+                    if now == .done && was != .done {
+                        noteFinish(t, row: e - 1 < s.epochRows.count ? s.epochRows[e - 1] : .min, by: nil)
+                    }
                 }
             }
             let stage = stage(lastSeen, card.column)
             if stage == .done, let st = started, let f = lastDone {
-                finished.append(.init(card: card.key, title: card.title, started: st, finished: f))
+                finished.append(.init(card: card.key, title: card.title, started: st, finished: f, by: finish.by))
             }
             guard !card.gone else { continue }
             if stage == .inProgress {

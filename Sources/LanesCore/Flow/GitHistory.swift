@@ -8,7 +8,8 @@
 /// first, along the first-parent line of HEAD (a merge brings a branch's changes at the merge).
 ///
 /// Two git processes read the whole history, however long: `git log --follow --raw` lists the
-/// commits and blob ids (following renames), `git cat-file --batch` streams the blobs. What was
+/// commits, their authors and blob ids (following renames), `git cat-file --batch` streams the blobs.
+/// A commit's card events name its author (`FlowEvent.card`'s `by`); uncommitted changes name nobody. What was
 /// computed is cached in the repository (`.git/lanes-cache/`), so the next run reads only new
 /// commits. Uncommitted changes to the file count as one more version, at the file's modification time.
 public enum GitHistory {
@@ -86,6 +87,7 @@ public enum GitHistory {
             var st = stat()
             let mtime = stat(file, &st) == 0 ? FlowTime(st.st_mtim.tv_sec) : tipTime
             let at = max(mtime, tipTime)
+            chain.author = nil
             chain.add(currentBoard, at: at)
             events += chain.takeEvents()
             history.versions += 1
@@ -165,6 +167,8 @@ public enum GitHistory {
     struct Commit {
         var hash: String
         var time: FlowTime
+        /// `Name <email>` after the repository's .mailmap (`%aN <%aE>`).
+        var author: String
         /// nil: the file is absent in this commit (deleted).
         var blob: String?
         var path: String
@@ -176,7 +180,7 @@ public enum GitHistory {
         let p = try Subprocess([
             "git", "-C", place.top, "-c", "core.quotepath=off", "-c", "log.showSignature=false",
             "log", "--first-parent", "--follow", "-M", "--no-abbrev", "--raw", "-z", "--no-color",
-            "--no-ext-diff", "--no-textconv", "--format=%x01%H %ct", range, "--", place.path,
+            "--no-ext-diff", "--no-textconv", "--format=%x01%H %ct %aN <%aE>", range, "--", place.path,
         ])
         var commits: [Commit] = []
         while let byte = p.peek() {
@@ -187,9 +191,11 @@ public enum GitHistory {
             }
             _ = p.read(count: 1)
             guard let header = p.read(until: 0) else { break }
-            let fields = String(decoding: header, as: UTF8.self).split(separator: " ")
-            guard fields.count >= 2, let time = FlowTime(fields[1]) else { continue }
-            var commit = Commit(hash: String(fields[0]), time: time, blob: nil, path: place.path)
+            let fields = String(decoding: header, as: UTF8.self).split(
+                separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
+            guard fields.count == 3, let time = FlowTime(fields[1]) else { continue }
+            var commit = Commit(
+                hash: String(fields[0]), time: time, author: String(fields[2]), blob: nil, path: place.path)
             var sawEntry = false
             while let next = p.peek(), next == 0x0A || next == UInt8(ascii: ":") {
                 if next == 0x0A { _ = p.read(count: 1); continue }
@@ -237,6 +243,7 @@ public enum GitHistory {
             splicing ? lastBytes.flatMap { $0.isEmpty ? nil : VersionSplice(bytes: $0, board: chain.lastBoard) } : nil
         for c in commits {
             history.versions += 1
+            chain.author = c.author
             if let from = c.renamedFrom {
                 history.notes.append(
                     "followed the rename of \(from) to \(c.path) in commit \(c.hash.prefix(10)) (\(FlowDate.iso(c.time)))"
@@ -297,6 +304,6 @@ public enum GitHistory {
         fnvFold(place.path, into: &h)
         let folder = POSIX.join(place.gitDir, "lanes-cache")
         mkdir(folder, 0o755)
-        return POSIX.join(folder, "flow-" + String(h, radix: 16) + ".v1")
+        return POSIX.join(folder, "flow-" + String(h, radix: 16) + ".v\(FlowCache.version)")
     }
 }

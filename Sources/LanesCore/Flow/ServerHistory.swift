@@ -33,12 +33,15 @@ public enum ServerHistory {
         public var key: String?
         /// A column's order key before the change (moved, deleted).
         public var keyBefore: String?
+        /// The role that made the change.
+        public var role: String?
 
         public init(
             at: FlowTime, entity: String, kind: String, card: Int64? = nil, column: Int64? = nil,
             columnTitle: String? = nil, fromColumn: Int64? = nil, title: String? = nil,
-            titleBefore: String? = nil, key: String? = nil, keyBefore: String? = nil
+            titleBefore: String? = nil, key: String? = nil, keyBefore: String? = nil, role: String? = nil
         ) {
+            self.role = role
             self.at = at
             self.entity = entity
             self.kind = kind
@@ -79,7 +82,7 @@ public enum ServerHistory {
             let kind = Stream.Kind(r.kind)
             stream.card(
                 record: Int64(i), at: r.at, kind: kind, card: card, column: r.column, from: r.fromColumn,
-                title: { r.title }, titleBefore: { r.titleBefore }, columnTitle: { r.columnTitle })
+                role: r.role, title: { r.title }, titleBefore: { r.titleBefore }, columnTitle: { r.columnTitle })
         }
         return stream.finish()
     }
@@ -126,6 +129,8 @@ public enum ServerHistory {
             var at: FlowTime
             var card: Int32
             var kind: Kind
+            /// Its role in `roles`; -1: none.
+            var role: Int32
             var column: Int64?
             var title: String?
         }
@@ -156,6 +161,10 @@ public enum ServerHistory {
         /// Columns named only by card rows, with the first such row and its column title (nil: not known yet).
         private var unaccounted: [(id: Int64, record: Int64, title: String?)] = []
         private var checked: (Int64, Int64) = (.min, .min)
+        /// The roles the rows name, each once (a board has few writers).
+        private var roles: [String] = []
+        private var roleIndex: [String: Int32] = [:]
+        private var lastRole: (name: String, index: Int32)?
 
         public init(columnRows: [(id: Int64, row: Row)], columns: [NowColumn], cards: [NowCard]) {
             self.columnRows = columnRows.sorted { $0.id < $1.id }
@@ -177,9 +186,24 @@ public enum ServerHistory {
 
         /// The next card row of the record (`record`: its place in the record, rising).
         public mutating func card(
-            record: Int64, at: FlowTime, kind: Kind, card: Int64, column: Int64?, from: Int64?,
+            record: Int64, at: FlowTime, kind: Kind, card: Int64, column: Int64?, from: Int64?, role: String? = nil,
             title: () -> String?, titleBefore: () -> String?, columnTitle: () -> String?
         ) {
+            var roleAt: Int32 = -1
+            if let role {
+                if let last = lastRole, last.name == role {
+                    roleAt = last.index
+                } else if roles.count <= 16, let i = roles.firstIndex(of: role) {
+                    roleAt = Int32(i)
+                } else if let i = roleIndex[role] {
+                    roleAt = i
+                } else {
+                    roleAt = Int32(roles.count)
+                    roles.append(role)
+                    roleIndex[role] = roleAt
+                }
+                lastRole = (role, roleAt)
+            }
             if firstCardRecord == nil { firstCardRecord = (record, at) }
             while columnRowAt.count < columnRows.count && columnRows[columnRowAt.count].id < record {
                 columnRowAt.append(rows.count)
@@ -204,7 +228,7 @@ public enum ServerHistory {
             case .deleted: carried = titleBefore()
             case .moved, .other: carried = nil
             }
-            rows.append(CardRow(at: at, card: index, kind: kind, column: column, title: carried))
+            rows.append(CardRow(at: at, card: index, kind: kind, role: roleAt, column: column, title: carried))
         }
 
         /// Notes a column a card row names that neither the column rows nor the board now account for.
@@ -367,20 +391,24 @@ public enum ServerHistory {
                 }
                 last = t
                 let card = Int(truncatingIfNeeded: cardIDs[Int(r.card)])
+                let by = r.role >= 0 ? roles[Int(r.role)] : nil
                 switch r.kind {
                 case .added:
                     if let nt = r.title { title[Int(r.card)] = nt }
                     guard let c = r.column else { continue }
-                    events.append(.card(time: t, card: card, title: title[Int(r.card)] ?? "", column: columnKey(c)))
+                    events.append(
+                        .card(time: t, card: card, title: title[Int(r.card)] ?? "", column: columnKey(c), by: by))
                 case .moved:
                     guard let c = r.column else { continue }
-                    events.append(.card(time: t, card: card, title: title[Int(r.card)] ?? "", column: columnKey(c)))
+                    events.append(
+                        .card(time: t, card: card, title: title[Int(r.card)] ?? "", column: columnKey(c), by: by))
                 case .edited:
                     guard let nt = r.title, let c = r.column else { continue }
                     title[Int(r.card)] = nt
-                    events.append(.card(time: t, card: card, title: nt, column: columnKey(c)))
+                    events.append(.card(time: t, card: card, title: nt, column: columnKey(c), by: by))
                 case .deleted:
-                    events.append(.card(time: t, card: card, title: r.title ?? title[Int(r.card)] ?? "", column: nil))
+                    events.append(
+                        .card(time: t, card: card, title: r.title ?? title[Int(r.card)] ?? "", column: nil, by: by))
                 case .other:
                     continue
                 }
