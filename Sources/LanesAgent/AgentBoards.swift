@@ -19,8 +19,8 @@ public struct AgentHost: @unchecked Sendable {
     public var moveToBoard:
         (_ board: String, _ cards: [String], _ toBoard: String, _ column: String, _ position: Int?, _ force: Bool)
             throws -> String
-    /// `lanes metrics BOARD --json` (stdout), or an error with its words.
-    public var metrics: (String) throws -> String
+    /// `lanes metrics BOARD --json` with an `--agent` for each pattern (stdout), or an error with its words.
+    public var metrics: (_ board: String, _ agents: [String]) throws -> String
     /// The key a board has in move records (its real path, or its URL without a password).
     public var key: (String) -> String
 
@@ -29,7 +29,7 @@ public struct AgentHost: @unchecked Sendable {
         showJSON: @escaping (Board, BoardFileInfo, String, Range<Int>?, [(String, JSONWriter.Value)]) -> String,
         info: @escaping (any BoardStore) -> BoardFileInfo,
         moveToBoard: @escaping (String, [String], String, String, Int?, Bool) throws -> String,
-        metrics: @escaping (String) throws -> String, key: @escaping (String) -> String
+        metrics: @escaping (String, [String]) throws -> String, key: @escaping (String) -> String
     ) {
         self.openStorage = openStorage
         self.words = words

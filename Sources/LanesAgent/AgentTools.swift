@@ -102,7 +102,7 @@ public final class AgentTools {
         case "delete_card": return try deleteCard(a)
         case "undo": return replay(undo: true)
         case "redo": return replay(undo: false)
-        case "flow_metrics": return ToolReply(try host.metrics(try board(a).spec))
+        case "flow_metrics": return ToolReply(try host.metrics(try board(a).spec, try a.strings("agents") ?? []))
         default: throw AgentInputError("no tool named \"\(name)\"")
         }
     }

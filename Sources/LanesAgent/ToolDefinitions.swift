@@ -189,8 +189,15 @@ extension AgentTools {
         ToolDefinition(
             name: "flow_metrics",
             help:
-                "Flow metrics from the board's history, as lanes metrics --json gives them (cycle time, throughput, aging, forecast).",
-            arguments: [.init(name: "board", kind: .string, help: boardHelp)], readOnly: true, json: true),
+                "Flow metrics from the board's history, as lanes metrics --json gives them (cycle time, throughput, aging, forecast, who finished the cards).",
+            arguments: [
+                .init(name: "board", kind: .string, help: boardHelp),
+                .init(
+                    name: "agents", kind: .strings,
+                    help:
+                        "Git authors who are agents, as lanes metrics --agent names them: shell patterns for \"Name <email>\", the name or the email. A PostgreSQL server says who its agents are itself."
+                ),
+            ], readOnly: true, json: true),
     ]
 }
 

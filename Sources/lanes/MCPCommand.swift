@@ -54,7 +54,7 @@ struct MCPServe: ParsableCommand {
                 try Self.moveToBoard(
                     board: board, cards: cards, toBoard: toBoard, column: column, position: position, force: force)
             },
-            metrics: { spec in try Self.metrics(spec) },
+            metrics: { spec, agents in try Self.metrics(spec, agents: agents) },
             key: { spec in CrossBoardCommand.key(spec) })
     }
 
@@ -102,11 +102,11 @@ struct MCPServe: ParsableCommand {
             + notes
     }
 
-    /// `lanes metrics BOARD --json`, run as the command runs (this executable), its output or its error line.
-    static func metrics(_ spec: String) throws -> String {
+    /// `lanes metrics BOARD --json --agent …`, run as the command runs (this executable), its output or its error line.
+    static func metrics(_ spec: String, agents: [String]) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/proc/self/exe")
-        process.arguments = ["metrics", spec, "--json"]
+        process.arguments = ["metrics", spec, "--json"] + agents.flatMap { ["--agent", $0] }
         let out = Pipe()
         let err = Pipe()
         process.standardOutput = out

@@ -668,3 +668,22 @@ def test_a_postgresql_session_without_write_is_refused_for_the_agent_in_the_word
         s.proc.stdin.close()
         assert s.proc.wait(timeout=HANG) == 0
     assert lanes(["show", board_url(pg, "alice", name), "--json"], env).stdout == before
+
+
+def test_flow_metrics_splits_finished_cards_by_the_git_authors_the_agent_names(tmp_path, agents):
+    from test_metrics_authors import git_repo
+
+    repo = git_repo(tmp_path)
+    env = env_for(tmp_path)
+    agent = agents([repo / "board.md"], env)
+    said = json.loads(agent.ok("flow_metrics", agents=["claude"]))
+    cli = json.loads(lanes(["metrics", repo / "board.md", "--json", "--agent", "claude"], env).stdout)
+    assert said["finished_by"] == cli["finished_by"]
+    assert (said["finished_by"]["agents"]["count"], said["finished_by"]["people"]["count"]) == (2, 2)
+    # Without agents named, every author is a person, as lanes metrics says without --agent.
+    plain = json.loads(agent.ok("flow_metrics"))
+    assert (plain["finished_by"]["agents_named"], plain["finished_by"]["people"]["count"]) == (False, 4)
+    # A pattern of the wrong type is bad input in words, and the server keeps serving.
+    r = agent.call("flow_metrics", agents="claude")
+    assert r["rpc_error"]["code"] == -32602 and '"agents" must be a list of strings' in r["rpc_error"]["message"], r
+    assert json.loads(agent.ok("flow_metrics", agents=["*@agents.example"]))["finished_by"]["agents"]["count"] == 2
