@@ -105,7 +105,7 @@ def test_agent_option_bad_input(lanes_bin, tmp_path, pg):
     assert "a PostgreSQL server says who its agents are (members of role lanes_agents" in r.stderr
 
 
-def test_postgresql_roles_marked_by_the_server(lanes_bin, tmp_path, pg):
+def test_postgresql_roles_marked_by_the_server(lanes, lanes_bin, tmp_path, pg):
     for role, login in (("lanes_agents", False), ("e2e_agent", True)):
         psql(pg, "postgres", f"DO $$ BEGIN CREATE ROLE {role} {'LOGIN' if login else 'NOLOGIN'}; "
              "EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL; END $$", db="postgres")
@@ -132,3 +132,8 @@ def test_postgresql_roles_marked_by_the_server(lanes_bin, tmp_path, pg):
     split = doc["finished_by"]
     assert (split["agents_named"], split["agents"]["count"], split["people"]["count"], split["unattributed"]) == (True, 2, 2, 0)
     assert [(a["author"], a["agent"], a["count"]) for a in split["authors"]] == [("bob", False, 2), ("e2e_agent", True, 2)]
+    # The app's metrics screen (M) says the same split in its summary line.
+    (tmp_path / "app").mkdir()
+    app = lanes(None, wait_for="To do", args=[url], workdir=tmp_path / "app", width=120, height=30)
+    app.send_keys("M")
+    app.wait_for("agents finished 2, people 2 · in progress", timeout=30)

@@ -9,11 +9,15 @@ public enum FlowBoard {
         return (history, setting)
     }
 
-    /// The metrics of a history under a setting, with the default forecast questions.
+    /// The metrics of a history under a setting, with the default forecast questions; agents are
+    /// the ones the history's server marks (a git history names none: the command's `--agent` does).
     public static func report(
         _ history: FlowHistory, setting: FlowColumns, now: FlowTime, since: FlowTime? = nil,
         seed: UInt64 = 0
     ) -> FlowReport {
-        FlowMetrics.compute(history, options: FlowOptions(columns: setting, since: since, now: now, seed: seed))
+        FlowMetrics.compute(
+            history,
+            options: FlowOptions(
+                columns: setting, since: since, now: now, seed: seed, agents: history.agents ?? FlowAgents()))
     }
 }

@@ -60,6 +60,9 @@ public enum MetricsView {
                 p.count == 0
                 ? "no card finished yet"
                 : "cycle time p50 \(days(p.p50!)) · p85 \(days(p.p85!)) · p95 \(days(p.p95!)) days (\(p.count) cards)"
+            if r.finishedBy.agentsNamed && p.count > 0 {
+                summary += " · agents finished \(r.finishedBy.agents.count), people \(r.finishedBy.people.count)"
+            }
             summary += " · in progress \(r.aging.count)"
             if let week = r.weekly.last { summary += " · this week \(week.done) done" }
             buf.write(DisplayText.safe(summary), x: 1, y: 1, style: Style(bold: true), maxX: w - 1)
