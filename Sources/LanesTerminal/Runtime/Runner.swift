@@ -427,6 +427,13 @@ public final class AppRunner {
                         ? "Offline, reconnecting… your changes are kept and will be saved"
                         : "NOT SAVED: \(DisplayText.safe(message)) — retrying; q asks before quitting")
             case .changed(let board, let writer):
+                // Read while our commit is on its way (a PostgreSQL screen reads beside its commits):
+                // the commit's board is taken in later against what we sent as it stands on this
+                // board, so only what was done after sending counts as ours then (what we sent was
+                // no later change, and this board's changes are no longer "ours" against it).
+                if let sent = h.inFlight {
+                    h.inFlight = (sent.token, BoardMerge.merge(base: h.synced, ours: sent.ours, theirs: board).board)
+                }
                 // Our own move between boards arriving: the move's words stay.
                 let words = now() < h.ownMoveUntil ? workspace.boards[i].status : nil
                 workspace.boards[i].absorb(stored: board, base: h.synced, by: writer)
