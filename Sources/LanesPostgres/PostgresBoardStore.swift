@@ -82,7 +82,9 @@ public final class PostgresBoardStore: BoardStore, WriterNaming, RefreshesBeside
     /// When the version was last looked at (monotonic seconds): looks are at most one per `lookInterval`.
     private var lastLook = 0.0
     /// Notifications are hints anyone may forge: however many arrive, at most this often a look.
-    static let lookInterval = 0.05
+    /// 250 ms, not 50: 200 screens of one board each read every change, and at 50 ms their reads
+    /// took the server's CPU from the commits (43.9); a screen that looked longer ago looks at once.
+    static let lookInterval = 0.25
     /// Looks at the version made (tests: a flood of forged notifications makes few).
     public private(set) var looks = 0
     /// When the last commit that reached the board row had its lock, and when the server answered its
@@ -457,26 +459,27 @@ public final class PostgresBoardStore: BoardStore, WriterNaming, RefreshesBeside
             reconnected = false
             lastLook = monotonicSeconds()
             looks += 1
-            let row = try db.query(
-                """
-                SELECT b.version, b.name, n.channel FROM lanes.boards b
-                LEFT JOIN lanes.board_names n ON n.board_id = b.id WHERE b.id = $1
-                """, [String(boardID)])
-            guard let current = row.int(0, 0) else { throw gone(db) }
-            if let name = row[0, 1], name != url.board { throw renamed(to: name) }
-            if let now = row[0, 2], now != channel {
+            // The version under row-level security and the rows written since the newest we hold, in
+            // one round trip (43.9: 200 screens of one board read each change).
+            let (known, generationRead) = shared { ($0.latest.version, $0.generation) }
+            var before: Int64? = readerWholeRead ? nil : known
+            var look = try fetchLook(db, since: before)
+            if let name = look.name, name != url.board { throw renamed(to: name) }
+            if let now = look.channel, now != channel {
                 // The server gave the board a new channel (a member revoked, the board handed over).
                 try db.query("UNLISTEN \(PGConnection.identifier(channel))")
                 channel = now
                 try db.query("LISTEN \(PGConnection.identifier(now))")
             }
-            let (known, generationRead) = shared { ($0.latest.version, $0.generation) }
-            guard current != known || readerWholeRead else { return nil }
-            // A version only rises on a server (migration 7); one below ours means this server lacks
-            // commits we saw (a standby promoted that had not received them, a restored backup):
-            // read the whole board again, as it is here.
-            let before: Int64? = current > known && !readerWholeRead ? known : nil
-            let delta = try fetchDelta(db, since: before)
+            guard look.delta.version != known || before == nil else { return nil }
+            if before != nil, look.delta.version < known {
+                // A version only rises on a server (migration 7); one below ours means this server
+                // lacks commits we saw (a standby promoted that had not received them, a restored
+                // backup): read the whole board again, as it is here.
+                before = nil
+                look = try fetchLook(db, since: nil)
+            }
+            let delta = look.delta
             collectQueued(db)
             pauseBeforeReadHandOut?()
             let out: (board: Board, handedOut: UInt64)? = shared { s in
@@ -508,9 +511,10 @@ public final class PostgresBoardStore: BoardStore, WriterNaming, RefreshesBeside
     /// when that refresh began (CLOCK_MONOTONIC ns); called on the reading thread.
     public var readHook: ((_ before: Int64, _ after: Int64, _ began: UInt64) -> Void)?
     /// lanes-bench: after each commit, when it began, when it had the board row and when COMMIT was
-    /// answered (CLOCK_MONOTONIC ns; 0 when it did not get so far) and the version it read back;
-    /// called on the committing thread.
-    public var commitHook: ((_ began: UInt64, _ locked: UInt64, _ committed: UInt64, _ version: Int64) -> Void)?
+    /// answered (CLOCK_MONOTONIC ns; 0 when it did not get so far), the version it started from and
+    /// the version it read back; called on the committing thread.
+    public var commitHook:
+        ((_ began: UInt64, _ locked: UInt64, _ committed: UInt64, _ from: Int64, _ version: Int64) -> Void)?
 
     /// Set when the reading connection was made again after a loss (so `refresh` looks instead of waiting).
     private var reconnected = false
@@ -576,9 +580,30 @@ public final class PostgresBoardStore: BoardStore, WriterNaming, RefreshesBeside
     /// Reads what was written after `since` (nil: everything), from one snapshot in one round trip:
     /// the board row, its columns, the cards written since and the removals since.
     private func fetchDelta(_ db: PGConnection, since: Int64?) throws -> Delta {
+        try fetchDelta(db, since: since, boardRow: Self.boardRowQuery).delta
+    }
+
+    /// A look and its delta in one round trip (a screen's reading connection): the board row with
+    /// its name and channel, and what was written after `since`.
+    private func fetchLook(_ db: PGConnection, since: Int64?) throws -> (delta: Delta, name: String?, channel: String?)
+    {
+        let r = try fetchDelta(db, since: since, boardRow: Self.lookRowQuery)
+        return (r.delta, r.row[0, 8], r.row[0, 9])
+    }
+
+    /// The board row as `boardRowQuery` reads it, then its name and channel ($1: the board's id).
+    private static let lookRowQuery = """
+        SELECT b.version, b.dialect, b.frontmatter, b.preamble, b.archive, b.settings, b.epilogue, b.accept_rules,
+            b.name, n.channel
+        FROM lanes.boards b LEFT JOIN lanes.board_names n ON n.board_id = b.id WHERE b.id = $1
+        """
+
+    private func fetchDelta(_ db: PGConnection, since: Int64?, boardRow rowQuery: String) throws -> (
+        delta: Delta, row: PGConnection.Rows
+    ) {
         let b = String(boardID)
         var statements: [(sql: String, params: [String?])] = [
-            (Self.boardRowQuery, [b]),
+            (rowQuery, [b]),
             ("SELECT \(RowCodec.columnFields) FROM lanes.columns WHERE board_id = $1 ORDER BY key", [b]),
         ]
         if let since {
@@ -603,8 +628,9 @@ public final class PostgresBoardStore: BoardStore, WriterNaming, RefreshesBeside
         changed.reserveCapacity(r[2].count)
         for i in 0..<r[2].count { changed.append(RowCodec.cardRow(r[2], i)) }
         let removed = since == nil ? [] : (0..<r[3].count).compactMap { r[3].int($0, 0) }
-        return Delta(
+        let delta = Delta(
             version: version, info: info, rulesText: rules, columns: columns, changed: changed, removed: removed)
+        return (delta, r[0])
     }
 
     /// Takes a delta into the mirror (a full one replaces it).
@@ -641,10 +667,10 @@ public final class PostgresBoardStore: BoardStore, WriterNaming, RefreshesBeside
         }
         takeLatest()
         let resets = mirrorResets
-        let began = monotonicNanos()
+        let (began, from) = (monotonicNanos(), mirror.version)
         lastCommitClock = (0, 0)
         let outcome = try commitTrying(base: base, ours: ours, alsoWhenWritten: alsoWhenWritten)
-        commitHook?(began, lastCommitClock.locked, lastCommitClock.committed, mirror.version)
+        commitHook?(began, lastCommitClock.locked, lastCommitClock.committed, from, mirror.version)
         pauseBeforeCommitHandOut?()
         return publish(outcome, resets: resets)
     }
