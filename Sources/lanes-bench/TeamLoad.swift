@@ -240,9 +240,23 @@ func runTeamLoad() {
                     // A screen: the store, read once and looked at once (LISTEN from now on), handed to a
                     // StorageWorker as the app hands it (its reads beside its commits, 43.9); this thread
                     // is the app, which takes the worker's reports and sends one change at a time.
-                    let store = try PostgresBoardStore.open(url: url(c % 2 == 0 ? "alice" : "bob", b))
-                    var base = try store.load()
-                    _ = try store.refresh()
+                    // Opened as a person would open it again: 400 connections made at once on a loaded
+                    // host may time out (connect_timeout 3 s with a standby in the URL), then again.
+                    var attempt = 0
+                    var opened: (store: PostgresBoardStore, board: Board)?
+                    while opened == nil {
+                        do {
+                            let s = try PostgresBoardStore.open(url: url(c % 2 == 0 ? "alice" : "bob", b))
+                            let board = try s.load()
+                            _ = try s.refresh()
+                            opened = (s, board)
+                        } catch is StorageUnavailable where attempt < 4 {
+                            attempt += 1
+                            usleep(1_000_000)
+                        }
+                    }
+                    let store = opened!.store
+                    var base = opened!.board
                     let seen = SeenVersions()
                     store.readHook = { before, after, began in
                         let at = nanos()
