@@ -82,8 +82,10 @@ man: build
 # target is printed MET or MISSED. The end-to-end part also measures, in tmux, launch and
 # peak RSS, release→"Dropped" and a key right after a drop at 1k/100k/1M cards (median of 7).
 # The team server (#43): 200 screens on 1 and on 20 boards of 500 cards, directly and through
-# PgBouncer, 30 s each (about 4 minutes), then a failover under 200 screens on 20 boards (about 1
-# minute; each client back within 10 s of the promotion). They load the whole machine while they run.
+# PgBouncer, 30 s each (about 4 minutes), at a change every 2 s per screen; then through PgBouncer
+# at the paces people keep (a change every 10 s and every 30 s, 40 s each, about 4 minutes); then a
+# failover under 200 screens on 20 boards (about 1 minute; each client back within 10 s of the
+# promotion). They load the whole machine while they run.
 bench: test-deps
 	$(SWIFT) build $(RELEASE) --product lanes-bench
 	$(SWIFT) build $(RELEASE) --product lanes
@@ -95,6 +97,8 @@ bench: test-deps
 	./scripts/pg-test-cluster with .build/release/lanes-bench --pg-load
 	./scripts/pg-test-cluster with .build/release/lanes-bench --pg-flow
 	./scripts/bench-team .build/release/lanes-bench --team-seconds 30
+	./scripts/bench-team .build/release/lanes-bench --pooler-only --team-think 10 --team-seconds 40
+	./scripts/bench-team .build/release/lanes-bench --pooler-only --team-think 30 --team-seconds 40
 	./scripts/bench-team .build/release/lanes-bench --failover --team-boards 20 --team-seconds 40 --team-failover 15
 	.build/release/lanes-bench --workspace --ws-cards 10000
 	.build/release/lanes-bench --mcp --only 10000

@@ -17,29 +17,48 @@ import LanesCore
 /// row-level security (at most every `lookInterval`) and fetches only the rows written since.
 /// A board this role can no longer read (revoked, deleted, renamed) throws `BoardGone`.
 ///
-/// `changeDescriptor` is an epoll descriptor watching the connection's socket and an eventfd the
-/// store signals when libpq queued a notification while answering a query (the socket then has
-/// nothing left to read, yet a change is waiting); it stays the same across reconnects.
+/// `changeDescriptor` is an epoll descriptor watching the reading connection's socket and an
+/// eventfd the store signals when libpq queued a notification while answering a query (the socket
+/// then has nothing left to read, yet a change is waiting); it stays the same across reconnects.
 ///
-/// The store LISTENs from its first `refresh` on (a command that only loads and commits never does:
-/// a LISTEN left on a pooled server connection keeps receiving notifications for no client; with
-/// PgBouncer 1.18 in session pooling a later client of that connection then got another query's
-/// results, 1 run in 3 of twelve commands); with `listen=` in the URL, on a connection of its own.
+/// From its first `refresh` on (a screen's) the store reads and LISTENs on a second connection,
+/// so `refresh` may run on another thread while `commit` waits for the board row
+/// (`RefreshesBesideCommits`); with `listen=` in the URL that connection is to the server named
+/// there. A command, which never refreshes, keeps one connection and LISTENs nowhere (a LISTEN left
+/// on a pooled server connection keeps receiving notifications for no client; with PgBouncer 1.18
+/// in session pooling a later client of that connection then got another query's results, 1 run
+/// in 3 of twelve commands). The two sides share only the newest rows read (`latest`, under a
+/// lock): a commit starts from them and publishes what it read back, a refresh applies its delta
+/// to them unless something newer is there already.
 ///
 /// Offline: every method throws `StorageUnavailable` when the server cannot be reached (connect
 /// timeout 5 s), and the next call reconnects and LISTENs again; `changeDescriptor` is nil while
 /// offline (call `refresh` on a timer then). A commit whose outcome was lost with the connection
 /// is safe to repeat with the same `base` and `ours`: it carries the same token, and a token
 /// the database already holds is not applied again.
-public final class PostgresBoardStore: BoardStore, WriterNaming {
+public final class PostgresBoardStore: BoardStore, WriterNaming, RefreshesBesideCommits {
     public let url: PostgresURL
     public var displayName: String { url.display }
     /// The board's row id.
     public private(set) var boardID: Int64 = 0
+    /// Commits and commands (through the pooler when there is one).
     private var db: PGConnection?
-    /// With `listen=` in the URL (a pooler in front): the session of our own where LISTEN is heard.
-    private var listener: PGConnection?
+    /// A screen's (from its first `refresh`): LISTEN and reads; with `listen=`, to the server named there.
+    private var reader: PGConnection?
+    /// The rows the commits' side judges against (copied from `latest` when a commit starts).
     var mirror = Mirror()
+    /// Guards `latest`, `generation` and `handOuts`, the one state both threads touch.
+    private let sharing = NSLock()
+    /// The newest rows either side read.
+    private var latest = Mirror()
+    /// Counts whole reads: a delta read before one is not applied after it (another server's versions).
+    private var generation = 0
+    /// The generation `mirror` was copied from or published as.
+    private var mirrorGeneration = 0
+    /// Boards handed out so far (`CommitOutcome.handedOut`).
+    private var handOuts: UInt64 = 0
+    /// Whole reads taken into `mirror` (`apply(_:full:)`), so a commit knows it made one.
+    private var mirrorResets = 0
     /// Column row ids of the board last handed out, in board order.
     private var handedColumns: [Int64] = []
     private var handedTitles: [String] = []
@@ -63,7 +82,9 @@ public final class PostgresBoardStore: BoardStore, WriterNaming {
     /// When the version was last looked at (monotonic seconds): looks are at most one per `lookInterval`.
     private var lastLook = 0.0
     /// Notifications are hints anyone may forge: however many arrive, at most this often a look.
-    static let lookInterval = 0.05
+    /// 250 ms, not 50: 200 screens of one board each read every change, and at 50 ms their reads
+    /// took the server's CPU from the commits (43.9); a screen that looked longer ago looks at once.
+    static let lookInterval = 0.25
     /// Looks at the version made (tests: a flood of forged notifications makes few).
     public private(set) var looks = 0
     /// When the last commit that reached the board row had its lock, and when the server answered its
@@ -81,18 +102,24 @@ public final class PostgresBoardStore: BoardStore, WriterNaming {
 
     deinit {
         db?.close()
-        listener?.close()
+        reader?.close()
         close(epoll)
         close(wake)
     }
 
     /// Takes notifications libpq queued during a query; signals the descriptor when one is news.
-    private func collectQueued(_ db: PGConnection) {
-        if (db.queued() + (listener?.queued() ?? [])).contains(where: { $0.channel == channel }) { hinted = true }
-        if hinted {
-            var one: UInt64 = 1
-            _ = write(wake, &one, 8)
-        }
+    /// Only the reading connection LISTENs: on the commits' one nothing is queued, and nothing of
+    /// the reading side is touched (it may be another thread's).
+    private func collectQueued(_ c: PGConnection) {
+        guard c.queued().contains(where: { $0.channel == channel }) else { return }
+        hinted = true
+        lookAgain()
+    }
+
+    /// Makes `changeDescriptor` readable, so the reading side looks once more.
+    private func lookAgain() {
+        var one: UInt64 = 1
+        _ = write(wake, &one, 8)
     }
 
     /// Whether `s` names a PostgreSQL board rather than a file.
@@ -121,15 +148,15 @@ public final class PostgresBoardStore: BoardStore, WriterNaming {
     }
 
     /// Reads the board's channel (members only) and LISTENs on it.
-    private func listen(_ db: PGConnection) throws {
+    private func listen(_ c: PGConnection) throws {
         guard
-            let name = try db.query("SELECT channel FROM lanes.board_names WHERE board_id = $1", [String(boardID)])[
+            let name = try c.query("SELECT channel FROM lanes.board_names WHERE board_id = $1", [String(boardID)])[
                 0, 0]
         else {
-            throw gone(db)
+            throw gone(c)
         }
         channel = name
-        try (listener ?? db).query("LISTEN \(PGConnection.identifier(name))")
+        try c.query("LISTEN \(PGConnection.identifier(name))")
     }
 
     /// The board this store opened is called `name` now: its URL no longer names it.
@@ -143,7 +170,7 @@ public final class PostgresBoardStore: BoardStore, WriterNaming {
         if name == "t" {
             return BoardGone(
                 message:
-                    "role \(role) no longer has access to board “\(url.board)” (revoked by its owner or a member who may grant)"
+                    "role \(db.user) no longer has access to board “\(url.board)” (revoked by its owner or a member who may grant)"
             )
         }
         return BoardGone(message: "board “\(url.board)” was deleted (or renamed and then deleted) at \(url.display)")
@@ -255,146 +282,252 @@ public final class PostgresBoardStore: BoardStore, WriterNaming {
 
     // MARK: Connection
 
-    /// The open connection, reconnecting (and LISTENing again) when it was lost.
+    /// The commits' connection, reconnecting when it was lost.
     @discardableResult
     private func connect() throws -> PGConnection {
-        let listenerReady = url.listen == nil || !listening || (listener?.isOpen ?? false)
-        if let db, db.isOpen, listenerReady { return db }
-        disconnect()
+        if let db, db.isOpen { return db }
+        db?.close()
+        db = nil
         let c = try PGConnection(conninfo: url.conninfo, displayName: url.display, timeout: timeout)
         try Schema.migrate(c)
-        role = c.user
-        server = c.server
-        if url.listen == nil { _ = lanes_epoll_add(epoll, c.socket) }
+        if role != c.user { role = c.user }
+        if server != c.server { server = c.server }
         db = c
-        if boardID != 0 {
-            if listening {
-                do { try startListening(c) } catch {
-                    disconnect()
-                    throw error
-                }
-            }
-            reconnected = true
-            wholeReadPending = true
-        }
+        if boardID != 0 { wholeReadPending = true }
         return c
     }
 
-    /// LISTENs on the board's channel: on the connection itself, or with `listen=` (a pooler in front)
-    /// on a connection of our own to that server, made now.
-    private func startListening(_ c: PGConnection) throws {
-        if let at = url.listen, !(listener?.isOpen ?? false) {
+    /// The reading connection (a screen's), made and LISTENing when it was lost; with `listen=` (a
+    /// pooler in front) to the server named there. Made again after a loss, its next look reads the
+    /// whole board (the server reached may not be the one left).
+    private func connectReader() throws -> PGConnection {
+        if let reader, reader.isOpen { return reader }
+        reader?.close()
+        reader = nil
+        let c: PGConnection
+        if let at = url.listen {
             var overrides = [("port", at.port)]
             if let host = at.host { overrides.insert(("host", host), at: 0) }
             let shown = "\(url.display) (listening at \(at.host.map { $0 + ":" } ?? "")\(at.port))"
-            let l = try PGConnection(conninfo: url.conninfo, displayName: shown, timeout: timeout, overrides: overrides)
-            _ = lanes_epoll_add(epoll, l.socket)
-            listener = l
+            c = try PGConnection(conninfo: url.conninfo, displayName: shown, timeout: timeout, overrides: overrides)
+        } else {
+            c = try PGConnection(conninfo: url.conninfo, displayName: url.display, timeout: timeout)
         }
-        try listen(c)
+        do { try listen(c) } catch {
+            c.close()
+            throw error
+        }
+        _ = lanes_epoll_add(epoll, c.socket)
+        reader = c
+        if readerMade {
+            reconnected = true
+            readerWholeRead = true
+        }
+        readerMade = true
+        return c
     }
 
-    /// Runs `body` on the connection; a lost connection is dropped so the next call reconnects.
+    /// Runs `body` on the commits' connection; a lost connection is dropped so the next call reconnects.
     func withConnection<T>(_ body: (PGConnection) throws -> T) throws -> T {
         let c = try connect()
         do {
             return try body(c)
         } catch let e as StorageUnavailable {
-            disconnect()
+            db?.close()
+            db = nil
+            throw e
+        }
+    }
+
+    /// Runs `body` on the reading connection; a lost connection is dropped so the next call makes it again.
+    private func withReader<T>(_ body: (PGConnection) throws -> T) throws -> T {
+        let c = try connectReader()
+        do {
+            return try body(c)
+        } catch let e as StorageUnavailable {
+            reader?.close()
+            reader = nil
             throw e
         }
     }
 
     public var changeDescriptor: Int32? {
-        guard let db, db.isOpen, listener?.isOpen ?? true else { return nil }
+        if listening { return (reader?.isOpen ?? false) ? epoll : nil }
+        guard let db, db.isOpen else { return nil }
         return epoll
     }
 
-    /// The board version of the last board handed out (each commit that changes something adds one).
-    public var version: Int64 { mirror.version }
+    /// The board version of the newest board handed out (each commit that changes something adds one).
+    public var version: Int64 { shared { $0.latest.version } }
 
     /// The file parts of the board (dialect, frontmatter…) as stored, for writing it out to a file.
     /// The board row's file info with each lane's layout from its row.
     public var fileInfo: BoardFileInfo {
-        var info = mirror.info
-        info.setLaneLayouts(mirror.columns.map(\.layout), titles: mirror.columns.map(\.title))
-        return info
+        shared { s in
+            var info = s.latest.info
+            info.setLaneLayouts(s.latest.columns.map(\.layout), titles: s.latest.columns.map(\.title))
+            return info
+        }
+    }
+
+    /// Runs `body` with `sharing` held.
+    private func shared<T>(_ body: (PostgresBoardStore) throws -> T) rethrows -> T {
+        sharing.lock()
+        defer { sharing.unlock() }
+        return try body(self)
+    }
+
+    /// Hands out the newest board with its number (`sharing` held).
+    private func handOutLatest() -> (board: Board, handedOut: UInt64) {
+        handOuts += 1
+        return (latest.board(), handOuts)
+    }
+
+    /// A commit starts from the newest rows either side read.
+    private func takeLatest() {
+        shared { s in
+            if s.mirrorGeneration != s.generation || s.latest.version > s.mirror.version {
+                s.mirror = s.latest
+                s.mirrorGeneration = s.generation
+            }
+        }
+    }
+
+    /// After a load or a commit: what the commits' side read becomes the newest unless the reading
+    /// side read something newer meanwhile (then that board is handed out: it holds the commit too).
+    /// `resets`: `mirrorResets` when the commit began (a whole read since replaces the rows whatever they say).
+    private func publish(_ outcome: CommitOutcome, resets: Int) -> CommitOutcome {
+        var outcome = outcome
+        shared { s in
+            if s.mirrorResets != resets {
+                s.generation += 1
+                s.latest = s.mirror
+                s.mirrorGeneration = s.generation
+            } else if s.mirrorGeneration == s.generation && s.mirror.version >= s.latest.version {
+                s.latest = s.mirror
+            } else {
+                // The reading side is ahead (or read the whole board again meanwhile).
+                let (board, n) = s.handOutLatest()
+                outcome.board = board
+                outcome.handedOut = n
+                return
+            }
+            s.handOuts += 1
+            outcome.handedOut = s.handOuts
+        }
+        return outcome
     }
 
     // MARK: Reading
 
     public func load() throws -> Board {
-        try withConnection { db in
+        let resets = mirrorResets
+        let board = try withConnection { db in
             apply(try fetchDelta(db, since: nil), full: true)
             wholeReadPending = false
-            collectQueued(db)
             return handOut()
         }
+        return publish(CommitOutcome(board: board), resets: resets).board
     }
 
     /// Looks for changes: after a notification (or a reconnect), the board's version under
     /// row-level security, then the rows written since. A notification's payload is never
     /// trusted (anyone may NOTIFY); a flood of them costs one look per `lookInterval`.
-    public func refresh() throws -> Board? {
-        try withConnection { db in
+    public func refresh() throws -> Board? { try refreshNumbered()?.board }
+
+    /// `refresh` on the reading connection, which may run while a commit waits on the other one.
+    public func refreshNumbered() throws -> (board: Board, handedOut: UInt64)? {
+        let began = monotonicNanos()
+        return try withReader { db in
             if !listening {
-                // The first look (a screen's): LISTEN from now on, on this connection or, beside a
-                // pooler (`listen=`), on one of our own (one lost meanwhile LISTENs when it is made
-                // again), and look once for what came since the load. A command, which never looks,
-                // LISTENs nowhere: nothing of it stays on a pooled server connection.
+                // The first look (a screen's): the reading connection LISTENs from now on, and looks
+                // once for what came since the load. A command, which never looks, LISTENs nowhere:
+                // nothing of it stays on a pooled server connection.
                 listening = true
                 hinted = true
-                try startListening(db)
             }
             var drained: UInt64 = 0
             _ = read(wake, &drained, 8)
-            let hearing = listener ?? db
-            if try hearing.notifications().contains(where: { $0.channel == channel }) { hinted = true }
+            if try db.notifications().contains(where: { $0.channel == channel }) { hinted = true }
             guard hinted || reconnected else { return nil }
             let wait = lastLook + Self.lookInterval - monotonicSeconds()
             if wait > 0 {
                 usleep(UInt32(wait * 1_000_000))
-                _ = try hearing.notifications()  // those that came meanwhile are answered by this look
+                _ = try db.notifications()  // those that came meanwhile are answered by this look
             }
             hinted = false
             reconnected = false
             lastLook = monotonicSeconds()
             looks += 1
-            let row = try db.query(
-                """
-                SELECT b.version, b.name, n.channel FROM lanes.boards b
-                LEFT JOIN lanes.board_names n ON n.board_id = b.id WHERE b.id = $1
-                """, [String(boardID)])
-            guard let current = row.int(0, 0) else { throw gone(db) }
-            if let name = row[0, 1], name != url.board { throw renamed(to: name) }
-            if let now = row[0, 2], now != channel {
+            // The version under row-level security and the rows written since the newest we hold, in
+            // one round trip (43.9: 200 screens of one board read each change).
+            let (known, generationRead) = shared { ($0.latest.version, $0.generation) }
+            var before: Int64? = readerWholeRead ? nil : known
+            var look = try fetchLook(db, since: before)
+            if let name = look.name, name != url.board { throw renamed(to: name) }
+            if let now = look.channel, now != channel {
                 // The server gave the board a new channel (a member revoked, the board handed over).
-                try hearing.query("UNLISTEN \(PGConnection.identifier(channel))")
+                try db.query("UNLISTEN \(PGConnection.identifier(channel))")
                 channel = now
-                try hearing.query("LISTEN \(PGConnection.identifier(now))")
+                try db.query("LISTEN \(PGConnection.identifier(now))")
             }
-            guard current != mirror.version || wholeReadPending else { return nil }
-            // A version only rises on a server (migration 7); one below ours means this server lacks
-            // commits we saw (a standby promoted that had not received them, a restored backup):
-            // read the whole board again, as it is here.
-            let before: Int64? = current > mirror.version && !wholeReadPending ? mirror.version : nil
-            let delta = try fetchDelta(db, since: before)
-            lastChangeWriter = before == nil ? nil : Self.writers(delta.changed.map(\.changedBy))
-            apply(delta, full: before == nil)
-            if before == nil { wholeReadPending = false }
+            guard look.delta.version != known || before == nil else { return nil }
+            if before != nil, look.delta.version < known {
+                // A version only rises on a server (migration 7); one below ours means this server
+                // lacks commits we saw (a standby promoted that had not received them, a restored
+                // backup): read the whole board again, as it is here.
+                before = nil
+                look = try fetchLook(db, since: nil)
+            }
+            let delta = look.delta
             collectQueued(db)
-            return handOut()
+            pauseBeforeReadHandOut?()
+            let out: (board: Board, handedOut: UInt64)? = shared { s in
+                if before == nil {
+                    s.apply(delta, full: true, to: &s.latest)
+                    s.generation += 1
+                } else if s.generation == generationRead && delta.version > s.latest.version {
+                    // Rows written after `before` on the newest rows, which are at `before` or later.
+                    s.apply(delta, full: false, to: &s.latest)
+                } else {
+                    return nil  // a commit published these or newer meanwhile
+                }
+                return s.handOutLatest()
+            }
+            guard let out else {
+                // Looked again soon: a commit's whole read may have come from before this delta.
+                hinted = true
+                lookAgain()
+                return nil
+            }
+            if before == nil { readerWholeRead = false }
+            lastChangeWriter = before == nil ? nil : Self.writers(delta.changed.map(\.changedBy))
+            readHook?(known, delta.version, began)
+            return out
         }
     }
 
-    /// Set when a connection was made after one was lost (so `refresh` looks instead of waiting).
+    /// lanes-bench: after each board `refresh` took in, the version it held before and after, and
+    /// when that refresh began (CLOCK_MONOTONIC ns); called on the reading thread.
+    public var readHook: ((_ before: Int64, _ after: Int64, _ began: UInt64) -> Void)?
+    /// lanes-bench: after each commit, when it began, when it had the board row and when COMMIT was
+    /// answered (CLOCK_MONOTONIC ns; 0 when it did not get so far), the version it started from and
+    /// the version it read back; called on the committing thread.
+    public var commitHook:
+        ((_ began: UInt64, _ locked: UInt64, _ committed: UInt64, _ from: Int64, _ version: Int64) -> Void)?
+
+    /// Set when the reading connection was made again after a loss (so `refresh` looks instead of waiting).
     private var reconnected = false
-    /// Set by a reconnect: the next read takes the whole board, whatever its version says. The
-    /// server reached may not be the one left (a promoted standby that lacks commits we saw, which
-    /// may since have reached our version number with other commits).
+    /// Set by a reconnect of the commits' connection: the next commit reads the whole board,
+    /// whatever its version says. The server reached may not be the one left (a promoted standby
+    /// that lacks commits we saw, which may since have reached our version number with other commits).
     private var wholeReadPending = false
+    /// The same for the reading connection: its next look reads the whole board.
+    private var readerWholeRead = false
+    /// Whether the reading connection was made before (so a new one is a reconnect).
+    private var readerMade = false
     /// Whether notifications are wanted: from the first `refresh` on (a screen's worker; a command
-    /// that only loads and commits never LISTENs, nor opens a second connection with `listen=`).
+    /// that only loads and commits never LISTENs, nor opens a second connection).
     private var listening = false
 
     /// Hands the mirror's board out as the next base.
@@ -447,9 +580,30 @@ public final class PostgresBoardStore: BoardStore, WriterNaming {
     /// Reads what was written after `since` (nil: everything), from one snapshot in one round trip:
     /// the board row, its columns, the cards written since and the removals since.
     private func fetchDelta(_ db: PGConnection, since: Int64?) throws -> Delta {
+        try fetchDelta(db, since: since, boardRow: Self.boardRowQuery).delta
+    }
+
+    /// A look and its delta in one round trip (a screen's reading connection): the board row with
+    /// its name and channel, and what was written after `since`.
+    private func fetchLook(_ db: PGConnection, since: Int64?) throws -> (delta: Delta, name: String?, channel: String?)
+    {
+        let r = try fetchDelta(db, since: since, boardRow: Self.lookRowQuery)
+        return (r.delta, r.row[0, 8], r.row[0, 9])
+    }
+
+    /// The board row as `boardRowQuery` reads it, then its name and channel ($1: the board's id).
+    private static let lookRowQuery = """
+        SELECT b.version, b.dialect, b.frontmatter, b.preamble, b.archive, b.settings, b.epilogue, b.accept_rules,
+            b.name, n.channel
+        FROM lanes.boards b LEFT JOIN lanes.board_names n ON n.board_id = b.id WHERE b.id = $1
+        """
+
+    private func fetchDelta(_ db: PGConnection, since: Int64?, boardRow rowQuery: String) throws -> (
+        delta: Delta, row: PGConnection.Rows
+    ) {
         let b = String(boardID)
         var statements: [(sql: String, params: [String?])] = [
-            (Self.boardRowQuery, [b]),
+            (rowQuery, [b]),
             ("SELECT \(RowCodec.columnFields) FROM lanes.columns WHERE board_id = $1 ORDER BY key", [b]),
         ]
         if let since {
@@ -474,12 +628,18 @@ public final class PostgresBoardStore: BoardStore, WriterNaming {
         changed.reserveCapacity(r[2].count)
         for i in 0..<r[2].count { changed.append(RowCodec.cardRow(r[2], i)) }
         let removed = since == nil ? [] : (0..<r[3].count).compactMap { r[3].int($0, 0) }
-        return Delta(
+        let delta = Delta(
             version: version, info: info, rulesText: rules, columns: columns, changed: changed, removed: removed)
+        return (delta, r[0])
     }
 
     /// Takes a delta into the mirror (a full one replaces it).
     private func apply(_ d: Delta, full: Bool) {
+        if full { mirrorResets += 1 }
+        apply(d, full: full, to: &mirror)
+    }
+
+    private func apply(_ d: Delta, full: Bool, to mirror: inout Mirror) {
         mirror.info = d.info
         if d.rulesText != mirror.rulesText || full {
             mirror.rules =
@@ -502,8 +662,28 @@ public final class PostgresBoardStore: BoardStore, WriterNaming {
     /// A commit; `alsoWhenWritten` runs in its transaction when it wrote something (restore's marker).
     func commit(base: Board, ours: Board, alsoWhenWritten: ((PGConnection) throws -> Void)?) throws -> CommitOutcome {
         if base == ours {
-            return CommitOutcome(board: mirror.board())
+            let (board, n) = shared { $0.handOutLatest() }
+            return CommitOutcome(board: board, handedOut: n)
         }
+        takeLatest()
+        let resets = mirrorResets
+        let (began, from) = (monotonicNanos(), mirror.version)
+        lastCommitClock = (0, 0)
+        let outcome = try commitTrying(base: base, ours: ours, alsoWhenWritten: alsoWhenWritten)
+        commitHook?(began, lastCommitClock.locked, lastCommitClock.committed, from, mirror.version)
+        pauseBeforeCommitHandOut?()
+        return publish(outcome, resets: resets)
+    }
+
+    /// Tests: run by `refresh` between reading a delta and handing its board out, and by `commit`
+    /// between its read-back and handing its board out (to make the two end in either order).
+    var pauseBeforeReadHandOut: (() -> Void)?
+    var pauseBeforeCommitHandOut: (() -> Void)?
+
+    /// The commit, run again when the server rolled it back for another's sake.
+    private func commitTrying(base: Board, ours: Board, alsoWhenWritten: ((PGConnection) throws -> Void)?) throws
+        -> CommitOutcome
+    {
         let token: String
         if let u = unsure, u.base == base, u.ours == ours {
             token = u.token
@@ -738,12 +918,12 @@ public final class PostgresBoardStore: BoardStore, WriterNaming {
         }
     }
 
-    /// Drops the connection (tests: a client that vanished); the next call reconnects.
+    /// Drops the connections (tests: a client that vanished); the next call reconnects.
     public func disconnect() {
         db?.close()
         db = nil
-        listener?.close()
-        listener = nil
+        reader?.close()
+        reader = nil
     }
 
     /// The server process serving this store (tests kill it to cut the connection).

@@ -3,9 +3,10 @@
 //   lanes-bench --pg-team [--team-clients 200] [--team-boards 1] [--team-seconds 30] [--team-think 2]
 //                         [--team-cards 500] [--team-pooler PORT] [--team-failover SECONDS]
 //
-// Each client is what an open screen is: a PostgresBoardStore that waits on its change descriptor,
-// refreshes when told, and every `--team-think` seconds on average (exponential) makes one change:
-// a move (two in three) or a title edit, committed through the store. `--team-pooler PORT`: every
+// Each client is what an open screen is: a PostgresBoardStore handed to a StorageWorker (the app's
+// storage thread: it reads others' changes beside its own commits, 43.9), and a thread that takes
+// the worker's reports as the app does and every `--team-think` seconds on average (exponential)
+// makes one change: a move (two in three) or a title edit, sent once the last one was answered. `--team-pooler PORT`: every
 // query through a PgBouncer on 127.0.0.1:PORT (transaction pooling), LISTEN on the server itself
 // (`listen=`). `--team-failover SECONDS`: a multi-host URL (the server, then its standby on
 // LANES_PG_STANDBY_PORT, target_session_attrs=read-write); after SECONDS the primary is stopped
@@ -14,8 +15,9 @@
 // (scripts/bench-team sets up everything, also the pooler, the standby and max_connections);
 // loopback only; it stops by itself after `--team-seconds`.
 //
-// Reported: commits/s, commit latency p50/p99 (the store's commit call), change-to-screen latency
-// (from a commit's start to each other client of that board having read it: every pair) and its
+// Reported: commits/s, commit latency p50/p99 (from sending to the worker's answer), change-to-screen
+// latency (from a commit's start to each other client of that board having it, by a look or by its
+// own commit's read-back: every pair) and its
 // stages (the wait for the board row; the row held until COMMIT is answered; from then to an idle
 // listener's notification, one per board on a connection of its own; to the screen's wake; the
 // wake to the board read), the server's CPU (every process of the cluster, from /proc) and the
@@ -26,6 +28,7 @@ import CLibPQ
 import Foundation
 import LanesCore
 import LanesPostgres
+import LanesTerminal
 import SeededRandom
 import Synchronization
 #if canImport(Glibc)
@@ -38,22 +41,38 @@ final class TeamFigures: Sendable {
         /// Per commit: from its start to the board row locked, and from then to COMMIT answered.
         var rowWaitMs: [Double] = []
         var lockedMs: [Double] = []
-        /// (board, version, when the screen woke for the look that read it, when it had read it).
-        var seen: [(board: Int, version: Int64, wake: UInt64, at: UInt64)] = []
+        /// (client, board, version, when the screen woke for the look that read it, when it had read it).
+        var seen: [(client: Int, board: Int, version: Int64, wake: UInt64, at: UInt64)] = []
         var conflicts = 0
         /// Commits the server refused in words (a board busy past the row wait), tried again by the client.
         var refused = 0
         /// Commits and looks that found no server (the failover), kept and tried again.
         var offline = 0
         var errors: [String] = []
-        /// Per board: the monotonic times (ns) each version's commit started and its COMMIT was answered.
-        var committedAt: [Int: [Int64: (start: UInt64, acked: UInt64)]] = [:]
+        /// Per board: the monotonic times (ns) each version's commit started and its COMMIT was answered, and its client.
+        var committedAt: [Int: [Int64: (start: UInt64, acked: UInt64, client: Int)]] = [:]
         /// Per board: when an idle listener of the board's channel (the probe) had each version's notification.
         var heardAt: [Int: [Int64: UInt64]] = [:]
         /// Failover: per client, seconds from the promotion to back (the board read again, its kept change saved).
         var back: [Double] = []
     }
     let data = Mutex(Data())
+}
+
+/// The board versions one screen has shown, each with when it first had it (ns) and when the read
+/// that brought it began (its wake); written by the store's hooks on the worker's two threads.
+final class SeenVersions: Sendable {
+    private let first = Mutex<[Int64: (board: Int, wake: UInt64, at: UInt64)]>([:])
+
+    func add(board: Int, versions: ClosedRange<Int64>, wake: UInt64, at: UInt64) {
+        first.withLock { m in
+            for v in versions where m[v] == nil { m[v] = (board, wake, at) }
+        }
+    }
+
+    func all(client: Int) -> [(client: Int, board: Int, version: Int64, wake: UInt64, at: UInt64)] {
+        first.withLock { m in m.map { (client, $0.value.board, $0.key, $0.value.wake, $0.value.at) } }
+    }
 }
 
 /// An idle listener of one board's channel (its own libpq connection): when each notification
@@ -193,7 +212,7 @@ func runTeamLoad() {
         let group = DispatchGroup()
         final class Views: Sendable { let boards = Mutex<[Int: Board]>([:]) }
         let views = Views(), truths = Views()
-        let doneWriting = Atomic<Int>(0)
+        let doneWriting = Atomic<Int>(0), endedEarly = Atomic<Int>(0)
         // Failover: when the promotion was asked for (ns; 0 before).
         let promotedAt = Atomic<UInt64>(0)
 
@@ -218,9 +237,52 @@ func runTeamLoad() {
                 defer { group.leave() }
                 let b = c % boards
                 do {
-                    let store = try PostgresBoardStore.open(url: url(c % 2 == 0 ? "alice" : "bob", b))
-                    var base = try store.load()
-                    _ = try store.refresh()  // a screen's first look: LISTEN from now on
+                    // A screen: the store, read once and looked at once (LISTEN from now on), handed to a
+                    // StorageWorker as the app hands it (its reads beside its commits, 43.9); this thread
+                    // is the app, which takes the worker's reports and sends one change at a time.
+                    // Opened as a person would open it again: 400 connections made at once on a loaded
+                    // host may time out (connect_timeout 3 s with a standby in the URL), then again.
+                    var attempt = 0
+                    var opened: (store: PostgresBoardStore, board: Board)?
+                    while opened == nil {
+                        do {
+                            let s = try PostgresBoardStore.open(url: url(c % 2 == 0 ? "alice" : "bob", b))
+                            let board = try s.load()
+                            _ = try s.refresh()
+                            opened = (s, board)
+                        } catch is StorageUnavailable where attempt < 4 {
+                            attempt += 1
+                            usleep(1_000_000)
+                        }
+                    }
+                    let store = opened!.store
+                    var base = opened!.board
+                    let seen = SeenVersions()
+                    store.readHook = { before, after, began in
+                        let at = nanos()
+                        guard before > 0, after > before else { return }
+                        seen.add(board: b, versions: (before + 1)...after, wake: began, at: at)
+                    }
+                    store.commitHook = { began, locked, committed, from, version in
+                        let at = nanos()
+                        figures.data.withLock { d in
+                            if locked >= began, committed >= locked {
+                                d.rowWaitMs.append(ms(locked - began))
+                                d.lockedMs.append(ms(committed - locked))
+                            }
+                            if version > from, d.committedAt[b]?[version] == nil, committed >= began {
+                                d.committedAt[b, default: [:]][version] = (began, committed, c)
+                            }
+                        }
+                        // Others' changes this commit read back are on the screen from now on too.
+                        if from > 0, version > from {
+                            seen.add(board: b, versions: (from + 1)...version, wake: committed, at: at)
+                        }
+                    }
+                    nonisolated(unsafe) let handed = store
+                    let worker = StorageWorker(storage: handed, idle: false)
+                    worker.start()
+                    defer { worker.stop() }
                     ready.add(1, ordering: .relaxed)
                     var rng = SplitMix64(seed: UInt64(c) &* 7919 &+ 1)
                     func nextGap() -> Double {
@@ -228,91 +290,80 @@ func runTeamLoad() {
                         return -log(u) * think
                     }
                     var nextChange = monotonicNow() + nextGap()
-                    var mine: [(board: Int, version: Int64, wake: UInt64, at: UInt64)] = []
-                    func took(before: Int64, wake: UInt64) {
-                        let arrived = nanos()
-                        let now = store.version
-                        guard now > before, before > 0 else { return }
-                        for v in (before + 1)...now { mine.append((b, v, wake, arrived)) }
-                    }
+                    /// The commit sent and not yet answered: its token, what it sent, when.
+                    var inFlight: (token: Int, base: Board, ours: Board, sent: UInt64)?
                     /// A change made while no server took it: kept, and committed again (same base and ours) later.
                     var kept: (base: Board, ours: Board)?
-                    /// Offline, a screen looks once a second (StorageWorker's poll interval).
-                    var nextOfflineLook = 0.0
-                    /// Failover: the connection was lost; a look succeeded after the promotion (after a
+                    /// Offline, a screen tries its kept change again a second later (the Runner's retry).
+                    var nextRetry = 0.0
+                    /// Failover: the connection was lost; a board was read after the promotion (after a
                     /// reconnect a look reads the whole board as the new primary has it).
                     var lost = false, lookedAfter = false, isBack = false
                     func checkBack() {
-                        guard !isBack, lost, lookedAfter, kept == nil else { return }
+                        guard !isBack, lost, lookedAfter, kept == nil, inFlight == nil else { return }
                         let p = promotedAt.load(ordering: .relaxed)
                         isBack = true
                         let s = Double(nanos() - p) / 1e9
                         figures.data.withLock { $0.back.append(s) }
                     }
-                    func commitOne(_ base: Board, _ ours: Board) throws -> Board? {
-                        let start = store.version
-                        let t0 = nanos()
-                        let out: CommitOutcome
-                        do {
-                            out = try store.commit(base: base, ours: ours)
-                        } catch let e as PostgresError where e.sqlState == "57014" || e.sqlState == "55P03" {
-                            // Refused in words (the board busy past the row wait): a screen keeps its
-                            // change and tries again; this one makes its next change instead.
-                            figures.data.withLock { $0.refused += 1 }
-                            return nil
-                        } catch is StorageUnavailable {
-                            figures.data.withLock { $0.offline += 1 }
-                            lost = true
-                            kept = (base, ours)
-                            nextOfflineLook = monotonicNow() + 1
-                            return nil
-                        }
-                        kept = nil
-                        let t1 = nanos()
-                        let v = store.version
-                        let clock = store.lastCommitClock
-                        figures.data.withLock { d in
-                            d.commitMs.append(ms(t1 - t0))
-                            if clock.locked >= t0, clock.committed >= clock.locked {
-                                d.rowWaitMs.append(ms(clock.locked - t0))
-                                d.lockedMs.append(ms(clock.committed - clock.locked))
+                    func send(_ from: Board, _ ours: Board) {
+                        inFlight = (worker.commit(base: from, ours: ours), from, ours, nanos())
+                    }
+                    func take(_ reports: [StorageWorker.Report]) {
+                        for r in reports {
+                            switch r {
+                            case .changed(let board, _):
+                                base = board
+                                if lost, promotedAt.load(ordering: .relaxed) > 0 { lookedAfter = true }
+                            case .committed(let token, let outcome, _):
+                                guard let sent = inFlight, sent.token == token else { continue }
+                                inFlight = nil
+                                kept = nil
+                                base = outcome.board
+                                let t = nanos()
+                                figures.data.withLock { d in
+                                    d.commitMs.append(ms(t - sent.sent))
+                                    d.conflicts += outcome.conflicts.count
+                                }
+                            case .commitFailed(let token, let message, let offline):
+                                guard let sent = inFlight, sent.token == token else { continue }
+                                inFlight = nil
+                                if offline {
+                                    figures.data.withLock { $0.offline += 1 }
+                                    lost = true
+                                    kept = (sent.base, sent.ours)
+                                    nextRetry = monotonicNow() + 1
+                                } else if message.contains("kept it busy") {
+                                    // Refused in words (the board busy past the row wait): a screen keeps
+                                    // its change and tries again; this one makes its next change instead.
+                                    figures.data.withLock { $0.refused += 1 }
+                                } else {
+                                    figures.data.withLock { $0.errors.append("client \(c): \(message)") }
+                                }
+                            case .refreshFailed(let message, let offline):
+                                if offline {
+                                    figures.data.withLock { $0.offline += 1 }
+                                    lost = true
+                                } else {
+                                    figures.data.withLock { $0.errors.append("client \(c): \(message)") }
+                                }
+                            case .gone(let message):
+                                figures.data.withLock { $0.errors.append("client \(c): \(message)") }
                             }
-                            d.conflicts += out.conflicts.count
-                            if v > start, d.committedAt[b]?[v] == nil, clock.committed >= t0 {
-                                d.committedAt[b, default: [:]][v] = (t0, clock.committed)
-                            }
                         }
-                        return out.board
                     }
                     while !stop.load(ordering: .relaxed) {
-                        let wait = max(0, min(nextChange - monotonicNow(), 0.2))
-                        if let fd = store.changeDescriptor {
-                            var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-                            _ = poll(&p, 1, Int32(wait * 1000))
-                        } else {
-                            usleep(UInt32(wait * 1_000_000))
-                            if monotonicNow() < nextOfflineLook { continue }
-                        }
-                        let woke = nanos()
-                        let before = store.version
-                        do {
-                            if let fresh = try store.refresh() {
-                                took(before: before, wake: woke)
-                                base = fresh
-                            }
-                        } catch is StorageUnavailable {
-                            figures.data.withLock { $0.offline += 1 }
-                            lost = true
-                            nextOfflineLook = monotonicNow() + 1
+                        // Until the next change is due, or (a commit on its way, a change kept) a report comes.
+                        let due = inFlight == nil ? (kept == nil ? nextChange : nextRetry) : .infinity
+                        take(worker.waitForReports(timeout: max(0.001, min(due - monotonicNow(), 0.2))))
+                        if inFlight == nil, let k = kept {
+                            if monotonicNow() >= nextRetry { send(k.base, k.ours) }
                             continue
                         }
-                        if lost, promotedAt.load(ordering: .relaxed) > 0 { lookedAfter = true }
-                        if let k = kept {
-                            if let saved = try commitOne(k.base, k.ours) { base = saved }
-                            if kept != nil { continue }
-                        }
                         checkBack()
-                        guard monotonicNow() >= nextChange, !stop.load(ordering: .relaxed) else { continue }
+                        guard inFlight == nil, monotonicNow() >= nextChange, !stop.load(ordering: .relaxed) else {
+                            continue
+                        }
                         nextChange = monotonicNow() + nextGap()
                         let from = Int(rng.next() % UInt64(base.columns.count))
                         guard !base.columns[from].cards.isEmpty else { continue }
@@ -325,30 +376,22 @@ func runTeamLoad() {
                             let at = Int(rng.next() % UInt64(base.columns[to].cards.count + 1))
                             ours = base.with(.moveCards([card.id], to: base.columns[to].id, at: .index(at)))
                         }
-                        if let saved = try commitOne(base, ours) { base = saved }
-                        checkBack()
+                        send(base, ours)
                     }
-                    figures.data.withLock { $0.seen += mine }
-                    // A change kept while offline is saved before this client stops (a screen keeps trying).
+                    // A commit on its way, or a change kept while offline, is saved before this client
+                    // stops (a screen keeps trying): 60 s at most.
                     let keptDeadline = monotonicNow() + 60
-                    while kept != nil && monotonicNow() < keptDeadline {
-                        usleep(200_000)
-                        if let k = kept, let saved = try? commitOne(k.base, k.ours) { base = saved }
+                    while (inFlight != nil || kept != nil) && monotonicNow() < keptDeadline {
+                        take(worker.waitForReports(timeout: 0.2))
+                        if inFlight == nil, let k = kept, monotonicNow() >= nextRetry { send(k.base, k.ours) }
                     }
+                    figures.data.withLock { $0.seen += seen.all(client: c) }
                     doneWriting.add(1, ordering: .relaxed)
-                    // Stopped: read until this client holds what the board holds (60 s at most), its kept change saved.
+                    // Stopped: take reports until this client holds what the board holds (60 s at most).
                     while truths.boards.withLock({ $0[b] }) == nil { usleep(20_000) }
                     let truth = truths.boards.withLock { $0[b] }!
                     let deadline = monotonicNow() + 60
-                    while base != truth && monotonicNow() < deadline {
-                        if let fd = store.changeDescriptor {
-                            var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-                            _ = poll(&p, 1, 100)
-                        } else {
-                            usleep(200_000)
-                        }
-                        if let fresh = try? store.refresh() { base = fresh }
-                    }
+                    while base != truth && monotonicNow() < deadline { take(worker.waitForReports(timeout: 0.2)) }
                     views.boards.withLock { $0[c] = base }
                     if let k = kept {
                         figures.data.withLock {
@@ -358,6 +401,7 @@ func runTeamLoad() {
                     }
                 } catch {
                     figures.data.withLock { $0.errors.append("client \(c): \(error)") }
+                    endedEarly.add(1, ordering: .relaxed)
                 }
             }
             thread.stackSize = 1 << 20
@@ -371,7 +415,7 @@ func runTeamLoad() {
         let server = clusterPIDs(dataDir: dir + "/data")
         let poolerPIDs: [Int32] =
             env["LANES_PGBOUNCER_PID"].flatMap { Int32($0) }.map { [$0] } ?? []
-        let cpu0 = cpuSeconds(server), pcpu0 = cpuSeconds(poolerPIDs)
+        let cpu0 = cpuSeconds(server), pcpu0 = cpuSeconds(poolerPIDs), benchCPU0 = cpuSeconds([getpid()])
         // The figures count from here: every client connected.
         figures.data.withLock { d in
             d.commitMs.removeAll()
@@ -396,11 +440,11 @@ func runTeamLoad() {
             usleep(UInt32(seconds * 1_000_000))
         }
         let serverNow = clusterPIDs(dataDir: dir + "/data")
-        let cpu1 = cpuSeconds(serverNow), pcpu1 = cpuSeconds(poolerPIDs)
+        let cpu1 = cpuSeconds(serverNow), pcpu1 = cpuSeconds(poolerPIDs), benchCPU1 = cpuSeconds([getpid()])
         let elapsed = Double(nanos() - start) / 1e9
         let commits = figures.data.withLock { $0.commitMs.count }
         stop.store(true, ordering: .relaxed)
-        while doneWriting.load(ordering: .relaxed) + figures.data.withLock({ $0.errors.count }) < clients {
+        while doneWriting.load(ordering: .relaxed) + endedEarly.load(ordering: .relaxed) < clients {
             usleep(20_000)
         }
         for b in 0..<boards {
@@ -420,7 +464,9 @@ func runTeamLoad() {
         var seenMs: [Double] = [], wakeMs: [Double] = [], readMs: [Double] = [], heardMs: [Double] = []
         seenMs.reserveCapacity(d.seen.count)
         for s in d.seen {
-            guard let t = d.committedAt[s.board]?[s.version], s.at > t.start, t.start >= start, quiet(t.start) else {
+            guard let t = d.committedAt[s.board]?[s.version], t.client != s.client, s.at > t.start, t.start >= start,
+                quiet(t.start)
+            else {
                 continue
             }
             seenMs.append(ms(s.at - t.start))
@@ -457,7 +503,7 @@ func runTeamLoad() {
             "                3. COMMIT answered to an idle listener's notification: \(p(heardMs)) (\(heardMs.count) changes)"
         )
         say("                4. COMMIT answered to the screen's wake (0 if awake): \(p(wakeMs))")
-        say("                5. the wake to the board read (look, at most one per 50 ms, and the rows): \(p(readMs))")
+        say("                5. the wake to the board read (a look at most every 250 ms, with the rows): \(p(readMs))")
         if let f = failover {
             let back = d.back
             let all = back.count == clients
@@ -470,7 +516,7 @@ func runTeamLoad() {
             converged = converged && all
         } else {
             say(
-                "  server CPU \(fmt((cpu1 - cpu0) / elapsed)) cores (of \(ProcessInfo.processInfo.activeProcessorCount); \(serverNow.count) processes)\(poolerPIDs.isEmpty ? "" : "; PgBouncer \(fmt((pcpu1 - pcpu0) / elapsed)) cores")"
+                "  server CPU \(fmt((cpu1 - cpu0) / elapsed)) cores (of \(ProcessInfo.processInfo.activeProcessorCount); \(serverNow.count) server processes, connections and its own); this process \(fmt((benchCPU1 - benchCPU0) / elapsed)) cores\(poolerPIDs.isEmpty ? "" : "; PgBouncer \(fmt((pcpu1 - pcpu0) / elapsed)) cores")"
             )
         }
         say("  load average \(loadAverage()) (1 min, at the end)")

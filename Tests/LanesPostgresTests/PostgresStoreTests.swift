@@ -288,14 +288,17 @@ struct PostgresStoreTests {
         let (alice, bob, _) = try sharedBoard(on: own)
         let a0 = try alice.load()
         let b0 = try bob.load()
+        #expect(try alice.refresh() == nil)  // a screen's first look: its reading connection LISTENs
         try own.restart()
-        // The first call finds the connection gone and says offline.
+        // Each of the screen's two connections finds its loss on its first use and says offline.
         #expect(throws: StorageUnavailable.self) { try alice.refresh() }
         #expect(alice.changeDescriptor == nil)
-        // The next reconnects (and LISTENs again): a commit goes through and reaches bob.
         let ours = moved(a0, "Review PR", to: 0, at: 0)
+        #expect(throws: StorageUnavailable.self) { try alice.commit(base: a0, ours: ours) }
+        // The next calls reconnect (and LISTEN again): the commit goes through and reaches bob.
         let out = try alice.commit(base: a0, ours: ours)
         #expect(titles(out.board) == titles(ours))
+        #expect(try alice.refresh().map(titles) == titles(ours))  // made again, it reads the whole board
         #expect(alice.changeDescriptor != nil)
         var seen: Board?
         for _ in 0..<3 where seen == nil {
@@ -304,6 +307,7 @@ struct PostgresStoreTests {
         #expect(seen.map(titles) == titles(ours))
         // Bob's next move reaches alice through the new LISTEN.
         let bobs = moved(try #require(seen), "Set up CI", to: 1)
+        #expect(throws: StorageUnavailable.self) { try bob.commit(base: try #require(seen), ours: bobs) }
         _ = try bob.commit(base: try #require(seen), ours: bobs)
         let fd = try #require(alice.changeDescriptor)
         var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)

@@ -430,7 +430,7 @@ extension PostgresStoreTests {
             #expect(titles(b) == titles(real))
             // Seen while the flood went on (how soon is a figure, printed below, not a pass or fail).
             #expect(seenAfter != nil)
-            // At most one look per 50 ms (plus the first), however many notifications came.
+            // At most one look per lookInterval (plus the first), however many notifications came.
             #expect(Double(looks) <= elapsed / PostgresBoardStore.lookInterval + 2)
             #expect(looks < 10_000 / 20)
             print(

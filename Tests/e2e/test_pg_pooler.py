@@ -10,6 +10,7 @@ own for it). Session pooling keeps a client's server connection, LISTEN included
 from __future__ import annotations
 
 import subprocess
+import time
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -146,6 +147,76 @@ def test_a_screen_through_transaction_pooling_sees_another_writers_change(pooler
     assert run_lanes(lanes_bin, "copy", url(schema, "bob", name), str(out)).returncode == 0
     assert out.read_text() == board_md(after)
     assert alice.quit() == 0 and bob.quit() == 0
+
+
+@pytest.mark.parametrize("pooler", [("transaction", 1)], indirect=True)
+def test_a_screen_shows_others_changes_while_its_own_commit_waits(pooler, schema, lanes, lanes_bin, tmp_path):
+    """alice's screen goes through a pool of one server connection, which a psql transaction holds:
+    her move waits in the pool, yet cards bob adds directly reach her screen meanwhile (it reads on
+    its `listen=` connection, 43.9), her move still shown; once the pool is free the move is saved,
+    and her screen and the stored board agree, each card once. Before 43.9 her screen read nothing
+    while its commit waited."""
+    name = f"beside-{pooler.port}"
+    team_board(schema, lanes_bin, tmp_path, name)
+    port = schema[1]
+    alice = lanes(None, wait_for="t0", args=[pooler.url("alice", name, listen_port=port)], workdir=tmp_path / "alice")
+
+    def doing_on_alices_screen(cards, what):
+        shown = [("To do", ["t0", "t1", "t2"]), ("Doing", ["d0", *cards]), ("Done", ["x0"])]
+        L = Layout.simple(100, 30, shown)
+        alice.wait_for(lambda l: column_titles(alice, L, 1, l) == ["d0", *cards], timeout=10, what=what)
+
+    # Her screen listens: a card bob adds (directly, past the pool) shows up.
+    r = run_lanes(lanes_bin, "add", url(schema, "bob", name), "--column", "Doing", "b0")
+    assert r.returncode == 0, r.stderr
+    doing_on_alices_screen(["b0"], "bob's first card on alice's screen")
+    holder = subprocess.Popen(
+        [psql_bin(), "-X", "-q", "-At", "-h", "127.0.0.1", "-p", str(pooler.port), "-U", "alice", "-d", "lanes"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        holder.stdin.write("BEGIN; SELECT 'held';\n")
+        holder.stdin.flush()
+        assert holder.stdout.readline().strip() == "held"
+        alice.send_keys("J")  # t0 down: her commit now waits for the pool's one connection
+        moved = [("To do", ["t1", "t0", "t2"]), ("Doing", ["d0", "b0"]), ("Done", ["x0"])]
+        L = Layout.simple(100, 30, moved)
+        alice.wait_for(lambda l: column_titles(alice, L, 0, l) == ["t1", "t0", "t2"], timeout=10,
+                       what="alice's move on her screen")
+        r = run_lanes(lanes_bin, "add", url(schema, "bob", name), "--column", "Doing", "b1")
+        assert r.returncode == 0, r.stderr
+        during = [("To do", ["t1", "t0", "t2"]), ("Doing", ["d0", "b0", "b1"]), ("Done", ["x0"])]
+        L = Layout.simple(100, 30, during)
+        alice.wait_for(lambda l: column_titles(alice, L, 1, l) == ["d0", "b0", "b1"]
+                       and column_titles(alice, L, 0, l) == ["t1", "t0", "t2"], timeout=10,
+                       what="bob's second card beside alice's unsaved move, while her commit waits")
+        # Her move is not stored yet: the commit still waits in the pool.
+        out = tmp_path / "during.md"
+        assert run_lanes(lanes_bin, "copy", url(schema, "bob", name), str(out)).returncode == 0
+        assert out.read_text() == board_md([("To do", ["t0", "t1", "t2"]), ("Doing", ["d0", "b0", "b1"]),
+                                            ("Done", ["x0"])])
+    finally:
+        holder.stdin.write("ROLLBACK;\n")
+        holder.stdin.close()
+        holder.wait(timeout=30)
+    # The pool is free: her move is saved, once, beside bob's cards, and her screen shows the stored board.
+    out = tmp_path / "after.md"
+    deadline = time.monotonic() + 15
+    while True:
+        assert run_lanes(lanes_bin, "copy", "--replace", url(schema, "bob", name), str(out)).returncode == 0
+        if out.read_text() == board_md(during) or time.monotonic() > deadline:
+            break
+        time.sleep(0.2)
+    assert out.read_text() == board_md(during), "alice's move saved once, bob's cards kept"
+    # After her commit's answer, one more card from bob: her screen shows the stored board with it.
+    r = run_lanes(lanes_bin, "add", url(schema, "bob", name), "--column", "Done", "b2")
+    assert r.returncode == 0, r.stderr
+    final = [("To do", ["t1", "t0", "t2"]), ("Doing", ["d0", "b0", "b1"]), ("Done", ["x0", "b2"])]
+    L = Layout.simple(100, 30, final)
+    alice.wait_for(lambda l: [column_titles(alice, L, k, l) for k in range(3)] == [c for _, c in final], timeout=10,
+                   what="the stored board, and bob's last card, on alice's screen")
+    assert run_lanes(lanes_bin, "copy", "--replace", url(schema, "bob", name), str(out)).returncode == 0
+    assert out.read_text() == board_md(final)
+    assert alice.quit() == 0
 
 
 def test_a_listen_that_is_no_port_is_refused_in_words(schema, lanes_bin):

@@ -3,7 +3,8 @@ import DragKit
 /// Where a board lives: a Markdown file, or a PostgreSQL database. The app and the CLI see only this.
 ///
 /// A storage object is used from one thread at a time (the app's background writer, or a CLI
-/// command); it is not `Sendable`. Boards cross threads as values.
+/// command; a `RefreshesBesideCommits` store from two); it is not `Sendable`. Boards cross
+/// threads as values.
 ///
 /// The contract is snapshot-based and never loses a writer's work: `commit` gets the board the
 /// caller started from (`base`, the last board this storage handed out) and the caller's board
@@ -24,6 +25,18 @@ public protocol BoardStore: AnyObject {
     var changeDescriptor: Int32? { get }
 }
 
+/// A store whose `refresh` may run on a second thread while its `commit` runs on the first: it
+/// reads on a connection of its own, so a screen sees others' changes while its commit waits.
+///
+/// Every board either hands out is numbered from one count (`CommitOutcome.handedOut`): the one
+/// with the larger number is the newer. A refresh and a commit that end together may reach their
+/// caller in the other order; the caller keeps the newer board.
+public protocol RefreshesBesideCommits: BoardStore {
+    /// `refresh`, with the board's number; safe to call while `commit` runs on another thread
+    /// (never beside `load`, another `refresh` or anything else).
+    func refreshNumbered() throws -> (board: Board, handedOut: UInt64)?
+}
+
 /// What a commit did.
 public struct CommitOutcome: Sendable {
     /// The board as now stored; the base for the next commit. Cards of `ours` keep their identities.
@@ -34,13 +47,19 @@ public struct CommitOutcome: Sendable {
     public var incomingChanges: Int
     /// Who made those changes, when the storage can say (`WriterNaming.lastChangeWriter`'s words).
     public var incomingWriter: String?
+    /// Where `board` stands among the boards the store handed out (`RefreshesBesideCommits`); nil
+    /// for a store that reads and commits on one thread.
+    public var handedOut: UInt64?
 
-    public init(board: Board, conflicts: [BoardConflict] = [], incomingChanges: Int = 0, incomingWriter: String? = nil)
-    {
+    public init(
+        board: Board, conflicts: [BoardConflict] = [], incomingChanges: Int = 0, incomingWriter: String? = nil,
+        handedOut: UInt64? = nil
+    ) {
         self.board = board
         self.conflicts = conflicts
         self.incomingChanges = incomingChanges
         self.incomingWriter = incomingWriter
+        self.handedOut = handedOut
     }
 }
 

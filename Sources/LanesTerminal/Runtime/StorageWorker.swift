@@ -12,7 +12,11 @@ import Synchronization
 /// Between requests the thread watches the storage for changes made elsewhere: it wakes on
 /// the storage's `changeDescriptor` (inotify, a database socket) or every `pollInterval`
 /// seconds and calls `refresh`, which reads nothing while nothing changed.
-/// The storage is handed over at `init` and from then on touched only by that thread.
+/// The storage is handed over at `init` and from then on touched only by that thread; a store that
+/// reads beside its commits (`RefreshesBesideCommits`: PostgreSQL) commits on a second thread, so
+/// others' changes reach the app while its own commit waits for the server. Its boards reach the
+/// app in the order the store numbered them: a board older than one already reported is not
+/// reported, and a commit's report carries the newest board reported when that is newer than its own.
 public final class StorageWorker: Sendable {
     public enum Report: Sendable {
         /// The commit with this token is stored; the outcome is the new shared board; `cpu`: the
@@ -38,9 +42,19 @@ public final class StorageWorker: Sendable {
         var lastRefreshFailed = false
         /// Set once the storage said the board is gone (`BoardGone`).
         var gone: String?
+        /// Beside commits: the number and board of the newest board reported.
+        var newest: (handedOut: UInt64, board: Board)?
+        /// Threads still running.
+        var running = 0
     }
 
     private let storage: Mutex<any BoardStore>
+    /// The same store when it reads beside its commits: its own lock orders the two threads.
+    private nonisolated(unsafe) let beside: (any RefreshesBesideCommits)?
+    /// Wakes the committing thread (beside commits only).
+    private let toCommitter: (read: Int32, write: Int32)
+    /// Whether the threads run at idle priority (a screen's; lanes-bench's 200 screens share the host).
+    private let idle: Bool
     private let state = Mutex(State())
     private let toWorker: (read: Int32, write: Int32)
     private let toApp: (read: Int32, write: Int32)
@@ -51,22 +65,35 @@ public final class StorageWorker: Sendable {
     /// Readable when reports are waiting (for the app's poll loop).
     public var reportDescriptor: Int32 { toApp.read }
 
-    public init(storage: sending any BoardStore, pollInterval: Double = 1.0) {
+    /// `idle`: the threads take only CPU time nothing else wants (a screen's storage must not slow its input).
+    public init(storage: sending any BoardStore, pollInterval: Double = 1.0, idle: Bool = true) {
         changeDescriptor = storage.changeDescriptor
-        self.storage = Mutex(storage)
+        nonisolated(unsafe) let store = storage
+        beside = store as? any RefreshesBesideCommits
+        self.storage = Mutex(store)
         self.pollInterval = pollInterval
+        self.idle = idle
         toWorker = StorageWorker.pipe()
         toApp = StorageWorker.pipe()
+        toCommitter = StorageWorker.pipe()
     }
 
     deinit {
-        for fd in [toWorker.read, toWorker.write, toApp.read, toApp.write] { close(fd) }
+        for fd in [toWorker.read, toWorker.write, toApp.read, toApp.write, toCommitter.read, toCommitter.write] {
+            close(fd)
+        }
     }
 
     public func start() {
+        state.withLock { $0.running = beside == nil ? 1 : 2 }
         let thread = Thread { [self] in run() }
         thread.name = "lanes-storage"
         thread.start()
+        if beside != nil {
+            let committer = Thread { [self] in commitLoop() }
+            committer.name = "lanes-commit"
+            committer.start()
+        }
     }
 
     /// Asks for `ours` (derived from `base`) to be stored; the report carries the returned token.
@@ -77,7 +104,7 @@ public final class StorageWorker: Sendable {
             s.pendingCommit = (s.nextToken, base, ours)
             return s.nextToken
         }
-        StorageWorker.poke(toWorker.write)
+        StorageWorker.poke(beside == nil ? toWorker.write : toCommitter.write)
         return token
     }
 
@@ -107,15 +134,25 @@ public final class StorageWorker: Sendable {
     public func stop(timeout: Double = 10) {
         state.withLock { $0.stopping = true }
         StorageWorker.poke(toWorker.write)
+        StorageWorker.poke(toCommitter.write)
         let deadline = monotonicNow() + timeout
         while !done.withLock({ $0 }) && monotonicNow() < deadline { usleep(1000) }
     }
 
     // MARK: The thread
 
-    private func run() {
-        defer { done.withLock { $0 = true } }
+    /// The thread ends: the worker is done when every thread of it has.
+    private func ended() {
+        let last = state.withLock { s in
+            s.running -= 1
+            return s.running == 0
+        }
+        if last { done.withLock { $0 = true } }
+    }
+
+    private func lowerPriority() {
         #if os(Linux)
+            guard idle else { return }
             // The writer takes only CPU time nothing else wants (SCHED_IDLE, per thread on Linux), so a
             // key pressed during a big save, and the terminal drawing the answer, come first. Where
             // that policy is refused, nice 10 (also per thread).
@@ -125,6 +162,28 @@ public final class StorageWorker: Sendable {
                 _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
             }
         #endif
+    }
+
+    /// Beside commits: the second thread, which only commits.
+    private func commitLoop() {
+        defer { ended() }
+        lowerPriority()
+        while true {
+            var fd = pollfd(fd: toCommitter.read, events: Int16(POLLIN), revents: 0)
+            _ = poll(&fd, 1, 1000)
+            StorageWorker.drain(toCommitter.read)
+            let (job, stopping) = state.withLock { s in
+                defer { s.pendingCommit = nil }
+                return (s.pendingCommit, s.stopping)
+            }
+            if let job { report(commitReport(job)) }
+            if stopping { return }
+        }
+    }
+
+    private func run() {
+        defer { ended() }
+        lowerPriority()
         var nextRefresh = monotonicNow() + pollInterval
         while true {
             var fds = [pollfd(fd: toWorker.read, events: Int16(POLLIN), revents: 0)]
@@ -132,7 +191,9 @@ public final class StorageWorker: Sendable {
             let left = max(0, nextRefresh - monotonicNow())
             _ = poll(&fds, nfds_t(fds.count), Int32((left * 1000).rounded(.up)))
             StorageWorker.drain(toWorker.read)
-            let (job, stopping) = state.withLock { s in
+            let committing = beside == nil  // beside commits, the committing thread takes them
+            let (job, stopping) = state.withLock { s -> ((token: Int, base: Board, ours: Board)?, Bool) in
+                guard committing else { return (nil, s.stopping) }
                 defer { s.pendingCommit = nil }
                 return (s.pendingCommit, s.stopping)
             }
@@ -154,7 +215,12 @@ public final class StorageWorker: Sendable {
         }
         do {
             let start = Self.threadCPUTime()
-            let outcome = try storage.withLock { try $0.commit(base: job.base, ours: job.ours) }
+            let outcome =
+                if let beside {
+                    try beside.commit(base: job.base, ours: job.ours)
+                } else {
+                    try storage.withLock { try $0.commit(base: job.base, ours: job.ours) }
+                }
             return .committed(token: job.token, outcome, cpu: Self.threadCPUTime() - start)
         } catch let error as StorageUnavailable {
             return .commitFailed(token: job.token, message: error.description, offline: true)
@@ -169,10 +235,16 @@ public final class StorageWorker: Sendable {
     private func refresh() {
         if state.withLock({ $0.gone }) != nil { return }
         do {
-            let changed = try storage.withLock { s in
-                try s.refresh().map { ($0, (s as? WriterNaming)?.lastChangeWriter) }
+            if let beside {
+                if let (board, n) = try beside.refreshNumbered() {
+                    report(.changed(board, writer: (beside as? WriterNaming)?.lastChangeWriter), handedOut: n)
+                }
+            } else {
+                let changed = try storage.withLock { s in
+                    try s.refresh().map { ($0, (s as? WriterNaming)?.lastChangeWriter) }
+                }
+                if let (board, writer) = changed { report(.changed(board, writer: writer)) }
             }
-            if let (board, writer) = changed { report(.changed(board, writer: writer)) }
             state.withLock { $0.lastRefreshFailed = false }
         } catch let error as BoardGone {
             goneNow(error)
@@ -197,9 +269,34 @@ public final class StorageWorker: Sendable {
         if first { report(.gone(message: error.message)) }
     }
 
-    private func report(_ report: Report) {
-        state.withLock { $0.reports.append(report) }
-        StorageWorker.poke(toApp.write)
+    /// Queues a report; beside commits, in the order of the boards' numbers (the number of a
+    /// `.changed` report is `handedOut`, of a commit's its outcome's).
+    private func report(_ report: Report, handedOut: UInt64? = nil) {
+        let queued = state.withLock { s in
+            var report = report
+            switch report {
+            case .changed(let board, _):
+                if let n = handedOut {
+                    guard n > s.newest?.handedOut ?? 0 else { return false }  // something newer was reported
+                    s.newest = (n, board)
+                }
+            case .committed(let token, var outcome, let cpu):
+                if let n = outcome.handedOut {
+                    if let newest = s.newest, newest.handedOut > n {
+                        // Read after this commit's board and reported first: it holds this commit too.
+                        outcome.board = newest.board
+                        outcome.handedOut = newest.handedOut
+                        report = .committed(token: token, outcome, cpu: cpu)
+                    } else {
+                        s.newest = (n, outcome.board)
+                    }
+                }
+            default: break
+            }
+            s.reports.append(report)
+            return true
+        }
+        if queued { StorageWorker.poke(toApp.write) }
     }
 
     private static func threadCPUTime() -> Double {
