@@ -51,6 +51,9 @@ final class BoardHost {
     var synced: Board
     /// The commit under way: its token and the board it sent.
     var inFlight: (token: Int, ours: Board)?
+    /// The last change the worker reported while the commit was under way: that commit's stored
+    /// board holds it, and is taken in instead (DECISIONS 41.10); taken in alone if the commit fails.
+    var heardWhileSaving: (board: Board, writer: String?)?
     /// Why the last save failed; nil once stored.
     var unsaved: String?
     /// Set when the storage said the board can no longer be read or stored here (`BoardGone`).

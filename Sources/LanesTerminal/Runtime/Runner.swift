@@ -400,11 +400,16 @@ public final class AppRunner {
             case .committed(let token, let outcome, let cpu):
                 guard let sent = h.inFlight, sent.token == token else { continue }
                 h.inFlight = nil
+                let heard = h.heardWhileSaving
+                h.heardWhileSaving = nil
+                // Our own move between boards arriving meanwhile: the move's words stay.
+                let moveWords = heard != nil && now() < h.ownMoveUntil ? workspace.boards[i].status : nil
                 h.pacing.saved(cost: cpu)
                 h.synced = outcome.board
                 let wasUnsaved = h.unsaved != nil
                 h.unsaved = nil
-                workspace.boards[i].absorb(stored: outcome.board, base: sent.ours, by: outcome.incomingWriter)
+                workspace.boards[i].absorb(
+                    stored: outcome.board, base: sent.ours, by: outcome.incomingWriter ?? heard?.writer)
                 if let first = outcome.conflicts.first {
                     let more = outcome.conflicts.count > 1 ? " (and \(outcome.conflicts.count - 1) more)" : ""
                     workspace.boards[i].setStatus(DisplayText.safe(first.message) + more)
@@ -416,10 +421,15 @@ public final class AppRunner {
                 } else if wasUnsaved {
                     workspace.boards[i].setStatus("Saved")
                 }
-                if outcome.incomingChanges > 0 || !outcome.conflicts.isEmpty { changedElsewhere(i) }
+                if let moveWords { workspace.boards[i].setStatus(moveWords) }
+                if outcome.incomingChanges > 0 || !outcome.conflicts.isEmpty || heard != nil { changedElsewhere(i) }
             case .commitFailed(let token, let message, let offline):
                 guard let sent = h.inFlight, sent.token == token else { continue }
                 h.inFlight = nil
+                if let heard = h.heardWhileSaving {
+                    h.heardWhileSaving = nil
+                    takeIn(heard.board, by: heard.writer, on: i)
+                }
                 h.unsaved = message
                 h.nextRetry = now() + (offline ? 1 : 2)
                 workspace.boards[i].setStatus(
@@ -427,12 +437,16 @@ public final class AppRunner {
                         ? "Offline, reconnecting… your changes are kept and will be saved"
                         : "NOT SAVED: \(DisplayText.safe(message)) — retrying; q asks before quitting")
             case .changed(let board, let writer):
-                // Our own move between boards arriving: the move's words stay.
-                let words = now() < h.ownMoveUntil ? workspace.boards[i].status : nil
-                workspace.boards[i].absorb(stored: board, base: h.synced, by: writer)
-                h.synced = board
-                if let words { workspace.boards[i].setStatus(words) }
-                changedElsewhere(i)
+                // While a commit is under way this change waits for it: the worker does one thing at
+                // a time, so that commit reads the store after this report and the board it stores
+                // holds the change. Merged now, under the board the commit sent as base, a card it
+                // brought would be taken for one we added, and put back where this report had it
+                // when the commit's board (with that card moved again meanwhile) came in (41.10).
+                if h.inFlight != nil {
+                    h.heardWhileSaving = (board, writer)
+                    continue
+                }
+                takeIn(board, by: writer, on: i)
             case .gone(let message):
                 h.gone = message
                 workspace.boards[i].setStatus(
@@ -447,6 +461,17 @@ public final class AppRunner {
                 )
             }
         }
+    }
+
+    /// A board the worker read, changed elsewhere, merged under this session's own changes.
+    private func takeIn(_ board: Board, by writer: String?, on i: Int) {
+        let h = hosts[i]
+        // Our own move between boards arriving: the move's words stay.
+        let words = now() < h.ownMoveUntil ? workspace.boards[i].status : nil
+        workspace.boards[i].absorb(stored: board, base: h.synced, by: writer)
+        h.synced = board
+        if let words { workspace.boards[i].setStatus(words) }
+        changedElsewhere(i)
     }
 
     /// Boards the loader opened: each takes its tab's place, with a worker of its own (woken like the others).
