@@ -49,11 +49,9 @@ final class BoardHost {
     var opening = false
     /// The board as last stored: the base of the next commit.
     var synced: Board
-    /// The commit under way: its token and the board it sent.
+    /// The commit under way: its token and the board it sent, with what was stored since merged in
+    /// (the base its answer is absorbed from, DECISIONS 41.11).
     var inFlight: (token: Int, ours: Board)?
-    /// The last change the worker reported while the commit was under way: that commit's stored
-    /// board holds it, and is taken in instead (DECISIONS 41.10); taken in alone if the commit fails.
-    var heardWhileSaving: (board: Board, writer: String?)?
     /// Why the last save failed; nil once stored.
     var unsaved: String?
     /// Set when the storage said the board can no longer be read or stored here (`BoardGone`).

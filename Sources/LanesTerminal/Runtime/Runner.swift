@@ -400,16 +400,11 @@ public final class AppRunner {
             case .committed(let token, let outcome, let cpu):
                 guard let sent = h.inFlight, sent.token == token else { continue }
                 h.inFlight = nil
-                let heard = h.heardWhileSaving
-                h.heardWhileSaving = nil
-                // Our own move between boards arriving meanwhile: the move's words stay.
-                let moveWords = heard != nil && now() < h.ownMoveUntil ? workspace.boards[i].status : nil
                 h.pacing.saved(cost: cpu)
                 h.synced = outcome.board
                 let wasUnsaved = h.unsaved != nil
                 h.unsaved = nil
-                workspace.boards[i].absorb(
-                    stored: outcome.board, base: sent.ours, by: outcome.incomingWriter ?? heard?.writer)
+                workspace.boards[i].absorb(stored: outcome.board, base: sent.ours, by: outcome.incomingWriter)
                 if let first = outcome.conflicts.first {
                     let more = outcome.conflicts.count > 1 ? " (and \(outcome.conflicts.count - 1) more)" : ""
                     workspace.boards[i].setStatus(DisplayText.safe(first.message) + more)
@@ -421,15 +416,10 @@ public final class AppRunner {
                 } else if wasUnsaved {
                     workspace.boards[i].setStatus("Saved")
                 }
-                if let moveWords { workspace.boards[i].setStatus(moveWords) }
-                if outcome.incomingChanges > 0 || !outcome.conflicts.isEmpty || heard != nil { changedElsewhere(i) }
+                if outcome.incomingChanges > 0 || !outcome.conflicts.isEmpty { changedElsewhere(i) }
             case .commitFailed(let token, let message, let offline):
                 guard let sent = h.inFlight, sent.token == token else { continue }
                 h.inFlight = nil
-                if let heard = h.heardWhileSaving {
-                    h.heardWhileSaving = nil
-                    takeIn(heard.board, by: heard.writer, on: i)
-                }
                 h.unsaved = message
                 h.nextRetry = now() + (offline ? 1 : 2)
                 workspace.boards[i].setStatus(
@@ -437,16 +427,19 @@ public final class AppRunner {
                         ? "Offline, reconnecting… your changes are kept and will be saved"
                         : "NOT SAVED: \(DisplayText.safe(message)) — retrying; q asks before quitting")
             case .changed(let board, let writer):
-                // While a commit is under way this change waits for it: the worker does one thing at
-                // a time, so that commit reads the store after this report and the board it stores
-                // holds the change. Merged now, under the board the commit sent as base, a card it
-                // brought would be taken for one we added, and put back where this report had it
-                // when the commit's board (with that card moved again meanwhile) came in (41.10).
-                if h.inFlight != nil {
-                    h.heardWhileSaving = (board, writer)
-                    continue
+                // Read while our commit is on its way (a PostgreSQL screen reads beside its commits):
+                // the commit's board is taken in later against what we sent as it stands on this
+                // board, so only what was done after sending counts as ours then (what we sent was
+                // no later change, and this board's changes are no longer "ours" against it).
+                if let sent = h.inFlight {
+                    h.inFlight = (sent.token, BoardMerge.merge(base: h.synced, ours: sent.ours, theirs: board).board)
                 }
-                takeIn(board, by: writer, on: i)
+                // Our own move between boards arriving: the move's words stay.
+                let words = now() < h.ownMoveUntil ? workspace.boards[i].status : nil
+                workspace.boards[i].absorb(stored: board, base: h.synced, by: writer)
+                h.synced = board
+                if let words { workspace.boards[i].setStatus(words) }
+                changedElsewhere(i)
             case .gone(let message):
                 h.gone = message
                 workspace.boards[i].setStatus(
@@ -461,17 +454,6 @@ public final class AppRunner {
                 )
             }
         }
-    }
-
-    /// A board the worker read, changed elsewhere, merged under this session's own changes.
-    private func takeIn(_ board: Board, by writer: String?, on i: Int) {
-        let h = hosts[i]
-        // Our own move between boards arriving: the move's words stay.
-        let words = now() < h.ownMoveUntil ? workspace.boards[i].status : nil
-        workspace.boards[i].absorb(stored: board, base: h.synced, by: writer)
-        h.synced = board
-        if let words { workspace.boards[i].setStatus(words) }
-        changedElsewhere(i)
     }
 
     /// Boards the loader opened: each takes its tab's place, with a worker of its own (woken like the others).
