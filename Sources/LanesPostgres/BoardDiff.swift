@@ -6,7 +6,9 @@ import LanesCore
 /// Cards are matched by `CardID`. Columns have no identity in the model, so they are matched by
 /// title (when unique on both sides), then by shared cards, then by position among the rest.
 /// A card counts as moved when its column changed or it left the longest run of cards that kept
-/// their order (so moving one card marks one card, not the ones it passed).
+/// their order (so moving one card marks one card, not the ones it passed). Where two runs are
+/// equally long (a card moved one place: it, or the neighbour it passed, moved), the run that
+/// keeps more of the cards `othersCard` names stays: the commit writes its own writer's row.
 struct BoardDiff {
     /// A column of `ours`: which base column it was (nil: new), and whether it must be placed anew.
     struct ColumnPlan {
@@ -42,7 +44,8 @@ struct BoardDiff {
             && placements.allSatisfy(\.isEmpty)
     }
 
-    init(base: Board, ours: Board) {
+    /// `othersCard`: whether a base card's row was last written by another writer (as last read).
+    init(base: Board, ours: Board, othersCard: (CardID) -> Bool = { _ in false }) {
         let match = BoardDiff.matchColumns(base.columns, ours.columns)
         var oursOf = [Int?](repeating: nil, count: base.columns.count)
         for (j, b) in match.enumerated() { if let b { oursOf[b] = j } }
@@ -82,7 +85,17 @@ struct BoardDiff {
                 guard let was = wasAt[cards[i].id], was.column == b else { return nil }
                 return was.index
             }
-            let inOrder = BoardDiff.longestIncreasing(stayed)
+            let inOrder: Set<Int>
+            if let b, let from = baseWindow[b] {
+                let column = base.columns[b].cards
+                inOrder = Set(
+                    BoardDiff.longestIncreasing(
+                        stayed.map { $0 - from.lowerBound }, limit: from.count,
+                        favoured: { othersCard(column[from.lowerBound + $0].id) }
+                    ).map { $0 + from.lowerBound })
+            } else {
+                inOrder = []
+            }
             for i in window {
                 let card = cards[i]
                 present.insert(card.id)
@@ -135,6 +148,38 @@ struct BoardDiff {
             taken.insert(j)
         }
         return match
+    }
+
+    /// The values of `seq` (distinct, each in 0..<limit) that form a longest strictly increasing
+    /// subsequence; among the longest, one with the most values `favoured` names (O(n log n)).
+    static func longestIncreasing(_ seq: [Int], limit: Int, favoured: (Int) -> Bool) -> Set<Int> {
+        guard !seq.isEmpty else { return [] }
+        // Each value scores one unit more than all favours together, plus one when favoured: the
+        // highest total is a longest run, and among those the most favoured.
+        let unit = seq.count + 1
+        // Fenwick tree over values: the best total of a run ending below a value, and where it ends.
+        var tree = [(total: Int, at: Int)](repeating: (0, -1), count: limit + 1)
+        var parent = [Int](repeating: -1, count: seq.count)
+        var total = [Int](repeating: 0, count: seq.count)
+        for (k, v) in seq.enumerated() {
+            var best = (total: 0, at: -1)
+            var i = v
+            while i > 0 {
+                if tree[i].total > best.total { best = tree[i] }
+                i -= i & -i
+            }
+            total[k] = best.total + unit + (favoured(v) ? 1 : 0)
+            parent[k] = best.at
+            i = v + 1
+            while i <= limit {
+                if total[k] > tree[i].total { tree[i] = (total[k], k) }
+                i += i & -i
+            }
+        }
+        var out = Set<Int>()
+        var k = total.indices.max { total[$0] < total[$1] }!
+        while k >= 0 { out.insert(seq[k]); k = parent[k] }
+        return out
     }
 
     /// The values of `seq` that form its longest strictly increasing subsequence (O(n log n)).

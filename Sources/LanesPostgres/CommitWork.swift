@@ -255,21 +255,83 @@ struct CommitWork {
     /// there now. When hand-written keys leave no room there, the column's cards get fresh keys first.
     private mutating func key(for p: BoardDiff.Placement, in column: Int64) throws -> String {
         if let k = try keyIfRoom(for: p, in: column) { return k }
-        try freshCardKeys(in: column)
+        try freshCardKeys(in: column, all: false)
+        if let k = try keyIfRoom(for: p, in: column) { return k }
+        // Its neighbours are cards keyed by hand elsewhere since: the whole column, in its order.
+        try freshCardKeys(in: column, all: true)
         return try keyIfRoom(for: p, in: column) ?? OrderKey.between(nil, nil)!
     }
 
-    /// Every card of `column` keyed afresh, evenly spread, in the order they are shown (key, then id).
-    private mutating func freshCardKeys(in column: Int64) throws {
-        let r = try db.query("SELECT id FROM lanes.cards WHERE column_id = $1 ORDER BY key, id", [String(column)])
-        let ids = (0..<r.count).compactMap { r.int($0, 0) }
-        try db.query(
+    /// Cards of `column` keyed afresh, in the order they are shown (key, then id): those still where
+    /// this client last saw them (column and key); the others, placed or re-keyed by another writer
+    /// since, keep their keys and the fresh keys fit between them. With `all`, or when hand-written
+    /// keys of those leave no room between them, every card of the column. A new key is no change
+    /// of place: versions stay, so no other writer's move judged against them is refused.
+    private mutating func freshCardKeys(in column: Int64, all: Bool) throws {
+        let r = try db.query(
+            "SELECT id, key FROM lanes.cards WHERE board_id = $1 AND column_id = $2 ORDER BY key, id",
+            [b, String(column)])
+        let rows = (0..<r.count).map { (id: r.int($0, 0)!, key: r[$0, 1] ?? "") }
+        let asSeen = rows.map { row in
+            all || seenCard(row.id).map { $0.column == column && $0.key == row.key } ?? false
+        }
+        var ids: [Int64] = []
+        var keys: [String] = []
+        if let fresh = Self.keys(for: asSeen, around: rows.map(\.key)) {
+            for (i, key) in fresh.enumerated() where asSeen[i] {
+                ids.append(rows[i].id)
+                keys.append(key)
+            }
+        } else {
+            ids = rows.map(\.id)
+            keys = OrderKey.spread(rows.count)
+        }
+        // The unique index on (board, column, key) is checked row by row: when a fresh key is
+        // another row's old one, the rows pass through keys no row holds (a byte above the digits, the id).
+        let old = Set(rows.map(\.key))
+        if keys.contains(where: old.contains) {
+            db.later(
+                "UPDATE lanes.cards SET key = chr(127) || id::text WHERE board_id = $1 AND id = ANY($2::bigint[])",
+                [b, RowCodec.array(ids)])
+        }
+        db.later(
             """
-            UPDATE lanes.cards c SET key = u.key, version = c.version + 1, seq = $4
+            UPDATE lanes.cards c SET key = u.key, seq = $4
             FROM unnest($2::bigint[], $3::text[]) AS u(id, key) WHERE c.board_id = $1 AND c.id = u.id
-            """, [b, RowCodec.array(ids), RowCodec.array(OrderKey.spread(ids.count)), s])
+            """, [b, RowCodec.array(ids), RowCodec.array(keys), s])
         touched.formUnion(ids)
         wrote = true
+    }
+
+    /// Keys in order for a column whose rows have `keys` (in order): a fresh one for each row
+    /// `free` names, spread between the kept keys of the others; nil when two kept keys leave no
+    /// room for the rows between them.
+    static func keys(for free: [Bool], around keys: [String]) -> [String]? {
+        var out = keys
+        var i = 0
+        while i < keys.count {
+            guard free[i] else { i += 1; continue }
+            var end = i
+            while end < keys.count && free[end] { end += 1 }
+            let lower = i > 0 ? keys[i - 1] : nil
+            let upper = end < keys.count ? keys[end] : nil
+            guard let run = spread(end - i, lower, upper) else { return nil }
+            out.replaceSubrange(i..<end, with: run)
+            i = end
+        }
+        return out
+    }
+
+    /// `count` keys in order strictly between `lower` and `upper` (nil: no bound), or nil when none fit.
+    private static func spread(_ count: Int, _ lower: String?, _ upper: String?) -> [String]? {
+        if count == 0 { return [] }
+        if lower == nil && upper == nil { return OrderKey.spread(count) }
+        guard let middle = OrderKey.between(lower, upper) else { return nil }
+        let below = count / 2
+        guard let left = spread(below, lower, middle), let right = spread(count - below - 1, middle, upper) else {
+            return nil
+        }
+        return left + [middle] + right
     }
 
     /// The key before which card `p` goes in `column` (the first of the up to 16 cards that follow it

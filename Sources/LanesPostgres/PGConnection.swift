@@ -138,6 +138,7 @@ final class PGConnection {
         guard let c = conn else { throw StorageUnavailable(reason: "the connection to \(displayName) is closed") }
         if sql.hasPrefix("ROLLBACK") { deferred.removeAll() }
         if !deferred.isEmpty { return try batch([(sql, params)], big: big)[0] }
+        waits += 1
         let patience = big ? PGConnection.bigAnswerSeconds : PGConnection.answerSeconds
         let alone =
             PQtransactionStatus(c) == PQTRANS_IDLE && !sql.hasPrefix("COMMIT") && !sql.hasPrefix("ROLLBACK")
@@ -261,6 +262,10 @@ final class PGConnection {
         return results
     }
 
+    /// Answers waited for on this connection (one per `query`, `batch` or `snapshot`: a round
+    /// trip); tests count a commit's waits while it holds its board's row (43.6, 41.11).
+    private(set) var waits = 0
+
     /// Statements of the open transaction whose answers are not needed at once (a commit's writes):
     /// sent with the next `query` or `batch`, in one pipeline, so a commit that holds its board's
     /// row waits for the server once for all of them. An error in one is thrown by that next call.
@@ -276,6 +281,7 @@ final class PGConnection {
         guard let c = conn else { throw StorageUnavailable(reason: "the connection to \(displayName) is closed") }
         let all = deferred + statements
         deferred.removeAll()
+        waits += 1
         guard PQtransactionStatus(c) == PQTRANS_INTRANS else {
             throw PostgresError(message: "\(displayName): statements batched outside a transaction")
         }
@@ -333,6 +339,7 @@ final class PGConnection {
         guard let c = conn else { throw StorageUnavailable(reason: "the connection to \(displayName) is closed") }
         if PQtransactionStatus(c) == PQTRANS_INTRANS { return try batch(statements, big: big) }
         deferred.removeAll()
+        waits += 1
         let settings =
             "SELECT set_config('lock_timeout', '\(PGConnection.lockTimeoutSeconds)s', true), set_config('statement_timeout', '\(PGConnection.statementTimeoutSeconds)s', true)"
         let all: [(sql: String, params: [String?])] =

@@ -537,6 +537,10 @@ public final class PostgresBoardStore: BoardStore, WriterNaming {
     /// (40P01) or a serialisation failure (40001).
     static let triedAgain: Set<String> = ["40P01", "40001"]
 
+    /// Tests: how many times the last commit that wrote waited for the server from its board-row
+    /// lock to its COMMIT, both included (43.6; 41.11).
+    private(set) var lastCommitWaits = 0
+
     /// How many commits ran again after the server rolled them back (`triedAgain`); for tests.
     private(set) var commitsTriedAgain = 0
 
@@ -544,7 +548,10 @@ public final class PostgresBoardStore: BoardStore, WriterNaming {
         _ db: PGConnection, token: String, base: Board, ours: Board,
         alsoWhenWritten: ((PGConnection) throws -> Void)? = nil
     ) throws -> CommitOutcome {
-        let diff = BoardDiff(base: base, ours: ours)
+        // Where the diff could blame either of two cards (one moved past the other), it blames ours.
+        let diff = BoardDiff(base: base, ours: ours) { [mirror] id in
+            mirror.cards[Int64(bitPattern: id.rawValue)].map { $0.changedBy != db.user } ?? false
+        }
         var before = mirror.version
         let b = String(boardID)
         try db.query("BEGIN")
@@ -570,6 +577,7 @@ public final class PostgresBoardStore: BoardStore, WriterNaming {
         ]
         if !ids.isEmpty { first.append((CommitWork.cardsForUpdate, [b, RowCodec.array(ids)])) }
         let read: [PGConnection.Rows]
+        let waitsBefore = db.waits
         do {
             read = try db.batch(first)
         } catch let e as PostgresError where e.sqlState == "57014" {
@@ -627,6 +635,7 @@ public final class PostgresBoardStore: BoardStore, WriterNaming {
         _ = try db.batch([("COMMIT", [])])
         committed = true
         lastCommitClock.committed = monotonicNanos()
+        lastCommitWaits = db.waits - waitsBefore
         // Read back after the lock is released: rows from later commits may come too (the version
         // is read first, so they are fetched again next time; applying a row twice is harmless).
         let delta = try fetchDelta(db, since: before)
