@@ -1,5 +1,5 @@
 #if os(Linux)
-    import CStatx
+    internal import CStatx
 #endif
 
 /// When a file was made (statx(2)'s birth time), which tells a file written in place from a new
