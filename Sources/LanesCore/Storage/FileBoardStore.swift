@@ -447,7 +447,7 @@ public final class FileBoardStore: BoardStore, WriterNaming {
     /// where the file system keeps one): changed in place, so possibly still being written. A file
     /// replaced by a rename (how Lanes and most tools save) is complete the moment it appears, even
     /// when it got the inode number of the one it replaced (`FileBirth`).
-    private func writtenInPlace(_ st: stat) -> Bool {
+    func writtenInPlace(_ st: stat) -> Bool {
         guard let fp = fingerprint else { return false }
         let now = FileFingerprint(status: st, content: [])
         guard now.device == fp.device && now.inode == fp.inode else { return false }
