@@ -17,7 +17,9 @@ let package = Package(
         .target(name: "SeededRandom"),
         // What tests (and the benchmarks) share: thread CPU clocks. No product module depends on it.
         .target(name: "TestSupport"),
-        .target(name: "LanesCore", dependencies: ["DragKit"]),
+        // A file's birth time (statx), which Glibc's Swift module does not declare.
+        .systemLibrary(name: "CStatx", path: "Sources/CStatx"),
+        .target(name: "LanesCore", dependencies: ["DragKit", "CStatx"]),
         .systemLibrary(
             name: "CNcursesw",
             path: "Sources/CNcursesw",

@@ -14,6 +14,8 @@ import pytest
 from lanes_harness import REPO
 
 MODULES = REPO / ".build" / "debug" / "Modules"
+# The C shims LanesCore builds on (CStatx), found by their module maps as the package build finds them.
+SHIMS = [p.parent for p in sorted((REPO / "Sources").glob("C*/module.modulemap"))]
 
 PRELUDE = """
 import DragKit
@@ -54,7 +56,8 @@ def typecheck(tmp_path: Path, body: str) -> subprocess.CompletedProcess:
     source = tmp_path / "attempt.swift"
     source.write_text(PRELUDE + body + "\n")
     swiftc = shutil.which("swiftc") or "/opt/swift/usr/bin/swiftc"
-    return subprocess.run([swiftc, "-typecheck", "-I", str(MODULES), str(source)],
+    shims = [a for d in SHIMS for a in ("-I", str(d))]
+    return subprocess.run([swiftc, "-typecheck", "-I", str(MODULES), *shims, str(source)],
                           capture_output=True, text=True, timeout=120)
 
 

@@ -22,7 +22,11 @@ public final class FileBoardStore: BoardStore, WriterNaming {
     public private(set) var info: BoardFileInfo
     /// The board as the files held it after the last load, commit or refresh, in our identities.
     public private(set) var known: Board
-    private var fingerprint: FileFingerprint?
+    private var fingerprint: FileFingerprint? {
+        didSet { fingerprintBirth = fingerprint.flatMap { FileBirth.of(path, describedBy: $0) } }
+    }
+    /// The birth time of the file `fingerprint` describes, where the file system keeps one.
+    private var fingerprintBirth: FileBirth?
     /// nil while there is no rules file.
     private var rulesFingerprint: FileFingerprint?
     private let watcher: FileWatcher?
@@ -43,6 +47,7 @@ public final class FileBoardStore: BoardStore, WriterNaming {
         self.known = known
         self.fingerprint = fingerprint
         self.rulesFingerprint = rulesFingerprint
+        fingerprintBirth = fingerprint.flatMap { FileBirth.of(path, describedBy: $0) }
         watcher = FileWatcher(files: [path, rulesPath])
     }
 
@@ -340,8 +345,8 @@ public final class FileBoardStore: BoardStore, WriterNaming {
     static let defaultQuietPeriod = 0.1
     /// This store's quiet period (`defaultQuietPeriod`). Tests whose writers never leave a file half
     /// written (one thread, whole writes) set 0: the file's age is the file system's clock, which no
-    /// test can drive, and a file replaced by rename may get the inode number just freed, so it reads
-    /// as written in place and would cost each read up to this long.
+    /// test can drive, and where the file system keeps no birth time a file replaced by rename that
+    /// got the inode number just freed reads as written in place and would cost each read up to this long.
     var quietPeriod = FileBoardStore.defaultQuietPeriod
     /// How long a read waits for a file that keeps being written before reading it anyway.
     static let settleLimit = 3.0
@@ -438,13 +443,15 @@ public final class FileBoardStore: BoardStore, WriterNaming {
         return age >= 0 && age < quietPeriod
     }
 
-    /// Whether the file is the one last read or written (same device and inode): changed in place,
-    /// so possibly still being written. A file replaced by a rename (how Lanes and most tools
-    /// save) is complete the moment it appears.
-    private func writtenInPlace(_ st: stat) -> Bool {
+    /// Whether the file is the one last read or written (same device and inode, and birth time
+    /// where the file system keeps one): changed in place, so possibly still being written. A file
+    /// replaced by a rename (how Lanes and most tools save) is complete the moment it appears, even
+    /// when it got the inode number of the one it replaced (`FileBirth`).
+    func writtenInPlace(_ st: stat) -> Bool {
         guard let fp = fingerprint else { return false }
         let now = FileFingerprint(status: st, content: [])
-        return now.device == fp.device && now.inode == fp.inode
+        guard now.device == fp.device && now.inode == fp.inode else { return false }
+        return FileBirth.isSameFile(path, inode: fp.inode, as: fingerprintBirth)
     }
 
     private static func modified(_ st: stat) -> Double {
