@@ -57,6 +57,17 @@ public final class PostgresBoardStore: BoardStore, WriterNaming, RefreshesBeside
     private var mirrorGeneration = 0
     /// Boards handed out so far (`CommitOutcome.handedOut`).
     private var handOuts: UInt64 = 0
+    /// Counts connection losses either side saw (43.11): a connection made before the newest loss is
+    /// given up before its next use (the other side's loss says the server may be gone or another),
+    /// and a whole read counts for every connection made since the same loss, on either side.
+    private var epoch = 0
+    /// The epoch of the connection whose whole read `latest` rests on.
+    private var latestWholeEpoch = 0
+    /// The commits' side: the epoch its connection was made in, and of the whole read `mirror` rests on.
+    private var dbEpoch = 0
+    private var mirrorWholeEpoch = 0
+    /// The reading side: the epoch its connection was made in.
+    private var readerEpoch = 0
     /// Whole reads taken into `mirror` (`apply(_:full:)`), so a commit knows it made one.
     private var mirrorResets = 0
     /// Column row ids of the board last handed out, in board order.
@@ -285,25 +296,42 @@ public final class PostgresBoardStore: BoardStore, WriterNaming, RefreshesBeside
     /// The commits' connection, reconnecting when it was lost.
     @discardableResult
     private func connect() throws -> PGConnection {
-        if let db, db.isOpen { return db }
-        db?.close()
+        if let db {
+            if db.isOpen && shared({ $0.epoch }) == dbEpoch { return db }
+            if !db.isOpen { lost(dbEpoch) }  // (else the reading side lost its own since this was made)
+            db.close()
+        }
         db = nil
+        // The epoch as it is before connecting: a loss seen meanwhile makes this connection stale too.
+        let made = shared { $0.epoch }
+        let began = monotonicNanos()
         let c = try PGConnection(conninfo: url.conninfo, displayName: url.display, timeout: timeout)
         try Schema.migrate(c)
+        stageHook?(.connectCommits, began, monotonicNanos())
         if role != c.user { role = c.user }
         if server != c.server { server = c.server }
         db = c
-        if boardID != 0 { wholeReadPending = true }
+        dbEpoch = made
         return c
+    }
+
+    /// A connection made in `made` was lost: the first loss seen of that epoch starts the next one.
+    private func lost(_ made: Int) {
+        shared { s in if s.epoch == made { s.epoch += 1 } }
     }
 
     /// The reading connection (a screen's), made and LISTENing when it was lost; with `listen=` (a
     /// pooler in front) to the server named there. Made again after a loss, its next look reads the
     /// whole board (the server reached may not be the one left).
     private func connectReader() throws -> PGConnection {
-        if let reader, reader.isOpen { return reader }
-        reader?.close()
+        if let reader {
+            if reader.isOpen && shared({ $0.epoch }) == readerEpoch { return reader }
+            if !reader.isOpen { lost(readerEpoch) }  // (else the commits' side lost its own since this was made)
+            reader.close()
+        }
         reader = nil
+        let made = shared { $0.epoch }
+        let began = monotonicNanos()
         let c: PGConnection
         if let at = url.listen {
             var overrides = [("port", at.port)]
@@ -319,10 +347,9 @@ public final class PostgresBoardStore: BoardStore, WriterNaming, RefreshesBeside
         }
         _ = lanes_epoll_add(epoll, c.socket)
         reader = c
-        if readerMade {
-            reconnected = true
-            readerWholeRead = true
-        }
+        readerEpoch = made
+        stageHook?(.connectReading, began, monotonicNanos())
+        if readerMade { reconnected = true }
         readerMade = true
         return c
     }
@@ -335,6 +362,7 @@ public final class PostgresBoardStore: BoardStore, WriterNaming, RefreshesBeside
         } catch let e as StorageUnavailable {
             db?.close()
             db = nil
+            lost(dbEpoch)
             throw e
         }
     }
@@ -347,6 +375,7 @@ public final class PostgresBoardStore: BoardStore, WriterNaming, RefreshesBeside
         } catch let e as StorageUnavailable {
             reader?.close()
             reader = nil
+            lost(readerEpoch)
             throw e
         }
     }
@@ -389,6 +418,7 @@ public final class PostgresBoardStore: BoardStore, WriterNaming, RefreshesBeside
             if s.mirrorGeneration != s.generation || s.latest.version > s.mirror.version {
                 s.mirror = s.latest
                 s.mirrorGeneration = s.generation
+                s.mirrorWholeEpoch = s.latestWholeEpoch
             }
         }
     }
@@ -402,6 +432,7 @@ public final class PostgresBoardStore: BoardStore, WriterNaming, RefreshesBeside
             if s.mirrorResets != resets {
                 s.generation += 1
                 s.latest = s.mirror
+                s.latestWholeEpoch = s.mirrorWholeEpoch
                 s.mirrorGeneration = s.generation
             } else if s.mirrorGeneration == s.generation && s.mirror.version >= s.latest.version {
                 s.latest = s.mirror
@@ -424,7 +455,6 @@ public final class PostgresBoardStore: BoardStore, WriterNaming, RefreshesBeside
         let resets = mirrorResets
         let board = try withConnection { db in
             apply(try fetchDelta(db, since: nil), full: true)
-            wholeReadPending = false
             return handOut()
         }
         return publish(CommitOutcome(board: board), resets: resets).board
@@ -450,6 +480,7 @@ public final class PostgresBoardStore: BoardStore, WriterNaming, RefreshesBeside
             _ = read(wake, &drained, 8)
             if try db.notifications().contains(where: { $0.channel == channel }) { hinted = true }
             guard hinted || reconnected else { return nil }
+            let afterReconnect = reconnected
             let wait = lastLook + Self.lookInterval - monotonicSeconds()
             if wait > 0 {
                 usleep(UInt32(wait * 1_000_000))
@@ -461,8 +492,13 @@ public final class PostgresBoardStore: BoardStore, WriterNaming, RefreshesBeside
             looks += 1
             // The version under row-level security and the rows written since the newest we hold, in
             // one round trip (43.9: 200 screens of one board read each change).
-            let (known, generationRead) = shared { ($0.latest.version, $0.generation) }
-            var before: Int64? = readerWholeRead ? nil : known
+            // After a loss the board is read whole once, by whichever side is first on a connection made
+            // since (43.11): a whole read of this epoch on the commits' side is one on this server too.
+            let (known, generationRead, wholeRead) = shared {
+                ($0.latest.version, $0.generation, $0.latestWholeEpoch < readerEpoch)
+            }
+            var before: Int64? = wholeRead ? nil : known
+            let lookBegan = monotonicNanos()
             var look = try fetchLook(db, since: before)
             if let name = look.name, name != url.board { throw renamed(to: name) }
             if let now = look.channel, now != channel {
@@ -471,7 +507,8 @@ public final class PostgresBoardStore: BoardStore, WriterNaming, RefreshesBeside
                 channel = now
                 try db.query("LISTEN \(PGConnection.identifier(now))")
             }
-            guard look.delta.version != known || before == nil else { return nil }
+            // After a reconnect the board is handed out even when nothing is new: read on this server.
+            guard look.delta.version != known || before == nil || afterReconnect else { return nil }
             if before != nil, look.delta.version < known {
                 // A version only rises on a server (migration 7); one below ours means this server
                 // lacks commits we saw (a standby promoted that had not received them, a restored
@@ -480,12 +517,16 @@ public final class PostgresBoardStore: BoardStore, WriterNaming, RefreshesBeside
                 look = try fetchLook(db, since: nil)
             }
             let delta = look.delta
+            if before == nil { stageHook?(.wholeReadReading, lookBegan, monotonicNanos()) }
             collectQueued(db)
             pauseBeforeReadHandOut?()
             let out: (board: Board, handedOut: UInt64)? = shared { s in
                 if before == nil {
                     s.apply(delta, full: true, to: &s.latest)
+                    s.latestWholeEpoch = readerEpoch
                     s.generation += 1
+                } else if afterReconnect && s.generation == generationRead && delta.version == s.latest.version {
+                    // Nothing new since the whole read of this epoch: the board as this server has it.
                 } else if s.generation == generationRead && delta.version > s.latest.version {
                     // Rows written after `before` on the newest rows, which are at `before` or later.
                     s.apply(delta, full: false, to: &s.latest)
@@ -495,17 +536,26 @@ public final class PostgresBoardStore: BoardStore, WriterNaming, RefreshesBeside
                 return s.handOutLatest()
             }
             guard let out else {
-                // Looked again soon: a commit's whole read may have come from before this delta.
+                // Looked again soon: a commit's whole read may have come from before this delta (and
+                // after a reconnect that look hands the board out, as this one would have).
                 hinted = true
+                reconnected = afterReconnect
                 lookAgain()
                 return nil
             }
-            if before == nil { readerWholeRead = false }
             lastChangeWriter = before == nil ? nil : Self.writers(delta.changed.map(\.changedBy))
             readHook?(known, delta.version, began)
             return out
         }
     }
+
+    /// What `stageHook` times: a connection made (the commits' side, the reading side), a whole read.
+    public enum Stage: Sendable {
+        case connectCommits, connectReading, wholeReadCommits, wholeReadReading
+    }
+    /// lanes-bench: each connection made and each whole read of the board after the first, when it
+    /// began and ended (CLOCK_MONOTONIC ns); called on the thread that did it.
+    public var stageHook: ((_ stage: Stage, _ began: UInt64, _ ended: UInt64) -> Void)?
 
     /// lanes-bench: after each board `refresh` took in, the version it held before and after, and
     /// when that refresh began (CLOCK_MONOTONIC ns); called on the reading thread.
@@ -518,12 +568,6 @@ public final class PostgresBoardStore: BoardStore, WriterNaming, RefreshesBeside
 
     /// Set when the reading connection was made again after a loss (so `refresh` looks instead of waiting).
     private var reconnected = false
-    /// Set by a reconnect of the commits' connection: the next commit reads the whole board,
-    /// whatever its version says. The server reached may not be the one left (a promoted standby
-    /// that lacks commits we saw, which may since have reached our version number with other commits).
-    private var wholeReadPending = false
-    /// The same for the reading connection: its next look reads the whole board.
-    private var readerWholeRead = false
     /// Whether the reading connection was made before (so a new one is a reconnect).
     private var readerMade = false
     /// Whether notifications are wanted: from the first `refresh` on (a screen's worker; a command
@@ -635,7 +679,10 @@ public final class PostgresBoardStore: BoardStore, WriterNaming, RefreshesBeside
 
     /// Takes a delta into the mirror (a full one replaces it).
     private func apply(_ d: Delta, full: Bool) {
-        if full { mirrorResets += 1 }
+        if full {
+            mirrorResets += 1
+            mirrorWholeEpoch = dbEpoch
+        }
         apply(d, full: full, to: &mirror)
     }
 
@@ -771,11 +818,14 @@ public final class PostgresBoardStore: BoardStore, WriterNaming, RefreshesBeside
         let lockedRow = read[1]
         guard let locked = lockedRow.int(0, 0) else { throw gone(db) }
         if let name = lockedRow[0, 1], name != url.board { throw renamed(to: name) }
-        if locked < before || wholeReadPending {
-            // This server may lack commits we saw (see `refresh`): the rows as they are here are
-            // what the commit is checked against.
+        if locked < before || mirrorWholeEpoch < dbEpoch {
+            // This server may lack commits we saw (see `refresh`), and nothing was read whole from a
+            // connection made since the loss (by either side: 43.11): the rows as they are here are
+            // what the commit is checked against. The server reached may not be the one left (a
+            // promoted standby that lacks commits we saw, which may since have reached our version).
+            let wholeBegan = monotonicNanos()
             apply(try fetchDelta(db, since: nil), full: true)
-            wholeReadPending = false
+            stageHook?(.wholeReadCommits, wholeBegan, monotonicNanos())
             before = locked
         }
         if read[3].count > 0 {
@@ -920,6 +970,7 @@ public final class PostgresBoardStore: BoardStore, WriterNaming, RefreshesBeside
 
     /// Drops the connections (tests: a client that vanished); the next call reconnects.
     public func disconnect() {
+        shared { $0.epoch += 1 }
         db?.close()
         db = nil
         reader?.close()
