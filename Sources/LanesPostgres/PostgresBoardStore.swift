@@ -68,6 +68,12 @@ public final class PostgresBoardStore: BoardStore, WriterNaming, RefreshesBeside
     private var mirrorWholeEpoch = 0
     /// The reading side: the epoch its connection was made in.
     private var readerEpoch = 0
+    /// The epoch of the reading side's open connection (-1: none), for the commits' side.
+    private var readingIn = -1
+    /// Whether the reading side was ever connected (a screen's store), for the commits' side.
+    private var hasReader = false
+    /// Signalled when the reading side took in a whole read or lost its connection.
+    private let wholeReadDone = NSCondition()
     /// Whole reads taken into `mirror` (`apply(_:full:)`), so a commit knows it made one.
     private var mirrorResets = 0
     /// Column row ids of the board last handed out, in board order.
@@ -348,6 +354,10 @@ public final class PostgresBoardStore: BoardStore, WriterNaming, RefreshesBeside
         _ = lanes_epoll_add(epoll, c.socket)
         reader = c
         readerEpoch = made
+        shared { s in
+            s.readingIn = made
+            s.hasReader = true
+        }
         stageHook?(.connectReading, began, monotonicNanos())
         if readerMade { reconnected = true }
         readerMade = true
@@ -376,6 +386,10 @@ public final class PostgresBoardStore: BoardStore, WriterNaming, RefreshesBeside
             reader?.close()
             reader = nil
             lost(readerEpoch)
+            shared { $0.readingIn = -1 }
+            wholeReadDone.lock()
+            wholeReadDone.broadcast()
+            wholeReadDone.unlock()
             throw e
         }
     }
@@ -534,6 +548,11 @@ public final class PostgresBoardStore: BoardStore, WriterNaming, RefreshesBeside
                     return nil  // a commit published these or newer meanwhile
                 }
                 return s.handOutLatest()
+            }
+            if before == nil {
+                wholeReadDone.lock()
+                wholeReadDone.broadcast()
+                wholeReadDone.unlock()
             }
             guard let out else {
                 // Looked again soon: a commit's whole read may have come from before this delta (and
@@ -722,6 +741,38 @@ public final class PostgresBoardStore: BoardStore, WriterNaming, RefreshesBeside
         return publish(outcome, resets: resets)
     }
 
+    /// How long a commit waits for the reading side's whole read after a loss (`awaitReadersWholeRead`).
+    static let wholeReadWait = 10.0
+
+    /// After a loss, a screen's commit waits for the whole read its reading side makes on a connection
+    /// made since (10 s at most; 2 s for the reading side to connect, woken at once) rather than
+    /// reading the board whole again under the board row, where every other commit of the board
+    /// would wait for it (43.11: 200 screens back from a failover read it once each, outside the row).
+    private func awaitReadersWholeRead() {
+        let began = Date()
+        var woken = false
+        wholeReadDone.lock()
+        defer { wholeReadDone.unlock() }
+        while true {
+            let (now, whole, reading, screen) = shared { ($0.epoch, $0.latestWholeEpoch, $0.readingIn, $0.hasReader) }
+            let waited = Date().timeIntervalSince(began)
+            if whole >= now || !screen { return }
+            if reading == now {
+                if waited > Self.wholeReadWait { return }
+            } else {
+                if waited > Self.readerConnectWait { return }
+                if !woken {
+                    woken = true
+                    lookAgain()  // the reading side reconnects now, not at its next poll
+                }
+            }
+            _ = wholeReadDone.wait(until: Date(timeIntervalSinceNow: 0.1))
+        }
+    }
+
+    /// How long a commit waits for the reading side to connect after a loss.
+    static let readerConnectWait = 2.0
+
     /// Tests: run by `refresh` between reading a delta and handing its board out, and by `commit`
     /// between its read-back and handing its board out (to make the two end in either order).
     var pauseBeforeReadHandOut: (() -> Void)?
@@ -775,6 +826,12 @@ public final class PostgresBoardStore: BoardStore, WriterNaming, RefreshesBeside
         _ db: PGConnection, token: String, base: Board, ours: Board,
         alsoWhenWritten: ((PGConnection) throws -> Void)? = nil
     ) throws -> CommitOutcome {
+        if mirrorWholeEpoch < dbEpoch {
+            // Connected since the commit began: the reading side's whole read of this epoch, if it
+            // makes one, rather than one under the board row (43.11).
+            awaitReadersWholeRead()
+            takeLatest()
+        }
         // Where the diff could blame either of two cards (one moved past the other), it blames ours.
         let diff = BoardDiff(base: base, ours: ours) { [mirror] id in
             mirror.cards[Int64(bitPattern: id.rawValue)].map { $0.changedBy != db.user } ?? false
@@ -970,7 +1027,10 @@ public final class PostgresBoardStore: BoardStore, WriterNaming, RefreshesBeside
 
     /// Drops the connections (tests: a client that vanished); the next call reconnects.
     public func disconnect() {
-        shared { $0.epoch += 1 }
+        shared { s in
+            s.epoch += 1
+            s.readingIn = -1
+        }
         db?.close()
         db = nil
         reader?.close()

@@ -59,6 +59,8 @@ final class TeamFigures: Sendable {
         /// `stageHook`), as (stage, began, ended) in ns, and each commit begun after it (began, locked, committed).
         var stages: [(stage: PostgresBoardStore.Stage, began: UInt64, ended: UInt64)] = []
         var commitsAfter: [(began: UInt64, locked: UInt64, committed: UInt64)] = []
+        /// When the promotion was asked for (ns; 0 before), for the hooks.
+        var promoted: UInt64 = 0
     }
     let data = Mutex(Data())
 }
@@ -268,15 +270,14 @@ func runTeamLoad() {
                         seen.add(board: b, versions: (before + 1)...after, wake: began, at: at)
                     }
                     store.stageHook = { stage, began, ended in
-                        let p = promotedAt.load(ordering: .relaxed)
-                        guard p > 0, ended >= p else { return }
-                        figures.data.withLock { $0.stages.append((stage, began, ended)) }
+                        figures.data.withLock { d in
+                            if d.promoted > 0, ended >= d.promoted { d.stages.append((stage, began, ended)) }
+                        }
                     }
                     store.commitHook = { began, locked, committed, from, version in
                         let at = nanos()
-                        let p = promotedAt.load(ordering: .relaxed)
                         figures.data.withLock { d in
-                            if p > 0, began >= p { d.commitsAfter.append((began, locked, committed)) }
+                            if d.promoted > 0, began >= d.promoted { d.commitsAfter.append((began, locked, committed)) }
                             if locked >= began, committed >= locked {
                                 d.rowWaitMs.append(ms(locked - began))
                                 d.lockedMs.append(ms(committed - locked))
@@ -442,6 +443,7 @@ func runTeamLoad() {
             usleep(UInt32(opts.teamFailoverGap * 1_000_000))
             let asked = nanos()
             promotedAt.store(asked, ordering: .relaxed)
+            figures.data.withLock { $0.promoted = asked }
             if shell(promote) != 0 { figures.data.withLock { $0.errors.append("the promotion failed") } }
             let done = nanos()
             failover = (stopped, asked, done)
