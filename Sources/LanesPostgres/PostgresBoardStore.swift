@@ -57,23 +57,6 @@ public final class PostgresBoardStore: BoardStore, WriterNaming, RefreshesBeside
     private var mirrorGeneration = 0
     /// Boards handed out so far (`CommitOutcome.handedOut`).
     private var handOuts: UInt64 = 0
-    /// Counts connection losses either side saw (43.11): a connection made before the newest loss is
-    /// given up before its next use (the other side's loss says the server may be gone or another),
-    /// and a whole read counts for every connection made since the same loss, on either side.
-    private var epoch = 0
-    /// The epoch of the connection whose whole read `latest` rests on.
-    private var latestWholeEpoch = 0
-    /// The commits' side: the epoch its connection was made in, and of the whole read `mirror` rests on.
-    private var dbEpoch = 0
-    private var mirrorWholeEpoch = 0
-    /// The reading side: the epoch its connection was made in.
-    private var readerEpoch = 0
-    /// The epoch of the reading side's open connection (-1: none), for the commits' side.
-    private var readingIn = -1
-    /// Whether the reading side was ever connected (a screen's store), for the commits' side.
-    private var hasReader = false
-    /// Signalled when the reading side took in a whole read or lost its connection.
-    private let wholeReadDone = NSCondition()
     /// Whole reads taken into `mirror` (`apply(_:full:)`), so a commit knows it made one.
     private var mirrorResets = 0
     /// Column row ids of the board last handed out, in board order.
@@ -302,14 +285,9 @@ public final class PostgresBoardStore: BoardStore, WriterNaming, RefreshesBeside
     /// The commits' connection, reconnecting when it was lost.
     @discardableResult
     private func connect() throws -> PGConnection {
-        if let db {
-            if db.isOpen && shared({ $0.epoch }) == dbEpoch { return db }
-            if !db.isOpen { lost(dbEpoch) }  // (else the reading side lost its own since this was made)
-            db.close()
-        }
+        if let db, db.isOpen { return db }
+        db?.close()
         db = nil
-        // The epoch as it is before connecting: a loss seen meanwhile makes this connection stale too.
-        let made = shared { $0.epoch }
         let began = monotonicNanos()
         let c = try PGConnection(conninfo: url.conninfo, displayName: url.display, timeout: timeout)
         try Schema.migrate(c)
@@ -317,26 +295,17 @@ public final class PostgresBoardStore: BoardStore, WriterNaming, RefreshesBeside
         if role != c.user { role = c.user }
         if server != c.server { server = c.server }
         db = c
-        dbEpoch = made
+        if boardID != 0 { wholeReadPending = true }
         return c
-    }
-
-    /// A connection made in `made` was lost: the first loss seen of that epoch starts the next one.
-    private func lost(_ made: Int) {
-        shared { s in if s.epoch == made { s.epoch += 1 } }
     }
 
     /// The reading connection (a screen's), made and LISTENing when it was lost; with `listen=` (a
     /// pooler in front) to the server named there. Made again after a loss, its next look reads the
     /// whole board (the server reached may not be the one left).
     private func connectReader() throws -> PGConnection {
-        if let reader {
-            if reader.isOpen && shared({ $0.epoch }) == readerEpoch { return reader }
-            if !reader.isOpen { lost(readerEpoch) }  // (else the commits' side lost its own since this was made)
-            reader.close()
-        }
+        if let reader, reader.isOpen { return reader }
+        reader?.close()
         reader = nil
-        let made = shared { $0.epoch }
         let began = monotonicNanos()
         let c: PGConnection
         if let at = url.listen {
@@ -353,13 +322,11 @@ public final class PostgresBoardStore: BoardStore, WriterNaming, RefreshesBeside
         }
         _ = lanes_epoll_add(epoll, c.socket)
         reader = c
-        readerEpoch = made
-        shared { s in
-            s.readingIn = made
-            s.hasReader = true
-        }
         stageHook?(.connectReading, began, monotonicNanos())
-        if readerMade { reconnected = true }
+        if readerMade {
+            reconnected = true
+            readerWholeRead = true
+        }
         readerMade = true
         return c
     }
@@ -372,7 +339,6 @@ public final class PostgresBoardStore: BoardStore, WriterNaming, RefreshesBeside
         } catch let e as StorageUnavailable {
             db?.close()
             db = nil
-            lost(dbEpoch)
             throw e
         }
     }
@@ -385,11 +351,6 @@ public final class PostgresBoardStore: BoardStore, WriterNaming, RefreshesBeside
         } catch let e as StorageUnavailable {
             reader?.close()
             reader = nil
-            lost(readerEpoch)
-            shared { $0.readingIn = -1 }
-            wholeReadDone.lock()
-            wholeReadDone.broadcast()
-            wholeReadDone.unlock()
             throw e
         }
     }
@@ -432,7 +393,6 @@ public final class PostgresBoardStore: BoardStore, WriterNaming, RefreshesBeside
             if s.mirrorGeneration != s.generation || s.latest.version > s.mirror.version {
                 s.mirror = s.latest
                 s.mirrorGeneration = s.generation
-                s.mirrorWholeEpoch = s.latestWholeEpoch
             }
         }
     }
@@ -446,7 +406,6 @@ public final class PostgresBoardStore: BoardStore, WriterNaming, RefreshesBeside
             if s.mirrorResets != resets {
                 s.generation += 1
                 s.latest = s.mirror
-                s.latestWholeEpoch = s.mirrorWholeEpoch
                 s.mirrorGeneration = s.generation
             } else if s.mirrorGeneration == s.generation && s.mirror.version >= s.latest.version {
                 s.latest = s.mirror
@@ -469,6 +428,7 @@ public final class PostgresBoardStore: BoardStore, WriterNaming, RefreshesBeside
         let resets = mirrorResets
         let board = try withConnection { db in
             apply(try fetchDelta(db, since: nil), full: true)
+            wholeReadPending = false
             return handOut()
         }
         return publish(CommitOutcome(board: board), resets: resets).board
@@ -494,7 +454,6 @@ public final class PostgresBoardStore: BoardStore, WriterNaming, RefreshesBeside
             _ = read(wake, &drained, 8)
             if try db.notifications().contains(where: { $0.channel == channel }) { hinted = true }
             guard hinted || reconnected else { return nil }
-            let afterReconnect = reconnected
             let wait = lastLook + Self.lookInterval - monotonicSeconds()
             if wait > 0 {
                 usleep(UInt32(wait * 1_000_000))
@@ -506,12 +465,8 @@ public final class PostgresBoardStore: BoardStore, WriterNaming, RefreshesBeside
             looks += 1
             // The version under row-level security and the rows written since the newest we hold, in
             // one round trip (43.9: 200 screens of one board read each change).
-            // After a loss the board is read whole once, by whichever side is first on a connection made
-            // since (43.11): a whole read of this epoch on the commits' side is one on this server too.
-            let (known, generationRead, wholeRead) = shared {
-                ($0.latest.version, $0.generation, $0.latestWholeEpoch < readerEpoch)
-            }
-            var before: Int64? = wholeRead ? nil : known
+            let (known, generationRead) = shared { ($0.latest.version, $0.generation) }
+            var before: Int64? = readerWholeRead ? nil : known
             let lookBegan = monotonicNanos()
             var look = try fetchLook(db, since: before)
             if let name = look.name, name != url.board { throw renamed(to: name) }
@@ -521,8 +476,7 @@ public final class PostgresBoardStore: BoardStore, WriterNaming, RefreshesBeside
                 channel = now
                 try db.query("LISTEN \(PGConnection.identifier(now))")
             }
-            // After a reconnect the board is handed out even when nothing is new: read on this server.
-            guard look.delta.version != known || before == nil || afterReconnect else { return nil }
+            guard look.delta.version != known || before == nil else { return nil }
             if before != nil, look.delta.version < known {
                 // A version only rises on a server (migration 7); one below ours means this server
                 // lacks commits we saw (a standby promoted that had not received them, a restored
@@ -537,10 +491,7 @@ public final class PostgresBoardStore: BoardStore, WriterNaming, RefreshesBeside
             let out: (board: Board, handedOut: UInt64)? = shared { s in
                 if before == nil {
                     s.apply(delta, full: true, to: &s.latest)
-                    s.latestWholeEpoch = readerEpoch
                     s.generation += 1
-                } else if afterReconnect && s.generation == generationRead && delta.version == s.latest.version {
-                    // Nothing new since the whole read of this epoch: the board as this server has it.
                 } else if s.generation == generationRead && delta.version > s.latest.version {
                     // Rows written after `before` on the newest rows, which are at `before` or later.
                     s.apply(delta, full: false, to: &s.latest)
@@ -549,19 +500,13 @@ public final class PostgresBoardStore: BoardStore, WriterNaming, RefreshesBeside
                 }
                 return s.handOutLatest()
             }
-            if before == nil {
-                wholeReadDone.lock()
-                wholeReadDone.broadcast()
-                wholeReadDone.unlock()
-            }
             guard let out else {
-                // Looked again soon: a commit's whole read may have come from before this delta (and
-                // after a reconnect that look hands the board out, as this one would have).
+                // Looked again soon: a commit's whole read may have come from before this delta.
                 hinted = true
-                reconnected = afterReconnect
                 lookAgain()
                 return nil
             }
+            if before == nil { readerWholeRead = false }
             lastChangeWriter = before == nil ? nil : Self.writers(delta.changed.map(\.changedBy))
             readHook?(known, delta.version, began)
             return out
@@ -572,8 +517,8 @@ public final class PostgresBoardStore: BoardStore, WriterNaming, RefreshesBeside
     public enum Stage: Sendable {
         case connectCommits, connectReading, wholeReadCommits, wholeReadReading
     }
-    /// lanes-bench: each connection made and each whole read of the board after the first, when it
-    /// began and ended (CLOCK_MONOTONIC ns); called on the thread that did it.
+    /// lanes-bench: each connection made and each whole read of the board, when it began and ended
+    /// (CLOCK_MONOTONIC ns); called on the thread that did it (43.11: where a failover's time goes).
     public var stageHook: ((_ stage: Stage, _ began: UInt64, _ ended: UInt64) -> Void)?
 
     /// lanes-bench: after each board `refresh` took in, the version it held before and after, and
@@ -587,6 +532,12 @@ public final class PostgresBoardStore: BoardStore, WriterNaming, RefreshesBeside
 
     /// Set when the reading connection was made again after a loss (so `refresh` looks instead of waiting).
     private var reconnected = false
+    /// Set by a reconnect of the commits' connection: the next commit reads the whole board,
+    /// whatever its version says. The server reached may not be the one left (a promoted standby
+    /// that lacks commits we saw, which may since have reached our version number with other commits).
+    private var wholeReadPending = false
+    /// The same for the reading connection: its next look reads the whole board.
+    private var readerWholeRead = false
     /// Whether the reading connection was made before (so a new one is a reconnect).
     private var readerMade = false
     /// Whether notifications are wanted: from the first `refresh` on (a screen's worker; a command
@@ -698,10 +649,7 @@ public final class PostgresBoardStore: BoardStore, WriterNaming, RefreshesBeside
 
     /// Takes a delta into the mirror (a full one replaces it).
     private func apply(_ d: Delta, full: Bool) {
-        if full {
-            mirrorResets += 1
-            mirrorWholeEpoch = dbEpoch
-        }
+        if full { mirrorResets += 1 }
         apply(d, full: full, to: &mirror)
     }
 
@@ -740,38 +688,6 @@ public final class PostgresBoardStore: BoardStore, WriterNaming, RefreshesBeside
         pauseBeforeCommitHandOut?()
         return publish(outcome, resets: resets)
     }
-
-    /// How long a commit waits for the reading side's whole read after a loss (`awaitReadersWholeRead`).
-    static let wholeReadWait = 10.0
-
-    /// After a loss, a screen's commit waits for the whole read its reading side makes on a connection
-    /// made since (10 s at most; 2 s for the reading side to connect, woken at once) rather than
-    /// reading the board whole again under the board row, where every other commit of the board
-    /// would wait for it (43.11: 200 screens back from a failover read it once each, outside the row).
-    private func awaitReadersWholeRead() {
-        let began = Date()
-        var woken = false
-        wholeReadDone.lock()
-        defer { wholeReadDone.unlock() }
-        while true {
-            let (now, whole, reading, screen) = shared { ($0.epoch, $0.latestWholeEpoch, $0.readingIn, $0.hasReader) }
-            let waited = Date().timeIntervalSince(began)
-            if whole >= now || !screen { return }
-            if reading == now {
-                if waited > Self.wholeReadWait { return }
-            } else {
-                if waited > Self.readerConnectWait { return }
-                if !woken {
-                    woken = true
-                    lookAgain()  // the reading side reconnects now, not at its next poll
-                }
-            }
-            _ = wholeReadDone.wait(until: Date(timeIntervalSinceNow: 0.1))
-        }
-    }
-
-    /// How long a commit waits for the reading side to connect after a loss.
-    static let readerConnectWait = 2.0
 
     /// Tests: run by `refresh` between reading a delta and handing its board out, and by `commit`
     /// between its read-back and handing its board out (to make the two end in either order).
@@ -826,12 +742,6 @@ public final class PostgresBoardStore: BoardStore, WriterNaming, RefreshesBeside
         _ db: PGConnection, token: String, base: Board, ours: Board,
         alsoWhenWritten: ((PGConnection) throws -> Void)? = nil
     ) throws -> CommitOutcome {
-        if mirrorWholeEpoch < dbEpoch {
-            // Connected since the commit began: the reading side's whole read of this epoch, if it
-            // makes one, rather than one under the board row (43.11).
-            awaitReadersWholeRead()
-            takeLatest()
-        }
         // Where the diff could blame either of two cards (one moved past the other), it blames ours.
         let diff = BoardDiff(base: base, ours: ours) { [mirror] id in
             mirror.cards[Int64(bitPattern: id.rawValue)].map { $0.changedBy != db.user } ?? false
@@ -875,14 +785,13 @@ public final class PostgresBoardStore: BoardStore, WriterNaming, RefreshesBeside
         let lockedRow = read[1]
         guard let locked = lockedRow.int(0, 0) else { throw gone(db) }
         if let name = lockedRow[0, 1], name != url.board { throw renamed(to: name) }
-        if locked < before || mirrorWholeEpoch < dbEpoch {
-            // This server may lack commits we saw (see `refresh`), and nothing was read whole from a
-            // connection made since the loss (by either side: 43.11): the rows as they are here are
-            // what the commit is checked against. The server reached may not be the one left (a
-            // promoted standby that lacks commits we saw, which may since have reached our version).
+        if locked < before || wholeReadPending {
+            // This server may lack commits we saw (see `refresh`): the rows as they are here are
+            // what the commit is checked against.
             let wholeBegan = monotonicNanos()
             apply(try fetchDelta(db, since: nil), full: true)
             stageHook?(.wholeReadCommits, wholeBegan, monotonicNanos())
+            wholeReadPending = false
             before = locked
         }
         if read[3].count > 0 {
@@ -1027,10 +936,6 @@ public final class PostgresBoardStore: BoardStore, WriterNaming, RefreshesBeside
 
     /// Drops the connections (tests: a client that vanished); the next call reconnects.
     public func disconnect() {
-        shared { s in
-            s.epoch += 1
-            s.readingIn = -1
-        }
         db?.close()
         db = nil
         reader?.close()
