@@ -288,8 +288,10 @@ public final class PostgresBoardStore: BoardStore, WriterNaming, RefreshesBeside
         if let db, db.isOpen { return db }
         db?.close()
         db = nil
+        let began = monotonicNanos()
         let c = try PGConnection(conninfo: url.conninfo, displayName: url.display, timeout: timeout)
         try Schema.migrate(c)
+        stageHook?(.connectCommits, began, monotonicNanos())
         if role != c.user { role = c.user }
         if server != c.server { server = c.server }
         db = c
@@ -304,6 +306,7 @@ public final class PostgresBoardStore: BoardStore, WriterNaming, RefreshesBeside
         if let reader, reader.isOpen { return reader }
         reader?.close()
         reader = nil
+        let began = monotonicNanos()
         let c: PGConnection
         if let at = url.listen {
             var overrides = [("port", at.port)]
@@ -319,6 +322,7 @@ public final class PostgresBoardStore: BoardStore, WriterNaming, RefreshesBeside
         }
         _ = lanes_epoll_add(epoll, c.socket)
         reader = c
+        stageHook?(.connectReading, began, monotonicNanos())
         if readerMade {
             reconnected = true
             readerWholeRead = true
@@ -463,6 +467,7 @@ public final class PostgresBoardStore: BoardStore, WriterNaming, RefreshesBeside
             // one round trip (43.9: 200 screens of one board read each change).
             let (known, generationRead) = shared { ($0.latest.version, $0.generation) }
             var before: Int64? = readerWholeRead ? nil : known
+            let lookBegan = monotonicNanos()
             var look = try fetchLook(db, since: before)
             if let name = look.name, name != url.board { throw renamed(to: name) }
             if let now = look.channel, now != channel {
@@ -480,6 +485,7 @@ public final class PostgresBoardStore: BoardStore, WriterNaming, RefreshesBeside
                 look = try fetchLook(db, since: nil)
             }
             let delta = look.delta
+            if before == nil { stageHook?(.wholeReadReading, lookBegan, monotonicNanos()) }
             collectQueued(db)
             pauseBeforeReadHandOut?()
             let out: (board: Board, handedOut: UInt64)? = shared { s in
@@ -506,6 +512,14 @@ public final class PostgresBoardStore: BoardStore, WriterNaming, RefreshesBeside
             return out
         }
     }
+
+    /// What `stageHook` times: a connection made (the commits' side, the reading side), a whole read.
+    public enum Stage: Sendable {
+        case connectCommits, connectReading, wholeReadCommits, wholeReadReading
+    }
+    /// lanes-bench: each connection made and each whole read of the board, when it began and ended
+    /// (CLOCK_MONOTONIC ns); called on the thread that did it (43.11: where a failover's time goes).
+    public var stageHook: ((_ stage: Stage, _ began: UInt64, _ ended: UInt64) -> Void)?
 
     /// lanes-bench: after each board `refresh` took in, the version it held before and after, and
     /// when that refresh began (CLOCK_MONOTONIC ns); called on the reading thread.
@@ -774,7 +788,9 @@ public final class PostgresBoardStore: BoardStore, WriterNaming, RefreshesBeside
         if locked < before || wholeReadPending {
             // This server may lack commits we saw (see `refresh`): the rows as they are here are
             // what the commit is checked against.
+            let wholeBegan = monotonicNanos()
             apply(try fetchDelta(db, since: nil), full: true)
+            stageHook?(.wholeReadCommits, wholeBegan, monotonicNanos())
             wholeReadPending = false
             before = locked
         }

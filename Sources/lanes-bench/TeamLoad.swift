@@ -55,6 +55,12 @@ final class TeamFigures: Sendable {
         var heardAt: [Int: [Int64: UInt64]] = [:]
         /// Failover: per client, seconds from the promotion to back (the board read again, its kept change saved).
         var back: [Double] = []
+        /// Failover: each connection made and whole read after the promotion (the store's
+        /// `stageHook`), as (stage, began, ended) in ns, and each commit begun after it (began, locked, committed).
+        var stages: [(stage: PostgresBoardStore.Stage, began: UInt64, ended: UInt64)] = []
+        var commitsAfter: [(began: UInt64, locked: UInt64, committed: UInt64)] = []
+        /// When the promotion was asked for (ns; 0 before), for the hooks.
+        var promoted: UInt64 = 0
     }
     let data = Mutex(Data())
 }
@@ -263,9 +269,15 @@ func runTeamLoad() {
                         guard before > 0, after > before else { return }
                         seen.add(board: b, versions: (before + 1)...after, wake: began, at: at)
                     }
+                    store.stageHook = { stage, began, ended in
+                        figures.data.withLock { d in
+                            if d.promoted > 0, ended >= d.promoted { d.stages.append((stage, began, ended)) }
+                        }
+                    }
                     store.commitHook = { began, locked, committed, from, version in
                         let at = nanos()
                         figures.data.withLock { d in
+                            if d.promoted > 0, began >= d.promoted { d.commitsAfter.append((began, locked, committed)) }
                             if locked >= began, committed >= locked {
                                 d.rowWaitMs.append(ms(locked - began))
                                 d.lockedMs.append(ms(committed - locked))
@@ -431,6 +443,7 @@ func runTeamLoad() {
             usleep(UInt32(opts.teamFailoverGap * 1_000_000))
             let asked = nanos()
             promotedAt.store(asked, ordering: .relaxed)
+            figures.data.withLock { $0.promoted = asked }
             if shell(promote) != 0 { figures.data.withLock { $0.errors.append("the promotion failed") } }
             let done = nanos()
             failover = (stopped, asked, done)
@@ -514,6 +527,29 @@ func runTeamLoad() {
                 "  every client back (reconnected, the board read whole from the new primary, its kept change saved), from the promotion: \(back.count) of \(clients) clients, p50 \(fmt(back.percentile(50))) s, p99 \(fmt(back.percentile(99))) s, max \(fmt(back.max())) s: \(all && (back.max() ?? 99) <= 10 ? "MET" : "MISSED") (≤10 s)"
             )
             converged = converged && all
+            // Where the time after the promotion went (43.11): until the last client was back.
+            let end = f.promoted + UInt64((back.max() ?? 0) * 1e9)
+            func after(_ t: UInt64) -> Double { Double(Int64(t) - Int64(f.promoted)) / 1e9 }
+            func line(_ xs: [Double], _ unit: String) -> String {
+                xs.isEmpty
+                    ? "none"
+                    : "\(xs.count), p50 \(fmt(xs.percentile(50)))\(unit), p99 \(fmt(xs.percentile(99)))\(unit), max \(fmt(xs.max()))\(unit)"
+            }
+            let named: [(PostgresBoardStore.Stage, String)] = [
+                (.connectCommits, "commits' connections made"), (.connectReading, "reading connections made"),
+                (.wholeReadCommits, "whole reads on the commits' side (under the board row)"),
+                (.wholeReadReading, "whole reads on the reading side"),
+            ]
+            for (stage, name) in named {
+                let these = d.stages.filter { $0.stage == stage && $0.ended <= end }
+                say(
+                    "    \(name): \(line(these.map { after($0.ended) }, " s")) after the promotion; each took \(line(these.map { ms($0.ended - $0.began) }, " ms"))"
+                )
+            }
+            let queued = d.commitsAfter.filter { $0.began <= end && $0.locked >= $0.began }
+            say(
+                "    commits begun until then, the wait for the board row: \(line(queued.map { ms($0.locked - $0.began) }, " ms"))"
+            )
         } else {
             say(
                 "  server CPU \(fmt((cpu1 - cpu0) / elapsed)) cores (of \(ProcessInfo.processInfo.activeProcessorCount); \(serverNow.count) server processes, connections and its own); this process \(fmt((benchCPU1 - benchCPU0) / elapsed)) cores\(poolerPIDs.isEmpty ? "" : "; PgBouncer \(fmt((pcpu1 - pcpu0) / elapsed)) cores")"
