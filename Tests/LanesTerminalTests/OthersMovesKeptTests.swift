@@ -150,12 +150,11 @@ final class OtherWriter: Sendable {
         file.quietPeriod = 0
         let store = SteppedFileStore(file)
         let device = PacedTerminal(steps: steps)
-        nonisolated(unsafe) let handed = store
         return (
             store, device,
             {
                 AppRunner(
-                    app: BoardApp(board: board, title: "t"), device: device, storage: handed,
+                    app: BoardApp(board: board, title: "t"), device: device, storage: store,
                     environment: ["HOME": dir])
             }
         )

@@ -56,7 +56,12 @@ def test_zero_width_emoji_and_cjk_stay_inside_cards_and_the_card_view(lanes):
     # The card view of every card: its box keeps its borders on every row.
     for i, card in enumerate(cards):
         app.send_keys("Enter")
-        shown = app.wait_for("Description", what=f"the card view of card {i}")
+        # The box is painted top to bottom and tmux may be read between two writes of one frame:
+        # its closing corner at x 68 says the whole box is on the screen.
+        shown = app.wait_for(
+            lambda l: any("Description" in x for x in l)
+            and any(len(c := cells(x)) > 68 and c[1] == "╰" and c[68] == "╯" for x in l),
+            what=f"the whole card view of card {i}")
         box_rows = [l for l in shown if "│" in l and ("Column:" in l or "desc" in l or "Description" in l)]
         for l in box_rows:
             c = cells(l)
