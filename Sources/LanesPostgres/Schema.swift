@@ -14,6 +14,7 @@ enum Schema {
 
     static let migrations: [String] = [
         migration1, migration2, migration3, migration4, migration5, migration6, migration7, migration8, migration9,
+        migration10,
     ]
 
     static var latest: Int { migrations.count }
