@@ -3,9 +3,9 @@ extension Schema {
     ///
     /// Upgrades a database of migration 9 in place; only `lanes.member_boards(r)` changes, and its
     /// answer does not: the boards of role `r` when `r` is the role the session runs as (SET ROLE
-    /// included), nothing otherwise. Every policy calls it, so every statement a member sends ran
-    /// it: as a SQL function its query was parsed and planned on each call, and it called
-    /// `lanes.invoker()`, a function with a SET clause of its own. Now:
+    /// included), nothing otherwise. Every row policy calls it, so nearly every statement a member
+    /// sends runs it: as a SQL function its query was parsed and planned on each call, and it
+    /// called `lanes.invoker()`, a function with a SET clause of its own (DECISIONS 43.12). Now:
     /// - PL/pgSQL: the server compiles it and plans its query once per session, then reuses the plan.
     /// - The session's role is `lanes.invoker()`'s expression written into the query, not a call.
     /// - Still SECURITY DEFINER with `SET search_path = pg_catalog`: the body is compiled and its
