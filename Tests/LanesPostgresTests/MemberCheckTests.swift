@@ -245,6 +245,7 @@ struct MemberCheckTests {
         try bob.query("INSERT INTO pg_temp.members VALUES ($1, 'bob')", [mine])
         try bob.query("GRANT USAGE ON SCHEMA hostile TO PUBLIC")  // so the schema's owner looks there too
         try bob.query("SET search_path = hostile, pg_temp, pg_catalog")
+        try bob.query("SET plpgsql.variable_conflict = use_column")  // the session's, when the body is compiled
         // His objects are what unqualified names mean in his session.
         #expect(try bob.query("SELECT current_setting('role')")[0, 0] == "alice")
         #expect(try bob.query("SELECT 'x'::name = 'y'::name")[0, 0] == "t")
