@@ -118,6 +118,10 @@ final class PGConnection {
         return (host.isEmpty || host.hasPrefix("/") ? "local" : host) + (port.isEmpty ? "" : ":" + port)
     }()
 
+    /// The cluster's system identifier (`pg_control_system()`), read by the store that made the
+    /// connection; nil until then, or when the server refused it.
+    var system: String?
+
     /// The role the session runs as.
     private(set) lazy var user: String = conn.flatMap { PQuser($0) }.map { String(cString: $0) } ?? ""
 

@@ -291,6 +291,7 @@ public final class PostgresBoardStore: BoardStore, WriterNaming, RefreshesBeside
         let began = monotonicNanos()
         let c = try PGConnection(conninfo: url.conninfo, displayName: url.display, timeout: timeout)
         try Schema.migrate(c)
+        c.system = Self.systemIdentifier(c)
         stageHook?(.connectCommits, began, monotonicNanos())
         if role != c.user { role = c.user }
         if server != c.server { server = c.server }
@@ -320,6 +321,7 @@ public final class PostgresBoardStore: BoardStore, WriterNaming, RefreshesBeside
             c.close()
             throw error
         }
+        c.system = Self.systemIdentifier(c)
         _ = lanes_epoll_add(epoll, c.socket)
         reader = c
         stageHook?(.connectReading, began, monotonicNanos())
@@ -341,6 +343,12 @@ public final class PostgresBoardStore: BoardStore, WriterNaming, RefreshesBeside
             db = nil
             throw e
         }
+    }
+
+    /// The cluster's system identifier, which a reconnect compares (`ServerLineage`); nil when the
+    /// server refuses `pg_control_system()` (then every reconnect reads the board whole).
+    private static func systemIdentifier(_ c: PGConnection) -> String? {
+        (try? c.query("SELECT system_identifier::text FROM pg_catalog.pg_control_system()"))?[0, 0]
     }
 
     /// Runs `body` on the reading connection; a lost connection is dropped so the next call makes it again.
@@ -465,8 +473,8 @@ public final class PostgresBoardStore: BoardStore, WriterNaming, RefreshesBeside
             looks += 1
             // The version under row-level security and the rows written since the newest we hold, in
             // one round trip (43.9: 200 screens of one board read each change).
-            let (known, generationRead) = shared { ($0.latest.version, $0.generation) }
-            var before: Int64? = readerWholeRead ? nil : known
+            let (known, generationRead, seenAt) = shared { ($0.latest.version, $0.generation, $0.latest.readAt) }
+            var before: Int64? = known
             let lookBegan = monotonicNanos()
             var look = try fetchLook(db, since: before)
             if let name = look.name, name != url.board { throw renamed(to: name) }
@@ -476,14 +484,23 @@ public final class PostgresBoardStore: BoardStore, WriterNaming, RefreshesBeside
                 channel = now
                 try db.query("LISTEN \(PGConnection.identifier(now))")
             }
-            guard look.delta.version != known || before == nil else { return nil }
+            if readerWholeRead {
+                // Made again after a loss: the server reached may lack commits we saw (a standby
+                // promoted that had not received them), unless its history shows it holds them.
+                if let history = look.delta.history, let seenAt, history.holds(seenAt) {
+                    readerWholeRead = false
+                } else {
+                    before = nil
+                }
+            }
             if before != nil, look.delta.version < known {
                 // A version only rises on a server (migration 7); one below ours means this server
                 // lacks commits we saw (a standby promoted that had not received them, a restored
                 // backup): read the whole board again, as it is here.
                 before = nil
-                look = try fetchLook(db, since: nil)
             }
+            if before == nil { look = try fetchLook(db, since: nil) }
+            guard look.delta.version != known || before == nil else { return nil }
             let delta = look.delta
             if before == nil { stageHook?(.wholeReadReading, lookBegan, monotonicNanos()) }
             collectQueued(db)
@@ -568,13 +585,19 @@ public final class PostgresBoardStore: BoardStore, WriterNaming, RefreshesBeside
         var columns: [ColumnRow]
         var changed: [CardRow]
         var removed: [Int64]
+        /// The server's place when it was read (nil: not known).
+        var history: ServerLineage?
+        var point: WALPoint?
     }
 
     /// The board row's fields a delta reads ($1: the board's id).
     private static let boardRowQuery = """
-        SELECT version, dialect, frontmatter, preamble, archive, settings, epilogue, accept_rules
+        SELECT version, dialect, frontmatter, preamble, archive, settings, epilogue, accept_rules,
+            \(ServerLineage.columns)
         FROM lanes.boards WHERE id = $1
         """
+    /// Where `boardRowQuery` and `lookRowQuery` have `ServerLineage.columns`.
+    private static let placeColumn = 8
 
     private func boardRow(_ r: PGConnection.Rows, _ db: PGConnection) throws -> (
         version: Int64, info: BoardFileInfo, rules: String
@@ -602,13 +625,13 @@ public final class PostgresBoardStore: BoardStore, WriterNaming, RefreshesBeside
     private func fetchLook(_ db: PGConnection, since: Int64?) throws -> (delta: Delta, name: String?, channel: String?)
     {
         let r = try fetchDelta(db, since: since, boardRow: Self.lookRowQuery)
-        return (r.delta, r.row[0, 8], r.row[0, 9])
+        return (r.delta, r.row[0, 11], r.row[0, 12])
     }
 
     /// The board row as `boardRowQuery` reads it, then its name and channel ($1: the board's id).
     private static let lookRowQuery = """
         SELECT b.version, b.dialect, b.frontmatter, b.preamble, b.archive, b.settings, b.epilogue, b.accept_rules,
-            b.name, n.channel
+            \(ServerLineage.columns), b.name, n.channel
         FROM lanes.boards b LEFT JOIN lanes.board_names n ON n.board_id = b.id WHERE b.id = $1
         """
 
@@ -642,8 +665,10 @@ public final class PostgresBoardStore: BoardStore, WriterNaming, RefreshesBeside
         changed.reserveCapacity(r[2].count)
         for i in 0..<r[2].count { changed.append(RowCodec.cardRow(r[2], i)) }
         let removed = since == nil ? [] : (0..<r[3].count).compactMap { r[3].int($0, 0) }
+        let place = ServerLineage.read(r[0], at: Self.placeColumn, system: db.system)
         let delta = Delta(
-            version: version, info: info, rulesText: rules, columns: columns, changed: changed, removed: removed)
+            version: version, info: info, rulesText: rules, columns: columns, changed: changed, removed: removed,
+            history: place?.history, point: place?.point)
         return (delta, r[0])
     }
 
@@ -654,6 +679,7 @@ public final class PostgresBoardStore: BoardStore, WriterNaming, RefreshesBeside
     }
 
     private func apply(_ d: Delta, full: Bool, to mirror: inout Mirror) {
+        mirror.readAt = d.point
         mirror.info = d.info
         if d.rulesText != mirror.rulesText || full {
             mirror.rules =
@@ -764,7 +790,7 @@ public final class PostgresBoardStore: BoardStore, WriterNaming, RefreshesBeside
         let ids = CommitWork.cardIDs(diff)
         var first: [(sql: String, params: [String?])] = [
             ("SET LOCAL statement_timeout = '\(rowWait)s'", []),
-            ("SELECT version, name FROM lanes.boards WHERE id = $1 FOR UPDATE", [b]),
+            ("SELECT version, name, \(ServerLineage.columns) FROM lanes.boards WHERE id = $1 FOR UPDATE", [b]),
             ("SET LOCAL statement_timeout = '\(PGConnection.statementTimeoutSeconds)s'", []),
             ("SELECT 1 FROM lanes.commits WHERE board_id = $1 AND token = $2", [b, token]),
             (CommitWork.columnsForUpdate, [b]),
@@ -785,13 +811,18 @@ public final class PostgresBoardStore: BoardStore, WriterNaming, RefreshesBeside
         let lockedRow = read[1]
         guard let locked = lockedRow.int(0, 0) else { throw gone(db) }
         if let name = lockedRow[0, 1], name != url.board { throw renamed(to: name) }
-        if locked < before || wholeReadPending {
-            // This server may lack commits we saw (see `refresh`): the rows as they are here are
-            // what the commit is checked against.
+        // After a reconnect this server may lack commits we saw (a standby promoted that had not
+        // received them): unless its history shows it holds them, the rows as they are here are
+        // what the commit is checked against.
+        let vouched = ServerLineage.read(lockedRow, at: 2, system: db.system).map { h in
+            mirror.readAt.map(h.history.holds) ?? false
+        }
+        let whole = locked < before || (wholeReadPending && vouched != true)
+        wholeReadPending = false
+        if whole {
             let wholeBegan = monotonicNanos()
             apply(try fetchDelta(db, since: nil), full: true)
             stageHook?(.wholeReadCommits, wholeBegan, monotonicNanos())
-            wholeReadPending = false
             before = locked
         }
         if read[3].count > 0 {
