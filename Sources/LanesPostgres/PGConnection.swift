@@ -122,6 +122,10 @@ final class PGConnection {
     /// connection; nil until then, or when the server refused it.
     var system: String?
 
+    /// Whether the connection was found closed by the other end (the server gone or restarted),
+    /// as opposed to a server that stopped answering.
+    private(set) var closedUnderUs = false
+
     /// The role the session runs as.
     private(set) lazy var user: String = conn.flatMap { PQuser($0) }.map { String(cString: $0) } ?? ""
 
@@ -658,6 +662,7 @@ final class PGConnection {
     }
 
     private func lost(reason: String) -> StorageUnavailable {
+        closedUnderUs = true
         close()
         let r = PGConnection.trimmed(reason)
         return StorageUnavailable(

@@ -732,13 +732,23 @@ public final class PostgresBoardStore: BoardStore, WriterNaming, RefreshesBeside
         }
         unsure = (token, base, ours)
         var attempts = 1
+        var foundClosed = false
         while true {
+            let reused = db?.isOpen ?? false
+            var used: PGConnection?
             do {
                 let outcome = try withConnection { db in
-                    try commitTransaction(db, token: token, base: base, ours: ours, alsoWhenWritten: alsoWhenWritten)
+                    used = db
+                    return try commitTransaction(
+                        db, token: token, base: base, ours: ours, alsoWhenWritten: alsoWhenWritten)
                 }
                 unsure = nil
                 return outcome
+            } catch is StorageUnavailable where reused && !foundClosed && used?.closedUnderUs == true {
+                // The connection, idle since its last use, was found closed (the server restarted, a
+                // standby promoted): once more at once on a new one, rather than "offline" while a
+                // server takes writes. Its token makes a repeat of a COMMIT whose answer was lost harmless.
+                foundClosed = true
             } catch let e as PostgresError where Self.triedAgain.contains(e.sqlState) && attempts < 3 {
                 // The server rolled this commit back to break a deadlock with another writer (a
                 // member's raw SQL holding a row this commit writes): nothing of it was kept, so
