@@ -709,7 +709,12 @@ public final class PostgresBoardStore: BoardStore, WriterNaming, RefreshesBeside
         let resets = mirrorResets
         let (began, from) = (monotonicNanos(), mirror.version)
         lastCommitClock = (0, 0)
-        let outcome = try commitTrying(base: base, ours: ours, alsoWhenWritten: alsoWhenWritten)
+        let outcome: CommitOutcome
+        do {
+            outcome = try commitTrying(base: base, ours: ours, alsoWhenWritten: alsoWhenWritten)
+        } catch let e as PostgresError where e.sqlState == "25006" {
+            throw Self.readOnly(url, role: role)
+        }
         commitHook?(began, lastCommitClock.locked, lastCommitClock.committed, from, mirror.version)
         pauseBeforeCommitHandOut?()
         return publish(outcome, resets: resets)
@@ -761,6 +766,15 @@ public final class PostgresBoardStore: BoardStore, WriterNaming, RefreshesBeside
                 commitsTriedAgain += 1
             }
         }
+    }
+
+    /// A write refused because the session may only read (SQLSTATE 25006), in words.
+    static func readOnly(_ url: PostgresURL, role: String) -> PostgresError {
+        PostgresError(
+            sqlState: "25006",
+            message:
+                "\(url.display): this session may only read board “\(url.board)” (the server runs its transactions read-only for role \(role): default_transaction_read_only is on, or it is a standby); nothing was changed"
+        )
     }
 
     /// SQLSTATEs of a transaction the server rolled back for another's sake: a deadlock
