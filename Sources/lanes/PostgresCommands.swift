@@ -270,7 +270,8 @@ enum PostgresCLI {
         switch error {
         case let e as StorageUnavailable: return CommandError(.notFound, e.description)
         case let e as BoardGone: return CommandError(.badInput, e.message)
-        case let e as PostgresError: return CommandError(refusals.contains(e.sqlState) ? .badInput : .notFound, e.message)
+        case let e as PostgresError:
+            return CommandError(refusals.contains(e.sqlState) ? .badInput : .notFound, e.message)
         default: return nil
         }
     }
