@@ -476,7 +476,7 @@ public final class PostgresBoardStore: BoardStore, WriterNaming, RefreshesBeside
             let (known, generationRead, seenAt) = shared { ($0.latest.version, $0.generation, $0.latest.readAt) }
             var before: Int64? = known
             let lookBegan = monotonicNanos()
-            var look = try fetchLook(db, since: before)
+            var look = try fetchDelta(db, since: before, look: true)
             if let name = look.name, name != url.board { throw renamed(to: name) }
             if let now = look.channel, now != channel {
                 // The server gave the board a new channel (a member revoked, the board handed over).
@@ -487,21 +487,21 @@ public final class PostgresBoardStore: BoardStore, WriterNaming, RefreshesBeside
             if readerWholeRead {
                 // Made again after a loss: the server reached may lack commits we saw (a standby
                 // promoted that had not received them), unless its history shows it holds them.
-                if let history = look.delta.history, let seenAt, history.holds(seenAt) {
+                if let history = look.history, let seenAt, history.holds(seenAt) {
                     readerWholeRead = false
                 } else {
                     before = nil
                 }
             }
-            if before != nil, look.delta.version < known {
+            if before != nil, look.version < known {
                 // A version only rises on a server (migration 7); one below ours means this server
                 // lacks commits we saw (a standby promoted that had not received them, a restored
                 // backup): read the whole board again, as it is here.
                 before = nil
             }
-            if before == nil { look = try fetchLook(db, since: nil) }
-            guard look.delta.version != known || before == nil else { return nil }
-            let delta = look.delta
+            if before == nil { look = try fetchDelta(db, since: nil, look: true) }
+            guard look.version != known || before == nil else { return nil }
+            let delta = look
             if before == nil { stageHook?(.wholeReadReading, lookBegan, monotonicNanos()) }
             collectQueued(db)
             pauseBeforeReadHandOut?()
@@ -577,108 +577,21 @@ public final class PostgresBoardStore: BoardStore, WriterNaming, RefreshesBeside
         return names.isEmpty ? nil : "changed by " + names.joined(separator: ", ")
     }
 
-    /// What was written after some version: the board row, every column, changed and removed cards.
-    private struct Delta {
-        var version: Int64
-        var info: BoardFileInfo
-        var rulesText: String
-        var columns: [ColumnRow]
-        var changed: [CardRow]
-        var removed: [Int64]
-        /// The server's place when it was read (nil: not known).
-        var history: ServerLineage?
-        var point: WALPoint?
-    }
-
-    /// The board row's fields a delta reads ($1: the board's id).
-    private static let boardRowQuery = """
-        SELECT version, dialect, frontmatter, preamble, archive, settings, epilogue, accept_rules,
-            \(ServerLineage.columns)
-        FROM lanes.boards WHERE id = $1
-        """
-    /// Where `boardRowQuery` and `lookRowQuery` have `ServerLineage.columns`.
-    private static let placeColumn = 8
-
-    private func boardRow(_ r: PGConnection.Rows, _ db: PGConnection) throws -> (
-        version: Int64, info: BoardFileInfo, rules: String
-    ) {
-        guard r.count == 1 else { throw gone(db) }
-        var info = BoardFileInfo(dialect: r[0, 1] == "obsidian" ? .obsidian : .taskell)
-        if info.dialect == .obsidian {
-            info.frontmatter = RowCodec.lines(r[0, 2])
-            info.settings = RowCodec.lines(r[0, 5])
-        }
-        info.preamble = RowCodec.lines(r[0, 3])
-        info.archive = RowCodec.lines(r[0, 4])
-        info.epilogue = RowCodec.lines(r[0, 6])
-        return (r.int(0, 0)!, info, r[0, 7] ?? "")
-    }
-
-    /// Reads what was written after `since` (nil: everything), from one snapshot in one round trip:
-    /// the board row, its columns, the cards written since and the removals since.
-    private func fetchDelta(_ db: PGConnection, since: Int64?) throws -> Delta {
-        try fetchDelta(db, since: since, boardRow: Self.boardRowQuery).delta
-    }
-
-    /// A look and its delta in one round trip (a screen's reading connection): the board row with
-    /// its name and channel, and what was written after `since`.
-    private func fetchLook(_ db: PGConnection, since: Int64?) throws -> (delta: Delta, name: String?, channel: String?)
-    {
-        let r = try fetchDelta(db, since: since, boardRow: Self.lookRowQuery)
-        return (r.delta, r.row[0, 11], r.row[0, 12])
-    }
-
-    /// The board row as `boardRowQuery` reads it, then its name and channel ($1: the board's id).
-    private static let lookRowQuery = """
-        SELECT b.version, b.dialect, b.frontmatter, b.preamble, b.archive, b.settings, b.epilogue, b.accept_rules,
-            \(ServerLineage.columns), b.name, n.channel
-        FROM lanes.boards b LEFT JOIN lanes.board_names n ON n.board_id = b.id WHERE b.id = $1
-        """
-
-    private func fetchDelta(_ db: PGConnection, since: Int64?, boardRow rowQuery: String) throws -> (
-        delta: Delta, row: PGConnection.Rows
-    ) {
-        let b = String(boardID)
-        var statements: [(sql: String, params: [String?])] = [
-            (rowQuery, [b]),
-            ("SELECT \(RowCodec.columnFields) FROM lanes.columns WHERE board_id = $1 ORDER BY key", [b]),
-        ]
-        if let since {
-            statements.append(
-                ("SELECT \(Mirror.cardFields) FROM lanes.cards WHERE board_id = $1 AND seq > $2", [b, String(since)]))
-            // A removal row is the client's bookkeeping, which any member may write: one whose card is
-            // still there is not believed (a forged one could hide a card from other screens).
-            statements.append(
-                (
-                    """
-                    SELECT r.card_id FROM lanes.removals r WHERE r.board_id = $1 AND r.seq > $2
-                    AND NOT EXISTS (SELECT 1 FROM lanes.cards c WHERE c.board_id = r.board_id AND c.id = r.card_id)
-                    """, [b, String(since)]
-                ))
-        } else {
-            statements.append(("SELECT \(Mirror.cardFields) FROM lanes.cards WHERE board_id = $1", [b]))
-        }
-        let r = try db.snapshot(statements)
-        let (version, info, rules) = try boardRow(r[0], db)
-        let columns = (0..<r[1].count).map { RowCodec.columnRow(r[1], $0) }
-        var changed: [CardRow] = []
-        changed.reserveCapacity(r[2].count)
-        for i in 0..<r[2].count { changed.append(RowCodec.cardRow(r[2], i)) }
-        let removed = since == nil ? [] : (0..<r[3].count).compactMap { r[3].int($0, 0) }
-        let place = ServerLineage.read(r[0], at: Self.placeColumn, system: db.system)
-        let delta = Delta(
-            version: version, info: info, rulesText: rules, columns: columns, changed: changed, removed: removed,
-            history: place?.history, point: place?.point)
-        return (delta, r[0])
+    /// Reads what was written after `since` (nil: everything), from one snapshot in one round trip;
+    /// `look`: a screen's look, with the board's name and channel.
+    private func fetchDelta(_ db: PGConnection, since: Int64?, look: Bool = false) throws -> BoardDelta {
+        let r = try db.snapshot(BoardDelta.statements(board: boardID, since: since, look: look))
+        guard let delta = BoardDelta(r, since: since, look: look, system: db.system) else { throw gone(db) }
+        return delta
     }
 
     /// Takes a delta into the mirror (a full one replaces it).
-    private func apply(_ d: Delta, full: Bool) {
+    private func apply(_ d: BoardDelta, full: Bool) {
         if full { mirrorResets += 1 }
         apply(d, full: full, to: &mirror)
     }
 
-    private func apply(_ d: Delta, full: Bool, to mirror: inout Mirror) {
+    private func apply(_ d: BoardDelta, full: Bool, to mirror: inout Mirror) {
         mirror.readAt = d.point
         mirror.info = d.info
         if d.rulesText != mirror.rulesText || full {
