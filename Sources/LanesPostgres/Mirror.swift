@@ -29,6 +29,8 @@ struct ColumnRow {
 /// one move rebuilds one or two columns, not the board.
 struct Mirror {
     var version: Int64 = 0
+    /// Where in the server's log the newest read these rows took in was made (nil: not known).
+    var readAt: WALPoint?
     var info = BoardFileInfo(dialect: .taskell)
     var rulesText = ""
     var rules = AcceptRules()

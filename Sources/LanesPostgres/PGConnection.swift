@@ -118,6 +118,14 @@ final class PGConnection {
         return (host.isEmpty || host.hasPrefix("/") ? "local" : host) + (port.isEmpty ? "" : ":" + port)
     }()
 
+    /// The cluster's system identifier (`pg_control_system()`), read by the store that made the
+    /// connection; nil until then, or when the server refused it.
+    var system: String?
+
+    /// Whether the connection was found closed by the other end (the server gone or restarted),
+    /// as opposed to a server that stopped answering.
+    private(set) var closedUnderUs = false
+
     /// The role the session runs as.
     private(set) lazy var user: String = conn.flatMap { PQuser($0) }.map { String(cString: $0) } ?? ""
 
@@ -654,6 +662,7 @@ final class PGConnection {
     }
 
     private func lost(reason: String) -> StorageUnavailable {
+        closedUnderUs = true
         close()
         let r = PGConnection.trimmed(reason)
         return StorageUnavailable(

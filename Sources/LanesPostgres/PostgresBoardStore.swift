@@ -291,6 +291,7 @@ public final class PostgresBoardStore: BoardStore, WriterNaming, RefreshesBeside
         let began = monotonicNanos()
         let c = try PGConnection(conninfo: url.conninfo, displayName: url.display, timeout: timeout)
         try Schema.migrate(c)
+        c.system = Self.systemIdentifier(c)
         stageHook?(.connectCommits, began, monotonicNanos())
         if role != c.user { role = c.user }
         if server != c.server { server = c.server }
@@ -320,6 +321,7 @@ public final class PostgresBoardStore: BoardStore, WriterNaming, RefreshesBeside
             c.close()
             throw error
         }
+        c.system = Self.systemIdentifier(c)
         _ = lanes_epoll_add(epoll, c.socket)
         reader = c
         stageHook?(.connectReading, began, monotonicNanos())
@@ -341,6 +343,12 @@ public final class PostgresBoardStore: BoardStore, WriterNaming, RefreshesBeside
             db = nil
             throw e
         }
+    }
+
+    /// The cluster's system identifier, which a reconnect compares (`ServerLineage`); nil when the
+    /// server refuses `pg_control_system()` (then every reconnect reads the board whole).
+    private static func systemIdentifier(_ c: PGConnection) -> String? {
+        (try? c.query("SELECT system_identifier::text FROM pg_catalog.pg_control_system()"))?[0, 0]
     }
 
     /// Runs `body` on the reading connection; a lost connection is dropped so the next call makes it again.
@@ -465,10 +473,10 @@ public final class PostgresBoardStore: BoardStore, WriterNaming, RefreshesBeside
             looks += 1
             // The version under row-level security and the rows written since the newest we hold, in
             // one round trip (43.9: 200 screens of one board read each change).
-            let (known, generationRead) = shared { ($0.latest.version, $0.generation) }
-            var before: Int64? = readerWholeRead ? nil : known
+            let (known, generationRead, seenAt) = shared { ($0.latest.version, $0.generation, $0.latest.readAt) }
+            var before: Int64? = known
             let lookBegan = monotonicNanos()
-            var look = try fetchLook(db, since: before)
+            var look = try fetchDelta(db, since: before, look: true)
             if let name = look.name, name != url.board { throw renamed(to: name) }
             if let now = look.channel, now != channel {
                 // The server gave the board a new channel (a member revoked, the board handed over).
@@ -476,15 +484,24 @@ public final class PostgresBoardStore: BoardStore, WriterNaming, RefreshesBeside
                 channel = now
                 try db.query("LISTEN \(PGConnection.identifier(now))")
             }
-            guard look.delta.version != known || before == nil else { return nil }
-            if before != nil, look.delta.version < known {
+            if readerWholeRead {
+                // Made again after a loss: the server reached may lack commits we saw (a standby
+                // promoted that had not received them), unless its history shows it holds them.
+                if let history = look.history, let seenAt, history.holds(seenAt) {
+                    readerWholeRead = false
+                } else {
+                    before = nil
+                }
+            }
+            if before != nil, look.version < known {
                 // A version only rises on a server (migration 7); one below ours means this server
                 // lacks commits we saw (a standby promoted that had not received them, a restored
                 // backup): read the whole board again, as it is here.
                 before = nil
-                look = try fetchLook(db, since: nil)
             }
-            let delta = look.delta
+            if before == nil { look = try fetchDelta(db, since: nil, look: true) }
+            guard look.version != known || before == nil else { return nil }
+            let delta = look
             if before == nil { stageHook?(.wholeReadReading, lookBegan, monotonicNanos()) }
             collectQueued(db)
             pauseBeforeReadHandOut?()
@@ -560,100 +577,22 @@ public final class PostgresBoardStore: BoardStore, WriterNaming, RefreshesBeside
         return names.isEmpty ? nil : "changed by " + names.joined(separator: ", ")
     }
 
-    /// What was written after some version: the board row, every column, changed and removed cards.
-    private struct Delta {
-        var version: Int64
-        var info: BoardFileInfo
-        var rulesText: String
-        var columns: [ColumnRow]
-        var changed: [CardRow]
-        var removed: [Int64]
-    }
-
-    /// The board row's fields a delta reads ($1: the board's id).
-    private static let boardRowQuery = """
-        SELECT version, dialect, frontmatter, preamble, archive, settings, epilogue, accept_rules
-        FROM lanes.boards WHERE id = $1
-        """
-
-    private func boardRow(_ r: PGConnection.Rows, _ db: PGConnection) throws -> (
-        version: Int64, info: BoardFileInfo, rules: String
-    ) {
-        guard r.count == 1 else { throw gone(db) }
-        var info = BoardFileInfo(dialect: r[0, 1] == "obsidian" ? .obsidian : .taskell)
-        if info.dialect == .obsidian {
-            info.frontmatter = RowCodec.lines(r[0, 2])
-            info.settings = RowCodec.lines(r[0, 5])
-        }
-        info.preamble = RowCodec.lines(r[0, 3])
-        info.archive = RowCodec.lines(r[0, 4])
-        info.epilogue = RowCodec.lines(r[0, 6])
-        return (r.int(0, 0)!, info, r[0, 7] ?? "")
-    }
-
-    /// Reads what was written after `since` (nil: everything), from one snapshot in one round trip:
-    /// the board row, its columns, the cards written since and the removals since.
-    private func fetchDelta(_ db: PGConnection, since: Int64?) throws -> Delta {
-        try fetchDelta(db, since: since, boardRow: Self.boardRowQuery).delta
-    }
-
-    /// A look and its delta in one round trip (a screen's reading connection): the board row with
-    /// its name and channel, and what was written after `since`.
-    private func fetchLook(_ db: PGConnection, since: Int64?) throws -> (delta: Delta, name: String?, channel: String?)
-    {
-        let r = try fetchDelta(db, since: since, boardRow: Self.lookRowQuery)
-        return (r.delta, r.row[0, 8], r.row[0, 9])
-    }
-
-    /// The board row as `boardRowQuery` reads it, then its name and channel ($1: the board's id).
-    private static let lookRowQuery = """
-        SELECT b.version, b.dialect, b.frontmatter, b.preamble, b.archive, b.settings, b.epilogue, b.accept_rules,
-            b.name, n.channel
-        FROM lanes.boards b LEFT JOIN lanes.board_names n ON n.board_id = b.id WHERE b.id = $1
-        """
-
-    private func fetchDelta(_ db: PGConnection, since: Int64?, boardRow rowQuery: String) throws -> (
-        delta: Delta, row: PGConnection.Rows
-    ) {
-        let b = String(boardID)
-        var statements: [(sql: String, params: [String?])] = [
-            (rowQuery, [b]),
-            ("SELECT \(RowCodec.columnFields) FROM lanes.columns WHERE board_id = $1 ORDER BY key", [b]),
-        ]
-        if let since {
-            statements.append(
-                ("SELECT \(Mirror.cardFields) FROM lanes.cards WHERE board_id = $1 AND seq > $2", [b, String(since)]))
-            // A removal row is the client's bookkeeping, which any member may write: one whose card is
-            // still there is not believed (a forged one could hide a card from other screens).
-            statements.append(
-                (
-                    """
-                    SELECT r.card_id FROM lanes.removals r WHERE r.board_id = $1 AND r.seq > $2
-                    AND NOT EXISTS (SELECT 1 FROM lanes.cards c WHERE c.board_id = r.board_id AND c.id = r.card_id)
-                    """, [b, String(since)]
-                ))
-        } else {
-            statements.append(("SELECT \(Mirror.cardFields) FROM lanes.cards WHERE board_id = $1", [b]))
-        }
-        let r = try db.snapshot(statements)
-        let (version, info, rules) = try boardRow(r[0], db)
-        let columns = (0..<r[1].count).map { RowCodec.columnRow(r[1], $0) }
-        var changed: [CardRow] = []
-        changed.reserveCapacity(r[2].count)
-        for i in 0..<r[2].count { changed.append(RowCodec.cardRow(r[2], i)) }
-        let removed = since == nil ? [] : (0..<r[3].count).compactMap { r[3].int($0, 0) }
-        let delta = Delta(
-            version: version, info: info, rulesText: rules, columns: columns, changed: changed, removed: removed)
-        return (delta, r[0])
+    /// Reads what was written after `since` (nil: everything), from one snapshot in one round trip;
+    /// `look`: a screen's look, with the board's name and channel.
+    private func fetchDelta(_ db: PGConnection, since: Int64?, look: Bool = false) throws -> BoardDelta {
+        let r = try db.snapshot(BoardDelta.statements(board: boardID, since: since, look: look))
+        guard let delta = BoardDelta(r, since: since, look: look, system: db.system) else { throw gone(db) }
+        return delta
     }
 
     /// Takes a delta into the mirror (a full one replaces it).
-    private func apply(_ d: Delta, full: Bool) {
+    private func apply(_ d: BoardDelta, full: Bool) {
         if full { mirrorResets += 1 }
         apply(d, full: full, to: &mirror)
     }
 
-    private func apply(_ d: Delta, full: Bool, to mirror: inout Mirror) {
+    private func apply(_ d: BoardDelta, full: Bool, to mirror: inout Mirror) {
+        mirror.readAt = d.point
         mirror.info = d.info
         if d.rulesText != mirror.rulesText || full {
             mirror.rules =
@@ -683,7 +622,12 @@ public final class PostgresBoardStore: BoardStore, WriterNaming, RefreshesBeside
         let resets = mirrorResets
         let (began, from) = (monotonicNanos(), mirror.version)
         lastCommitClock = (0, 0)
-        let outcome = try commitTrying(base: base, ours: ours, alsoWhenWritten: alsoWhenWritten)
+        let outcome: CommitOutcome
+        do {
+            outcome = try commitTrying(base: base, ours: ours, alsoWhenWritten: alsoWhenWritten)
+        } catch let e as PostgresError where e.sqlState == "25006" {
+            throw Self.readOnly(url, role: role)
+        }
         commitHook?(began, lastCommitClock.locked, lastCommitClock.committed, from, mirror.version)
         pauseBeforeCommitHandOut?()
         return publish(outcome, resets: resets)
@@ -706,13 +650,23 @@ public final class PostgresBoardStore: BoardStore, WriterNaming, RefreshesBeside
         }
         unsure = (token, base, ours)
         var attempts = 1
+        var foundClosed = false
         while true {
+            let reused = db?.isOpen ?? false
+            var used: PGConnection?
             do {
                 let outcome = try withConnection { db in
-                    try commitTransaction(db, token: token, base: base, ours: ours, alsoWhenWritten: alsoWhenWritten)
+                    used = db
+                    return try commitTransaction(
+                        db, token: token, base: base, ours: ours, alsoWhenWritten: alsoWhenWritten)
                 }
                 unsure = nil
                 return outcome
+            } catch is StorageUnavailable where reused && !foundClosed && used?.closedUnderUs == true {
+                // The connection, idle since its last use, was found closed (the server restarted, a
+                // standby promoted): once more at once on a new one, rather than "offline" while a
+                // server takes writes. Its token makes a repeat of a COMMIT whose answer was lost harmless.
+                foundClosed = true
             } catch let e as PostgresError where Self.triedAgain.contains(e.sqlState) && attempts < 3 {
                 // The server rolled this commit back to break a deadlock with another writer (a
                 // member's raw SQL holding a row this commit writes): nothing of it was kept, so
@@ -725,6 +679,15 @@ public final class PostgresBoardStore: BoardStore, WriterNaming, RefreshesBeside
                 commitsTriedAgain += 1
             }
         }
+    }
+
+    /// A write refused because the session may only read (SQLSTATE 25006), in words.
+    static func readOnly(_ url: PostgresURL, role: String) -> PostgresError {
+        PostgresError(
+            sqlState: "25006",
+            message:
+                "\(url.display): this session may only read board “\(url.board)” (the server runs its transactions read-only for role \(role): default_transaction_read_only is on, or it is a standby); nothing was changed"
+        )
     }
 
     /// SQLSTATEs of a transaction the server rolled back for another's sake: a deadlock
@@ -764,7 +727,7 @@ public final class PostgresBoardStore: BoardStore, WriterNaming, RefreshesBeside
         let ids = CommitWork.cardIDs(diff)
         var first: [(sql: String, params: [String?])] = [
             ("SET LOCAL statement_timeout = '\(rowWait)s'", []),
-            ("SELECT version, name FROM lanes.boards WHERE id = $1 FOR UPDATE", [b]),
+            ("SELECT version, name, \(ServerLineage.columns) FROM lanes.boards WHERE id = $1 FOR UPDATE", [b]),
             ("SET LOCAL statement_timeout = '\(PGConnection.statementTimeoutSeconds)s'", []),
             ("SELECT 1 FROM lanes.commits WHERE board_id = $1 AND token = $2", [b, token]),
             (CommitWork.columnsForUpdate, [b]),
@@ -785,13 +748,18 @@ public final class PostgresBoardStore: BoardStore, WriterNaming, RefreshesBeside
         let lockedRow = read[1]
         guard let locked = lockedRow.int(0, 0) else { throw gone(db) }
         if let name = lockedRow[0, 1], name != url.board { throw renamed(to: name) }
-        if locked < before || wholeReadPending {
-            // This server may lack commits we saw (see `refresh`): the rows as they are here are
-            // what the commit is checked against.
+        // After a reconnect this server may lack commits we saw (a standby promoted that had not
+        // received them): unless its history shows it holds them, the rows as they are here are
+        // what the commit is checked against.
+        let vouched = ServerLineage.read(lockedRow, at: 2, system: db.system).map { h in
+            mirror.readAt.map(h.history.holds) ?? false
+        }
+        let whole = locked < before || (wholeReadPending && vouched != true)
+        wholeReadPending = false
+        if whole {
             let wholeBegan = monotonicNanos()
             apply(try fetchDelta(db, since: nil), full: true)
             stageHook?(.wholeReadCommits, wholeBegan, monotonicNanos())
-            wholeReadPending = false
             before = locked
         }
         if read[3].count > 0 {

@@ -61,6 +61,8 @@ final class TeamFigures: Sendable {
         var commitsAfter: [(began: UInt64, locked: UInt64, committed: UInt64)] = []
         /// When the promotion was asked for (ns; 0 before), for the hooks.
         var promoted: UInt64 = 0
+        /// Failover: each commit or look that found no server after the promotion: when (ns), which, its words.
+        var offlineAfter: [(at: UInt64, commit: Bool, message: String)] = []
     }
     let data = Mutex(Data())
 }
@@ -341,7 +343,10 @@ func runTeamLoad() {
                                 guard let sent = inFlight, sent.token == token else { continue }
                                 inFlight = nil
                                 if offline {
-                                    figures.data.withLock { $0.offline += 1 }
+                                    figures.data.withLock { d in
+                                        d.offline += 1
+                                        if d.promoted > 0 { d.offlineAfter.append((nanos(), true, message)) }
+                                    }
                                     lost = true
                                     kept = (sent.base, sent.ours)
                                     nextRetry = monotonicNow() + 1
@@ -354,7 +359,10 @@ func runTeamLoad() {
                                 }
                             case .refreshFailed(let message, let offline):
                                 if offline {
-                                    figures.data.withLock { $0.offline += 1 }
+                                    figures.data.withLock { d in
+                                        d.offline += 1
+                                        if d.promoted > 0 { d.offlineAfter.append((nanos(), false, message)) }
+                                    }
                                     lost = true
                                 } else {
                                     figures.data.withLock { $0.errors.append("client \(c): \(message)") }
@@ -524,7 +532,7 @@ func runTeamLoad() {
                 "  failover: primary stopped, promotion asked \(fmt(Double(f.promoted - f.stopped) / 1e9)) s later, done in \(fmt(Double(f.promotedDone - f.promoted) / 1e9)) s"
             )
             say(
-                "  every client back (reconnected, the board read whole from the new primary, its kept change saved), from the promotion: \(back.count) of \(clients) clients, p50 \(fmt(back.percentile(50))) s, p99 \(fmt(back.percentile(99))) s, max \(fmt(back.max())) s: \(all && (back.max() ?? 99) <= 10 ? "MET" : "MISSED") (≤10 s)"
+                "  every client back (reconnected, the board read again from the new primary, its kept change saved), from the promotion: \(back.count) of \(clients) clients, p50 \(fmt(back.percentile(50))) s, p99 \(fmt(back.percentile(99))) s, max \(fmt(back.max())) s: \(all && (back.max() ?? 99) <= 10 ? "MET" : "MISSED") (≤10 s)"
             )
             converged = converged && all
             // Where the time after the promotion went (43.11): until the last client was back.
@@ -546,6 +554,16 @@ func runTeamLoad() {
                     "    \(name): \(line(these.map { after($0.ended) }, " s")) after the promotion; each took \(line(these.map { ms($0.ended - $0.began) }, " ms"))"
                 )
             }
+            let failed = d.offlineAfter.filter { $0.at <= end }
+            var words: [String: Int] = [:]
+            for f in failed {
+                // The reason libpq gave, without the server's address.
+                let reason = f.message.components(separatedBy: "board=").last.map { $0.drop { $0 != ":" } } ?? ""
+                words[String(reason.prefix(400)), default: 0] += 1
+            }
+            say(
+                "    commits and looks that found no server after the promotion: \(failed.filter(\.commit).count) and \(failed.filter { !$0.commit }.count), at \(line(failed.map { after($0.at) }, " s")); most said: \(words.sorted { $0.value > $1.value }.prefix(3).map { "\($0.value)× \($0.key)" }.joined(separator: "; "))"
+            )
             let queued = d.commitsAfter.filter { $0.began <= end && $0.locked >= $0.began }
             say(
                 "    commits begun until then, the wait for the board row: \(line(queued.map { ms($0.locked - $0.began) }, " ms"))"

@@ -251,12 +251,16 @@ enum PostgresCLI {
         }
     }
 
+    /// SQLSTATEs of a server that refused this role what it asked: no privilege (42501), a session
+    /// that may only read (25006).
+    static let refusals: Set<String> = ["42501", "25006"]
+
     /// The JSON error code of a database error; nil for other errors.
     static func code(for error: any Error) -> ErrorCode? {
         switch error {
         case is StorageUnavailable: return .server
         case is BoardGone: return .refused
-        case let e as PostgresError: return e.sqlState == "42501" ? .refused : .server
+        case let e as PostgresError: return refusals.contains(e.sqlState) ? .refused : .server
         default: return nil
         }
     }
@@ -266,7 +270,8 @@ enum PostgresCLI {
         switch error {
         case let e as StorageUnavailable: return CommandError(.notFound, e.description)
         case let e as BoardGone: return CommandError(.badInput, e.message)
-        case let e as PostgresError: return CommandError(e.sqlState == "42501" ? .badInput : .notFound, e.message)
+        case let e as PostgresError:
+            return CommandError(refusals.contains(e.sqlState) ? .badInput : .notFound, e.message)
         default: return nil
         }
     }

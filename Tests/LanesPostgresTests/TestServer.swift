@@ -116,6 +116,34 @@ struct TestServer: Sendable {
         guard status == 0 else { throw TestServerError(message: "restart failed: \(out)") }
     }
 
+    /// A synchronous streaming standby of this server (`pg-test-cluster standby`): nothing this
+    /// server acknowledges is missing there. `stop()` it when done.
+    func startStandby() throws -> TestServer {
+        let (status, out) = TestServer.run([TestServer.repo + "/scripts/pg-test-cluster", "standby", dir])
+        var values: [String: String] = [:]
+        for line in out.split(separator: "\n") {
+            guard let eq = line.firstIndex(of: "=") else { continue }
+            values[String(line[..<eq])] = String(line[line.index(after: eq)...]).trimmingCharacters(
+                in: CharacterSet(charactersIn: "'"))
+        }
+        guard status == 0, let dir = values["LANES_PG_STANDBY_DIR"], let port = values["LANES_PG_STANDBY_PORT"] else {
+            throw TestServerError(message: "pg-test-cluster standby failed (status \(status)): \(out)")
+        }
+        return TestServer(dir: dir, port: port)
+    }
+
+    /// pg_ctl stop -m immediate: the server dies as a crashed primary does (its folder kept).
+    func crash() throws {
+        let (status, out) = TestServer.run([TestServer.repo + "/scripts/pg-test-cluster", "crash", dir])
+        guard status == 0 else { throw TestServerError(message: "crash failed: \(out)") }
+    }
+
+    /// Promotes this standby and waits until it takes writes.
+    func promote() throws {
+        let (status, out) = TestServer.run([TestServer.repo + "/scripts/pg-test-cluster", "promote", dir])
+        guard status == 0 else { throw TestServerError(message: "promote failed: \(out)") }
+    }
+
     /// A raw connection as `role` (for plain SQL, like psql).
     func connect(_ role: String, database: String = "lanes") throws -> PGConnection {
         try PGConnection(conninfo: conninfo(role, database: database), displayName: role)

@@ -433,12 +433,23 @@ class LanesApp:
         while True:
             lines = self.capture()
             if pred(lines):
-                return lines
+                return self.settled(lines, pred)
             if self.exited_early(lines):
                 raise HarnessError(f"lanes exited while waiting for {what}\n{self.dump()}")
             if time.monotonic() > deadline:
                 raise HarnessError(f"timed out after {timeout * SLACK:g}s waiting for {what}\n{self.dump()}")
             time.sleep(POLL)
+
+    def settled(self, lines: list[str], pred: Callable[[list[str]], bool]) -> list[str]:
+        """tmux may be read between two writes of one frame (the rows below half painted): once
+        `pred` holds, the pane is read again until two reads agree (a few at most), and the last
+        read for which `pred` still holds is what the wait returns."""
+        for _ in range(5):
+            again = self.capture()
+            if again == lines or not pred(again):
+                return lines
+            lines = again
+        return lines
 
     def wait_status(self, text: str, timeout: float = DEFAULT_TIMEOUT) -> str:
         """Waits for the status (joined when it wrapped onto more rows) to contain `text`; returns it."""

@@ -661,9 +661,10 @@ def test_a_postgresql_session_without_write_is_refused_for_the_agent_in_the_word
         assert "Fix login" in shown["result"]["content"][0]["text"]  # reading is allowed
         r = s.request(3, "tools/call", {"name": "move_card", "arguments": {"card": "Fix login", "column": "Done"}})
         cli = lanes(["move", url, "Fix login", "--to", "Done"], env, check=False)
-        assert cli.returncode != 0 and cli.stderr.strip()
+        assert cli.returncode == 2 and cli.stderr.strip()  # refused, as for a role without the privilege
         assert r["result"] == {"content": [{"type": "text", "text": cli.stderr.strip()}], "isError": True}, r
-        assert "read-only" in r["result"]["content"][0]["text"]
+        said = r["result"]["content"][0]["text"]
+        assert "this session may only read board" in said and name in said and said.endswith("nothing was changed"), said
     finally:
         s.proc.stdin.close()
         assert s.proc.wait(timeout=HANG) == 0
