@@ -18,10 +18,13 @@ struct BoardDelta {
 
     /// The statements, for `PGConnection.snapshot` (one round trip, one snapshot). `look`: the
     /// board row with its name and channel too (a screen's reading connection).
-    static func statements(board: Int64, since: Int64?, look: Bool) -> [(sql: String, params: [String?])] {
+    /// `place`: the server's place in its log is read too (`ServerLineage.columns`).
+    static func statements(board: Int64, since: Int64?, look: Bool, place: Bool = true) -> [(
+        sql: String, params: [String?]
+    )] {
         let b = String(board)
         var statements: [(sql: String, params: [String?])] = [
-            (look ? lookRowQuery : boardRowQuery, [b]),
+            (look ? lookRowQuery(place: place) : boardRowQuery(place: place), [b]),
             ("SELECT \(RowCodec.columnFields) FROM lanes.columns WHERE board_id = $1 ORDER BY key", [b]),
         ]
         if let since {
@@ -73,17 +76,21 @@ struct BoardDelta {
     }
 
     /// The board row's fields a read takes ($1: the board's id).
-    private static let boardRowQuery = """
+    private static func boardRowQuery(place: Bool) -> String {
+        """
         SELECT version, dialect, frontmatter, preamble, archive, settings, epilogue, accept_rules,
-            \(ServerLineage.columns)
+            \(ServerLineage.columns(readable: place))
         FROM lanes.boards WHERE id = $1
         """
+    }
     /// The board row as `boardRowQuery` reads it, then its name and channel.
-    private static let lookRowQuery = """
+    private static func lookRowQuery(place: Bool) -> String {
+        """
         SELECT b.version, b.dialect, b.frontmatter, b.preamble, b.archive, b.settings, b.epilogue, b.accept_rules,
-            \(ServerLineage.columns), b.name, n.channel
+            \(ServerLineage.columns(readable: place)), b.name, n.channel
         FROM lanes.boards b LEFT JOIN lanes.board_names n ON n.board_id = b.id WHERE b.id = $1
         """
+    }
     /// Where both board-row queries have `ServerLineage.columns` (three of them).
     private static let placeColumn = 8
 }

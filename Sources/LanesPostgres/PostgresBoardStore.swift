@@ -346,9 +346,11 @@ public final class PostgresBoardStore: BoardStore, WriterNaming, RefreshesBeside
     }
 
     /// The cluster's system identifier, which a reconnect compares (`ServerLineage`); nil when the
-    /// server refuses `pg_control_system()` (then every reconnect reads the board whole).
+    /// session may not call it or the WAL functions (then no read takes the server's place, and every
+    /// reconnect reads the board whole).
     private static func systemIdentifier(_ c: PGConnection) -> String? {
-        (try? c.query("SELECT system_identifier::text FROM pg_catalog.pg_control_system()"))?[0, 0]
+        guard (try? c.query(ServerLineage.mayRead))?[0, 0] == "t" else { return nil }
+        return (try? c.query("SELECT system_identifier::text FROM pg_catalog.pg_control_system()"))?[0, 0]
     }
 
     /// Runs `body` on the reading connection; a lost connection is dropped so the next call makes it again.
@@ -580,7 +582,8 @@ public final class PostgresBoardStore: BoardStore, WriterNaming, RefreshesBeside
     /// Reads what was written after `since` (nil: everything), from one snapshot in one round trip;
     /// `look`: a screen's look, with the board's name and channel.
     private func fetchDelta(_ db: PGConnection, since: Int64?, look: Bool = false) throws -> BoardDelta {
-        let r = try db.snapshot(BoardDelta.statements(board: boardID, since: since, look: look))
+        let r = try db.snapshot(
+            BoardDelta.statements(board: boardID, since: since, look: look, place: db.system != nil))
         guard let delta = BoardDelta(r, since: since, look: look, system: db.system) else { throw gone(db) }
         return delta
     }
@@ -727,7 +730,10 @@ public final class PostgresBoardStore: BoardStore, WriterNaming, RefreshesBeside
         let ids = CommitWork.cardIDs(diff)
         var first: [(sql: String, params: [String?])] = [
             ("SET LOCAL statement_timeout = '\(rowWait)s'", []),
-            ("SELECT version, name, \(ServerLineage.columns) FROM lanes.boards WHERE id = $1 FOR UPDATE", [b]),
+            (
+                "SELECT version, name, \(ServerLineage.columns(readable: db.system != nil)) FROM lanes.boards WHERE id = $1 FOR UPDATE",
+                [b]
+            ),
             ("SET LOCAL statement_timeout = '\(PGConnection.statementTimeoutSeconds)s'", []),
             ("SELECT 1 FROM lanes.commits WHERE board_id = $1 AND token = $2", [b, token]),
             (CommitWork.columnsForUpdate, [b]),

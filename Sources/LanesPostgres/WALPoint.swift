@@ -51,12 +51,25 @@ struct ServerLineage: Equatable, Sendable {
     }
 
     /// The columns a statement adds to read the server's place, NULL on a server in recovery (where
-    /// the WAL functions are refused): the flushed LSN, its WAL file's name, the replay LSN.
-    static let columns = """
+    /// the WAL functions are refused): the flushed LSN, its WAL file's name, the replay LSN. On a
+    /// connection that may not call them (`readable` false: an administrator revoked one), three NULLs.
+    static func columns(readable: Bool) -> String {
+        readable ? readableColumns : "NULL::text, NULL::text, NULL::text"
+    }
+    private static let readableColumns = """
         CASE WHEN pg_catalog.pg_is_in_recovery() THEN NULL ELSE pg_catalog.pg_current_wal_flush_lsn()::text END,
         CASE WHEN pg_catalog.pg_is_in_recovery() THEN NULL
             ELSE pg_catalog.pg_walfile_name(pg_catalog.pg_current_wal_flush_lsn()) END,
         pg_catalog.pg_last_wal_replay_lsn()::text
+        """
+
+    /// Whether the session may call every function `columns` and the system identifier need (every
+    /// role may, unless an administrator revoked one); a query that cannot fail for want of them.
+    static let mayRead = """
+        SELECT bool_and(pg_catalog.has_function_privilege(f, 'EXECUTE')) FROM unnest(ARRAY[
+            'pg_catalog.pg_control_system()', 'pg_catalog.pg_is_in_recovery()',
+            'pg_catalog.pg_current_wal_flush_lsn()', 'pg_catalog.pg_walfile_name(pg_lsn)',
+            'pg_catalog.pg_last_wal_replay_lsn()']) AS f
         """
 
     /// The place read by `columns` from `row`, starting at column `at`, on a connection whose cluster

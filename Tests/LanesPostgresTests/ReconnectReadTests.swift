@@ -114,6 +114,33 @@ import Testing
         #expect(titles(try PostgresBoardStore.open(url: own.url("alice", board: name)).load()) == titles(mine))
     }
 
+    @Test func whereTheLogFunctionsAreRevokedEveryReconnectReadsTheBoardWhole() throws {
+        let own = try TestServer.startOwn()
+        defer { own.stop() }
+        // An administrator who took one of them from everyone: Lanes works, as before 43.13.
+        let root = try own.connect("postgres")
+        try root.query("REVOKE EXECUTE ON FUNCTION pg_catalog.pg_current_wal_flush_lsn() FROM PUBLIC")
+        let name = TestServer.boardName("revoked")
+        let (board, info) = try BoardFormat.parse(taskellBoard, file: "fixture.md")
+        let alice = try PostgresBoardStore.create(url: own.url("alice", board: name), board: board, info: info)
+        try alice.grant(role: "bob")
+        let bob = try PostgresBoardStore.open(url: own.url("bob", board: name))
+        let whole = WholeReads(alice)
+        _ = try alice.load()
+        #expect(try alice.refresh() == nil)
+        let b0 = try bob.load()
+        let b1 = try bob.commit(base: b0, ours: moved(b0, "Write docs", to: 2)).board
+        _ = try #require(try lookUntil(alice) { titles($0) == titles(b1) })
+        #expect(whole.reading == 0 && whole.commits == 0)
+        try own.restart()
+        let b2 = try untilReached { try bob.commit(base: b1, ours: moved(b1, "Set up CI", to: 0)) }.board
+        let a2 = try #require(try lookUntil(alice) { titles($0) == titles(b2) })
+        let mine = moved(a2, "Deploy staging", to: 0, at: 0)
+        let out = try untilReached { try alice.commit(base: a2, ours: mine) }
+        #expect(titles(out.board) == titles(mine))
+        #expect(whole.reading == 1 && whole.commits == 1)
+    }
+
     @Test func aSynchronousStandbyPromotedIsReadOnFromTheStoresVersion() throws {
         let primary = try TestServer.startOwn()
         defer { primary.stop() }
