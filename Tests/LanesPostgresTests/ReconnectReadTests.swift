@@ -91,18 +91,27 @@ import Testing
             .board
     }
 
-    @Test func aRestartedServerIsReadOnFromTheStoresVersion() throws {
-        let own = try TestServer.startOwn()
-        defer { own.stop() }
-        let name = TestServer.boardName("restart")
+    /// A board alice copies in at `url(role)` and grants to bob (and `others`); alice's store is
+    /// loaded and has looked once (a screen's), bob's loaded. Returns both stores, bob's board and
+    /// alice's whole reads.
+    func sharedBoard(_ stem: String, others: [String] = [], at url: (String, String) -> String) throws -> (
+        alice: PostgresBoardStore, bob: PostgresBoardStore, b0: Board, whole: WholeReads, name: String
+    ) {
+        let name = TestServer.boardName(stem)
         let (board, info) = try BoardFormat.parse(taskellBoard, file: "fixture.md")
-        let alice = try PostgresBoardStore.create(url: own.url("alice", board: name), board: board, info: info)
-        try alice.grant(role: "bob")
-        let bob = try PostgresBoardStore.open(url: own.url("bob", board: name))
+        let alice = try PostgresBoardStore.create(url: url("alice", name), board: board, info: info)
+        for role in ["bob"] + others { try alice.grant(role: role) }
+        let bob = try PostgresBoardStore.open(url: url("bob", name))
         let whole = WholeReads(alice)
         _ = try alice.load()
         #expect(try alice.refresh() == nil)
-        let b0 = try bob.load()
+        return (alice, bob, try bob.load(), whole, name)
+    }
+
+    @Test func aRestartedServerIsReadOnFromTheStoresVersion() throws {
+        let own = try TestServer.startOwn()
+        defer { own.stop() }
+        let (alice, bob, b0, whole, name) = try sharedBoard("restart") { own.url($0, board: $1) }
         try own.restart()
         let b1 = try untilReached { try bob.commit(base: b0, ours: moved(b0, "Write docs", to: 2)) }.board
         let seen = try #require(try lookUntil(alice) { titles($0) == titles(b1) })
@@ -120,15 +129,7 @@ import Testing
         // An administrator who took one of them from everyone: Lanes works, as before 43.13.
         let root = try own.connect("postgres")
         try root.query("REVOKE EXECUTE ON FUNCTION pg_catalog.pg_current_wal_flush_lsn() FROM PUBLIC")
-        let name = TestServer.boardName("revoked")
-        let (board, info) = try BoardFormat.parse(taskellBoard, file: "fixture.md")
-        let alice = try PostgresBoardStore.create(url: own.url("alice", board: name), board: board, info: info)
-        try alice.grant(role: "bob")
-        let bob = try PostgresBoardStore.open(url: own.url("bob", board: name))
-        let whole = WholeReads(alice)
-        _ = try alice.load()
-        #expect(try alice.refresh() == nil)
-        let b0 = try bob.load()
+        let (alice, bob, b0, whole, _) = try sharedBoard("revoked") { own.url($0, board: $1) }
         let b1 = try bob.commit(base: b0, ours: moved(b0, "Write docs", to: 2)).board
         _ = try #require(try lookUntil(alice) { titles($0) == titles(b1) })
         #expect(whole.reading == 0 && whole.commits == 0)
@@ -147,15 +148,7 @@ import Testing
         let standby = try primary.startStandby()
         defer { standby.stop() }
         let servers = [primary, standby]
-        let name = TestServer.boardName("sync")
-        let (board, info) = try BoardFormat.parse(taskellBoard, file: "fixture.md")
-        let alice = try PostgresBoardStore.create(url: url("alice", name, servers), board: board, info: info)
-        try alice.grant(role: "bob")
-        let bob = try PostgresBoardStore.open(url: url("bob", name, servers))
-        let whole = WholeReads(alice)
-        _ = try alice.load()
-        #expect(try alice.refresh() == nil)
-        let b0 = try bob.load()
+        let (alice, bob, b0, whole, name) = try sharedBoard("sync") { url($0, $1, servers) }
         let b1 = try bob.commit(base: b0, ours: moved(b0, "Write docs", to: 1)).board
         _ = try #require(try lookUntil(alice) { titles($0) == titles(b1) })
         try primary.crash()
