@@ -489,7 +489,7 @@ public final class PostgresBoardStore: BoardStore, WriterNaming, RefreshesBeside
             if readerWholeRead {
                 // Made again after a loss: the server reached may lack commits we saw (a standby
                 // promoted that had not received them), unless its history shows it holds them.
-                if let history = look.history, let seenAt, history.holds(seenAt) {
+                if ServerLineage.vouches(look.history, for: seenAt) {
                     readerWholeRead = false
                 } else {
                     before = nil
@@ -731,7 +731,8 @@ public final class PostgresBoardStore: BoardStore, WriterNaming, RefreshesBeside
         var first: [(sql: String, params: [String?])] = [
             ("SET LOCAL statement_timeout = '\(rowWait)s'", []),
             (
-                "SELECT version, name, \(ServerLineage.columns(readable: db.system != nil)) FROM lanes.boards WHERE id = $1 FOR UPDATE",
+                // The server's place only after a reconnect (below), not on every commit under the row.
+                "SELECT version, name, \(ServerLineage.columns(readable: wholeReadPending && db.system != nil)) FROM lanes.boards WHERE id = $1 FOR UPDATE",
                 [b]
             ),
             ("SET LOCAL statement_timeout = '\(PGConnection.statementTimeoutSeconds)s'", []),
@@ -757,10 +758,8 @@ public final class PostgresBoardStore: BoardStore, WriterNaming, RefreshesBeside
         // After a reconnect this server may lack commits we saw (a standby promoted that had not
         // received them): unless its history shows it holds them, the rows as they are here are
         // what the commit is checked against.
-        let vouched = ServerLineage.read(lockedRow, at: 2, system: db.system).map { h in
-            mirror.readAt.map(h.history.holds) ?? false
-        }
-        let whole = locked < before || (wholeReadPending && vouched != true)
+        let server = ServerLineage.read(lockedRow, at: 2, system: db.system)?.history
+        let whole = locked < before || (wholeReadPending && !ServerLineage.vouches(server, for: mirror.readAt))
         wholeReadPending = false
         if whole {
             let wholeBegan = monotonicNanos()

@@ -35,6 +35,13 @@ struct ServerLineage: Equatable, Sendable {
         return point.flushed <= replayedTo
     }
 
+    /// `holds` where either side may be unknown (a server whose place was not read, rows read
+    /// without one): unknown is never vouched for.
+    static func vouches(_ server: ServerLineage?, for point: WALPoint?) -> Bool {
+        guard let server, let point else { return false }
+        return server.holds(point)
+    }
+
     /// An LSN as PostgreSQL writes it ("16/B374D848"): two hex numbers, high and low 32 bits.
     static func lsn(_ text: String) -> UInt64? {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)

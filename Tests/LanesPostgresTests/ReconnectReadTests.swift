@@ -39,6 +39,10 @@ import Testing
         #expect(!ServerLineage(system: "7", timeline: 2, replayedTo: 5000).holds(read))
         #expect(!ServerLineage(system: "8", timeline: 3, replayedTo: 5000).holds(read))
         #expect(!ServerLineage(system: "8", timeline: 4, replayedTo: 5000).holds(read))
+        // Either side unknown: never vouched for.
+        #expect(ServerLineage.vouches(ServerLineage(system: "7", timeline: 3, replayedTo: nil), for: read))
+        #expect(!ServerLineage.vouches(nil, for: read))
+        #expect(!ServerLineage.vouches(ServerLineage(system: "7", timeline: 3, replayedTo: nil), for: nil))
     }
 }
 
